@@ -1,0 +1,140 @@
+"""Which local names a piece of code reads and writes.
+
+Scopes nest: a nested `def` writes its own name and reads its free variables (at the
+point of definition, conservatively); lambdas and comprehensions read their free
+variables. `x[i] = v` and `x.a = v` modify `x`, so they count as a read and a write of `x`
+(the functional form must pass the modified container on).
+"""
+import dataclasses
+
+import gast
+
+
+@dataclasses.dataclass(frozen=True)
+class Activity:
+    reads: frozenset
+    writes: frozenset
+
+    def dump(self):
+        return f'reads={sorted(self.reads)} writes={sorted(self.writes)}'
+
+
+def activity(node):
+    """The names `node` (a statement, expression or list of them) reads and writes."""
+    if isinstance(node, list):
+        reads, writes = set(), set()
+        for item in node:
+            a = activity(item)
+            reads |= a.reads
+            writes |= a.writes
+        return Activity(frozenset(reads), frozenset(writes))
+    visitor = _Visitor()
+    visitor.visit(node)
+    return Activity(frozenset(visitor.reads), frozenset(visitor.writes))
+
+
+def free_variables(node):
+    """Names a nested function/lambda/comprehension reads from its enclosing scope."""
+    visitor = _Visitor()
+    visitor.visit_scope(node)
+    return frozenset(visitor.reads)
+
+
+def base_name(node):
+    """`x` for `x`, `x[i]`, `x.a.b`, `x[i].a`; None for anything else."""
+    while isinstance(node, (gast.Subscript, gast.Attribute)):
+        node = node.value
+    return node.id if isinstance(node, gast.Name) else None
+
+
+MUTATING_METHODS = frozenset({
+    'append', 'extend', 'insert', 'pop', 'remove', 'clear', 'update', 'setdefault', 'add',
+    'discard', 'popitem', 'sort', 'reverse'})
+"""`x.append(v)` and the like modify `x`: a loop that appends carries the list."""
+
+
+class _Visitor(gast.NodeVisitor):
+    def __init__(self):
+        self.reads = set()
+        self.writes = set()
+
+    def visit_Name(self, node):
+        if isinstance(node.ctx, gast.Load):
+            self.reads.add(node.id)
+        else:
+            self.writes.add(node.id)
+
+    def _visit_modified(self, node):
+        if not isinstance(node.ctx, gast.Load):
+            base = base_name(node)
+            if base is not None:
+                self.reads.add(base)
+                self.writes.add(base)
+        self.generic_visit(node)
+
+    visit_Subscript = visit_Attribute = _visit_modified
+
+    def visit_Call(self, node):
+        func = node.func
+        if (isinstance(func, gast.Attribute) and func.attr in MUTATING_METHODS
+                and isinstance(func.value, gast.Name)):
+            self.writes.add(func.value.id)
+        self.generic_visit(node)
+
+    def visit_AugAssign(self, node):
+        base = base_name(node.target)
+        if base is not None:
+            self.reads.add(base)
+        self.generic_visit(node)
+
+    def visit_FunctionDef(self, node):
+        self.writes.add(node.name)
+        for expr in node.decorator_list + node.args.defaults + node.args.kw_defaults:
+            if expr is not None:
+                self.visit(expr)
+        self.reads |= free_variables(node)
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+    def visit_ClassDef(self, node):
+        self.writes.add(node.name)
+        for expr in node.bases + node.decorator_list:
+            self.visit(expr)
+        inner = activity(node.body)
+        self.reads |= inner.reads - inner.writes
+
+    def visit_Lambda(self, node):
+        for expr in node.args.defaults + node.args.kw_defaults:
+            if expr is not None:
+                self.visit(expr)
+        self.reads |= free_variables(node)
+
+    def _visit_comprehension(self, node):
+        self.reads |= free_variables(node)
+
+    visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = _visit_comprehension
+
+    def visit_Global(self, node):
+        pass
+
+    visit_Nonlocal = visit_Global
+
+    def visit_scope(self, node):
+        """Free variables of a function, lambda or comprehension."""
+        inner = _Visitor()
+        declared = set()
+        if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda)):
+            inner.visit(node.args)
+            body = node.body if isinstance(node.body, list) else [node.body]
+            for stmt in body:
+                inner.visit(stmt)
+            for n in gast.walk(node):
+                if isinstance(n, gast.Global):
+                    declared.update(n.names)
+        else:  # comprehension
+            for generator in node.generators:
+                inner.visit(generator)
+            for field in ('elt', 'key', 'value'):
+                if hasattr(node, field):
+                    inner.visit(getattr(node, field))
+        self.reads |= inner.reads - inner.writes - declared

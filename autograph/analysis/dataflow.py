@@ -1,0 +1,133 @@
+"""Liveness and definite assignment over one function's structured statements.
+
+Runs after `break`, `continue` and `return` inside loops have been lowered, so control
+flow is structured: `if`, `while`, `for`, `with`, `try`, and `return` only outside loops.
+Results are side tables keyed by statement node.
+"""
+import gast
+
+from autograph.analysis.activity import activity, free_variables
+
+_SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)
+
+
+class Dataflow:
+    """`live_out[stmt]`: names read after `stmt` before being written again.
+    `loop_head[loop]`: names live at the top of each iteration (a loop's carried state is
+    the names it writes that are live there). `defined_in[stmt]`: names certainly
+    assigned before `stmt` runs.
+
+    `extra_reads[loop]` names what the loop reads at its head besides its test (the
+    `break` flag of a `for`).
+    """
+
+    def __init__(self, function, extra_reads=None):
+        self.extra_reads = extra_reads or {}
+        self.live_out = {}
+        self.loop_head = {}
+        self.defined_in = {}
+        self.always_live = frozenset(_closure_reads(function))
+        self.block_live_in(function.body, frozenset())
+        params = activity(function.args).writes
+        self._defined_block(function.body, frozenset(params))
+
+    def dump(self, stmt):
+        return (f'live_out={sorted(self.live_out[stmt])} '
+                f'defined_in={sorted(self.defined_in[stmt])}')
+
+    # --- liveness (backward) ------------------------------------------------------------
+
+    def block_live_in(self, stmts, live, record=True):
+        for stmt in reversed(stmts):
+            live = live | self.always_live
+            if record:
+                self.live_out[stmt] = live
+            live = self._live_in(stmt, live, record)
+        return live | self.always_live
+
+    def _live_in(self, stmt, out, record):
+        block = lambda stmts, live: self.block_live_in(stmts, live, record)  # noqa: E731
+        if isinstance(stmt, gast.If):
+            return _reads(stmt.test) | block(stmt.body, out) | block(stmt.orelse, out)
+        if isinstance(stmt, (gast.While, gast.For)):
+            return self._loop_live_in(stmt, out, block, record)
+        if isinstance(stmt, (gast.Return, gast.Raise)):
+            return activity(stmt).reads
+        if isinstance(stmt, gast.With):
+            items = activity(stmt.items)
+            return items.reads | (block(stmt.body, out) - items.writes)
+        if isinstance(stmt, gast.Try):
+            final = block(stmt.finalbody, out)
+            after_body = block(stmt.orelse, final)
+            handlers = frozenset().union(*[block(h.body, final) for h in stmt.handlers])
+            return block(stmt.body, after_body | handlers) | handlers | final
+        a = activity(stmt)
+        return (out - a.writes) | a.reads
+
+    def _loop_live_in(self, loop, out, block, record):
+        after = block(loop.orelse, out)
+        head_reads = frozenset(self.extra_reads.get(loop, ()))
+        if isinstance(loop, gast.While):
+            head_reads |= _reads(loop.test)
+            targets = frozenset()
+        else:
+            targets = activity(loop.target).writes
+        head = after | head_reads
+        while True:
+            body_in = block(loop.body, head)
+            new = after | head_reads | (body_in - targets)
+            if new == head:
+                break
+            head = new
+        if record:
+            self.loop_head[loop] = head
+        return head | (_reads(loop.iter) if isinstance(loop, gast.For) else frozenset())
+
+    # --- definite assignment (forward) --------------------------------------------------
+
+    def _defined_block(self, stmts, defined):
+        """Names defined after `stmts`, or None when they never complete normally."""
+        for stmt in stmts:
+            self.defined_in[stmt] = defined
+            after = self._defined_after(stmt, defined)
+            if after is None:
+                return None
+            defined = after
+        return defined
+
+    def _defined_after(self, stmt, defined):
+        if isinstance(stmt, gast.If):
+            branches = [self._defined_block(b, defined) for b in (stmt.body, stmt.orelse)]
+            completing = [b for b in branches if b is not None]
+            return frozenset.intersection(*completing) if completing else None
+        if isinstance(stmt, (gast.While, gast.For)):
+            targets = activity(stmt.target).writes if isinstance(stmt, gast.For) else set()
+            self._defined_block(stmt.body, defined | targets)
+            return self._defined_block(stmt.orelse, defined)
+        if isinstance(stmt, (gast.Return, gast.Raise)):
+            return None
+        if isinstance(stmt, gast.With):
+            inner = self._defined_block(stmt.body, defined | activity(stmt.items).writes)
+            return inner
+        if isinstance(stmt, gast.Try):
+            self._defined_block(stmt.body, defined)
+            for handler in stmt.handlers:
+                self._defined_block(handler.body, defined)
+            self._defined_block(stmt.orelse, defined)
+            final = self._defined_block(stmt.finalbody, defined)
+            return final
+        return defined | activity(stmt).writes
+
+
+def _reads(expr):
+    return activity(expr).reads
+
+
+def _closure_reads(function):
+    """Names read by nested functions of `function`: live wherever they are in scope,
+    since the nested function may run at any later point."""
+    names = set()
+    for node in gast.walk(function):
+        if node is not function and isinstance(node, _SCOPES):
+            names |= free_variables(node) if not isinstance(node, gast.ClassDef) else set()
+    return names

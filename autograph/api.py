@@ -1,0 +1,93 @@
+"""The public entry points: `convert`, `to_code`, `do_not_convert`, loop options."""
+import inspect
+
+from autograph import conversion, parsing
+from autograph.function import Function
+from runtime.iterables import StagedRange
+
+
+def convert(fn=None, *, input_signature=None, jit=True):
+    """Convert `fn`'s Python control flow to JAX and compile it with `jax.jit`.
+
+    Works as `@convert`, `convert(fn)` and `@convert(input_signature=..., jit=...)`.
+    Returns a `Function` (see autograph.function); with `jit=False`, calls run the
+    converted code directly, for use inside the caller's own `jax.jit` or framework.
+    """
+    if fn is None:
+        return lambda f: convert(f, input_signature=input_signature, jit=jit)
+    if isinstance(fn, Function):
+        fn = fn.python_function
+    if not callable(fn):
+        raise TypeError(f'convert expects a function or callable, got {fn!r}')
+    return Function(fn, input_signature=input_signature, jit=jit)
+
+
+def to_code(fn, recursive=False):
+    """The generated Python source of `fn` (a function, method, lambda or Function).
+
+    With `recursive=True`, also the code of the user functions it calls that can be found
+    statically (module-level functions named in its source), without tracing.
+    """
+    fn = _python_function(fn)
+    sources = [conversion.generated_code(fn).function_source]
+    if recursive:
+        for callee in _static_callees(fn):
+            sources.append(conversion.generated_code(callee).function_source)
+    return '\n'.join(sources)
+
+
+def _python_function(fn):
+    fn = getattr(fn, '__ag_python_function__', fn)
+    if inspect.ismethod(fn):
+        fn = fn.__func__
+    if isinstance(fn, (staticmethod, classmethod)):
+        fn = fn.__func__
+    if not inspect.isfunction(fn):
+        call = getattr(type(fn), '__call__', None)
+        if inspect.isfunction(call):
+            return call
+        raise TypeError(f'to_code expects a function, got {fn!r}')
+    return fn
+
+
+def _static_callees(fn):
+    """User functions reachable by name from `fn`'s source, each once, in call order."""
+    import gast
+
+    from autograph.library import is_library
+    seen, order, queue = {fn}, [], [fn]
+    while queue:
+        current = queue.pop(0)
+        node = parsing.parse_function(current).node
+        closure = dict(zip(current.__code__.co_freevars,
+                           [c.cell_contents for c in current.__closure__ or ()]))
+        for call in (n for n in gast.walk(node) if isinstance(n, gast.Call)):
+            if not isinstance(call.func, gast.Name):
+                continue
+            target = closure.get(call.func.id, current.__globals__.get(call.func.id))
+            target = getattr(target, '__ag_python_function__', target)
+            if inspect.isfunction(target) and target not in seen and not is_library(target):
+                seen.add(target)
+                order.append(target)
+                queue.append(target)
+    return order
+
+
+def do_not_convert(fn):
+    """Call `fn` as is from converted code (never convert it)."""
+    return conversion.do_not_convert(fn)
+
+
+def set_loop_options(maximum_iterations=None):
+    """As the first statement of a loop: options for that loop when it is staged.
+
+    `maximum_iterations=N` bounds a staged `while` loop; it then becomes a `lax.scan` of N
+    steps that stops doing work once the condition fails, which reverse-mode
+    differentiation supports. Outside converted code this does nothing.
+    """
+
+
+def range(*args):  # noqa: A001 - shadows the builtin on purpose, like tf.range
+    """A range that a converted `for` always stages as one loop (`lax.scan`), even with
+    Python bounds, instead of unrolling it while tracing."""
+    return StagedRange(*args)

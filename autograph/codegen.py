@@ -1,0 +1,116 @@
+"""Generated source: unparse with `ast.unparse`, compile, register, and bind to a function.
+
+The converted function is compiled inside a factory whose parameters are the runtime
+module and the original function's free variables:
+
+    def create_converted(ag, scale):
+        def f(x):
+            ...
+        return f
+
+Only the inner code object is used: it is bound to the *original* function's globals and
+closure cells, so globals and closed-over variables are read live, as in the original.
+"""
+import ast
+import dataclasses
+import itertools
+import types
+
+import gast
+
+from runtime import origin
+from autograph.parsing import to_ast
+
+FACTORY = 'create_converted'
+_counter = itertools.count()
+
+
+@dataclasses.dataclass(frozen=True)
+class Generated:
+    function_source: str   # what `to_code` shows
+    file: str              # the generated module's name in linecache / tracebacks
+    code: types.CodeType   # the converted function's code, free variables unbound
+    runtime_name: str      # the name the code uses for the runtime module
+
+    def bind(self, fn, runtime):
+        """A function running this code with `fn`'s globals, closure and defaults."""
+        cells = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
+        closure = tuple(types.CellType(runtime) if name == self.runtime_name else cells[name]
+                        for name in self.code.co_freevars)
+        converted = types.FunctionType(self.code, fn.__globals__, fn.__name__,
+                                       fn.__defaults__, closure or None)
+        converted.__kwdefaults__ = fn.__kwdefaults__
+        converted.__qualname__ = fn.__qualname__
+        converted.__module__ = fn.__module__
+        converted.__doc__ = fn.__doc__
+        converted.__annotations__ = dict(getattr(fn, '__annotations__', {}))
+        return converted
+
+
+def generate(node, source_file, runtime_name, freevars):
+    """Compile the converted gast `node` (a FunctionDef or Lambda) into a `Generated`."""
+    is_lambda = isinstance(node, gast.Lambda)
+    inner_name = '<lambda>' if is_lambda else node.name
+    fn_ast = to_ast(node)
+    function_source = _unparse(fn_ast)
+
+    params = [runtime_name] + [v for v in freevars if v != runtime_name]
+    body = [ast.Return(value=fn_ast)] if is_lambda else [
+        fn_ast, ast.Return(value=ast.Name(id=inner_name, ctx=ast.Load()))]
+    factory = ast.FunctionDef(
+        name=FACTORY, args=ast.arguments(posonlyargs=[], args=[ast.arg(arg=p) for p in params],
+                                         vararg=None, kwonlyargs=[], kw_defaults=[],
+                                         kwarg=None, defaults=[]),
+        body=body, decorator_list=[], returns=None, type_comment=None)
+    module = ast.Module(body=[factory], type_ignores=[])
+    _fill_locations(module, fn_ast.lineno)
+    text = _compact(ast.unparse(module)) + '\n'
+
+    file = f'<autograph {next(_counter)}: {inner_name} from {origin.short(source_file)}>'
+    origin.register(file, text, _line_map(text, module, source_file, inner_name))
+    factory_code = compile(text, file, 'exec').co_consts[0]
+    code = next(c for c in factory_code.co_consts
+                if isinstance(c, types.CodeType) and c.co_name == inner_name)
+    return Generated(function_source, file, code, runtime_name)
+
+
+def unparse_function(node):
+    """The source of a converted gast function, as `to_code` shows it."""
+    return _unparse(to_ast(node))
+
+
+def _unparse(fn_ast):
+    _fill_locations(fn_ast, getattr(fn_ast, 'lineno', 1) or 1)
+    return _compact(ast.unparse(fn_ast)) + '\n'
+
+
+def _compact(text):
+    """Drop the blank lines `ast.unparse` puts before nested definitions."""
+    lines = text.split('\n')
+    keep = [line for i, line in enumerate(lines)
+            if line.strip() or i + 1 >= len(lines)
+            or not lines[i + 1].lstrip().startswith(('def ', '@', 'class '))]
+    return '\n'.join(keep)
+
+
+def _fill_locations(tree, default_line):
+    """Give nodes without a line the line of their nearest located ancestor."""
+    def visit(node, line, col):
+        if 'lineno' in node._attributes:
+            if getattr(node, 'lineno', None) is None:
+                node.lineno, node.col_offset = line, col
+                node.end_lineno, node.end_col_offset = line, col
+            line, col = node.lineno, node.col_offset or 0
+        for child in ast.iter_child_nodes(node):
+            visit(child, line, col)
+    visit(tree, default_line, 0)
+
+
+def _line_map(text, module, source_file, function_name):
+    """Generated line -> the user's Location, by walking the tree and its re-parse together."""
+    line_map = {}
+    for new, old in zip(ast.walk(ast.parse(text)), ast.walk(module)):
+        line = getattr(new, 'lineno', None)
+        if line is not None and line not in line_map and getattr(old, 'lineno', None):
+            line_map[line] = origin.Location(source_file, old.lineno, function_name)
+    return line_map

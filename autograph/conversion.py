@@ -1,0 +1,96 @@
+"""Converting Python callables, with a cache.
+
+The generated code is cached per code object (one conversion per `def`, however many
+closures it makes); the bound function per function object, weakly, so converting many
+closures keeps none of them alive. Conversion takes a lock: threads share the caches.
+"""
+import functools
+import inspect
+import threading
+import types
+import warnings
+import weakref
+
+import runtime
+from autograph import codegen, parsing, passes
+from autograph.errors import ConversionError
+from autograph.library import is_library
+from autograph.naming import Namer
+from autograph.passes.base import Context
+from autograph.passes.calls import LiveResolver
+
+_generated = weakref.WeakKeyDictionary()   # code object -> codegen.Generated
+_converted = weakref.WeakKeyDictionary()   # original function -> converted function
+_is_converted = weakref.WeakSet()          # converted functions
+_lock = threading.RLock()
+_warned = set()
+
+
+def do_not_convert(fn):
+    """Mark `fn` to be called as is from converted code."""
+    fn.__ag_do_not_convert__ = True
+    return fn
+
+
+def convert_function(fn):
+    """The converted version of the plain Python function `fn` (cached)."""
+    with _lock:
+        converted = _converted.get(fn)
+        if converted is None:
+            converted = generated_code(fn).bind(fn, runtime)
+            _converted[fn] = converted
+            _is_converted.add(converted)
+        return converted
+
+
+def generated_code(fn):
+    generated = _generated.get(fn.__code__)
+    if generated is None:
+        source = parsing.parse_function(fn)
+        namer = Namer.for_tree(source.node, fn.__code__.co_freevars)
+        ctx = Context(file=source.file, namer=namer, ag=namer.new('ag'),
+                      resolver=LiveResolver(fn))
+        node = passes.run(source.node, ctx)
+        generated = codegen.generate(node, source.file, ctx.ag, fn.__code__.co_freevars)
+        _generated[fn.__code__] = generated
+    return generated
+
+
+def is_converted(fn):
+    return fn in _is_converted
+
+
+def converted_callable(fn):
+    """What converted code should call for `fn`: its converted version if it is user
+    code, else `fn` itself."""
+    if getattr(fn, '__ag_do_not_convert__', False):
+        return fn
+    inner = getattr(fn, '__ag_python_function__', None)  # an autograph.Function
+    if inner is not None:
+        return converted_callable(inner)
+    if isinstance(fn, functools.partial):
+        return functools.partial(converted_callable(fn.func), *fn.args, **fn.keywords)
+    if inspect.ismethod(fn):
+        func = converted_callable(fn.__func__)
+        return fn if func is fn.__func__ else types.MethodType(func, fn.__self__)
+    if inspect.isfunction(fn):
+        if is_converted(fn) or is_library(fn):
+            return fn
+        return _convert_or_warn(fn)
+    if isinstance(fn, type) or is_library(fn):
+        return fn
+    call = getattr(type(fn), '__call__', None)
+    if inspect.isfunction(call) and not is_library(call):
+        converted = _convert_or_warn(call)
+        return fn if converted is call else types.MethodType(converted, fn)
+    return fn
+
+
+def _convert_or_warn(fn):
+    try:
+        return convert_function(fn)
+    except ConversionError as error:
+        if fn.__code__ not in _warned:
+            _warned.add(fn.__code__)
+            warnings.warn(f'{fn.__qualname__} is called unconverted: {error}', stacklevel=4)
+        return fn

@@ -1,0 +1,414 @@
+"""`Function` and `ConcreteFunction`: `tf.function`'s tracing semantics on `jax.jit`.
+
+A call is keyed by its arguments: arrays by shape and dtype, Python scalars, strings and
+None by value, containers by structure and their leaves' keys, other objects by hash (or
+identity). A new key traces the converted function and compiles it; the same key reuses
+the compiled program, so a Python `print` in the function runs only while tracing.
+"""
+import collections
+import dataclasses
+import functools
+import inspect
+import threading
+import warnings
+import weakref
+
+import jax
+import numpy as np
+
+from runtime import origin
+from autograph.conversion import converted_callable
+from runtime.asserts import MARKER
+
+_eager = threading.local()
+_eager_default = [False]
+
+
+def run_functions_eagerly(enabled):
+    """Run every converted function as plain Python (for debugging), or stop doing so."""
+    _eager_default[0] = bool(enabled)
+
+
+def functions_run_eagerly():
+    return _eager_default[0]
+
+
+RETRACE_WINDOW = 5
+
+
+# --- cache keys -------------------------------------------------------------------------
+
+@dataclasses.dataclass(frozen=True)
+class ArrayKey:
+    shape: tuple
+    dtype: object
+    weak_type: bool = False
+
+    def __str__(self):
+        return f'{np.dtype(self.dtype).name}[{",".join(map(str, self.shape))}]'
+
+
+@dataclasses.dataclass(frozen=True)
+class ValueKey:
+    value: object
+
+    def __str__(self):
+        return f'{self.value!r} (Python {type(self.value).__name__})'
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class ObjectKey:
+    obj: object
+
+    def __eq__(self, other):
+        return isinstance(other, ObjectKey) and _same_object(self.obj, other.obj)
+
+    def __hash__(self):
+        try:
+            return hash(self.obj)
+        except TypeError:
+            return id(self.obj)
+
+    def __str__(self):
+        return f'{type(self.obj).__name__} object'
+
+
+def _same_object(a, b):
+    if a is b:
+        return True
+    try:
+        return type(a) is type(b) and hash(a) == hash(b) and bool(a == b)
+    except TypeError:
+        return False
+
+
+_PYTHON_VALUES = (bool, int, float, complex, str, bytes, type(None))
+
+
+def leaf_key(leaf):
+    if isinstance(leaf, jax.ShapeDtypeStruct):
+        return ArrayKey(tuple(leaf.shape), np.dtype(leaf.dtype), getattr(leaf, 'weak_type', False))
+    if isinstance(leaf, jax.Array):
+        return ArrayKey(leaf.shape, leaf.dtype, jax.typeof(leaf).weak_type)
+    if isinstance(leaf, (np.ndarray, np.generic)):
+        return ArrayKey(leaf.shape, leaf.dtype)
+    if isinstance(leaf, _PYTHON_VALUES):
+        return ValueKey(leaf)
+    return ObjectKey(leaf)
+
+
+def call_key(args, kwargs):
+    leaves, treedef = jax.tree_util.tree_flatten((args, kwargs))
+    return (treedef, tuple(leaf_key(leaf) for leaf in leaves)), leaves
+
+
+# --- Function ---------------------------------------------------------------------------
+
+class Function:
+    """A converted function, traced and compiled per call key (see module docstring)."""
+
+    def __init__(self, python_function, input_signature=None, jit=True):
+        functools.update_wrapper(self, python_function)
+        self.python_function = python_function
+        self.__ag_python_function__ = python_function
+        self.input_signature = (tuple(input_signature) if input_signature is not None
+                                else None)
+        self._jit = jit
+        self._converted = None
+        self._concrete = {}
+        self._lock = threading.Lock()
+        self._recent = collections.deque(maxlen=RETRACE_WINDOW)  # True when a call traced
+        self._keys = collections.deque(maxlen=2)
+        self._warned_retracing = False
+        self._bound = weakref.WeakKeyDictionary()
+        self.trace_count = 0
+
+    @property
+    def converted(self):
+        """The converted Python function (not jitted)."""
+        if self._converted is None:
+            self._converted = converted_callable(self.python_function)
+        return self._converted
+
+    def __get__(self, instance, owner=None):
+        if instance is None:
+            return self
+        try:
+            bound = self._bound.get(instance)
+        except TypeError:
+            bound = None
+        if bound is None:
+            bound = Function(self.python_function.__get__(instance, owner),
+                             self.input_signature, self._jit)
+            try:
+                self._bound[instance] = bound
+            except TypeError:
+                pass
+        return bound
+
+    def __call__(self, *args, **kwargs):
+        if functions_run_eagerly():
+            return self.python_function(*args, **kwargs)
+        try:
+            if not self._jit:
+                return self.converted(*args, **kwargs)
+            key, leaves = self._key(args, kwargs)
+            concrete = self._concrete.get(key)
+            traced = concrete is None
+            if traced:
+                concrete = self._trace(key, leaves, args, kwargs)
+            self._recent.append(traced)
+            if traced:
+                self._note_trace(key)
+            return concrete.call_leaves(leaves)
+        except Exception as error:
+            raise _user_facing(error) from None
+
+    def _key(self, args, kwargs):
+        if self.input_signature is not None:
+            check_signature(self.python_function, self.input_signature, args, kwargs)
+        return call_key(args, kwargs)
+
+    def get_concrete_function(self, *args, **kwargs):
+        """The ConcreteFunction for these arguments (arrays or jax.ShapeDtypeStruct)."""
+        if not args and not kwargs and self.input_signature is not None:
+            args = self.input_signature
+        key, leaves = self._key(args, kwargs)
+        concrete = self._concrete.get(key)
+        if concrete is None:
+            concrete = self._trace(key, leaves, args, kwargs)
+        concrete.ensure_traced()
+        return concrete
+
+    def _trace(self, key, leaves, args, kwargs):
+        with self._lock:
+            concrete = self._concrete.get(key)
+            if concrete is None:
+                concrete = ConcreteFunction(self, key, leaves, args, kwargs)
+                self._concrete[key] = concrete
+            return concrete
+
+    def _note_trace(self, key):
+        self._keys.append(key)
+        if (self._warned_retracing or len(self._recent) < RETRACE_WINDOW
+                or not all(self._recent)):
+            return
+        self._warned_retracing = True
+        warnings.warn(retrace_message(self, *self._keys), stacklevel=3)
+
+    def pretty_printed_concrete_signatures(self):
+        return '\n\n'.join(str(c) for c in self._concrete.values())
+
+    def __repr__(self):
+        return f'<autograph.Function {self.__qualname__}>'
+
+
+def _user_facing(error):
+    """The error to show: assertion failures unwrapped, user lines noted."""
+    message = str(error)
+    if MARKER in message and not isinstance(error, AssertionError):
+        start = message.index(MARKER)
+        text = message[start:].split('\n')[0]
+        new = AssertionError(text)
+        new.__traceback__ = error.__traceback__
+        return new
+    origin.add_user_notes(error)
+    return error
+
+
+def retrace_message(function, previous, current):
+    changed = _changed_arguments(function.python_function, previous, current)
+    what = ', '.join(changed) if changed else 'its arguments'
+    return (f'{function.__qualname__} was traced again on each of its last '
+            f'{RETRACE_WINDOW} calls, because {what} changed each time. Each new Python '
+            f'value, shape or dtype traces and compiles the function again. Pass numbers '
+            f'that change as arrays (jnp.asarray(...)), or fix the argument shapes with '
+            f'input_signature=[jax.ShapeDtypeStruct(...)].')
+
+
+def _changed_arguments(fn, previous, current):
+    if previous is None or previous[0] != current[0]:
+        return ['the structure of the arguments']
+    names = _parameter_names(fn, current[0])
+    return [f"'{names[i]}' ({a} -> {b})" for i, (a, b) in enumerate(zip(previous[1], current[1]))
+            if a != b and i < len(names)]
+
+
+def _parameter_names(fn, treedef):
+    """A name per flattened leaf: the parameter it came from."""
+    try:
+        params = list(inspect.signature(fn).parameters)
+    except (TypeError, ValueError):
+        params = []
+    (args_count, kwargs_names) = _arg_structure(treedef)
+    names = []
+    for i, leaf_count in enumerate(args_count):
+        label = params[i] if i < len(params) else f'argument {i}'
+        names += [label] * leaf_count
+    for name, leaf_count in kwargs_names:
+        names += [name] * leaf_count
+    return names
+
+
+def _arg_structure(treedef):
+    args_def, kwargs_def = treedef.children()
+    args_counts = [child.num_leaves for child in args_def.children()]
+    kwargs = jax.tree_util.tree_unflatten(kwargs_def, [0] * kwargs_def.num_leaves)
+    kwargs_counts = [(k, jax.tree_util.tree_structure(v).num_leaves) for k, v in kwargs.items()]
+    return args_counts, kwargs_counts
+
+
+def check_signature(fn, signature, args, kwargs):
+    """ValueError naming the argument whose shape/dtype does not match `signature`."""
+    names = _parameter_names_plain(fn)
+    if kwargs:
+        raise ValueError(f'{fn.__qualname__} has an input_signature, so it takes positional '
+                         f'arguments only; got keyword arguments {sorted(kwargs)}')
+    if len(args) != len(signature):
+        raise ValueError(f'{fn.__qualname__} takes {len(signature)} arguments by its '
+                         f'input_signature, got {len(args)}')
+    for i, (arg, spec) in enumerate(zip(args, signature)):
+        expected = jax.tree_util.tree_map(leaf_key, spec)
+        actual = jax.tree_util.tree_map(_array_key, arg)
+        if (jax.tree_util.tree_structure(expected) != jax.tree_util.tree_structure(actual)
+                or not all(_matches(e, a) for e, a in zip(jax.tree_util.tree_leaves(expected),
+                                                          jax.tree_util.tree_leaves(actual)))):
+            name = names[i] if i < len(names) else f'argument {i}'
+            raise ValueError(
+                f"argument '{name}' of {fn.__qualname__} does not match its input_signature: "
+                f"expected {_describe_key(expected)}, got {_describe_key(actual)}")
+
+
+def _array_key(value):
+    if isinstance(value, (jax.Array, np.ndarray, np.generic, jax.ShapeDtypeStruct)):
+        return leaf_key(value)
+    if isinstance(value, (bool, int, float, complex)):
+        return ArrayKey((), np.asarray(value).dtype, True)
+    return leaf_key(value)
+
+
+def _matches(expected, actual):
+    return (isinstance(actual, ArrayKey) and isinstance(expected, ArrayKey)
+            and expected.shape == actual.shape
+            and (np.dtype(expected.dtype) == np.dtype(actual.dtype) or actual.weak_type))
+
+
+def _describe_key(tree):
+    return str(jax.tree_util.tree_map(str, tree))
+
+
+def _parameter_names_plain(fn):
+    try:
+        return list(inspect.signature(fn).parameters)
+    except (TypeError, ValueError):
+        return []
+
+
+# --- ConcreteFunction -------------------------------------------------------------------
+
+class ConcreteFunction:
+    """One trace of a Function: its compiled program, jaxpr, StableHLO and signature."""
+
+    def __init__(self, function, key, leaves, args, kwargs):
+        self.function = function
+        self.key = key
+        treedef, keys = key
+        self._treedef = treedef
+        self._dynamic = [i for i, k in enumerate(keys) if isinstance(k, ArrayKey)]
+        self._statics = [None if isinstance(k, ArrayKey) else leaf for k, leaf in
+                         zip(keys, leaves)]
+        self._avals = [jax.ShapeDtypeStruct(keys[i].shape, keys[i].dtype,
+                                            weak_type=keys[i].weak_type)
+                       for i in self._dynamic]
+        self._jitted = jax.jit(_named(self._flat, function.__name__))
+        self._outputs = None
+
+    def _flat(self, *dynamic):
+        leaves = list(self._statics)
+        for i, value in zip(self._dynamic, dynamic):
+            leaves[i] = value
+        args, kwargs = jax.tree_util.tree_unflatten(self._treedef, leaves)
+        self.function.trace_count += 1
+        return self.function.converted(*args, **kwargs)
+
+    def call_leaves(self, leaves):
+        return self._jitted(*[leaves[i] for i in self._dynamic])
+
+    def ensure_traced(self):
+        if self._outputs is None:
+            self._outputs = jax.eval_shape(self._jitted, *self._avals)
+
+    def __call__(self, *args, **kwargs):
+        try:
+            key, leaves = self.function._key(args, kwargs)
+            if key != self.key:
+                raise self._incompatible(key)
+            return self.call_leaves(leaves)
+        except Exception as error:
+            raise _user_facing(error) from None
+
+    def _incompatible(self, key):
+        if key[0] != self.key[0]:
+            return TypeError(f'{self.function.__qualname__}: this concrete function was '
+                             f'traced for arguments structured as {self.key[0]}, got {key[0]}')
+        names = _parameter_names(self.function.python_function, key[0])
+        for i, (mine, theirs) in enumerate(zip(self.key[1], key[1])):
+            if mine != theirs:
+                name = names[i] if i < len(names) else f'argument {i}'
+                kind = TypeError if isinstance(mine, ValueKey) else ValueError
+                return kind(f"argument '{name}' of this concrete function of "
+                            f"{self.function.__qualname__} was traced as {mine}, but got "
+                            f"{theirs}. Call the Function itself to trace it again for new "
+                            f"values.")
+        return TypeError('incompatible arguments')
+
+    @property
+    def jaxpr(self):
+        return jax.make_jaxpr(self._flat)(*self._avals)
+
+    def as_text(self):
+        """The lowered StableHLO module."""
+        return self._jitted.lower(*self._avals).as_text()
+
+    @property
+    def structured_input_signature(self):
+        leaves = list(self._statics)
+        for i, aval in zip(self._dynamic, self._avals):
+            leaves[i] = aval
+        return jax.tree_util.tree_unflatten(self._treedef, leaves)
+
+    @property
+    def structured_outputs(self):
+        self.ensure_traced()
+        return self._outputs
+
+    def __str__(self):
+        args, kwargs = self.structured_input_signature
+        names = _parameter_names_plain(self.function.python_function)
+        lines = [f'ConcreteFunction {self.function.__qualname__}(...)', '  Args:']
+        for i, arg in enumerate(args):
+            name = names[i] if i < len(names) else f'arg{i}'
+            lines.append(f'    {name}: {_describe_tree(arg)}')
+        for name, arg in kwargs.items():
+            lines.append(f'    {name}: {_describe_tree(arg)}')
+        lines += ['  Returns:', f'    {_describe_tree(self.structured_outputs)}']
+        return '\n'.join(lines)
+
+    __repr__ = __str__
+
+
+def _named(fn, name):
+    """`fn` under the user's function name, which jaxprs and profiles show."""
+    def call(*args):
+        return fn(*args)
+    call.__name__ = call.__qualname__ = name
+    return call
+
+
+def _describe_tree(tree):
+    def describe(leaf):
+        if isinstance(leaf, jax.ShapeDtypeStruct):
+            return f'{np.dtype(leaf.dtype).name}[{",".join(map(str, leaf.shape))}]'
+        return repr(leaf)
+    described = jax.tree_util.tree_map(describe, tree)
+    return described if isinstance(described, str) else str(described).replace("'", '')

@@ -1,0 +1,58 @@
+"""Which code is library code: called as is, never converted.
+
+JAX, NumPy, SciPy, the standard library, neural-network libraries, and autograph itself.
+Users can add their own modules (`do_not_convert_modules`) or force conversion of a
+module that would otherwise be skipped (`convert_modules`).
+"""
+import inspect
+import sys
+import threading
+
+_LIBRARIES = {
+    'jax', 'jaxlib', 'numpy', 'scipy', 'flax', 'equinox', 'optax', 'chex', 'haiku',
+    'orbax', 'tensorflow', 'torch', 'gast', 'pytest', '_pytest', 'autograph', 'runtime',
+    'matplotlib', 'pandas', 'ml_dtypes', 'opt_einsum', 'typing_extensions',
+}
+_excluded = set()
+_included = set()
+_lock = threading.Lock()
+
+
+def do_not_convert_modules(*names):
+    """Treat these modules (and their submodules) as library code."""
+    with _lock:
+        _excluded.update(names)
+
+
+def convert_modules(*names):
+    """Convert functions from these modules even if they look like library code."""
+    with _lock:
+        _included.update(names)
+
+
+def _matches(module, names):
+    return any(module == n or module.startswith(n + '.') for n in names)
+
+
+def is_library_module(module):
+    if not module:
+        return False
+    if _matches(module, _included):
+        return False
+    top = module.split('.')[0]
+    return (top in _LIBRARIES or top in sys.stdlib_module_names or top == 'builtins'
+            or _matches(module, _excluded))
+
+
+def is_library(obj):
+    """True for objects that converted code must call as they are."""
+    if inspect.ismodule(obj):
+        return is_library_module(obj.__name__)
+    if inspect.isbuiltin(obj) or isinstance(obj, type(len)):
+        return True
+    module = getattr(obj, '__module__', None)
+    if module is None and hasattr(obj, '__func__'):
+        module = getattr(obj.__func__, '__module__', None)
+    if module is None and not inspect.isfunction(obj):
+        module = getattr(type(obj), '__module__', None)
+    return is_library_module(module)

@@ -1,0 +1,28 @@
+"""Hygienic names for generated code: `if_true`, `if_true_1`, ... never a user's name."""
+import gast
+
+
+class Namer:
+    def __init__(self, taken):
+        self.taken = set(taken)
+
+    @classmethod
+    def for_tree(cls, tree, extra=()):
+        """A namer that avoids every identifier used anywhere in `tree`."""
+        taken = set(extra)
+        for node in gast.walk(tree):
+            if isinstance(node, gast.Name):
+                taken.add(node.id)
+            elif isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
+                taken.add(node.name)
+            elif isinstance(node, (gast.Global, gast.Nonlocal)):
+                taken.update(node.names)
+        return cls(taken)
+
+    def new(self, base):
+        name, n = base, 0
+        while name in self.taken:
+            n += 1
+            name = f'{base}_{n}'
+        self.taken.add(name)
+        return name

@@ -1,0 +1,106 @@
+"""Source retrieval: a function object -> its gast tree, with the user's real line numbers.
+
+Functions defined in files, in notebooks and in `exec`'d strings registered in `linecache`
+are found with `inspect`; lambdas by parsing their line and matching their arguments.
+Every node's `lineno`/`col_offset` is moved to its position in the user's file.
+"""
+import ast
+import dataclasses
+import inspect
+import linecache
+import textwrap
+
+import gast
+
+from autograph.errors import ConversionError
+
+@dataclasses.dataclass(frozen=True)
+class Source:
+    file: str
+    node: object   # gast.FunctionDef or gast.Lambda, decorators removed
+    module: object = None  # the whole module's tree, when it was parsed (lambdas, CLI)
+
+def parse_function(fn):
+    """The gast tree of `fn`'s definition (a FunctionDef or a Lambda)."""
+    code = getattr(fn, '__code__', None)
+    if code is None:
+        raise ConversionError(f'cannot convert {fn!r}: it has no Python source code '
+                              f'(builtins and C functions cannot be converted)')
+    if fn.__name__ == '<lambda>':
+        return _parse_lambda(fn, code)
+    try:
+        lines, first_line = inspect.getsourcelines(fn)
+    except (OSError, TypeError) as error:
+        raise ConversionError(
+            f'cannot convert {fn.__qualname__}: its source code is not available '
+            f'({error}). Define it in a file, a notebook cell, or register exec\'d source '
+            f'in linecache.') from None
+    source = ''.join(lines)
+    dedented = textwrap.dedent(source)
+    indent = _indent_of(lines[0]) - _indent_of(dedented.splitlines()[0])
+    tree = _parse(dedented, code.co_filename)
+    node = next((n for n in tree.body
+                 if isinstance(n, (gast.FunctionDef, gast.AsyncFunctionDef))), None)
+    if node is None:
+        raise ConversionError(f'cannot find the definition of {fn.__qualname__} in its source')
+    _move(node, first_line - 1, indent)
+    node.decorator_list = []
+    return Source(code.co_filename, node)
+
+def _parse_lambda(fn, code):
+    module = parse_file(code.co_filename)
+    candidates = [n for n in gast.walk(module) if isinstance(n, gast.Lambda)
+                  and n.lineno == code.co_firstlineno
+                  and _argument_names(n.args) == _code_argument_names(code)]
+    if not candidates:
+        raise ConversionError(f'cannot find the source of the lambda at '
+                              f'{code.co_filename}:{code.co_firstlineno}')
+    if len(candidates) > 1:
+        raise ConversionError(
+            f'{code.co_filename}:{code.co_firstlineno} has several lambdas with the same '
+            f'arguments, so the one to convert cannot be told apart: define it with `def`')
+    return Source(code.co_filename, candidates[0], module)
+
+def parse_file(file, text=None):
+    """The gast tree of a whole file, with the file's line numbers."""
+    if text is None:
+        text = ''.join(linecache.getlines(file))
+    if not text:
+        raise ConversionError(f'cannot read the source file {file}')
+    return _parse(text, file)
+
+def _parse(text, file):
+    try:
+        return gast.parse(text)
+    except SyntaxError as error:
+        raise ConversionError(f'cannot parse {file}: {error}') from None
+
+def _argument_names(args):
+    names = [a.id for a in args.posonlyargs + args.args]
+    names += [args.vararg.id] if args.vararg else []
+    names += [a.id for a in args.kwonlyargs]
+    names += [args.kwarg.id] if args.kwarg else []
+    return names
+
+def _code_argument_names(code):
+    count = code.co_argcount + code.co_kwonlyargcount
+    count += bool(code.co_flags & inspect.CO_VARARGS) + bool(code.co_flags & inspect.CO_VARKEYWORDS)
+    return list(code.co_varnames[:count])
+
+def _indent_of(line):
+    return len(line) - len(line.lstrip())
+
+def _move(tree, line_offset, col_offset):
+    for node in gast.walk(tree):
+        if hasattr(node, 'lineno') and node.lineno is not None:
+            node.lineno += line_offset
+            node.col_offset = (node.col_offset or 0) + col_offset
+        if getattr(node, 'end_lineno', None) is not None:
+            node.end_lineno += line_offset
+            node.end_col_offset = (node.end_col_offset or 0) + col_offset
+
+def to_ast(node):
+    """gast -> standard `ast` (what `compile` and `ast.unparse` take)."""
+    return gast.gast_to_ast(node)
+
+assert ast  # ast is re-exported for readers of this module's users

@@ -1,0 +1,43 @@
+"""The conversion pipeline: each pass removes one construct, in this order, from every
+function scope (innermost first), so later passes see a smaller language."""
+import gast
+
+from autograph.passes import (asserts, calls, control_flow, directives, expressions, fence,
+                              loop_exits, returns)
+
+PIPELINE = [
+    fence,         # reject generators/async with a caret at the user's line
+    directives,    # autograph.set_loop_options(...) -> ctx.loop_options
+    returns,       # return in loops -> flag + break; other returns to tail position
+    loop_exits,    # break / continue -> flags and guards
+    asserts,       # assert -> ag.assert_
+    calls,         # user calls -> ag.call; builtins that see traced values -> ag.range...
+    expressions,   # and / or / not, ternaries, chained comparisons -> ag operators
+    control_flow,  # if / while / for -> small functions + ag.if_stmt / while_stmt / for_stmt
+]
+
+LAMBDA_PIPELINE = [calls, expressions]
+
+
+def run(root, ctx):
+    """Convert `root` (a FunctionDef or a Lambda) and every function nested in it."""
+    if isinstance(root, gast.Lambda):
+        for step in LAMBDA_PIPELINE:
+            step.transform(root, ctx)
+        return root
+    for scope in _scopes_innermost_first(root):
+        for step in PIPELINE:
+            step.transform(scope, ctx)
+    return root
+
+
+def _scopes_innermost_first(root):
+    found = []
+
+    def visit(node):
+        for child in gast.iter_child_nodes(node):
+            visit(child)
+        if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef)):
+            found.append(node)
+    visit(root)
+    return found

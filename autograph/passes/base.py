@@ -1,0 +1,95 @@
+"""What every pass shares: the conversion context and the loop-walking helpers."""
+import dataclasses
+
+import gast
+
+from autograph.naming import Namer
+
+
+@dataclasses.dataclass
+class Context:
+    """One function's conversion: where it came from and what the passes tell each other.
+
+    `break_flags[for_loop]` is the flag a lowered `break` sets (the `for` stops when it is
+    true); `loop_options[loop]` are the keywords of an `autograph.set_loop_options`
+    directive.
+    """
+    file: str
+    namer: Namer
+    ag: str               # the name generated code uses for the runtime module
+    resolver: object      # tells which called names are library code (see passes.calls)
+    break_flags: dict = dataclasses.field(default_factory=dict)
+    loop_options: dict = dataclasses.field(default_factory=dict)
+
+    def runtime(self, attr):
+        """`ag.attr` as an expression."""
+        return gast.Attribute(value=gast.Name(id=self.ag, ctx=gast.Load(), annotation=None,
+                                              type_comment=None),
+                              attr=attr, ctx=gast.Load())
+
+
+LOOPS = (gast.While, gast.For)
+SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef, gast.Lambda)
+
+
+def blocks(stmt):
+    """The statement lists directly inside a compound statement."""
+    out = [getattr(stmt, field) for field in ('body', 'orelse', 'finalbody')
+           if isinstance(getattr(stmt, field, None), list)]
+    for handler in getattr(stmt, 'handlers', []):
+        out.append(handler.body)
+    return out
+
+
+def contains(stmts, kinds, stop=LOOPS + SCOPES):
+    """True when a statement of `kinds` is in `stmts`, not looking inside `stop` nodes."""
+    for stmt in stmts:
+        if isinstance(stmt, kinds):
+            return True
+        if not isinstance(stmt, stop) and any(contains(b, kinds, stop) for b in blocks(stmt)):
+            return True
+    return False
+
+
+def map_loops(stmts, visit):
+    """Apply `visit(loop, inside_loop)` to every loop in `stmts`, innermost first, not
+    entering nested functions. `visit` returns the statements that replace the loop."""
+    return _map_loops(stmts, visit, False)
+
+
+def _map_loops(stmts, visit, inside_loop):
+    out = []
+    for stmt in stmts:
+        if isinstance(stmt, SCOPES):
+            out.append(stmt)
+            continue
+        is_loop = isinstance(stmt, LOOPS)
+        for field in ('body', 'orelse', 'finalbody'):
+            block = getattr(stmt, field, None)
+            if isinstance(block, list):
+                setattr(stmt, field, _map_loops(block, visit, inside_loop or is_loop))
+        for handler in getattr(stmt, 'handlers', []):
+            handler.body = _map_loops(handler.body, visit, inside_loop or is_loop)
+        out.extend(visit(stmt, inside_loop) if is_loop else [stmt])
+    return out
+
+
+def negation(ctx, flag):
+    """`ag.not_(flag)`."""
+    return gast.Call(func=ctx.runtime('not_'), args=[gast.Name(
+        id=flag, ctx=gast.Load(), annotation=None, type_comment=None)], keywords=[])
+
+
+class ScopeTransformer(gast.NodeTransformer):
+    """A transformer over one function scope: it does not enter nested functions, which
+    the pipeline converts as scopes of their own."""
+
+    def __init__(self, root):
+        self.root = root
+
+    def visit_FunctionDef(self, node):
+        if node is self.root:
+            self.generic_visit(node)
+        return node
+
+    visit_AsyncFunctionDef = visit_FunctionDef

@@ -1,0 +1,151 @@
+"""Route calls so that user functions called from converted code are converted too.
+
+    jnp.sum(x)            stays (library code, resolved while converting)
+    print(x)              stays (a builtin with Python semantics)
+    range(n)              -> ag.range(n)    (builtins that must see traced values)
+    helper(x)             -> ag.call(helper, x)   (converted when called, if user code)
+    self.layer(x)         -> ag.call(self.layer, x)
+    x.reshape(-1)         stays (a method that arrays and builtin containers have)
+
+What a name refers to is decided by a resolver: the function's live globals and closure
+when converting a function object, the file's imports for `autograph-show`.
+"""
+import builtins
+
+import gast
+import jax
+import numpy as np
+
+from autograph.analysis.activity import activity
+from autograph.passes.base import ScopeTransformer
+
+OVERRIDDEN_BUILTINS = frozenset(
+    {'range', 'enumerate', 'zip', 'min', 'max', 'int', 'float', 'bool'})
+
+_CONTAINER_METHODS = frozenset().union(
+    *[{n for n in dir(t) if not n.startswith('_')}
+      for t in (jax.Array, np.ndarray, list, dict, set, tuple, str)])
+
+
+class Resolution:
+    LIBRARY = 'library'      # call as is
+    BUILTIN = 'builtin'      # a builtin: overridden ones go to ag.<name>, others stay
+    USER = 'user'            # route through ag.call
+
+
+def transform(function, ctx):
+    local_names = activity(function.body).writes | activity(function.args).writes
+    receiver = _method_receiver(function)
+    _Calls(function, ctx, local_names, receiver).visit(function)
+    return function
+
+
+def _method_receiver(function):
+    """`self`/`cls` when the function looks like a method: calls on it are converted."""
+    args = function.args.posonlyargs + function.args.args
+    if args and args[0].id in ('self', 'cls'):
+        return args[0].id
+    return None
+
+
+class _Calls(ScopeTransformer):
+    def __init__(self, root, ctx, local_names, receiver):
+        super().__init__(root)
+        self.ctx = ctx
+        self.local_names = local_names
+        self.receiver = receiver
+
+    def visit_Call(self, node):
+        self.generic_visit(node)
+        kind, name = self._classify(node.func)
+        if kind == Resolution.LIBRARY:
+            return node
+        if kind == Resolution.BUILTIN:
+            if name in OVERRIDDEN_BUILTINS:
+                node.func = gast.copy_location(self.ctx.runtime(name), node.func)
+            return node
+        call = gast.Call(func=self.ctx.runtime('call'), args=[node.func] + node.args,
+                         keywords=node.keywords)
+        return gast.copy_location(call, node)
+
+    def _classify(self, func):
+        if isinstance(func, gast.Name):
+            if func.id in self.local_names:
+                return Resolution.USER, None
+            return self.ctx.resolver.classify(func.id), func.id
+        if isinstance(func, gast.Attribute):
+            base = func
+            while isinstance(base, gast.Attribute):
+                base = base.value
+            if isinstance(base, gast.Name) and base.id == self.ctx.ag:
+                return Resolution.LIBRARY, None  # the runtime's own operators
+            if isinstance(base, gast.Name) and base.id not in self.local_names:
+                kind = self.ctx.resolver.classify(base.id)
+                if kind == Resolution.LIBRARY:
+                    return kind, None
+            if (isinstance(func.value, gast.Name) and func.value.id != self.receiver
+                    and func.attr in _CONTAINER_METHODS):
+                return Resolution.LIBRARY, None
+            if isinstance(func.value, gast.Call) and func.attr in _CONTAINER_METHODS:
+                return Resolution.LIBRARY, None  # e.g. x.at[i].set(v), jnp.zeros(3).sum()
+            if isinstance(func.value, gast.Subscript) and func.attr in _CONTAINER_METHODS:
+                return Resolution.LIBRARY, None
+        return Resolution.USER, None
+
+
+class LiveResolver:
+    """Resolves names in a live function's globals, closure and builtins."""
+
+    def __init__(self, fn):
+        self.globals = getattr(fn, '__globals__', {})
+        code = getattr(fn, '__code__', None)
+        cells = getattr(fn, '__closure__', None) or ()
+        self.closure = {}
+        for name, cell in zip(code.co_freevars if code else (), cells):
+            try:
+                self.closure[name] = cell.cell_contents
+            except ValueError:  # an empty cell: assigned later
+                pass
+
+    def classify(self, name):
+        from autograph.library import is_library
+        if name in self.closure:
+            value = self.closure[name]
+        elif name in self.globals:
+            value = self.globals[name]
+        elif hasattr(builtins, name):
+            return Resolution.BUILTIN
+        else:
+            return Resolution.USER
+        if value is getattr(builtins, name, None):
+            return Resolution.BUILTIN
+        return Resolution.LIBRARY if is_library(value) else Resolution.USER
+
+
+class StaticResolver:
+    """Resolves names from a module's import statements, without running it."""
+
+    def __init__(self, module):
+        self.imports = {}
+        self.defined = set()
+        for node in module.body:
+            if isinstance(node, gast.Import):
+                for alias in node.names:
+                    self.imports[alias.asname or alias.name.split('.')[0]] = (
+                        alias.name if alias.asname else alias.name.split('.')[0])
+            elif isinstance(node, gast.ImportFrom) and node.module and not node.level:
+                for alias in node.names:
+                    self.imports[alias.asname or alias.name] = f'{node.module}.{alias.name}'
+            else:
+                self.defined |= activity(node).writes
+
+    def classify(self, name):
+        from autograph.library import is_library_module
+        if name in self.imports:
+            module = self.imports[name]
+            return Resolution.LIBRARY if is_library_module(module) else Resolution.USER
+        if name in self.defined:
+            return Resolution.USER
+        if hasattr(builtins, name):
+            return Resolution.BUILTIN
+        return Resolution.USER

@@ -1,0 +1,205 @@
+"""`if`, `while` and `for` -> small functions of the state they change + one operator call.
+
+    if c:                      def if_true(y):
+        y = y * 2                  y = y * 2
+    use(y)              ->         return y
+                               def if_false(y):
+                                   return y
+                               y = ag.if_stmt(c, if_true, if_false, (y,), names=('y',))
+
+A branch returns the variables it writes that are live after the `if`; it takes as
+parameters those of them it may read first (or pass through). A loop carries the
+variables it writes that are live at the top of an iteration (or after the loop). A
+variable that must be passed in but may have no value yet starts as
+`ag.Undefined('name')` at the top of its scope. An `if` that returns (in tail position,
+see passes.returns) becomes `return ag.if_stmt(...)`.
+
+Runs last: `break`/`continue`/`return` in loops are already lowered, so the dataflow
+analysis sees structured code only. Statements are converted innermost first.
+"""
+import gast
+
+from autograph import templates
+from autograph.analysis.activity import activity
+from autograph.analysis.dataflow import Dataflow
+from autograph.passes.base import SCOPES, blocks, contains, negation
+from runtime.state import RETURN_VALUE
+
+
+def transform(function, ctx):
+    extra_reads = {loop: [flag] for loop, flag in ctx.break_flags.items()}
+    flow = Dataflow(function, extra_reads)
+    converter = _ControlFlow(ctx, flow, function)
+    body, pending = converter.block(function.body)
+    params = activity(function.args).writes
+    docstring = body[:1] if _is_docstring(body[:1]) else []
+    inits = converter.inits(pending - params)
+    function.body = docstring + inits + body[len(docstring):]
+    return function
+
+
+def _is_docstring(stmts):
+    return (len(stmts) == 1 and isinstance(stmts[0], gast.Expr)
+            and isinstance(stmts[0].value, gast.Constant)
+            and isinstance(stmts[0].value.value, str))
+
+
+class _ControlFlow:
+    def __init__(self, ctx, flow, function):
+        self.ctx = ctx
+        self.flow = flow
+        self.declared = {}  # name -> 'global' / 'nonlocal'
+        for node in gast.walk(function):
+            if isinstance(node, (gast.Global, gast.Nonlocal)):
+                kind = 'global' if isinstance(node, gast.Global) else 'nonlocal'
+                self.declared.update((n, kind) for n in node.names)
+        self.order = _first_use_order(function)
+
+    # --- blocks -------------------------------------------------------------------------
+
+    def block(self, stmts):
+        """Converted statements, and the names that must start as Undefined in scope."""
+        out, pending = [], set()
+        for stmt in stmts:
+            new, needs = self.statement(stmt)
+            out += new
+            pending |= needs
+        return out, pending
+
+    def statement(self, stmt):
+        if isinstance(stmt, gast.If):
+            return self.if_statement(stmt)
+        if isinstance(stmt, gast.While):
+            return self.while_statement(stmt)
+        if isinstance(stmt, gast.For):
+            return self.for_statement(stmt)
+        pending = set()
+        if not isinstance(stmt, SCOPES):
+            for block in blocks(stmt):
+                block[:], needs = self.block(block)
+                pending |= needs
+        return [stmt], pending
+
+    # --- if -----------------------------------------------------------------------------
+
+    def if_statement(self, node):
+        writes = self.modified(node.body + node.orelse)
+        returns = contains([node], gast.Return, SCOPES)
+        outs = [] if returns else self.ordered(writes & self.flow.live_out[node])
+        live_in = (self.flow.block_live_in(node.body, frozenset(outs), record=False)
+                   | self.flow.block_live_in(node.orelse, frozenset(outs), record=False))
+        params = self.ordered(writes & live_in)
+        pending = set(params) - self.flow.defined_in[node]
+
+        body, body_pending = self.block(node.body)
+        orelse, orelse_pending = self.block(node.orelse)
+        true_name = self.ctx.namer.new('if_true')
+        false_name = self.ctx.namer.new('if_false')
+        functions = [self.function(true_name, params, body, outs, body_pending),
+                     self.function(false_name, params, orelse, outs, orelse_pending)]
+        names = [RETURN_VALUE] if returns else outs
+        call = self.operator('if_stmt', [node.test, templates.name(true_name),
+                                         templates.name(false_name)], params, names)
+        if returns:
+            result = gast.Return(value=call)
+        else:
+            result = self.assign(outs, call)
+        return templates.set_origin(functions + [result], node), pending
+
+    # --- loops --------------------------------------------------------------------------
+
+    def while_statement(self, node):
+        carried = self.ordered(self.modified(node.body) & self.flow.loop_head[node])
+        pending = set(carried) - self.flow.defined_in[node]
+        body, body_pending = self.block(node.body)
+        orelse, orelse_pending = self.block(node.orelse)
+        test_name = self.ctx.namer.new('loop_test')
+        body_name = self.ctx.namer.new('loop_body')
+        test = templates.statements('def test(*params):\n    return condition',
+                                    test=test_name, params=list(carried),
+                                    condition=node.test)
+        functions = test + [self.function(body_name, carried, body, carried, body_pending)]
+        call = self.operator('while_stmt', [templates.name(test_name),
+                                            templates.name(body_name)], carried, carried,
+                             self.ctx.loop_options.get(node, []))
+        new = functions + [self.assign(carried, call)]
+        return templates.set_origin(new, node) + orelse, pending | orelse_pending
+
+    def for_statement(self, node):
+        targets = activity(node.target).writes
+        carried = self.ordered((self.modified(node.body) | targets)
+                               & self.flow.loop_head[node])
+        pending = set(carried) - self.flow.defined_in[node]
+        body, body_pending = self.block(node.body)
+        orelse, orelse_pending = self.block(node.orelse)
+        if isinstance(node.target, gast.Name) and node.target.id not in carried:
+            item = node.target.id
+        else:
+            item = self.ctx.namer.new('item')
+            body = templates.statements('target = item', target=node.target, item=item) + body
+        body_name = self.ctx.namer.new('loop_body')
+        functions = [self.function(body_name, [item] + carried, body, carried,
+                                   body_pending - targets)]
+        keywords = []
+        flag = self.ctx.break_flags.get(node)
+        if flag is not None:
+            test_name = self.ctx.namer.new('loop_test')
+            functions += templates.statements(
+                'def test(*params):\n    return condition', test=test_name,
+                params=list(carried), condition=negation(self.ctx, flag))
+            keywords.append(gast.keyword(arg='extra_test', value=templates.name(test_name)))
+        call = self.operator('for_stmt', [node.iter, templates.name(body_name)], carried,
+                             carried, keywords)
+        new = functions + [self.assign(carried, call)]
+        return templates.set_origin(new, node) + orelse, pending | orelse_pending
+
+    # --- building blocks ----------------------------------------------------------------
+
+    def function(self, name, params, body, outs, pending):
+        """`def name(*params): <declarations> <inits> body; return outs`."""
+        written = activity(body).writes
+        declarations = [
+            (gast.Global if kind == 'global' else gast.Nonlocal)(names=[n])
+            for n, kind in sorted(self.declared.items()) if n in written]
+        body = declarations + self.inits(pending - set(params)) + body
+        if outs:
+            body.append(gast.Return(value=templates.names_tuple(outs)))
+        return templates.statements('def name(*params):\n    body', name=name,
+                                    params=list(params), body=body or [gast.Pass()])[0]
+
+    def operator(self, op, args, state, names, keywords=()):
+        """`ag.op(*args, (state,), names=(...), **keywords)`, leaving out what is empty."""
+        if state:
+            args = args + [templates.tuple_of(state)]
+        keywords = list(keywords)
+        if names:
+            keywords.insert(0, gast.keyword(arg='names', value=templates.strings(names)))
+        return gast.Call(func=self.ctx.runtime(op), args=args, keywords=keywords)
+
+    def assign(self, outs, call):
+        if not outs:
+            return gast.Expr(value=call)
+        return gast.Assign(targets=[templates.names_tuple(outs, gast.Store())], value=call,
+                           type_comment=None)
+
+    def inits(self, names):
+        return [templates.statements('name = ag.Undefined(label)', name=n, ag=self.ctx.ag,
+                                     label=gast.Constant(value=n, kind=None))[0]
+                for n in self.ordered(names)]
+
+    def modified(self, stmts):
+        return activity(stmts).writes - set(self.declared)
+
+    def ordered(self, names):
+        return sorted(names, key=lambda n: (self.order.get(n, len(self.order)), n))
+
+
+def _first_use_order(function):
+    """Each name's rank by first appearance in the source, for readable parameter lists."""
+    order = {}
+
+    class Visitor(gast.NodeVisitor):
+        def visit_Name(self, node):
+            order.setdefault(node.id, len(order))
+    Visitor().visit(function)
+    return order

@@ -1,0 +1,34 @@
+"""Read `autograph.set_loop_options(...)` directives: the first statement of a loop.
+
+The directive is removed from the loop and its keywords recorded in
+`ctx.loop_options[loop]`; the loop pass passes them to `while_stmt`/`for_stmt`.
+"""
+import gast
+
+from autograph.errors import unsupported
+from autograph.passes.base import map_loops
+
+OPTIONS = ('maximum_iterations',)
+
+
+def _is_directive(stmt):
+    if not (isinstance(stmt, gast.Expr) and isinstance(stmt.value, gast.Call)):
+        return False
+    func = stmt.value.func
+    name = func.attr if isinstance(func, gast.Attribute) else getattr(func, 'id', None)
+    return name == 'set_loop_options'
+
+
+def transform(function, ctx):
+    def visit(loop, inside_loop):
+        if loop.body and _is_directive(loop.body[0]):
+            call = loop.body[0].value
+            for keyword in call.keywords:
+                if keyword.arg not in OPTIONS:
+                    raise unsupported(f'unknown loop option {keyword.arg!r}; '
+                                      f'known: {", ".join(OPTIONS)}', ctx.file, call)
+            ctx.loop_options[loop] = call.keywords
+            loop.body = loop.body[1:] or [gast.Pass()]
+        return [loop]
+    function.body = map_loops(function.body, visit)
+    return function

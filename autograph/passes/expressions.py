@@ -1,0 +1,67 @@
+"""Boolean operators, conditional expressions and chained comparisons.
+
+    a and b          -> ag.and_(a, lambda: b)
+    a or b or c      -> ag.or_(a, lambda: ag.or_(b, lambda: c))
+    not a            -> ag.not_(a)
+    a if c else b    -> ag.if_exp(c, lambda: a, lambda: b)
+    a < b < c        -> ag.and_(a < b, lambda: b < c)
+
+The right operands stay lazy, so Python values keep Python's short-circuit semantics;
+traced values become `jnp.logical_*` and `lax.cond`.
+"""
+import gast
+
+from autograph.passes.base import ScopeTransformer
+
+
+def transform(function, ctx):
+    _Expressions(function, ctx).visit(function)
+    return function
+
+
+def _thunk(body):
+    return gast.Lambda(args=gast.arguments(args=[], posonlyargs=[], vararg=None,
+                                           kwonlyargs=[], kw_defaults=[], kwarg=None,
+                                           defaults=[]),
+                       body=body)
+
+
+class _Expressions(ScopeTransformer):
+    def __init__(self, root, ctx):
+        super().__init__(root)
+        self.ctx = ctx
+
+    def _call(self, op, args, origin):
+        return gast.copy_location(
+            gast.Call(func=self.ctx.runtime(op), args=args, keywords=[]), origin)
+
+    def visit_BoolOp(self, node):
+        self.generic_visit(node)
+        op = 'and_' if isinstance(node.op, gast.And) else 'or_'
+        result = node.values[-1]
+        for value in reversed(node.values[:-1]):
+            result = self._call(op, [value, _thunk(result)], node)
+        return result
+
+    def visit_UnaryOp(self, node):
+        self.generic_visit(node)
+        if isinstance(node.op, gast.Not):
+            return self._call('not_', [node.operand], node)
+        return node
+
+    def visit_IfExp(self, node):
+        self.generic_visit(node)
+        return self._call('if_exp', [node.test, _thunk(node.body), _thunk(node.orelse)], node)
+
+    def visit_Compare(self, node):
+        self.generic_visit(node)
+        if len(node.ops) == 1:
+            return node
+        operands = [node.left] + node.comparators
+        parts = [gast.copy_location(gast.Compare(left=operands[i], ops=[op],
+                                                 comparators=[operands[i + 1]]), node)
+                 for i, op in enumerate(node.ops)]
+        result = parts[-1]
+        for part in reversed(parts[:-1]):
+            result = self._call('and_', [part, _thunk(result)], node)
+        return result

@@ -1,0 +1,125 @@
+"""Lower `return` so that every return is the last thing its function does.
+
+1. In a loop, `return v` becomes `retval = v; did_return = True; break`, and after the
+   loop `if did_return: return retval` (which the enclosing loop lowers in turn). The
+   flags are set up before the outermost such loop; `retval` starts as
+   `ag.Undefined('return')`, which staged control flow may fill with zeros (the flag
+   guards every read).
+2. An `if` with a `return` inside takes the rest of its block into its branches that can
+   complete normally, so returns end up in tail position:
+
+       if c:                      if c:
+           return a        ->         return a
+       x = f(x)                   else:
+       return x                       x = f(x)
+                                      return x
+
+   The conditional pass then turns such an `if` into `return ag.if_stmt(...)`.
+"""
+import copy
+
+import gast
+
+from autograph import templates
+from autograph.errors import unsupported
+from autograph.passes.base import LOOPS, SCOPES, blocks, contains, map_loops
+from runtime.state import RETURN_VALUE
+
+_NOT_IN_LOOPS = LOOPS + SCOPES
+
+
+class _Flags:
+    def __init__(self, ctx):
+        self.ctx = ctx
+        self.did_return = None
+        self.retval = None
+
+    def names(self):
+        if self.did_return is None:
+            self.did_return = self.ctx.namer.new('did_return')
+            self.retval = self.ctx.namer.new('retval')
+        return self.did_return, self.retval
+
+
+def transform(function, ctx):
+    flags = _Flags(ctx)
+
+    def visit(loop, inside_loop):
+        if not contains(loop.body, gast.Return):
+            return [loop]
+        did_return, retval = flags.names()
+        loop.body = _replace_returns(loop.body, did_return, retval)
+        after = templates.statements('if did_return:\n    return retval',
+                                     did_return=did_return, retval=retval)
+        templates.set_origin(after, loop)
+        if inside_loop:
+            return [loop] + after
+        init = templates.statements(
+            'did_return = False\nretval = ag.Undefined(label)', did_return=did_return,
+            retval=retval, ag=ctx.ag, label=gast.Constant(value=RETURN_VALUE, kind=None))
+        templates.set_origin(init, loop)
+        return init + [loop] + after
+
+    function.body = map_loops(function.body, visit)
+    function.body = _tail_returns(function.body, ctx)
+    return function
+
+
+def _replace_returns(stmts, did_return, retval):
+    out = []
+    for stmt in stmts:
+        if isinstance(stmt, gast.Return):
+            value = stmt.value or gast.Constant(value=None, kind=None)
+            if isinstance(value, gast.Name) and value.id == retval:
+                new = templates.statements('did_return = True\nbreak', did_return=did_return)
+            else:
+                new = templates.statements('retval = value\ndid_return = True\nbreak',
+                                           retval=retval, value=value, did_return=did_return)
+            out.extend(templates.set_origin(new, stmt))
+            continue
+        if not isinstance(stmt, _NOT_IN_LOOPS):
+            for block in blocks(stmt):
+                block[:] = _replace_returns(block, did_return, retval)
+        out.append(stmt)
+    return out
+
+
+def _always_returns(stmts):
+    if not stmts:
+        return False
+    last = stmts[-1]
+    if isinstance(last, (gast.Return, gast.Raise)):
+        return True
+    if isinstance(last, gast.If):
+        return _always_returns(last.body) and _always_returns(last.orelse)
+    return False
+
+
+def _tail_returns(stmts, ctx):
+    """Move what follows an `if` containing a return into its non-returning branches."""
+    out = []
+    for i, stmt in enumerate(stmts):
+        if isinstance(stmt, gast.If) and contains([stmt], gast.Return, SCOPES):
+            rest = stmts[i + 1:]
+            for field in ('body', 'orelse'):
+                block = getattr(stmt, field)
+                if not _always_returns(block):
+                    block = block + copy.deepcopy(rest)
+                setattr(stmt, field, _tail_returns(block, ctx))
+            out.append(stmt)
+            return out
+        if isinstance(stmt, (gast.With, gast.Try)):
+            for block in blocks(stmt):
+                block[:] = _tail_returns(block, ctx)
+            if (contains(blocks(stmt)[0], gast.If) and _has_conditional_return(stmt)
+                    and stmts[i + 1:]):
+                raise unsupported('a `return` under an `if` inside `with`/`try`, followed by '
+                                  'more code after the block, cannot be converted; move the '
+                                  'return out of the block', ctx.file, stmt)
+        out.append(stmt)
+    return out
+
+
+def _has_conditional_return(stmt):
+    return any(isinstance(n, gast.If) and contains([n], gast.Return, SCOPES)
+               for block in blocks(stmt) for n in block)

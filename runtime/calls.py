@@ -1,0 +1,55 @@
+"""`ag.call(f, *args)`: call `f`, converted first when it is user code.
+
+Also stops runaway recursion: a function that calls itself from inside staged control
+flow (a `lax.cond` branch, a loop body) again and again can only be recursing on a traced
+value, which never terminates while tracing. That is reported after a few levels, naming
+the function, instead of a RecursionError hundreds of frames deep.
+"""
+import threading
+
+from runtime.errors import ControlFlowError, here
+from runtime.lowering import staged_depth
+
+STAGED_RECURSION_LIMIT = 16
+_local = threading.local()
+
+
+def call(fn, *args, **kwargs):
+    """Python reference: `fn(*args, **kwargs)`."""
+    from autograph.conversion import converted_callable
+    target = converted_callable(fn)
+    if target is fn:
+        return fn(*args, **kwargs)
+    code = getattr(getattr(target, '__func__', target), '__code__', None)
+    active = _active()
+    depths = active.setdefault(code, [])
+    depth = staged_depth()
+    if depths and depth > depths[-1]:
+        staged_levels = sum(1 for a, b in zip(depths, depths[1:]) if b > a) + 1
+        if staged_levels >= STAGED_RECURSION_LIMIT:
+            raise _recursion_error(fn, code)
+    depths.append(depth)
+    try:
+        return target(*args, **kwargs)
+    finally:
+        depths.pop()
+        if not depths:
+            del active[code]
+
+
+def _active():
+    if not hasattr(_local, 'active'):
+        _local.active = {}
+    return _local.active
+
+
+def _recursion_error(fn, code):
+    name = getattr(fn, '__qualname__', repr(fn))
+    location = here(2)
+    defined = f' (defined at {code.co_filename}:{code.co_firstlineno})' if code else ''
+    return ControlFlowError(
+        f'{name}{defined} calls itself from inside staged control flow '
+        f'{STAGED_RECURSION_LIMIT} levels deep{" at " + str(location) if location else ""}: '
+        f'its recursion depends on a traced value, so tracing it would never end. Make the '
+        f'condition that stops the recursion a Python value, or write the recursion as a '
+        f'loop (while/for), which is staged as lax.while_loop.')

@@ -1,0 +1,132 @@
+"""Iterables that a `for` stages: arrays, ranges with traced bounds, `autograph.range`.
+
+Iterated in plain Python (outside a converted `for`) they behave like the builtins.
+"""
+import builtins
+import operator
+
+import jax.numpy as jnp
+
+from runtime import lowering
+from runtime.errors import ControlFlowError
+from runtime.state import is_traced
+
+
+class TracedIterable:
+    """Items along the leading axis of arrays: `x`, `enumerate(x)`, `zip(x, y)`."""
+
+    def __init__(self, sequences, make_item, length):
+        self.sequences = tuple(sequences)
+        self.make_item = make_item
+        self.length = length
+
+    @classmethod
+    def over(cls, array):
+        return cls([array], lambda k, x: x, _leading_length(array))
+
+    def loop(self, body, values, names, location, extra_test):
+        return lowering.scan_loop(self.length, self.sequences, self.make_item, body, values,
+                                  names, location, extra_test)
+
+    def __iter__(self):
+        for k in builtins.range(self.length):
+            yield self.make_item(k, *(s[k] for s in self.sequences))
+
+    def __len__(self):
+        return self.length
+
+
+def _leading_length(array):
+    shape = jnp.shape(array)
+    if not shape:
+        raise ControlFlowError('cannot iterate over a 0-d array (a scalar)')
+    return shape[0]
+
+
+class StagedRange:
+    """`autograph.range(...)`: a range that a converted `for` always stages as one loop
+    (instead of unrolling it while tracing), so long loops compile fast."""
+
+    def __init__(self, *args):
+        self.start, self.stop, self.step = _range_args(args)
+
+    def loop(self, body, values, names, location, extra_test):
+        bounds = (self.start, self.stop, self.step)
+        if any(is_traced(b) for b in bounds) or extra_test is not None:
+            return lowering.range_loop(*bounds, body, values, names, location, extra_test)
+        r = builtins.range(*bounds)
+        return lowering.scan_loop(len(r), (), lambda k: r.start + k * r.step, body, values,
+                                  names, location)
+
+    def __iter__(self):
+        return iter(builtins.range(self.start, self.stop, self.step))
+
+    def __len__(self):
+        return len(builtins.range(self.start, self.stop, self.step))
+
+
+class TracedRange(StagedRange):
+    """`range(...)` with a traced bound: only a converted `for` can iterate it."""
+
+    def __iter__(self):
+        raise ControlFlowError(
+            'a range with a traced bound cannot be iterated in Python (its length is known '
+            'only when the program runs); iterate it in a `for` loop of converted code')
+
+    def __len__(self):
+        raise ControlFlowError('the length of a range with a traced bound is not known '
+                               'while tracing')
+
+
+def _range_args(args):
+    if len(args) == 1:
+        return 0, _index(args[0]), 1
+    if len(args) == 2:
+        return _index(args[0]), _index(args[1]), 1
+    if len(args) == 3:
+        return tuple(_index(a) for a in args)
+    raise TypeError(f'range expected 1 to 3 arguments, got {len(args)}')
+
+
+def _index(value):
+    return value if is_traced(value) else operator.index(value)
+
+
+def range_(*args):
+    """`range` in converted code: the builtin, unless a bound is traced."""
+    if any(is_traced(a) for a in args):
+        return TracedRange(*args)
+    return builtins.range(*args)
+
+
+def enumerate_(iterable, start=0):
+    """`enumerate` in converted code: staged over a traced array."""
+    if is_traced(iterable):
+        iterable = TracedIterable.over(iterable)
+    if isinstance(iterable, TracedIterable):
+        inner = iterable
+
+        def make_item(k, *slices):
+            return start + k, inner.make_item(k, *slices)
+        return TracedIterable(inner.sequences, make_item, inner.length)
+    return builtins.enumerate(iterable, start)
+
+
+def zip_(*iterables):
+    """`zip` in converted code: staged when any argument is a traced array."""
+    if not any(is_traced(i) or isinstance(i, TracedIterable) for i in iterables):
+        return builtins.zip(*iterables)
+    parts = [i if isinstance(i, TracedIterable) else TracedIterable.over(jnp.asarray(i))
+             for i in iterables]
+    length = min(p.length for p in parts)
+    sequences = [s[:length] if jnp.shape(s)[0] != length else s
+                 for p in parts for s in p.sequences]
+    counts = [len(p.sequences) for p in parts]
+
+    def make_item(k, *slices):
+        items, start = [], 0
+        for part, count in builtins.zip(parts, counts):
+            items.append(part.make_item(k, *slices[start:start + count]))
+            start += count
+        return tuple(items)
+    return TracedIterable(sequences, make_item, length)

@@ -1,0 +1,494 @@
+"""Staging converted branches and loop bodies into `lax.cond`, `lax.while_loop`, `lax.scan`.
+
+Each user function (branch, loop body, loop test) is traced exactly once into a jaxpr with
+`jax.make_jaxpr`, so a `print` in it runs once per trace, as with `tf.function`. The
+jaxprs are then compared with the user's variable names at hand (for errors that name
+them), their types unified the way JAX promotes weak types, and finally evaluated inside
+the `lax` primitive, which re-traces the jaxpr and never the user's code.
+"""
+import contextlib
+import dataclasses
+import threading
+
+import jax
+import jax.numpy as jnp
+from jax import lax
+
+from runtime.errors import ControlFlowError, where
+from runtime.state import _DYNAMIC, RETURN_VALUE, Undefined, describe, merge, pack, split
+
+_local = threading.local()
+
+
+def staged_depth():
+    """How many staged branches/bodies are being traced on this thread right now."""
+    return getattr(_local, 'depth', 0)
+
+
+@contextlib.contextmanager
+def _staging():
+    _local.depth = staged_depth() + 1
+    try:
+        yield
+    finally:
+        _local.depth -= 1
+
+
+def aval(value):
+    t = jax.typeof(value)
+    return jax.ShapeDtypeStruct(t.shape, t.dtype, weak_type=t.weak_type)
+
+
+def _same_type(a, b):
+    return a.shape == b.shape and a.dtype == b.dtype and a.weak_type == b.weak_type
+
+
+def _promoted(a, b):
+    """The type JAX gives a value that is `a` on one path and `b` on another, or None."""
+    if a.shape != b.shape:
+        return None
+    if a.dtype == b.dtype:
+        return jax.ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type and b.weak_type)
+    if not (a.weak_type or b.weak_type):
+        return None
+    dtype, weak = jax.dtypes.result_type(a, b, return_weak_type_flag=True)
+    return jax.ShapeDtypeStruct(a.shape, dtype, weak_type=weak)
+
+
+def _cast(value, target):
+    t = jax.typeof(value)
+    if t.dtype == target.dtype and (t.weak_type == target.weak_type or target.weak_type):
+        return value
+    return lax.convert_element_type(value, target.dtype)
+
+
+# --- state: a tuple of per-variable values, flattened to leaves -------------------------
+
+@dataclasses.dataclass
+class State:
+    """Per-variable specs of a flattened state, to map leaves back to variable names."""
+    names: tuple
+    specs: list
+
+    @classmethod
+    def flatten(cls, names, values):
+        leaves, specs = [], []
+        for value in values:
+            dynamic, spec = split(value)
+            leaves += dynamic
+            specs.append(spec)
+        return leaves, cls(tuple(names), specs)
+
+    def unflatten(self, leaves):
+        values, start = [], 0
+        for spec in self.specs:
+            count = _dynamic_count(spec)
+            values.append(merge(spec, leaves[start:start + count]))
+            start += count
+        return tuple(values)
+
+    def leaf_owner(self, index):
+        """The variable name that owns flattened leaf number `index`."""
+        for name, spec in zip(self.names, self.specs):
+            count = _dynamic_count(spec)
+            if index < count:
+                return name
+            index -= count
+        raise IndexError(index)
+
+
+def _dynamic_count(spec):
+    return sum(1 for s in spec.statics if s is _DYNAMIC)
+
+
+@dataclasses.dataclass
+class Traced:
+    jaxpr: object          # ClosedJaxpr
+    state: State           # specs of the outputs, per name
+    values: tuple          # descriptions of the outputs, per name (for messages)
+    appended: dict         # name -> number of items appended to that list per call
+
+    def out_avals(self):
+        return [jax.ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type)
+                for a in self.jaxpr.out_avals]
+
+    def __call__(self, *leaves):
+        return jax.core.eval_jaxpr(self.jaxpr.jaxpr, self.jaxpr.consts, *leaves)
+
+
+def trace(fn, in_state, in_avals, out_names, n_extra=0, allow_append=False):
+    """Trace `fn(*extra, *state values)` once; it returns one value per name in `out_names`.
+
+    `in_avals` are the avals of the `n_extra` leading arguments (loop items) followed by
+    the state leaves. With `allow_append`, lists in the state may grow by `append`: the
+    appended items are returned after the carried leaves, as per-iteration outputs.
+    """
+    record = {}
+
+    def flat(*leaves):
+        args = in_state.unflatten(list(leaves[n_extra:]))
+        if allow_append:
+            args = _mark_lists(args)
+        out = pack(out_names, fn(*leaves[:n_extra], *args))
+        appended, extra = {}, []
+        if allow_append:
+            out, appended, extra = _split_appended(out_names, args, out)
+        out_leaves, out_state = State.flatten(out_names, out)
+        record['traced'] = (out_state, tuple(describe(v) for v in out), appended)
+        return out_leaves + extra
+
+    with _staging():
+        jaxpr = jax.make_jaxpr(flat)(*in_avals)
+    return Traced(jaxpr, *record['traced'])
+
+
+class _ListState(list):
+    """A list entering a staged loop body, remembering its length to detect appends."""
+    __slots__ = ('entry_length',)
+
+
+def _mark_lists(values):
+    marked = []
+    for value in values:
+        if type(value) is list:
+            value = _ListState(value)
+            value.entry_length = len(value)
+        marked.append(value)
+    return tuple(marked)
+
+
+def _split_appended(names, args, out):
+    """Separate items appended to state lists (accumulators) from the carried state."""
+    appended, extra, kept = {}, [], []
+    for name, before, after in zip(names, args, out):
+        if isinstance(before, _ListState) and after is before:
+            n = before.entry_length
+            if len(after) > n:
+                appended[name] = len(after) - n
+                extra += [jnp.asarray(item) for item in after[n:]]
+            after = list(after[:n])
+        kept.append(after)
+    return tuple(kept), appended, extra
+
+
+# --- errors -----------------------------------------------------------------------------
+
+def _branch_mismatch(name, true_value, false_value, location, what):
+    if name == RETURN_VALUE:
+        if 'None' in (true_value, false_value):
+            return ControlFlowError(
+                f'the {what}{where(location)} returns a value in one branch but not in the '
+                f'other (true branch: {true_value}, false branch: {false_value}). Its '
+                f'condition is traced, so both branches must return values of the same '
+                f'shape and dtype.')
+        return ControlFlowError(
+            f'the {what}{where(location)} returns {true_value} in the true branch but '
+            f'{false_value} in the false branch; with a traced condition both branches '
+            f'must return the same shape and dtype.')
+    if 'undefined' in (true_value, false_value):
+        assigned = 'true' if false_value == 'undefined' else 'false'
+        other = 'false' if assigned == 'true' else 'true'
+        return ControlFlowError(
+            f"'{name}' is assigned in the {assigned} branch of the {what}{where(location)} "
+            f"but not in the {other} branch, and it is used after the {what}. The condition "
+            f"is traced (its value is known only when the program runs), so both branches "
+            f"must give '{name}' a value: assign it before the {what} or in both branches.")
+    return ControlFlowError(
+        f"'{name}' is {true_value} in the true branch but {false_value} in the false branch "
+        f"of the {what}{where(location)}. With a traced condition both branches must give "
+        f"'{name}' the same shape, dtype and structure.")
+
+
+def _carry_mismatch(name, before, after, location, hint=''):
+    if before == 'undefined':
+        return ControlFlowError(
+            f"'{name}' has no value before the staged loop{where(location)} but is assigned "
+            f"in it and used after it or by the next iteration. The loop is staged (its "
+            f"condition or iterable is traced), so '{name}' needs a value of its final shape "
+            f"and dtype before the loop starts: initialise it before the loop.")
+    fix = hint or (f"initialise '{name}' before the loop with the {after.split(' (')[0]} "
+                   f"it has after one iteration")
+    return ControlFlowError(
+        f"'{name}' is {before} before the staged loop{where(location)} but {after} after one "
+        f"iteration. A staged loop carries each variable with a fixed shape, dtype and "
+        f"structure; {fix}.")
+
+
+# --- cond -------------------------------------------------------------------------------
+
+def predicate(cond, location, what):
+    """A traced condition as a boolean scalar, or a clear error for arrays."""
+    shape = jnp.shape(cond)
+    if shape != ():
+        raise ControlFlowError(
+            f'the condition of the {what}{where(location)} is an array of shape {shape}; '
+            f'a condition must be a scalar. Reduce it with jnp.any(...) or jnp.all(...).')
+    cond = jnp.asarray(cond)
+    return cond if cond.dtype == jnp.bool_ else cond != 0
+
+
+def cond(pred, if_true, if_false, args, names, location, what='`if`'):
+    """`lax.cond` of two user branches that take `args` and return one value per name."""
+    names = tuple(names)
+    in_leaves, in_state = State.flatten(range(len(args)), args)
+    in_avals = [aval(x) for x in in_leaves]
+    true = trace(if_true, in_state, in_avals, names)
+    false = trace(if_false, in_state, in_avals, names)
+
+    # Compare per variable; a return value set on one path only is filled with zeros
+    # (a flag guards its reads).
+    specs, fill_true, fill_false = [], set(), set()
+    for i, name in enumerate(names):
+        t_spec, f_spec = true.state.specs[i], false.state.specs[i]
+        if t_spec.same_as(f_spec):
+            specs.append(t_spec)
+        elif _is_undefined_return(t_spec):
+            fill_true.add(i)
+            specs.append(f_spec)
+        elif _is_undefined_return(f_spec):
+            fill_false.add(i)
+            specs.append(t_spec)
+        else:
+            raise _branch_mismatch(name, true.values[i], false.values[i], location, what)
+    out_state = State(names, specs)
+
+    true_avals = _with_fills(true, out_state, fill_true, false)
+    false_avals = _with_fills(false, out_state, fill_false, true)
+    targets = []
+    for index, (a, b) in enumerate(zip(true_avals, false_avals)):
+        target = _promoted(a, b)
+        if target is None:
+            name = out_state.leaf_owner(index)
+            i = names.index(name)
+            raise _branch_mismatch(name, true.values[i], false.values[i], location, what)
+        targets.append(target)
+
+    def run(traced, fills):
+        def branch(*leaves):
+            outs = _fill_outputs(traced, out_state, fills, list(traced(*leaves)), targets)
+            return [_cast(v, t) for v, t in zip(outs, targets)]
+        return branch
+
+    leaves = lax.cond(pred, run(true, fill_true), run(false, fill_false), *in_leaves)
+    return out_state.unflatten(leaves)
+
+
+def _is_undefined_return(spec):
+    return (len(spec.statics) == 1 and isinstance(spec.statics[0], Undefined)
+            and spec.statics[0].name == RETURN_VALUE)
+
+
+def _with_fills(traced, out_state, fills, other):
+    """Output avals of `traced`, taking the other branch's avals for filled variables."""
+    mine, theirs = iter(traced.out_avals()), iter(other.out_avals())
+    avals = []
+    for i, spec in enumerate(out_state.specs):
+        count = _dynamic_count(spec)
+        other_part = [next(theirs) for _ in range(_dynamic_count(other.state.specs[i]))]
+        if i in fills:
+            avals += other_part
+        else:
+            avals += [next(mine) for _ in range(count)]
+    return avals
+
+
+def _fill_outputs(traced, out_state, fills, outs, targets):
+    result, position, start = [], 0, 0
+    for i, spec in enumerate(out_state.specs):
+        count = _dynamic_count(spec)
+        if i in fills:
+            result += [jnp.zeros(t.shape, t.dtype) for t in targets[start:start + count]]
+        else:
+            mine = _dynamic_count(traced.state.specs[i])
+            result += outs[position:position + mine]
+            position += mine
+        start += count
+    return result
+
+
+# --- loops ------------------------------------------------------------------------------
+
+def _carried(body, names, values, location, item_avals=(), allow_append=False):
+    """Trace a loop body until the types it carries settle (weak types promote as in JAX).
+
+    Returns (traced body, initial leaves, state). A return value that starts undefined
+    takes zeros of the type the body gives it (a flag guards its reads).
+    """
+    values = tuple(values)
+    for _ in range(4):
+        leaves, state = State.flatten(names, values)
+        traced = trace(body, state, list(item_avals) + [aval(x) for x in leaves], names,
+                       n_extra=len(item_avals), allow_append=allow_append)
+        values, changed = _reconcile(names, values, state, traced, location)
+        if not changed:
+            return traced, leaves, state
+    raise ControlFlowError(f'the types carried by the loop{where(location)} do not settle')
+
+
+def _reconcile(names, values, state, traced, location):
+    """Initial values adjusted to what one iteration produces, or a named error."""
+    new_values, changed = [], False
+    outs = iter(traced.out_avals())
+    for name, value, spec, out_spec, after in zip(
+            names, values, state.specs, traced.state.specs, traced.values):
+        out_avals = [next(outs) for _ in range(_dynamic_count(out_spec))]
+        if _is_undefined_return(spec) and not _is_undefined_return(out_spec):
+            zeros = [jnp.zeros(a.shape, a.dtype) for a in out_avals]
+            new_values.append(merge(out_spec, zeros))
+            changed = True
+            continue
+        if not spec.same_as(out_spec):
+            raise _carry_mismatch(name, describe(value), after, location,
+                                  _list_hint(name, value, traced))
+        leaves, _ = split(value)
+        cast_leaves = []
+        for leaf, out in zip(leaves, out_avals):
+            before = aval(leaf)
+            target = _promoted(before, out)
+            if target is None:
+                raise _carry_mismatch(name, describe(value), after, location)
+            if not _same_type(target, before):
+                leaf, changed = _cast(jnp.asarray(leaf), target), True
+            cast_leaves.append(leaf)
+        new_values.append(merge(spec, cast_leaves))
+    return tuple(new_values), changed
+
+
+def _list_hint(name, value, traced):
+    if isinstance(value, list):
+        return (f"a staged loop without a fixed trip count (a while loop, a loop with break, "
+                f"or a range with a traced bound) cannot collect values in a list: use a for "
+                f"loop over an array or a static range, or write into a preallocated array "
+                f"with {name} = {name}.at[i].set(value)")
+    return ''
+
+
+def _test_function(test, state, leaves, location, what):
+    """Trace a loop test over the state; returns a function of the leaves -> bool scalar."""
+    traced = trace(test, state, [aval(x) for x in leaves], ('condition',))
+    (out,) = traced.out_avals() or [None]
+    if out is None:
+        raise ControlFlowError(f'the condition of the {what}{where(location)} is not a value')
+    if out.shape != ():
+        raise ControlFlowError(
+            f'the condition of the {what}{where(location)} is an array of shape {out.shape}; '
+            f'a condition must be a scalar. Reduce it with jnp.any(...) or jnp.all(...).')
+
+    def run(*leaves):
+        (value,) = traced(*leaves)
+        return value if value.dtype == jnp.bool_ else value != 0
+    return run
+
+
+def _caster(traced, targets, n_carried=None):
+    def run(*leaves):
+        outs = traced(*leaves)
+        carried = outs if n_carried is None else outs[:n_carried]
+        return [_cast(v, t) for v, t in zip(carried, targets)], outs[len(targets):]
+    return run
+
+
+def while_loop(test, body, values, names, location, maximum_iterations=None):
+    """`lax.while_loop` of a user test and body over the named state.
+
+    With `maximum_iterations`, a `lax.scan` of that length with a done flag instead, which
+    can be differentiated in reverse mode.
+    """
+    names = tuple(names)
+    traced, leaves, state = _carried(body, names, values, location)
+    test_fn = _test_function(test, state, leaves, location, '`while` loop')
+    targets = [aval(x) for x in leaves]
+    step = _caster(traced, targets)
+    if maximum_iterations is None:
+        out = lax.while_loop(lambda c: test_fn(*c), lambda c: step(*c)[0], leaves)
+    else:
+        out = _bounded(test_fn, lambda *c: step(*c)[0], leaves, maximum_iterations)
+    return state.unflatten(out)
+
+
+def _bounded(test_fn, step, leaves, length):
+    """Up to `length` iterations as a scan; iterations after the test fails do nothing."""
+    def scan_step(carry, _):
+        done, leaves = carry
+        go = jnp.logical_and(jnp.logical_not(done), test_fn(*leaves))
+        leaves = lax.cond(go, lambda c: list(step(*c)), lambda c: list(c), leaves)
+        return (jnp.logical_not(go), leaves), None
+    (_, out), _ = lax.scan(scan_step, (jnp.asarray(False), list(leaves)), None, length=length)
+    return out
+
+
+def scan_loop(length, sequences, make_item, body, values, names, location,
+              extra_test=None):
+    """A `for` over `length` items as `lax.scan`; items are `make_item(k, *slices)`.
+
+    Lists that the body appends to collect the appended items as the scan's outputs.
+    With `extra_test` (a `break`), the iterations after it fails do nothing.
+    """
+    names = tuple(names)
+    n_seq = len(sequences)
+    item_avals = [jax.ShapeDtypeStruct((), jnp.int32)] + [
+        jax.ShapeDtypeStruct(jnp.shape(s)[1:], jnp.result_type(s)) for s in sequences]
+
+    def body_of_item(k, *rest):
+        return body(make_item(k, *rest[:n_seq]), *rest[n_seq:])
+
+    traced, leaves, state = _carried(body_of_item, names, values, location, item_avals,
+                                     allow_append=extra_test is None)
+    targets = [aval(x) for x in leaves]
+    step = _caster(traced, targets)
+    if extra_test is None:
+        def scan_step(carry, xs):
+            k, leaves = carry
+            new, ys = step(k, *xs, *leaves)
+            return (k + 1, new), ys
+        (_, out), ys = lax.scan(scan_step, (jnp.int32(0), list(leaves)), list(sequences),
+                                length=length)
+    else:
+        test_fn = _test_function(extra_test, state, leaves, location, '`for` loop')
+
+        def scan_step(carry, xs):
+            k, done, leaves = carry
+            go = jnp.logical_and(jnp.logical_not(done), test_fn(*leaves))
+            new = lax.cond(go, lambda c: step(k, *xs, *c)[0], lambda c: list(c), leaves)
+            return (k + 1, jnp.logical_not(go), new), None
+        (_, _, out), ys = lax.scan(
+            scan_step, (jnp.int32(0), jnp.asarray(False), list(leaves)), list(sequences),
+            length=length)
+    result = list(state.unflatten(out))
+    return tuple(_extend_lists(names, result, traced.appended, ys or [], length))
+
+
+def _extend_lists(names, values, appended, ys, length):
+    """Lists after the loop: their items before it, then each iteration's appended items."""
+    start = 0
+    for name, count in appended.items():
+        i = names.index(name)
+        stacked = ys[start:start + count]
+        start += count
+        values[i] = list(values[i]) + [s[t] for t in range(length) for s in stacked]
+    return values
+
+
+def range_loop(start, stop, step, body, values, names, location, extra_test=None):
+    """A `for` over a range with traced bounds: `lax.while_loop` over the index."""
+    names = tuple(names)
+    dtype = jnp.result_type(start, stop, step)
+    start, stop, step = (jnp.asarray(v, dtype) for v in (start, stop, step))
+    index_aval = jax.ShapeDtypeStruct((), dtype)
+    traced, leaves, state = _carried(body, names, values, location, [index_aval])
+    targets = [aval(x) for x in leaves]
+    run = _caster(traced, targets)
+    test_fn = (_test_function(extra_test, state, leaves, location, '`for` loop')
+               if extra_test is not None else None)
+
+    def cond_fun(carry):
+        i, leaves = carry
+        more = jnp.where(step > 0, i < stop, i > stop)
+        return more if test_fn is None else jnp.logical_and(more, test_fn(*leaves))
+
+    def body_fun(carry):
+        i, leaves = carry
+        return i + step, run(i, *leaves)[0]
+
+    _, out = lax.while_loop(cond_fun, body_fun, (start, list(leaves)))
+    return state.unflatten(out)

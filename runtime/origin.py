@@ -1,0 +1,99 @@
+"""Where generated code came from: a map from generated lines back to the user's lines.
+
+Generated modules are registered in `linecache` under their own file name, so tracebacks
+and pdb show the generated source; this module maps those lines back to the user's file
+and line, for error messages and traceback notes.
+"""
+import dataclasses
+import linecache
+import os
+import sys
+import threading
+
+
+@dataclasses.dataclass(frozen=True)
+class Location:
+    file: str
+    line: int
+    function: str = ''
+
+    def __str__(self):
+        return f'{short(self.file)}:{self.line}'
+
+    def source_line(self):
+        return linecache.getline(self.file, self.line).strip()
+
+
+_maps = {}  # generated file name -> {generated line: Location}
+_lock = threading.Lock()
+
+
+def register(generated_file, source, line_map):
+    """Make `generated_file` readable by linecache and map its lines to user locations."""
+    lines = source.splitlines(keepends=True)
+    with _lock:
+        linecache.cache[generated_file] = (len(source), None, lines, generated_file)
+        _maps[generated_file] = line_map
+
+
+def lookup(file, line):
+    line_map = _maps.get(file)
+    return line_map.get(line) if line_map else None
+
+
+def is_generated(file):
+    return file in _maps
+
+
+def caller_location(depth=1):
+    """The user location of the nearest generated-code frame above the caller."""
+    frame = sys._getframe(depth + 1)
+    while frame is not None:
+        location = lookup(frame.f_code.co_filename, frame.f_lineno)
+        if location is not None:
+            return location
+        frame = frame.f_back
+    return None
+
+
+def user_frames(tb):
+    """User locations of the generated-code frames of a traceback, outermost first."""
+    found = []
+    while tb is not None:
+        location = lookup(tb.tb_frame.f_code.co_filename, tb.tb_lineno)
+        if location is not None:
+            found.append(location)
+        tb = tb.tb_next
+    return found
+
+
+def add_user_notes(error):
+    """Add to `error` a note naming the user's lines it passed through (once per error)."""
+    if getattr(error, '_autograph_noted', False):
+        return
+    locations = user_frames(error.__traceback__)
+    if not locations:
+        return
+    try:
+        error._autograph_noted = True
+    except AttributeError:  # some builtin exceptions take no attributes
+        return
+    lines = ['In converted code (innermost last):']
+    for location in locations:
+        where = f'  File "{location.file}", line {location.line}'
+        if location.function:
+            where += f', in {location.function}'
+        lines.append(where)
+        text = location.source_line()
+        if text:
+            lines.append(f'    {text}')
+    error.add_note('\n'.join(lines))
+
+
+def short(file):
+    """A file name as users want to read it in a message: relative when under the cwd."""
+    try:
+        relative = os.path.relpath(file)
+    except ValueError:
+        return file
+    return file if relative.startswith('..') else relative

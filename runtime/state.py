@@ -1,0 +1,135 @@
+"""The state that converted control flow passes around, split for JAX.
+
+A branch or loop body takes and returns the user's variables. Under `lax`, only arrays
+(and Python numbers, which become weakly typed arrays) can flow through; everything else
+(None, strings, functions, objects, a variable with no value yet) is *static*: it must be
+the same on every path, and it is carried around the primitive in Python instead.
+"""
+import dataclasses
+
+import jax
+import numpy as np
+
+
+class Undefined:
+    """The value of a variable that has not been assigned on this path yet.
+
+    `ag.Undefined('y')` stands for `y` where Python would raise UnboundLocalError on a
+    read. Any use of it raises that error, so a Python-mode program behaves as Python does.
+    """
+
+    __slots__ = ('name',)
+
+    def __init__(self, name):
+        self.name = name
+
+    def __repr__(self):
+        return f'<undefined {self.name}>'
+
+    def __eq__(self, other):
+        return isinstance(other, Undefined) and other.name == self.name
+
+    def __hash__(self):
+        return hash(('Undefined', self.name))
+
+    def _fail(self, *args, **kwargs):
+        raise UnboundLocalError(
+            f"local variable '{self.name}' is used before it has a value on this path")
+
+    __bool__ = __call__ = __getitem__ = __setitem__ = __iter__ = __len__ = _fail
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = _fail
+    __truediv__ = __rtruediv__ = __floordiv__ = __rfloordiv__ = __mod__ = __rmod__ = _fail
+    __pow__ = __rpow__ = __matmul__ = __rmatmul__ = __neg__ = __pos__ = __abs__ = _fail
+    __lt__ = __le__ = __gt__ = __ge__ = __and__ = __or__ = __xor__ = __invert__ = _fail
+    __float__ = __int__ = __index__ = __array__ = __jax_array__ = _fail
+
+    def __getattr__(self, attr):
+        if attr.startswith('__') and attr.endswith('__'):
+            raise AttributeError(attr)
+        self._fail()
+
+
+RETURN_VALUE = 'return'
+"""`Undefined(RETURN_VALUE)` marks the function's return value before a `return` in a
+loop sets it; staged control flow may fill it with zeros since a flag guards its reads."""
+
+
+def is_traced(value):
+    return isinstance(value, jax.core.Tracer)
+
+
+def is_dynamic(leaf):
+    """True for leaves that become arrays under lax (arrays and Python numbers)."""
+    return isinstance(leaf, (jax.Array, np.ndarray, np.generic, bool, int, float, complex))
+
+
+def any_traced(tree):
+    return any(is_traced(leaf) for leaf in jax.tree_util.tree_leaves(tree))
+
+
+_DYNAMIC = object()
+
+
+@dataclasses.dataclass(frozen=True)
+class Spec:
+    """The static part of a value: its tree structure and its non-array leaves."""
+    treedef: object
+    statics: tuple
+
+    def same_as(self, other):
+        if self.treedef != other.treedef:
+            return False
+        return all(_static_equal(a, b) for a, b in zip(self.statics, other.statics))
+
+
+def _static_equal(a, b):
+    if a is b:
+        return True
+    if a is _DYNAMIC or b is _DYNAMIC or type(a) is not type(b):
+        return False
+    try:
+        return bool(a == b)
+    except Exception:  # objects whose == is not a bool (arrays in objects): compare identity
+        return False
+
+
+def split(value):
+    """value -> (dynamic leaves, Spec). `merge(spec, leaves)` rebuilds it."""
+    leaves, treedef = jax.tree_util.tree_flatten(value)
+    dynamic = [leaf for leaf in leaves if is_dynamic(leaf)]
+    statics = tuple(_DYNAMIC if is_dynamic(leaf) else leaf for leaf in leaves)
+    return dynamic, Spec(treedef, statics)
+
+
+def merge(spec, dynamic):
+    it = iter(dynamic)
+    leaves = [next(it) if s is _DYNAMIC else s for s in spec.statics]
+    return jax.tree_util.tree_unflatten(spec.treedef, leaves)
+
+
+def describe(value):
+    """A short human description of a value's type: 'float32[3]', 'None', 'tuple of 2'."""
+    if isinstance(value, Undefined):
+        return 'undefined'
+    if value is None:
+        return 'None'
+    if is_dynamic(value):
+        aval = jax.typeof(value)
+        weak = ' (a Python number)' if isinstance(value, (int, float, complex)) else ''
+        return aval.str_short(short_dtypes=False) + weak
+    if isinstance(value, (tuple, list, dict)):
+        return f'{type(value).__name__} of {len(value)}'
+    return type(value).__name__
+
+
+def pack(names, value):
+    """Generated functions return one value per name: bare for one name, a tuple else."""
+    if len(names) == 1:
+        return (value,)
+    return tuple(value) if names else ()
+
+
+def unpack(names, values):
+    if len(names) == 1:
+        return values[0]
+    return tuple(values) if names else None

@@ -15,13 +15,12 @@ _LOCATION = ('lineno', 'col_offset', 'end_lineno', 'end_col_offset')
 
 def statements(template, **replacements):
     tree = gast.parse(template.strip())
+    _strip_locations(tree)
     used = set()
     body = _replace_block(tree.body, replacements, used)
     missing = set(replacements) - used
     if missing:
         raise ValueError(f'template has no placeholder {sorted(missing)}: {template!r}')
-    for node in body:
-        _strip_locations(node)
     return body
 
 

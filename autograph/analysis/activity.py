@@ -40,6 +40,32 @@ def free_variables(node):
     return frozenset(visitor.reads)
 
 
+def local_names(function):
+    """Names bound in `function`'s own scope: parameters, assignment targets, nested
+    definitions and imports, less those declared global or nonlocal."""
+    bound, declared = set(), set()
+
+    def visit(node):
+        for child in gast.iter_child_nodes(node):
+            if isinstance(child, gast.Name) and not isinstance(child.ctx, gast.Load):
+                bound.add(child.id)
+            elif isinstance(child, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
+                bound.add(child.name)
+                continue
+            elif isinstance(child, (gast.Lambda, gast.ListComp, gast.SetComp, gast.DictComp,
+                                    gast.GeneratorExp)):
+                continue
+            elif isinstance(child, (gast.Import, gast.ImportFrom)):
+                bound.update((a.asname or a.name).split('.')[0] for a in child.names)
+            elif isinstance(child, (gast.Global, gast.Nonlocal)):
+                declared.update(child.names)
+            visit(child)
+    visit(function.args)
+    for stmt in function.body:
+        visit(gast.Module(body=[stmt], type_ignores=[]))
+    return frozenset(bound - declared)
+
+
 def base_name(node):
     """`x` for `x`, `x[i]`, `x.a.b`, `x[i].a`; None for anything else."""
     while isinstance(node, (gast.Subscript, gast.Attribute)):

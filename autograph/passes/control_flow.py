@@ -20,7 +20,7 @@ analysis sees structured code only. Statements are converted innermost first.
 import gast
 
 from autograph import templates
-from autograph.analysis.activity import activity
+from autograph.analysis.activity import activity, local_names
 from autograph.analysis.dataflow import Dataflow
 from autograph.passes.base import SCOPES, blocks, contains, negation
 from runtime.state import RETURN_VALUE
@@ -54,6 +54,7 @@ class _ControlFlow:
                 kind = 'global' if isinstance(node, gast.Global) else 'nonlocal'
                 self.declared.update((n, kind) for n in node.names)
         self.order = _first_use_order(function)
+        self.locals = local_names(function)
 
     # --- blocks -------------------------------------------------------------------------
 
@@ -188,7 +189,8 @@ class _ControlFlow:
                 for n in self.ordered(names)]
 
     def modified(self, stmts):
-        return activity(stmts).writes - set(self.declared)
+        """Local variables that `stmts` assign or mutate (not globals, not closures)."""
+        return activity(stmts).writes & self.locals
 
     def ordered(self, names):
         return sorted(names, key=lambda n: (self.order.get(n, len(self.order)), n))

@@ -1,0 +1,62 @@
+"""Shared checks: converted code against the same Python run unconverted."""
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+import autograph
+
+
+def assert_same(actual, expected):
+    """Pytrees of numbers/arrays equal leaf by leaf (same structure, close values)."""
+    a_leaves, a_tree = jax.tree_util.tree_flatten(actual)
+    e_leaves, e_tree = jax.tree_util.tree_flatten(expected)
+    assert a_tree == e_tree, f'structure {a_tree} != {e_tree}'
+    for a, e in zip(a_leaves, e_leaves):
+        np.testing.assert_allclose(np.asarray(a), np.asarray(e), rtol=1e-5, atol=1e-6)
+
+
+def check(fn, *args, **kwargs):
+    """Run `fn` plain, converted under jit (traced args) and converted eagerly; compare."""
+    expected = fn(*args, **kwargs)
+    assert_same(autograph.convert(fn)(*args, **kwargs), expected)
+    assert_same(autograph.convert(fn, jit=False)(*args, **kwargs), expected)
+    return expected
+
+
+def primitives(fn, *args):
+    """Names of all primitives in the jaxpr of the converted `fn`, nested ones included.
+    Array arguments are traced; Python values stay static."""
+    converted = autograph.convert(fn, jit=False)
+    is_array = [isinstance(a, (jax.Array, np.ndarray)) for a in args]
+
+    def with_static(*arrays):
+        it = iter(arrays)
+        return converted(*[next(it) if array else a for a, array in zip(args, is_array)])
+    jaxpr = jax.make_jaxpr(with_static)(*[a for a, array in zip(args, is_array) if array])
+    names = set()
+
+    def visit(j):
+        for eqn in j.eqns:
+            names.add(eqn.primitive.name)
+            for sub in _subjaxprs(eqn):
+                visit(sub)
+    visit(jaxpr.jaxpr)
+    return names
+
+
+def _subjaxprs(eqn):
+    for value in eqn.params.values():
+        for item in value if isinstance(value, (tuple, list)) else [value]:
+            if hasattr(item, 'jaxpr') and hasattr(item, 'consts'):
+                yield item.jaxpr
+            elif hasattr(item, 'eqns'):
+                yield item
+
+
+def staged(fn, *args):
+    """The control-flow primitives in the converted `fn`'s jaxpr."""
+    return primitives(fn, *args) & {'cond', 'while', 'scan'}
+
+
+i32 = jnp.int32
+f32 = jnp.float32

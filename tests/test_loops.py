@@ -1,0 +1,338 @@
+"""while / for / break / continue / return in loops / loop else / lists: converted vs
+plain Python, and the jaxpr primitive each dispatch rule must produce."""
+import collections
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import autograph
+from examples import seeds
+from tests.helpers import assert_same, check, staged
+
+
+def squash(x):
+    while jnp.sum(x) > 1:
+        x = jnp.tanh(x)
+    return x
+
+
+def count_up(n):
+    i = 0
+    total = 0
+    while i < n:
+        total += i
+        i += 1
+    return total
+
+
+def while_else(n):
+    i = 0
+    while i < n:
+        i += 1
+        if i == 7:
+            break
+    else:
+        i = -i
+    return i
+
+
+def while_true_break(x):
+    while True:
+        x = x * 2
+        if x > 100:
+            break
+    return x
+
+
+def python_while_becomes_staged(x):
+    i = 0
+    while i < 5:
+        if x > 3:
+            break
+        x = x + 1
+        i += 1
+    return x, i
+
+
+def for_range(n):
+    total = 0
+    for i in range(n):
+        total += i * i
+    return total
+
+
+def for_range_start_step(n):
+    total = 0
+    for i in range(2, n, 3):
+        total += i
+    return total
+
+
+def for_array(xs):
+    total = 0.0
+    for x in xs:
+        total = total + x * 2
+    return total
+
+
+def for_continue(xs):
+    total = 0.0
+    for x in xs:
+        if x < 0:
+            continue
+        total = total + x
+    return total
+
+
+def for_break_else(xs):
+    total = 0.0
+    for x in xs:
+        if x > 5:
+            break
+        total = total + x
+    else:
+        total = -total
+    return total
+
+
+def for_return(xs):
+    for x in xs:
+        if x > 2:
+            return x
+    return -1.0
+
+
+def nested_loops(n):
+    total = 0
+    i = 0
+    while i < n:
+        for j in range(i):
+            if j == 3:
+                break
+            total += j
+        i += 1
+    return total
+
+
+def nested_return(n):
+    i = 0
+    while i < n:
+        j = 0
+        while j < n:
+            if i * j > 6:
+                return i * 10 + j
+            j += 1
+        i += 1
+    return -1
+
+
+def enumerate_zip(xs, ys):
+    total = 0.0
+    for i, (x, y) in enumerate(zip(xs, ys)):
+        total = total + i * x - y
+    return total
+
+
+def accumulate(xs):
+    out = []
+    for x in xs:
+        out.append(x * 2)
+    return jnp.stack(out)
+
+
+def accumulate_python_range(x):
+    out = []
+    for i in range(3):
+        out.append(x + i)
+    return jnp.stack(out)
+
+
+def loop_tuple_state(x, n):
+    a, b = x, x * 0
+    i = 0
+    while i < n:
+        a, b = b + 1, a
+        i += 1
+    return a, b
+
+
+Point = collections.namedtuple('Point', 'x y')
+
+
+def loop_namedtuple_state(n):
+    p = Point(0.0, 1.0)
+    for i in range(n):
+        p = Point(p.y, p.x + p.y)
+    return p
+
+
+def loop_dict_state(n):
+    d = {'count': 0, 'sum': 0.0}
+    i = 0
+    while i < n:
+        d = {'count': d['count'] + 1, 'sum': d['sum'] + i / 2}
+        i += 1
+    return d
+
+
+def weak_type_promotion(xs):
+    total = 0
+    for x in xs:
+        total = total + x
+    return total
+
+
+def fizzbuzz(n):
+    return seeds.fizzbuzz_count(n)
+
+
+INT_CASES = [
+    (count_up, [0, 1, 7]),
+    (while_else, [3, 9]),
+    (for_range, [0, 5]),
+    (for_range_start_step, [2, 11]),
+    (nested_loops, [0, 6]),
+    (nested_return, [2, 5]),
+    (loop_namedtuple_state, [0, 6]),
+    (loop_dict_state, [0, 4]),
+    (seeds.collatz_steps, [1, 6, 27]),
+    (fizzbuzz, [15, 31]),
+]
+
+
+@pytest.mark.parametrize('fn,inputs', INT_CASES, ids=[c[0].__name__ for c in INT_CASES])
+def test_int_loops_traced_and_python(fn, inputs):
+    for n in inputs:
+        check(fn, jnp.int32(n))   # traced: staged loops
+        check(fn, n)              # Python int under jit: a static value, Python loops
+    assert staged(fn, jnp.int32(inputs[-1])) & {'while', 'scan'}
+
+
+ARRAY_CASES = [
+    (for_array, [jnp.arange(5.)]),
+    (for_continue, [jnp.array([1., -2., 3.])]),
+    (for_break_else, [jnp.array([1., 2., 3.]), jnp.array([1., 9., 3.])]),
+    (for_return, [jnp.array([1., 5., 3.]), jnp.array([0., 1., 2.])]),
+    (accumulate, [jnp.arange(4.)]),
+    (weak_type_promotion, [jnp.arange(3.)]),
+    (squash, [jnp.array([2., 3.])]),
+]
+
+
+@pytest.mark.parametrize('fn,inputs', ARRAY_CASES, ids=[c[0].__name__ for c in ARRAY_CASES])
+def test_array_loops(fn, inputs):
+    for xs in inputs:
+        check(fn, xs)
+
+
+def test_for_over_array_is_scan():
+    assert staged(for_array, jnp.arange(5.)) == {'scan'}
+    assert staged(accumulate, jnp.arange(5.)) == {'scan'}
+
+
+def test_for_over_python_range_unrolls():
+    assert staged(for_range, 5) == set()
+    assert staged(accumulate_python_range, jnp.float32(1.)) == set()
+    check(accumulate_python_range, jnp.float32(1.))
+
+
+def test_for_over_traced_range_is_while():
+    assert staged(for_range, jnp.int32(5)) == {'while'}
+
+
+def test_staged_range_option_is_scan():
+    def f(x):
+        for i in autograph.range(100):
+            x = x + i
+        return x
+    assert staged(f, jnp.float32(0.)) == {'scan'}
+    check(f, jnp.float32(0.))
+
+
+def test_while_with_python_condition_switches_to_staged_midway():
+    for x in (0., 2., 10.):
+        check(python_while_becomes_staged, jnp.float32(x))
+    assert 'while' in staged(python_while_becomes_staged, jnp.float32(0.))
+
+
+def test_while_true_break():
+    check(while_true_break, jnp.float32(3.))
+    assert 'while' in staged(while_true_break, jnp.float32(3.))
+
+
+def test_enumerate_zip_staged():
+    xs, ys = jnp.arange(4.), jnp.arange(4.) * 3
+    check(enumerate_zip, xs, ys)
+    assert staged(enumerate_zip, xs, ys) == {'scan'}
+
+
+def test_tuple_state():
+    check(loop_tuple_state, jnp.float32(1.), jnp.int32(5))
+
+
+def test_dynamic_rnn_accumulates_states():
+    xs = jnp.linspace(-1, 1, 6).reshape(3, 2)
+    check(seeds.dynamic_rnn, seeds.rnn_step, xs, jnp.zeros(2))
+
+
+def test_first_negative_enumerate_return():
+    check(seeds.first_negative, jnp.array([1., -2., 3.]))
+    check(seeds.first_negative, jnp.array([1., 2., 3.]))
+
+
+def test_newton_sqrt_break():
+    for a in (2., 9., 0.25):
+        check(seeds.newton_sqrt, jnp.float32(a))
+
+
+def test_maximum_iterations_bounds_and_differentiates():
+    def f(x):
+        i = 0
+        while x < 100.:
+            autograph.set_loop_options(maximum_iterations=5)
+            x = x * 2
+            i += 1
+        return x
+    g = autograph.convert(f)
+    assert float(g(jnp.float32(1.))) == 32.   # stops after 5 iterations
+    assert float(g(jnp.float32(30.))) == 120.
+    assert 'scan' in staged(f, jnp.float32(1.))
+    assert float(jax.grad(g)(jnp.float32(1.))) == 32.
+
+
+def test_grad_through_loops_matches_finite_differences():
+    def poly(x):
+        y = x
+        for i in range(3):
+            y = y * x + i
+        return y
+
+    def over_array(w):
+        total = 0.0
+        for v in jnp.arange(1., 4.):
+            total = total + jnp.sin(w * v)
+        return total
+
+    def traced_bound(x, n):
+        for i in autograph.range(n):
+            x = x * 1.5
+        return x
+    for fn, x in [(poly, 0.7), (over_array, 0.3)]:
+        grad = jax.grad(autograph.convert(fn))(jnp.float32(x))
+        eps = 1e-3
+        fd = (fn(jnp.float32(x + eps)) - fn(jnp.float32(x - eps))) / (2 * eps)
+        np.testing.assert_allclose(grad, fd, rtol=1e-2)
+    # forward mode works through a staged while loop (traced trip count)
+    tangent = jax.jvp(lambda x: autograph.convert(traced_bound)(x, jnp.int32(3)),
+                      (jnp.float32(1.),), (jnp.float32(1.),))[1]
+    np.testing.assert_allclose(tangent, 1.5 ** 3)
+
+
+def test_vmap_of_data_dependent_loops():
+    starts = jnp.array([1, 6, 7, 27], dtype=jnp.int32)
+    batched = jax.vmap(autograph.convert(seeds.collatz_steps))(starts)
+    assert list(batched) == [seeds.collatz_steps(int(s)) for s in starts]
+    xs = jnp.array([[2., 3.], [0.1, 0.2], [5., -1.]])
+    assert_same(jax.vmap(autograph.convert(squash))(xs), jnp.stack([squash(x) for x in xs]))

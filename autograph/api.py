@@ -2,6 +2,7 @@
 import inspect
 
 from autograph import conversion, parsing
+from autograph.errors import ConversionError
 from autograph.function import Function
 from runtime.iterables import StagedRange
 
@@ -46,7 +47,8 @@ def _python_function(fn):
         call = getattr(type(fn), '__call__', None)
         if inspect.isfunction(call):
             return call
-        raise TypeError(f'to_code expects a function, got {fn!r}')
+        raise ConversionError(f'cannot convert {fn!r}: it has no Python source code '
+                              f'(builtins and C functions cannot be converted)')
     return fn
 
 

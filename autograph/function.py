@@ -19,6 +19,7 @@ import numpy as np
 from runtime import origin
 from autograph.conversion import converted_callable
 from runtime.asserts import MARKER
+from runtime.state import check_defined
 
 _eager = threading.local()
 _eager_default = [False]
@@ -151,7 +152,7 @@ class Function:
             return self.python_function(*args, **kwargs)
         try:
             if not self._jit:
-                return self.converted(*args, **kwargs)
+                return check_defined(self.converted(*args, **kwargs))
             key, leaves = self._key(args, kwargs)
             concrete = self._concrete.get(key)
             traced = concrete is None
@@ -329,7 +330,7 @@ class ConcreteFunction:
             leaves[i] = value
         args, kwargs = jax.tree_util.tree_unflatten(self._treedef, leaves)
         self.function.trace_count += 1
-        return self.function.converted(*args, **kwargs)
+        return check_defined(self.function.converted(*args, **kwargs))
 
     def call_leaves(self, leaves):
         return self._jitted(*[leaves[i] for i in self._dynamic])

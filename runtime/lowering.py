@@ -206,12 +206,23 @@ def _carry_mismatch(name, before, after, location, hint=''):
             f"in it and used after it or by the next iteration. The loop is staged (its "
             f"condition or iterable is traced), so '{name}' needs a value of its final shape "
             f"and dtype before the loop starts: initialise it before the loop.")
-    fix = hint or (f"initialise '{name}' before the loop with the {after.split(' (')[0]} "
-                   f"it has after one iteration")
     return ControlFlowError(
         f"'{name}' is {before} before the staged loop{where(location)} but {after} after one "
         f"iteration. A staged loop carries each variable with a fixed shape, dtype and "
-        f"structure; {fix}.")
+        f"structure; {hint or _carry_fix(name, before, after)}.")
+
+
+def _carry_fix(name, before, after):
+    shape_before, shape_after = before.partition('[')[2], after.partition('[')[2]
+    if '[' in before and '[' in after and shape_before != shape_after:
+        return (f"'{name}' cannot change shape: preallocate it with its final shape and "
+                f"fill it with {name}.at[...].set(...)")
+    if '[' in after and '[' in before:
+        dtype = after.split('[')[0]
+        return (f"initialise '{name}' before the loop as {dtype} "
+                f"(for example jnp.{dtype}(0) or jnp.zeros(shape, jnp.{dtype}))")
+    return (f"give '{name}' before the loop the same kind of value it has after an "
+            f"iteration ({after})")
 
 
 # --- cond -------------------------------------------------------------------------------

@@ -41,12 +41,20 @@ class Undefined:
     __truediv__ = __rtruediv__ = __floordiv__ = __rfloordiv__ = __mod__ = __rmod__ = _fail
     __pow__ = __rpow__ = __matmul__ = __rmatmul__ = __neg__ = __pos__ = __abs__ = _fail
     __lt__ = __le__ = __gt__ = __ge__ = __and__ = __or__ = __xor__ = __invert__ = _fail
-    __float__ = __int__ = __index__ = __array__ = __jax_array__ = _fail
+    __float__ = __int__ = __index__ = _fail
 
     def __getattr__(self, attr):
         if attr.startswith('__') and attr.endswith('__'):
             raise AttributeError(attr)
         self._fail()
+
+
+def check_defined(value):
+    """`value`, after making sure no part of it is an Undefined variable."""
+    for leaf in jax.tree_util.tree_leaves(value):
+        if isinstance(leaf, Undefined):
+            leaf._fail()
+    return value
 
 
 RETURN_VALUE = 'return'

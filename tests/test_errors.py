@@ -1,0 +1,236 @@
+"""Every error a user can hit names the problem, the variable and their file:line."""
+import os
+
+import jax.numpy as jnp
+import pytest
+
+import autograph
+
+HERE = os.path.basename(__file__)
+
+
+def line_of(fn, text):
+    """The line number in this file of the first line of `fn` containing `text`."""
+    import inspect
+    lines, start = inspect.getsourcelines(fn)
+    for offset, line in enumerate(lines):
+        if text in line:
+            return start + offset
+    raise AssertionError(text)
+
+
+def raises(fn, *args, error=autograph.ControlFlowError):
+    with pytest.raises(error) as info:
+        autograph.convert(fn)(*args)
+    return str(info.value)
+
+
+def test_assigned_in_one_branch_of_staged_if():
+    def f(x):
+        if x > 0:
+            y = x * 2
+        return y
+    message = raises(f, jnp.float32(1.))
+    assert "'y' is assigned in the true branch" in message
+    assert f'{HERE}:{line_of(f, "if x > 0")}' in message
+    assert 'assign it before the `if` or in both branches' in message
+
+
+def test_one_branch_assignment_is_fine_with_python_condition():
+    def f(x, flag):
+        if flag:
+            y = x * 2
+        return y
+    assert float(autograph.convert(f)(jnp.float32(1.), True)) == 2.
+    with pytest.raises(UnboundLocalError, match="'y'"):
+        autograph.convert(f)(jnp.float32(1.), False)
+
+
+def test_branches_with_different_shapes():
+    def f(x):
+        if x.sum() > 0:
+            y = x
+        else:
+            y = x.sum()
+        return y
+    message = raises(f, jnp.ones(3))
+    assert "'y' is float32[3] in the true branch but float32[] in the false branch" in message
+    assert f'{HERE}:{line_of(f, "if x.sum()")}' in message
+
+
+def test_branches_with_different_dtypes():
+    def f(x):
+        if x > 0:
+            y = jnp.int32(1)
+        else:
+            y = jnp.float32(2.)
+        return y
+    message = raises(f, jnp.float32(1.))
+    assert "'y' is int32[] in the true branch but float32[] in the false branch" in message
+
+
+def test_branches_with_different_structures():
+    def f(x):
+        if x > 0:
+            y = (x, x)
+        else:
+            y = [x, x, x]
+        return y
+    message = raises(f, jnp.float32(1.))
+    assert "'y' is tuple of 2 in the true branch but list of 3 in the false branch" in message
+
+
+def test_return_in_one_branch_only():
+    def f(x):
+        if x > 0:
+            return x
+        print('no return here')
+    message = raises(f, jnp.float32(1.))
+    assert 'returns a value in one branch but not in the other' in message
+    assert f'{HERE}:{line_of(f, "if x > 0")}' in message
+
+
+def test_non_scalar_condition():
+    def f(x):
+        if x > 0:
+            x = x + 1
+        return x
+    message = raises(f, jnp.ones(3))
+    assert 'is an array of shape (3,)' in message and 'jnp.any' in message
+    assert f'{HERE}:{line_of(f, "if x > 0")}' in message
+
+
+def test_non_scalar_while_condition():
+    def f(x):
+        while x < 10:
+            x = x + 1
+        return x
+    message = raises(f, jnp.ones(3))
+    assert 'condition of the `while` loop' in message and 'shape (3,)' in message
+
+
+def test_variable_first_assigned_in_staged_loop():
+    def f(n):
+        i = 0
+        while i < n:
+            last = i
+            i += 1
+        return last
+    message = raises(f, jnp.int32(3))
+    assert "'last' has no value before the staged loop" in message
+    assert f'{HERE}:{line_of(f, "while i < n")}' in message
+    assert 'initialise it before the loop' in message
+
+
+def test_carried_dtype_changes():
+    def f(x, n):
+        acc = jnp.int32(0)
+        for i in range(n):
+            acc = acc + x
+        return acc
+    message = raises(f, jnp.float32(1.5), jnp.int32(3))
+    assert "'acc' is int32[] before the staged loop" in message
+    assert 'float32[] after one iteration' in message and 'as float32' in message
+    assert f'{HERE}:{line_of(f, "for i in range(n)")}' in message
+
+
+def test_carried_shape_changes():
+    def f(x, n):
+        i = 0
+        while i < n:
+            x = jnp.concatenate([x, x])
+            i += 1
+        return x
+    message = raises(f, jnp.ones(2), jnp.int32(3))
+    assert "'x' is float32[2] before the staged loop" in message
+    assert 'but float32[4] after one iteration' in message and 'cannot change shape' in message
+
+
+def test_none_carried_into_staged_loop():
+    def f(xs):
+        best = None
+        for x in xs:
+            best = x
+        return best
+    message = raises(f, jnp.ones(3))
+    assert "'best' is None before the staged loop" in message
+
+
+def test_list_growing_in_while_loop():
+    def f(n):
+        out = []
+        i = 0
+        while i < n:
+            out.append(i)
+            i += 1
+        return out
+    message = raises(f, jnp.int32(3))
+    assert "'out'" in message and 'cannot collect values in a list' in message
+
+
+def test_int_of_traced_value():
+    def f(x):
+        return int(x) + 1
+    with pytest.raises(TypeError) as info:
+        autograph.convert(f)(jnp.float32(2.))
+    assert 'int() of a traced value' in str(info.value)
+    assert f'{HERE}:{line_of(f, "return int(x)")}' in str(info.value)
+    assert 'astype' in str(info.value)
+
+
+def test_recursion_on_traced_value_fails_fast():
+    import time
+
+    def fact(n):
+        if n <= 1:
+            return 1
+        return n * fact(n - 1)
+    start = time.perf_counter()
+    message = raises(fact, jnp.int32(5))
+    assert time.perf_counter() - start < 5
+    assert 'fact' in message and 'calls itself' in message
+    assert autograph.convert(fact)(5) == 120   # static recursion unrolls
+
+
+def test_no_source():
+    with pytest.raises(autograph.ConversionError, match='no Python source'):
+        autograph.to_code(len)
+
+
+def test_two_lambdas_on_one_line():
+    f, g = (lambda x: x + 1), (lambda x: x - 1)
+    with pytest.raises(autograph.ConversionError, match='several lambdas'):
+        autograph.to_code(f)
+    assert autograph.to_code(lambda y: y if y > 0 else -y).strip().startswith('lambda y')
+
+
+def test_generator_is_rejected_with_caret():
+    def gen(x):
+        yield x
+    with pytest.raises(SyntaxError) as info:
+        autograph.to_code(gen)
+    assert info.value.lineno == line_of(gen, 'yield x')
+    assert info.value.filename == __file__
+
+
+def test_errors_point_at_the_user_line():
+    def f(x):
+        y = x + 1
+        z = y @ y      # a shape error inside converted code
+        return z
+    with pytest.raises(ValueError) as info:
+        autograph.convert(f)(jnp.float32(1.))
+    notes = '\n'.join(getattr(info.value, '__notes__', []))
+    assert f'line {line_of(f, "z = y @ y")}' in notes and 'z = y @ y' in notes
+
+
+def test_leaked_tracer_is_reported():
+    import jax
+    leaked = []
+
+    def leaky(x):
+        leaked.append(x + 1)
+        return x
+    autograph.convert(leaky)(jnp.float32(1.))
+    with pytest.raises(jax.errors.UnexpectedTracerError, match='leak'):
+        autograph.convert(lambda x: x + leaked[0])(jnp.float32(1.))

@@ -23,8 +23,12 @@ _warned_unrolls = set()
 def if_stmt(cond, if_true, if_false, args=(), names=()):
     """Python reference: `return if_true(*args) if cond else if_false(*args)`.
 
-    A traced `cond` becomes `lax.cond`: both branches are traced once.
+    A traced `cond` becomes `lax.cond`: both branches are traced once. `if_false=None`
+    stands for an absent `else`: the state passes through unchanged.
     """
+    if if_false is None:
+        def if_false(*state):
+            return unpack(names, state)
     if is_traced(cond):
         location = here()
         pred = lowering.predicate(cond, location, '`if`')

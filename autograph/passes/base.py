@@ -10,14 +10,16 @@ from autograph.naming import Namer
 class Context:
     """One function's conversion: where it came from and what the passes tell each other.
 
-    `break_flags[for_loop]` is the flag a lowered `break` sets (the `for` stops when it is
-    true); `loop_options[loop]` are the keywords of an `autograph.set_loop_options`
-    directive.
+    `break_flag_names[loop]` names the flag a lowered `break` will set (when the returns
+    pass wants it to be its `did_return`); `break_flags[for_loop]` is the flag a lowered
+    `break` sets (the `for` stops when it is true); `loop_options[loop]` are the keywords
+    of an `autograph.set_loop_options` directive.
     """
     file: str
     namer: Namer
     ag: str               # the name generated code uses for the runtime module
     resolver: object      # tells which called names are library code (see passes.calls)
+    break_flag_names: dict = dataclasses.field(default_factory=dict)
     break_flags: dict = dataclasses.field(default_factory=dict)
     loop_options: dict = dataclasses.field(default_factory=dict)
 

@@ -11,8 +11,9 @@ A branch returns the variables it writes that are live after the `if`; it takes 
 parameters those of them it may read first (or pass through). A loop carries the
 variables it writes that are live at the top of an iteration (or after the loop). A
 variable that must be passed in but may have no value yet starts as
-`ag.Undefined('name')` at the top of its scope. An `if` that returns (in tail position,
-see passes.returns) becomes `return ag.if_stmt(...)`.
+`ag.Undefined('name')` at the top of its scope. An `if` without `else` passes `None` for the
+false branch (the state is unchanged). An `if` that returns (in tail position, see
+passes.returns) becomes `return ag.if_stmt(...)`.
 
 Runs last: `break`/`continue`/`return` in loops are already lowered, so the dataflow
 analysis sees structured code only. Statements are converted innermost first.
@@ -95,12 +96,16 @@ class _ControlFlow:
         body, body_pending = self.block(node.body)
         orelse, orelse_pending = self.block(node.orelse)
         true_name = self.ctx.namer.new('if_true')
-        false_name = self.ctx.namer.new('if_false')
-        functions = [self.function(true_name, params, body, outs, body_pending),
-                     self.function(false_name, params, orelse, outs, orelse_pending)]
+        functions = [self.function(true_name, params, body, outs, body_pending)]
+        if not orelse and params == outs and not returns:
+            false_branch = gast.Constant(value=None, kind=None)  # no else: state unchanged
+        else:
+            false_name = self.ctx.namer.new('if_false')
+            functions.append(self.function(false_name, params, orelse, outs, orelse_pending))
+            false_branch = templates.name(false_name)
         names = [RETURN_VALUE] if returns else outs
-        call = self.operator('if_stmt', [node.test, templates.name(true_name),
-                                         templates.name(false_name)], params, names)
+        call = self.operator('if_stmt', [node.test, templates.name(true_name), false_branch],
+                             params, names)
         if returns:
             result = gast.Return(value=call)
         else:

@@ -28,7 +28,7 @@ def transform(function, ctx):
             reset = templates.set_origin(templates.statements('flag = False', flag=flag), loop)
             loop.body = reset + body
         if contains(loop.body, gast.Break):
-            flag = ctx.namer.new('did_break')
+            flag = ctx.break_flag_names.get(loop) or ctx.namer.new('did_break')
             loop.body = _guard(loop.body, gast.Break, flag, ctx)
             init = templates.set_origin(templates.statements('flag = False', flag=flag), loop)
             if isinstance(loop, gast.While):

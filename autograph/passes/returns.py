@@ -1,10 +1,11 @@
 """Lower `return` so that every return is the last thing its function does.
 
-1. In a loop, `return v` becomes `retval = v; did_return = True; break`, and after the
-   loop `if did_return: return retval` (which the enclosing loop lowers in turn). The
-   flags are set up before the outermost such loop; `retval` starts as
-   `ag.Undefined('return')`, which staged control flow may fill with zeros (the flag
-   guards every read).
+1. In a loop, `return v` becomes `retval = v; break`, and after the loop
+   `if did_return: return retval` (which the enclosing loop lowers in turn), where
+   `did_return` is the loop's break flag. A loop with a `break` of its own sets
+   `did_return = True` before breaking instead. `retval` starts as
+   `ag.Undefined('return')` before the outermost such loop; staged control flow may fill
+   it with zeros (the flag guards every read).
 2. An `if` with a `return` inside takes the rest of its block into its branches that can
    complete normally, so returns end up in tail position:
 
@@ -14,7 +15,8 @@
        return x                       x = f(x)
                                       return x
 
-   The conditional pass then turns such an `if` into `return ag.if_stmt(...)`.
+   The conditional pass then turns such an `if` into `return ag.if_stmt(...)`; one whose
+   branches are just `return a` and `return b` becomes `return a if c else b`.
 """
 import copy
 
@@ -48,15 +50,20 @@ def transform(function, ctx):
         if not contains(loop.body, gast.Return):
             return [loop]
         did_return, retval = flags.names()
-        loop.body = _replace_returns(loop.body, did_return, retval)
+        # Without a `break` of its own, the loop's break flag can mean "returned".
+        reuse_flag = not contains(loop.body, gast.Break)
+        if reuse_flag:
+            ctx.break_flag_names[loop] = did_return
+        loop.body = _replace_returns(loop.body, did_return, retval, set_flag=not reuse_flag)
         after = templates.statements('if did_return:\n    return retval',
                                      did_return=did_return, retval=retval)
         templates.set_origin(after, loop)
         if inside_loop:
             return [loop] + after
-        init = templates.statements(
-            'did_return = False\nretval = ag.Undefined(label)', did_return=did_return,
-            retval=retval, ag=ctx.ag, label=gast.Constant(value=RETURN_VALUE, kind=None))
+        init = templates.statements('retval = ag.Undefined(label)', retval=retval, ag=ctx.ag,
+                                    label=gast.Constant(value=RETURN_VALUE, kind=None))
+        if not reuse_flag:
+            init += templates.statements('did_return = False', did_return=did_return)
         templates.set_origin(init, loop)
         return init + [loop] + after
 
@@ -65,21 +72,21 @@ def transform(function, ctx):
     return function
 
 
-def _replace_returns(stmts, did_return, retval):
+def _replace_returns(stmts, did_return, retval, set_flag):
     out = []
     for stmt in stmts:
         if isinstance(stmt, gast.Return):
             value = stmt.value or gast.Constant(value=None, kind=None)
-            if isinstance(value, gast.Name) and value.id == retval:
-                new = templates.statements('did_return = True\nbreak', did_return=did_return)
-            else:
-                new = templates.statements('retval = value\ndid_return = True\nbreak',
-                                           retval=retval, value=value, did_return=did_return)
+            new = [] if isinstance(value, gast.Name) and value.id == retval else \
+                templates.statements('retval = value', retval=retval, value=value)
+            if set_flag:
+                new += templates.statements('did_return = True', did_return=did_return)
+            new += [gast.Break()]
             out.extend(templates.set_origin(new, stmt))
             continue
         if not isinstance(stmt, _NOT_IN_LOOPS):
             for block in blocks(stmt):
-                block[:] = _replace_returns(block, did_return, retval)
+                block[:] = _replace_returns(block, did_return, retval, set_flag)
         out.append(stmt)
     return out
 
@@ -106,7 +113,7 @@ def _tail_returns(stmts, ctx):
                 if not _always_returns(block):
                     block = block + copy.deepcopy(rest)
                 setattr(stmt, field, _tail_returns(block, ctx))
-            out.append(stmt)
+            out.append(_as_conditional_expression(stmt))
             return out
         if isinstance(stmt, (gast.With, gast.Try)):
             for block in blocks(stmt):
@@ -118,6 +125,17 @@ def _tail_returns(stmts, ctx):
                                   'return out of the block', ctx.file, stmt)
         out.append(stmt)
     return out
+
+
+def _as_conditional_expression(stmt):
+    """`if c: return a else: return b` -> `return a if c else b`."""
+    if all(len(b) == 1 and isinstance(b[0], gast.Return) for b in (stmt.body, stmt.orelse)):
+        none = gast.Constant(value=None, kind=None)
+        expression = gast.IfExp(test=stmt.test, body=stmt.body[0].value or none,
+                                orelse=stmt.orelse[0].value or none)
+        return gast.copy_location(gast.Return(value=gast.copy_location(expression, stmt)),
+                                  stmt)
+    return stmt
 
 
 def _has_conditional_return(stmt):

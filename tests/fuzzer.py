@@ -1,0 +1,228 @@
+"""A differential fuzzer: random valid, terminating programs run plain and converted.
+
+Each program takes `x` (float32), `n` (int32, 0..6) and `v` (float32[4]), mixes
+if/elif/else, bounded `while`, `for` over static and traced ranges and over arrays,
+break/continue/early return, and/or/not, ternaries and helper calls, nested at least
+three deep. It runs unconverted on concrete arrays (the ground truth) and converted under
+`jax.jit` with traced inputs; results must match.
+
+    python -m tests.fuzzer --programs 1000 [--seed 0]
+"""
+import argparse
+import linecache
+import random
+import sys
+import traceback
+
+import jax.numpy as jnp
+import numpy as np
+
+HELPERS = '''
+def helper(p, q):
+    if p > q:
+        return p - q
+    return q * 0.5
+
+
+def int_helper(m):
+    r = 0
+    for j in range(3):
+        if (m + j) % 2 == 0:
+            r += j
+    return r
+'''
+
+FLOAT_VARS = ('a', 'b')
+INT_VARS = ('k',)
+
+
+class ProgramGenerator:
+    def __init__(self, seed):
+        self.rng = random.Random(seed)
+        self.lines = []
+        self.counter = 0
+        self.loop_depth = 0
+
+    def emit(self, depth, text):
+        self.lines.append('    ' * depth + text)
+
+    # expressions --------------------------------------------------------------------
+    def float_expr(self):
+        r = self.rng
+        a, b = r.choice(FLOAT_VARS), r.choice(FLOAT_VARS + ('x',))
+        options = [
+            f'{a} * 0.5 + {b} * 0.25',
+            f'jnp.tanh({a} + {b})',
+            f'{a} - {r.choice(["1.0", "0.5", "x"])}',
+            f'jnp.sin({a}) + v[{r.randrange(4)}]',
+            f'({a} if {self.cond()} else {b} * 0.5)',
+            f'helper({a}, {b})',
+            f'{a} + jnp.sum(v) * 0.1',
+            f'{a} * 0.9 + k * 0.01',
+        ]
+        return r.choice(options)
+
+    def int_expr(self):
+        r = self.rng
+        options = ['(k * 3 + 1) % 17', 'k + 1', 'k - 2', '(k + n) % 11',
+                   f'(k + {r.randrange(5)} if {self.cond()} else k)', 'int_helper(k) + k',
+                   'k * 2 % 13']
+        return r.choice(options)
+
+    def comparison(self):
+        r = self.rng
+        options = [f'{r.choice(FLOAT_VARS + ("x",))} > {r.choice(["0.0", "0.5", "-0.5", "b"])}',
+                   f'k % {r.randrange(2, 4)} == 0', f'k < {r.randrange(0, 8)}', 'n > 2',
+                   f'v[{r.randrange(4)}] < a', 'jnp.sum(v) > x', f'k >= n']
+        return r.choice(options)
+
+    def cond(self, depth=0):
+        r = self.rng
+        choice = r.random()
+        if choice < 0.6 or depth > 1:
+            return self.comparison()
+        if choice < 0.75:
+            return f'not ({self.cond(depth + 1)})'
+        op = r.choice(['and', 'or'])
+        return f'({self.cond(depth + 1)} {op} {self.cond(depth + 1)})'
+
+    # statements ---------------------------------------------------------------------
+    def assign(self, depth):
+        if self.rng.random() < 0.65:
+            self.emit(depth, f'{self.rng.choice(FLOAT_VARS)} = {self.float_expr()}')
+        else:
+            self.emit(depth, f'k = {self.int_expr()}')
+
+    def block(self, depth, nesting, size=None):
+        size = size or self.rng.randint(1, 3)
+        for _ in range(size):
+            self.statement(depth, nesting)
+
+    def statement(self, depth, nesting):
+        r = self.rng.random()
+        if nesting <= 0 or r < 0.35:
+            return self.simple(depth)
+        if r < 0.6:
+            return self.if_statement(depth, nesting)
+        if r < 0.75:
+            return self.while_loop(depth, nesting)
+        return self.for_loop(depth, nesting)
+
+    def simple(self, depth):
+        r = self.rng.random()
+        if self.loop_depth and r < 0.12:
+            self.emit(depth, f'if {self.cond()}:')
+            self.emit(depth + 1, self.rng.choice(['break', 'continue']))
+        elif r < 0.18:
+            self.emit(depth, f'if {self.cond()}:')
+            self.emit(depth + 1, self.return_statement())
+        else:
+            self.assign(depth)
+
+    def return_statement(self):
+        return self.rng.choice(['return a, b, k', 'return a + 1.0, b, k - 1',
+                                'return b, a, k'])
+
+    def if_statement(self, depth, nesting):
+        self.emit(depth, f'if {self.cond()}:')
+        self.block(depth + 1, nesting - 1)
+        for _ in range(self.rng.choice([0, 0, 1, 2])):
+            self.emit(depth, f'elif {self.cond()}:')
+            self.block(depth + 1, nesting - 1)
+        if self.rng.random() < 0.6:
+            self.emit(depth, 'else:')
+            self.block(depth + 1, nesting - 1)
+
+    def while_loop(self, depth, nesting):
+        self.counter += 1
+        i = f'i{self.counter}'
+        bound = self.rng.choice(['3', 'n', '4'])
+        self.emit(depth, f'{i} = 0')
+        extra = f' and {self.cond()}' if self.rng.random() < 0.3 else ''
+        self.emit(depth, f'while {i} < {bound}{extra}:')
+        self.emit(depth + 1, f'{i} += 1')
+        self.loop_depth += 1
+        self.block(depth + 1, nesting - 1)
+        self.loop_depth -= 1
+        if self.rng.random() < 0.2:
+            self.emit(depth, 'else:')
+            self.emit(depth + 1, 'a = a + 1.0')
+
+    def for_loop(self, depth, nesting):
+        self.counter += 1
+        target = f'j{self.counter}'
+        iterable = self.rng.choice(['range(3)', 'range(n)', 'v', 'range(1, n, 2)'])
+        self.emit(depth, f'for {target} in {iterable}:')
+        if iterable == 'v':
+            self.emit(depth + 1, f'a = a + {target} * 0.1')
+        else:
+            self.emit(depth + 1, f'k = (k + {target}) % 19')
+        self.loop_depth += 1
+        self.block(depth + 1, nesting - 1)
+        self.loop_depth -= 1
+        if self.rng.random() < 0.2:
+            self.emit(depth, 'else:')
+            self.emit(depth + 1, 'b = b - 0.5')
+
+    def program(self, name):
+        self.emit(0, f'def {name}(x, n, v):')
+        self.emit(1, 'a = x')
+        self.emit(1, 'b = jnp.sum(v) * 0.5')
+        self.emit(1, 'k = 1')
+        self.block(1, nesting=3, size=self.rng.randint(2, 4))
+        self.emit(1, 'return a, b, k')
+        return '\n'.join(self.lines) + '\n'
+
+
+def make_program(seed):
+    """(source, function) of the program for `seed`."""
+    name = f'program_{seed}'
+    source = 'import jax.numpy as jnp\n' + HELPERS + '\n\n' + ProgramGenerator(seed).program(name)
+    file = f'<autograph fuzz {seed}>'
+    linecache.cache[file] = (len(source), None, source.splitlines(True), file)
+    namespace = {'__name__': f'fuzz_{seed}'}
+    exec(compile(source, file, 'exec'), namespace)
+    return source, namespace[name]
+
+
+def inputs_for(seed):
+    rng = np.random.default_rng(seed)
+    return (jnp.float32(rng.normal()), jnp.int32(rng.integers(0, 7)),
+            jnp.asarray(rng.normal(size=4), dtype=jnp.float32))
+
+
+def run_one(seed):
+    """None when plain and converted agree, else a description of the mismatch."""
+    import autograph
+    source, fn = make_program(seed)
+    args = inputs_for(seed)
+    expected = fn(*args)
+    try:
+        actual = autograph.convert(fn)(*args)
+    except Exception:
+        return f'seed {seed}: converted run raised\n{source}\n{traceback.format_exc()}'
+    for e, a in zip(expected, actual):
+        if not np.allclose(np.asarray(e), np.asarray(a), rtol=1e-4, atol=1e-5):
+            return f'seed {seed}: expected {expected}, got {actual}\n{source}'
+    return None
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument('--programs', type=int, default=1000)
+    parser.add_argument('--seed', type=int, default=0)
+    options = parser.parse_args(argv)
+    failures = 0
+    for i, seed in enumerate(range(options.seed, options.seed + options.programs)):
+        problem = run_one(seed)
+        if problem:
+            failures += 1
+            print(problem, flush=True)
+        if (i + 1) % 50 == 0:
+            print(f'{i + 1} programs, {failures} mismatches', flush=True)
+    print(f'fuzz: {options.programs - failures} passed, {failures} failed')
+    return 1 if failures else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

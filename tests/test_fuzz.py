@@ -1,0 +1,21 @@
+"""A few dozen programs of the differential fuzzer (`make fuzz` runs a thousand)."""
+import pytest
+
+from tests.fuzzer import make_program, run_one
+
+SEEDS = range(30)
+
+
+@pytest.mark.parametrize('seed', SEEDS)
+def test_random_program_matches_python(seed):
+    assert run_one(seed) is None
+
+
+def test_programs_are_nested_and_use_every_construct():
+    sources = [make_program(seed)[0] for seed in range(200)]
+    text = '\n'.join(sources)
+    for construct in ('while ', 'for ', 'break', 'continue', 'elif ', 'else:', ' and ',
+                      ' or ', 'not (', ' if ', 'return a', 'range(n)', 'in v:', 'helper('):
+        assert construct in text, construct
+    deepest = max(len(line) - len(line.lstrip()) for line in text.splitlines()) // 4
+    assert deepest >= 4   # function body + three nested blocks

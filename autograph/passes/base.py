@@ -1,4 +1,5 @@
 """What every pass shares: the conversion context and the loop-walking helpers."""
+import copy
 import dataclasses
 
 import gast
@@ -22,6 +23,16 @@ class Context:
     break_flag_names: dict = dataclasses.field(default_factory=dict)
     break_flags: dict = dataclasses.field(default_factory=dict)
     loop_options: dict = dataclasses.field(default_factory=dict)
+
+    def copy(self, nodes):
+        """A deep copy of `nodes` whose loops keep their entries in the side tables."""
+        memo = {}
+        copied = copy.deepcopy(nodes, memo)
+        for table in (self.break_flag_names, self.break_flags, self.loop_options):
+            for node, value in list(table.items()):
+                if id(node) in memo:
+                    table[memo[id(node)]] = value
+        return copied
 
     def runtime(self, attr):
         """`ag.attr` as an expression."""
@@ -73,6 +84,32 @@ def _map_loops(stmts, visit, inside_loop):
         for handler in getattr(stmt, 'handlers', []):
             handler.body = _map_loops(handler.body, visit, inside_loop or is_loop)
         out.extend(visit(stmt, inside_loop) if is_loop else [stmt])
+    return out
+
+
+def guard_exits(stmts, kind, flag, replacement=None):
+    """`stmts` with each `kind` statement (break, continue, return) replaced by
+    `replacement(stmt)` (default: nothing) followed by `flag = True`, and the statements
+    after it guarded by `if not flag:`, so the block runs straight through."""
+    from autograph import templates
+    out = []
+    for i, stmt in enumerate(stmts):
+        if isinstance(stmt, kind):
+            new = replacement(stmt) if replacement else []
+            new += templates.statements('flag = True', flag=flag)
+            out.extend(templates.set_origin(new, stmt))
+            return out
+        exits = contains([stmt], kind)
+        if exits:
+            for block in blocks(stmt):
+                block[:] = guard_exits(block, kind, flag, replacement)
+        out.append(stmt)
+        rest = stmts[i + 1:]
+        if exits and rest:
+            guarded = guard_exits(rest, kind, flag, replacement)
+            out.extend(templates.set_origin(templates.statements(
+                'if not flag:\n    rest', flag=flag, rest=guarded), rest[0]))
+            return out
     return out
 
 

@@ -16,7 +16,7 @@ is reset at the top of every iteration.
 import gast
 
 from autograph import templates
-from autograph.passes.base import contains, map_loops
+from autograph.passes.base import contains, guard_exits, map_loops
 
 
 def transform(function, ctx):
@@ -24,12 +24,12 @@ def transform(function, ctx):
         out = [loop]
         if contains(loop.body, gast.Continue):
             flag = ctx.namer.new('did_continue')
-            body = _guard(loop.body, gast.Continue, flag, ctx)
+            body = guard_exits(loop.body, gast.Continue, flag)
             reset = templates.set_origin(templates.statements('flag = False', flag=flag), loop)
             loop.body = reset + body
         if contains(loop.body, gast.Break):
             flag = ctx.break_flag_names.get(loop) or ctx.namer.new('did_break')
-            loop.body = _guard(loop.body, gast.Break, flag, ctx)
+            loop.body = guard_exits(loop.body, gast.Break, flag)
             init = templates.set_origin(templates.statements('flag = False', flag=flag), loop)
             if isinstance(loop, gast.While):
                 loop.test = gast.BoolOp(op=gast.And(), values=[
@@ -45,32 +45,3 @@ def transform(function, ctx):
 
     function.body = map_loops(function.body, visit)
     return function
-
-
-def _guard(stmts, kind, flag, ctx):
-    """`stmts` with each `kind` statement replaced by `flag = True` and what follows it
-    guarded by `if not flag:`."""
-    out = []
-    for i, stmt in enumerate(stmts):
-        if isinstance(stmt, kind):
-            out.extend(templates.set_origin(
-                templates.statements('flag = True', flag=flag), stmt))
-            return out
-        exits = contains([stmt], kind)
-        if exits:
-            for field in ('body', 'orelse', 'finalbody'):
-                block = getattr(stmt, field, None)
-                if isinstance(block, list) and not isinstance(stmt, (gast.While, gast.For)):
-                    setattr(stmt, field, _guard(block, kind, flag, ctx))
-            for handler in getattr(stmt, 'handlers', []):
-                handler.body = _guard(handler.body, kind, flag, ctx)
-        out.append(stmt)
-        rest = stmts[i + 1:]
-        if exits and rest:
-            out.extend(templates.set_origin(templates.statements(
-                'if not flag:\n    rest', flag=flag, rest=_guard(rest, kind, flag, ctx)),
-                rest[0]))
-            return out
-    return out
-
-

@@ -18,13 +18,11 @@
    The conditional pass then turns such an `if` into `return ag.if_stmt(...)`; one whose
    branches are just `return a` and `return b` becomes `return a if c else b`.
 """
-import copy
-
 import gast
 
 from autograph import templates
 from autograph.errors import unsupported
-from autograph.passes.base import LOOPS, SCOPES, blocks, contains, map_loops
+from autograph.passes.base import LOOPS, SCOPES, blocks, contains, guard_exits, map_loops
 from runtime.state import RETURN_VALUE
 
 _NOT_IN_LOOPS = LOOPS + SCOPES
@@ -68,7 +66,7 @@ def transform(function, ctx):
         return init + [loop] + after
 
     function.body = map_loops(function.body, visit)
-    function.body = _tail_returns(function.body, ctx)
+    function.body = _tail_returns(function.body, ctx, flags)
     return function
 
 
@@ -102,22 +100,30 @@ def _always_returns(stmts):
     return False
 
 
-def _tail_returns(stmts, ctx):
-    """Move what follows an `if` containing a return into its non-returning branches."""
+def _tail_returns(stmts, ctx, flags):
+    """Move what follows an `if` containing a return into its non-returning branches.
+
+    When more than one branch would need a copy of what follows, the `if`'s returns set
+    `retval` and `did_return` instead (as in loops), and what follows becomes
+    `if did_return: return retval` + the rest, which needs no copy.
+    """
     out = []
     for i, stmt in enumerate(stmts):
         if isinstance(stmt, gast.If) and contains([stmt], gast.Return, SCOPES):
             rest = stmts[i + 1:]
+            open_branches = [b for b in (stmt.body, stmt.orelse) if not _always_returns(b)]
+            if rest and len(open_branches) > 1:
+                return out + _flag_returns(stmt, rest, ctx, flags)
             for field in ('body', 'orelse'):
                 block = getattr(stmt, field)
                 if not _always_returns(block):
-                    block = block + copy.deepcopy(rest)
-                setattr(stmt, field, _tail_returns(block, ctx))
+                    block = block + ctx.copy(rest)
+                setattr(stmt, field, _tail_returns(block, ctx, flags))
             out.append(_as_conditional_expression(stmt))
             return out
         if isinstance(stmt, (gast.With, gast.Try)):
             for block in blocks(stmt):
-                block[:] = _tail_returns(block, ctx)
+                block[:] = _tail_returns(block, ctx, flags)
             if (contains(blocks(stmt)[0], gast.If) and _has_conditional_return(stmt)
                     and stmts[i + 1:]):
                 raise unsupported('a `return` under an `if` inside `with`/`try`, followed by '
@@ -125,6 +131,22 @@ def _tail_returns(stmts, ctx):
                                   'return out of the block', ctx.file, stmt)
         out.append(stmt)
     return out
+
+
+def _flag_returns(stmt, rest, ctx, flags):
+    did_return, retval = flags.names()
+
+    def assign_value(ret):
+        value = ret.value or gast.Constant(value=None, kind=None)
+        return templates.statements('retval = value', retval=retval, value=value)
+    init = templates.statements(
+        'did_return = False\nretval = ag.Undefined(label)', did_return=did_return,
+        retval=retval, ag=ctx.ag, label=gast.Constant(value=RETURN_VALUE, kind=None))
+    (lowered,) = guard_exits([stmt], gast.Return, did_return, assign_value)
+    after = templates.statements('if did_return:\n    return retval', did_return=did_return,
+                                 retval=retval)
+    templates.set_origin(init + after, stmt)
+    return init + [lowered] + _tail_returns(after + rest, ctx, flags)
 
 
 def _as_conditional_expression(stmt):

@@ -110,6 +110,9 @@ class Function:
 
     def __init__(self, python_function, input_signature=None, jit=True):
         functools.update_wrapper(self, python_function)
+        for attr in ('__name__', '__qualname__'):   # callable objects have neither
+            if not hasattr(self, attr):
+                setattr(self, attr, type(python_function).__name__)
         self.python_function = python_function
         self.__ag_python_function__ = python_function
         self.input_signature = (tuple(input_signature) if input_signature is not None

@@ -4,6 +4,7 @@ JAX, NumPy, SciPy, the standard library, neural-network libraries, and autograph
 Users can add their own modules (`do_not_convert_modules`) or force conversion of a
 module that would otherwise be skipped (`convert_modules`).
 """
+import functools
 import inspect
 import sys
 import threading
@@ -48,11 +49,12 @@ def is_library(obj):
     """True for objects that converted code must call as they are."""
     if inspect.ismodule(obj):
         return is_library_module(obj.__name__)
-    if inspect.isbuiltin(obj) or isinstance(obj, type(len)):
+    if isinstance(obj, functools.partial):
+        return is_library(obj.func)
+    if inspect.ismethod(obj):
+        return is_library(obj.__func__)
+    if inspect.isbuiltin(obj):
         return True
-    module = getattr(obj, '__module__', None)
-    if module is None and hasattr(obj, '__func__'):
-        module = getattr(obj.__func__, '__module__', None)
-    if module is None and not inspect.isfunction(obj):
-        module = getattr(type(obj), '__module__', None)
-    return is_library_module(module)
+    if inspect.isfunction(obj) or isinstance(obj, type):
+        return is_library_module(getattr(obj, '__module__', None))
+    return is_library_module(type(obj).__module__)

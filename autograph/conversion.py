@@ -60,9 +60,10 @@ def is_converted(fn):
     return fn in _is_converted
 
 
-def converted_callable(fn):
+def converted_callable(fn, strict=False):
     """What converted code should call for `fn`: its converted version if it is user
-    code, else `fn` itself."""
+    code, else `fn` itself. With `strict`, a function whose source cannot be read is an
+    error rather than a warning (the user asked to convert that very function)."""
     if getattr(fn, '__ag_do_not_convert__', False):
         return fn
     inner = getattr(fn, '__ag_python_function__', None)  # an autograph.Function
@@ -71,17 +72,17 @@ def converted_callable(fn):
     if isinstance(fn, functools.partial):
         return functools.partial(converted_callable(fn.func), *fn.args, **fn.keywords)
     if inspect.ismethod(fn):
-        func = converted_callable(fn.__func__)
+        func = converted_callable(fn.__func__, strict)
         return fn if func is fn.__func__ else types.MethodType(func, fn.__self__)
     if inspect.isfunction(fn):
         if is_converted(fn) or is_library(fn):
             return fn
-        return _convert_or_warn(fn)
+        return convert_function(fn) if strict else _convert_or_warn(fn)
     if isinstance(fn, type) or is_library(fn):
         return fn
     call = getattr(type(fn), '__call__', None)
     if inspect.isfunction(call) and not is_library(call):
-        converted = _convert_or_warn(call)
+        converted = convert_function(call) if strict else _convert_or_warn(call)
         return fn if converted is call else types.MethodType(converted, fn)
     return fn
 

@@ -131,7 +131,7 @@ class Function:
     def converted(self):
         """The converted Python function (not jitted)."""
         if self._converted is None:
-            self._converted = converted_callable(self.python_function)
+            self._converted = converted_callable(self.python_function, strict=True)
         return self._converted
 
     def __get__(self, instance, owner=None):

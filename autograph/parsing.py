@@ -73,7 +73,7 @@ def _parse(text, file):
     try:
         return gast.parse(text)
     except SyntaxError as error:
-        raise ConversionError(f'cannot parse {file}: {error}') from None
+        raise ConversionError(f'{file}:{error.lineno}: syntax error: {error.msg}') from None
 
 def _argument_names(args):
     names = [a.id for a in args.posonlyargs + args.args]

@@ -1,0 +1,82 @@
+"""The analyses, one line per case, through their dumps."""
+import gast
+import pytest
+
+from autograph.analysis.activity import activity, local_names
+from autograph.analysis.dataflow import Dataflow
+
+
+def stmt(code):
+    return gast.parse(code).body[0]
+
+
+@pytest.mark.parametrize('code,dump', [
+    ('a = b + c', "reads=['b', 'c'] writes=['a']"),
+    ('a += 1', "reads=['a'] writes=['a']"),
+    ('x[i] = v', "reads=['i', 'v', 'x'] writes=['x']"),
+    ('obj.attr = v', "reads=['obj', 'v'] writes=['obj']"),
+    ('out.append(v)', "reads=['out', 'v'] writes=['out']"),
+    ('a, (b, c) = t', "reads=['t'] writes=['a', 'b', 'c']"),
+    ('def g(p):\n    return p + q', "reads=['q'] writes=['g']"),
+    ('f = lambda p: p * k', "reads=['k'] writes=['f']"),
+    ('ys = [y * s for y in xs]', "reads=['s', 'xs'] writes=['ys']"),
+    ('for i in r:\n    t = t + i', "reads=['i', 'r', 't'] writes=['i', 't']"),
+])
+def test_activity(code, dump):
+    assert activity(stmt(code)).dump() == dump
+
+
+def test_local_names_exclude_globals_and_nonlocals():
+    function = stmt('def f(a):\n    global g\n    g = 1\n    b = 2\n'
+                    '    def h():\n        nonlocal b\n        b = 3\n    import os\n')
+    assert sorted(local_names(function)) == ['a', 'b', 'h', 'os']
+
+
+def flow_of(code):
+    function = stmt(code)
+    return function, Dataflow(function)
+
+
+def test_liveness_and_definedness_around_an_if():
+    function, flow = flow_of(
+        'def f(x):\n'
+        '    y = 1\n'
+        '    if x:\n'
+        '        z = y\n'
+        '        y = 2\n'
+        '    else:\n'
+        '        w = 3\n'
+        '    return y\n')
+    branch = function.body[1]
+    assert flow.dump(branch) == "live_out=['y'] defined_in=['x', 'y']"
+    assert flow.dump(branch.body[0]) == "live_out=[] defined_in=['x', 'y']"   # y rewritten
+    assert flow.dump(branch.body[1]) == "live_out=['y'] defined_in=['x', 'y', 'z']"
+    assert flow.dump(function.body[2]) == "live_out=[] defined_in=['x', 'y']"
+
+
+def test_loop_head_carries_only_what_is_read_again():
+    function, flow = flow_of(
+        'def f(n):\n'
+        '    i = 0\n'
+        '    acc = 0\n'
+        '    while i < n:\n'
+        '        tmp = i * 2\n'
+        '        acc = acc + tmp\n'
+        '        i = i + 1\n'
+        '    return acc\n')
+    loop = function.body[2]
+    assert sorted(flow.loop_head[loop]) == ['acc', 'i', 'n']
+    assert 'tmp' not in flow.loop_head[loop]
+
+
+def test_names_read_by_nested_functions_are_always_live():
+    function, flow = flow_of(
+        'def f(x):\n'
+        '    def g():\n'
+        '        return y\n'
+        '    if x:\n'
+        '        y = 1\n'
+        '    else:\n'
+        '        y = 2\n'
+        '    return g()\n')
+    assert 'y' in flow.live_out[function.body[1]]

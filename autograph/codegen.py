@@ -52,8 +52,6 @@ def generate(node, source_file, runtime_name, freevars):
     is_lambda = isinstance(node, gast.Lambda)
     inner_name = '<lambda>' if is_lambda else node.name
     fn_ast = to_ast(node)
-    function_source = _unparse(fn_ast)
-
     params = [runtime_name] + [v for v in freevars if v != runtime_name]
     body = [ast.Return(value=fn_ast)] if is_lambda else [
         fn_ast, ast.Return(value=ast.Name(id=inner_name, ctx=ast.Load()))]
@@ -63,11 +61,12 @@ def generate(node, source_file, runtime_name, freevars):
                                          kwarg=None, defaults=[]),
         body=body, decorator_list=[], returns=None, type_comment=None)
     module = ast.Module(body=[factory], type_ignores=[])
-    _fill_locations(module, fn_ast.lineno)
+    _fill_locations(module, getattr(fn_ast, 'lineno', None) or 1)
     text = _compact(ast.unparse(module)) + '\n'
+    function_source = _inner_source(text, is_lambda)
 
     file = f'<autograph {next(_counter)}: {inner_name} from {origin.short(source_file)}>'
-    origin.register(file, text, _line_map(text, module, source_file, inner_name))
+    origin.register(file, text, lambda: _line_map(text, module, source_file, inner_name))
     factory_code = compile(text, file, 'exec').co_consts[0]
     code = next(c for c in factory_code.co_consts
                 if isinstance(c, types.CodeType) and c.co_name == inner_name)
@@ -76,12 +75,18 @@ def generate(node, source_file, runtime_name, freevars):
 
 def unparse_function(node):
     """The source of a converted gast function, as `to_code` shows it."""
-    return _unparse(to_ast(node))
-
-
-def _unparse(fn_ast):
-    _fill_locations(fn_ast, getattr(fn_ast, 'lineno', 1) or 1)
+    fn_ast = to_ast(node)
+    _fill_locations(fn_ast, getattr(fn_ast, 'lineno', None) or 1)
     return _compact(ast.unparse(fn_ast)) + '\n'
+
+
+def _inner_source(text, is_lambda):
+    """The converted function's own source, cut out of the factory's."""
+    lines = text.splitlines()[1:-1] if not is_lambda else [text.splitlines()[1]]
+    lines = [line[4:] for line in lines]
+    if is_lambda:
+        lines[0] = lines[0][len('return '):]
+    return '\n'.join(lines) + '\n'
 
 
 def _compact(text):
@@ -100,14 +105,15 @@ def _fill_locations(tree, default_line):
             if getattr(node, 'lineno', None) is None:
                 node.lineno, node.col_offset = line, col
                 node.end_lineno, node.end_col_offset = line, col
-            line, col = node.lineno, node.col_offset or 0
+            line, col = node.lineno, getattr(node, 'col_offset', 0) or 0
         for child in ast.iter_child_nodes(node):
             visit(child, line, col)
     visit(tree, default_line, 0)
 
 
 def _line_map(text, module, source_file, function_name):
-    """Generated line -> the user's Location, by walking the tree and its re-parse together."""
+    """Generated line -> the user's Location, by walking the tree and its re-parse together.
+    (Computed when first needed: for an error message or a traceback.)"""
     line_map = {}
     for new, old in zip(ast.walk(ast.parse(text)), ast.walk(module)):
         line = getattr(new, 'lineno', None)

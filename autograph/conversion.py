@@ -19,7 +19,7 @@ from autograph.naming import Namer
 from autograph.passes.base import Context
 from autograph.passes.calls import LiveResolver
 
-_generated = weakref.WeakKeyDictionary()   # code object -> codegen.Generated
+_generated = {}                            # id(code object) -> (weakref, Generated)
 _converted = weakref.WeakKeyDictionary()   # original function -> converted function
 _is_converted = weakref.WeakSet()          # converted functions
 _lock = threading.RLock()
@@ -44,7 +44,10 @@ def convert_function(fn):
 
 
 def generated_code(fn):
-    generated = _generated.get(fn.__code__)
+    # Keyed by identity: equal code objects from different files map to different lines.
+    code = fn.__code__
+    entry = _generated.get(id(code))
+    generated = entry[1] if entry is not None and entry[0]() is code else None
     if generated is None:
         source = parsing.parse_function(fn)
         namer = Namer.for_tree(source.node, fn.__code__.co_freevars)
@@ -52,8 +55,14 @@ def generated_code(fn):
                       resolver=LiveResolver(fn))
         node = passes.run(source.node, ctx)
         generated = codegen.generate(node, source.file, ctx.ag, fn.__code__.co_freevars)
-        _generated[fn.__code__] = generated
+        key = id(code)
+        _generated[key] = (weakref.ref(code, functools.partial(_forget, key)), generated)
     return generated
+
+
+def _forget(key, _):
+    if _generated is not None:  # None while the interpreter shuts down
+        _generated.pop(key, None)
 
 
 def is_converted(fn):

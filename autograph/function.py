@@ -121,11 +121,15 @@ class Function:
         self._converted = None
         self._concrete = {}
         self._lock = threading.Lock()
-        self._recent = collections.deque(maxlen=RETRACE_WINDOW)  # True when a call traced
-        self._keys = collections.deque(maxlen=2)
-        self._warned_retracing = False
         self._bound = weakref.WeakKeyDictionary()
         self.trace_count = 0
+        # Calls whose arguments are all arrays share one jax.jit: its C++ dispatch keys
+        # them by shape and dtype, as we would, at the cost of a plain jax.jit call.
+        self._arrays_jit = jax.jit(_named(self._trace_arrays, self.__name__))
+        self._calls = 0
+        self._trace_calls = collections.deque(maxlen=RETRACE_WINDOW)
+        self._trace_keys = collections.deque(maxlen=2)
+        self._warned_retracing = False
 
     @property
     def converted(self):
@@ -151,19 +155,16 @@ class Function:
         return bound
 
     def __call__(self, *args, **kwargs):
-        if functions_run_eagerly():
+        if _eager_default[0]:
             return self.python_function(*args, **kwargs)
+        self._calls += 1
         try:
             if not self._jit:
                 return check_defined(self.converted(*args, **kwargs))
+            if not kwargs and self.input_signature is None and _all_arrays(args):
+                return self._arrays_jit(*args)
             key, leaves = self._key(args, kwargs)
-            concrete = self._concrete.get(key)
-            traced = concrete is None
-            if traced:
-                concrete = self._trace(key, leaves, args, kwargs)
-            self._recent.append(traced)
-            if traced:
-                self._note_trace(key)
+            concrete = self._concrete.get(key) or self._concrete_function(key, leaves)
             return concrete.call_leaves(leaves)
         except Exception as error:
             raise _user_facing(error) from None
@@ -178,33 +179,47 @@ class Function:
         if not args and not kwargs and self.input_signature is not None:
             args = self.input_signature
         key, leaves = self._key(args, kwargs)
-        concrete = self._concrete.get(key)
-        if concrete is None:
-            concrete = self._trace(key, leaves, args, kwargs)
+        concrete = self._concrete.get(key) or self._concrete_function(key, leaves)
         concrete.ensure_traced()
         return concrete
 
-    def _trace(self, key, leaves, args, kwargs):
+    def _concrete_function(self, key, leaves):
         with self._lock:
             concrete = self._concrete.get(key)
             if concrete is None:
-                concrete = ConcreteFunction(self, key, leaves, args, kwargs)
+                concrete = ConcreteFunction(self, key, leaves)
                 self._concrete[key] = concrete
             return concrete
 
-    def _note_trace(self, key):
-        self._keys.append(key)
-        if (self._warned_retracing or len(self._recent) < RETRACE_WINDOW
-                or not all(self._recent)):
-            return
-        self._warned_retracing = True
-        warnings.warn(retrace_message(self, *self._keys), stacklevel=3)
+    def _trace_arrays(self, *args):
+        """What `_arrays_jit` traces: registers the trace, then runs the converted code."""
+        key, leaves = call_key(args, {})
+        self._concrete_function(key, leaves)
+        return self._traced_call(key, args, {})
+
+    def _traced_call(self, key, args, kwargs):
+        """Run the converted function while tracing it for `key`."""
+        self.trace_count += 1
+        self._trace_calls.append(self._calls)
+        self._trace_keys.append(key)
+        if (not self._warned_retracing and len(self._trace_calls) == RETRACE_WINDOW
+                and self._trace_calls[-1] - self._trace_calls[0] == RETRACE_WINDOW - 1):
+            self._warned_retracing = True
+            warnings.warn(retrace_message(self, *self._trace_keys), stacklevel=4)
+        return check_defined(self.converted(*args, **kwargs))
 
     def pretty_printed_concrete_signatures(self):
         return '\n\n'.join(str(c) for c in self._concrete.values())
 
     def __repr__(self):
         return f'<autograph.Function {self.__qualname__}>'
+
+
+def _all_arrays(args):
+    for arg in args:
+        if not isinstance(arg, jax.Array):
+            return False
+    return True
 
 
 def _user_facing(error):
@@ -313,7 +328,7 @@ def _parameter_names_plain(fn):
 class ConcreteFunction:
     """One trace of a Function: its compiled program, jaxpr, StableHLO and signature."""
 
-    def __init__(self, function, key, leaves, args, kwargs):
+    def __init__(self, function, key, leaves):
         self.function = function
         self.key = key
         treedef, keys = key
@@ -324,7 +339,11 @@ class ConcreteFunction:
         self._avals = [jax.ShapeDtypeStruct(keys[i].shape, keys[i].dtype,
                                             weak_type=keys[i].weak_type)
                        for i in self._dynamic]
-        self._jitted = jax.jit(_named(self._flat, function.__name__))
+        flat_arrays = jax.tree_util.tree_structure((tuple(range(len(keys))), {}))
+        if treedef == flat_arrays and len(self._dynamic) == len(keys):
+            self._jitted = function._arrays_jit      # the same trace as array calls
+        else:
+            self._jitted = jax.jit(_named(self._flat, function.__name__))
         self._outputs = None
 
     def _flat(self, *dynamic):
@@ -332,8 +351,7 @@ class ConcreteFunction:
         for i, value in zip(self._dynamic, dynamic):
             leaves[i] = value
         args, kwargs = jax.tree_util.tree_unflatten(self._treedef, leaves)
-        self.function.trace_count += 1
-        return check_defined(self.function.converted(*args, **kwargs))
+        return self.function._traced_call(self.key, args, kwargs)
 
     def call_leaves(self, leaves):
         return self._jitted(*[leaves[i] for i in self._dynamic])

@@ -28,17 +28,12 @@ def parse_function(fn):
                               f'(builtins and C functions cannot be converted)')
     if fn.__name__ == '<lambda>':
         return _parse_lambda(fn, code)
+    lines, first_line = _function_lines(code)
     try:
-        lines, first_line = inspect.getsourcelines(fn)
-    except (OSError, TypeError) as error:
-        raise ConversionError(
-            f'cannot convert {fn.__qualname__}: its source code is not available '
-            f'({error}). Define it in a file, a notebook cell, or register exec\'d source '
-            f'in linecache.') from None
-    source = ''.join(lines)
-    dedented = textwrap.dedent(source)
-    indent = _indent_of(lines[0]) - _indent_of(dedented.splitlines()[0])
-    tree = _parse(dedented, code.co_filename)
+        tree, indent = _parse_lines(lines, code.co_filename)
+    except ConversionError:
+        lines, first_line = _inspected_lines(fn)
+        tree, indent = _parse_lines(lines, code.co_filename)
     node = next((n for n in tree.body
                  if isinstance(n, (gast.FunctionDef, gast.AsyncFunctionDef))), None)
     if node is None:
@@ -46,6 +41,46 @@ def parse_function(fn):
     _move(node, first_line - 1, indent)
     node.decorator_list = []
     return Source(code.co_filename, node)
+
+def _function_lines(code):
+    """The source lines of a function and the number of the first one, cheaply: from
+    its first line up to the first line indented no deeper than the `def`. (A cut in
+    the middle of a statement fails to parse; `inspect`, which tokenizes, then decides.)
+    """
+    lines = linecache.getlines(code.co_filename)
+    start = code.co_firstlineno - 1
+    if not 0 <= start < len(lines):
+        return [], start + 1
+    indent = _indent_of(lines[start])
+    end = start + 1
+    while end < len(lines) and lines[end - 1].lstrip().startswith('@'):
+        end += 1  # decorators, then the def line
+    while end < len(lines):
+        text = lines[end].strip()
+        if text and not text.startswith('#') and _indent_of(lines[end]) <= indent:
+            break
+        end += 1
+    return lines[start:end], start + 1
+
+
+def _inspected_lines(fn):
+    try:
+        return inspect.getsourcelines(fn)
+    except (OSError, TypeError) as error:
+        raise ConversionError(
+            f'cannot convert {fn.__qualname__}: its source code is not available '
+            f'({error}). Define it in a file, a notebook cell, or register exec\'d source '
+            f'in linecache.') from None
+
+
+def _parse_lines(lines, file):
+    """(gast module, how far it was dedented) of a function's source lines."""
+    if not lines:
+        raise ConversionError(f'no source lines in {file}')
+    dedented = textwrap.dedent(''.join(lines))
+    indent = _indent_of(lines[0]) - _indent_of(dedented.splitlines()[0])
+    return _parse(dedented, file), indent
+
 
 def _parse_lambda(fn, code):
     module = parse_file(code.co_filename)

@@ -6,22 +6,41 @@ statements replaces a placeholder that stands alone as a statement. Replacing a 
 snippet does not contain is an error, so templates and their callers cannot drift apart.
 Generated nodes carry no location until `set_origin` gives them the user's.
 """
-import copy
+import functools
 
 import gast
 
 _LOCATION = ('lineno', 'col_offset', 'end_lineno', 'end_col_offset')
 
 
-def statements(template, **replacements):
+@functools.lru_cache(maxsize=None)
+def _parsed(template):
     tree = gast.parse(template.strip())
     _strip_locations(tree)
+    return tree
+
+
+def statements(template, **replacements):
+    tree = _copy(_parsed(template))
     used = set()
     body = _replace_block(tree.body, replacements, used)
     missing = set(replacements) - used
     if missing:
         raise ValueError(f'template has no placeholder {sorted(missing)}: {template!r}')
     return body
+
+
+def _copy(node):
+    """A deep copy of a gast tree (much faster than copy.deepcopy on small trees)."""
+    if isinstance(node, list):
+        return [_copy(item) for item in node]
+    if not isinstance(node, gast.AST):
+        return node
+    new = type(node)(**{field: _copy(getattr(node, field)) for field in node._fields})
+    for attr in node._attributes:
+        if hasattr(node, attr):
+            setattr(new, attr, getattr(node, attr))
+    return new
 
 
 def expression(template, **replacements):
@@ -54,7 +73,7 @@ class _Replacer(gast.NodeTransformer):
         if isinstance(new, str):
             node.id = new
             return node
-        new = copy.deepcopy(new)
+        new = _copy(new)
         if hasattr(new, 'ctx'):
             _set_ctx(new, node.ctx)
         return new
@@ -80,14 +99,6 @@ class _Replacer(gast.NodeTransformer):
             node.name = self.replacements[node.name]
         return self.generic_visit(node)
 
-    def visit_arguments(self, node):
-        # A placeholder argument list `(*params)` takes a list of names.
-        if node.vararg is not None and isinstance(self.replacements.get(node.vararg.id), list):
-            self.used.add(node.vararg.id)
-            node.args = [name(n, gast.Param()) for n in self.replacements[node.vararg.id]]
-            node.vararg = None
-        return node
-
 
 def _set_ctx(node, ctx):
     node.ctx = ctx
@@ -104,14 +115,32 @@ def _strip_locations(tree):
 
 
 def set_origin(nodes, origin):
-    """Give every generated node without a location the location of `origin`."""
-    for tree in nodes:
-        for node in gast.walk(tree):
-            if ('lineno' in node._attributes and getattr(node, 'lineno', None) is None
-                    and hasattr(origin, 'lineno')):
-                for attr in _LOCATION:
-                    setattr(node, attr, getattr(origin, attr, None))
+    """Give generated statements without a location the location of `origin`. (Nodes
+    inside them without one take their parent's when the code is generated.)"""
+    for node in nodes:
+        if getattr(node, 'lineno', None) is None and hasattr(origin, 'lineno'):
+            for attr in _LOCATION:
+                setattr(node, attr, getattr(origin, attr, None))
     return nodes
+
+
+def arguments(params):
+    """The parameter list `(a, b, c)`."""
+    return gast.arguments(args=[name(p, gast.Param()) for p in params], posonlyargs=[],
+                          vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None,
+                          defaults=[])
+
+
+def function(identifier, params, body):
+    """`def identifier(*params): body`."""
+    return gast.FunctionDef(name=identifier, args=arguments(params), body=body,
+                            decorator_list=[], returns=None, type_comment=None,
+                            type_params=[])
+
+
+def thunk(body):
+    """`lambda: body`."""
+    return gast.Lambda(args=arguments([]), body=body)
 
 
 def name(identifier, ctx=None):

@@ -29,7 +29,8 @@ _lock = threading.Lock()
 
 
 def register(generated_file, source, line_map):
-    """Make `generated_file` readable by linecache and map its lines to user locations."""
+    """Make `generated_file` readable by linecache and map its lines to user locations.
+    `line_map` may be a function that computes the map when it is first needed."""
     lines = source.splitlines(keepends=True)
     with _lock:
         linecache.cache[generated_file] = (len(source), None, lines, generated_file)
@@ -38,6 +39,8 @@ def register(generated_file, source, line_map):
 
 def lookup(file, line):
     line_map = _maps.get(file)
+    if callable(line_map):
+        line_map = _maps[file] = line_map()
     return line_map.get(line) if line_map else None
 
 

@@ -22,15 +22,60 @@ class Activity:
 def activity(node):
     """The names `node` (a statement, expression or list of them) reads and writes."""
     if isinstance(node, list):
-        reads, writes = set(), set()
-        for item in node:
-            a = activity(item)
-            reads |= a.reads
-            writes |= a.writes
-        return Activity(frozenset(reads), frozenset(writes))
+        return _union([activity(item) for item in node])
     visitor = _Visitor()
     visitor.visit(node)
     return Activity(frozenset(visitor.reads), frozenset(visitor.writes))
+
+
+_COMPOUND = (gast.If, gast.While, gast.For, gast.With, gast.Try)
+_BLOCK_FIELDS = ('body', 'orelse', 'finalbody')
+
+
+class ActivityCache:
+    """`activity` memoized per node for one pass over a tree that does not change under
+    it; compound statements combine their children's cached results."""
+
+    def __init__(self):
+        self._cache = {}
+
+    def __call__(self, node):
+        if isinstance(node, list):
+            return _union([self(item) for item in node])
+        result = self._cache.get(id(node))
+        if result is None:
+            result = self._compute(node)
+            self._cache[id(node)] = (node, result)
+        else:
+            result = result[1]
+        return result
+
+    def _compute(self, node):
+        if not isinstance(node, _COMPOUND):
+            return activity(node)
+        parts = []
+        for field, value in gast.iter_fields(node):
+            if field in _BLOCK_FIELDS:
+                parts.append(self(value))
+            elif field == 'handlers':
+                for handler in value:
+                    parts.append(activity(handler.type) if handler.type else None)
+                    parts.append(self(handler.body))
+                    if handler.name:
+                        parts.append(Activity(frozenset(), frozenset([handler.name])))
+            elif isinstance(value, gast.AST):
+                parts.append(activity(value))
+            elif isinstance(value, list):
+                parts += [activity(v) for v in value if isinstance(v, gast.AST)]
+        return _union([p for p in parts if p is not None])
+
+
+def _union(activities):
+    reads, writes = set(), set()
+    for a in activities:
+        reads |= a.reads
+        writes |= a.writes
+    return Activity(frozenset(reads), frozenset(writes))
 
 
 def free_variables(node):
@@ -43,7 +88,12 @@ def free_variables(node):
 def local_names(function):
     """Names bound in `function`'s own scope: parameters, assignment targets, nested
     definitions and imports, less those declared global or nonlocal."""
-    bound, declared = set(), set()
+    return scope_names(function)[0]
+
+
+def scope_names(function):
+    """(local names, {name: 'global' or 'nonlocal'} declared) of `function`'s scope."""
+    bound, declared = set(), {}
 
     def visit(node):
         for child in gast.iter_child_nodes(node):
@@ -58,12 +108,13 @@ def local_names(function):
             elif isinstance(child, (gast.Import, gast.ImportFrom)):
                 bound.update((a.asname or a.name).split('.')[0] for a in child.names)
             elif isinstance(child, (gast.Global, gast.Nonlocal)):
-                declared.update(child.names)
+                kind = 'global' if isinstance(child, gast.Global) else 'nonlocal'
+                declared.update((n, kind) for n in child.names)
             visit(child)
     visit(function.args)
     for stmt in function.body:
         visit(gast.Module(body=[stmt], type_ignores=[]))
-    return frozenset(bound - declared)
+    return frozenset(bound - set(declared)), declared
 
 
 def base_name(node):

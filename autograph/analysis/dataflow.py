@@ -6,7 +6,7 @@ Results are side tables keyed by statement node.
 """
 import gast
 
-from autograph.analysis.activity import activity, free_variables
+from autograph.analysis.activity import ActivityCache, free_variables
 
 _SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)
 
@@ -22,13 +22,14 @@ class Dataflow:
     """
 
     def __init__(self, function, extra_reads=None):
+        self.activity = ActivityCache()
         self.extra_reads = extra_reads or {}
         self.live_out = {}
         self.loop_head = {}
         self.defined_in = {}
         self.always_live = frozenset(_closure_reads(function))
         self.block_live_in(function.body, frozenset())
-        params = activity(function.args).writes
+        params = self.activity(function.args).writes
         self._defined_block(function.body, frozenset(params))
 
     def dump(self, stmt):
@@ -48,30 +49,30 @@ class Dataflow:
     def _live_in(self, stmt, out, record):
         block = lambda stmts, live: self.block_live_in(stmts, live, record)  # noqa: E731
         if isinstance(stmt, gast.If):
-            return _reads(stmt.test) | block(stmt.body, out) | block(stmt.orelse, out)
+            return self._reads(stmt.test) | block(stmt.body, out) | block(stmt.orelse, out)
         if isinstance(stmt, (gast.While, gast.For)):
             return self._loop_live_in(stmt, out, block, record)
         if isinstance(stmt, (gast.Return, gast.Raise)):
-            return activity(stmt).reads
+            return self.activity(stmt).reads
         if isinstance(stmt, gast.With):
-            items = activity(stmt.items)
+            items = self.activity(stmt.items)
             return items.reads | (block(stmt.body, out) - items.writes)
         if isinstance(stmt, gast.Try):
             final = block(stmt.finalbody, out)
             after_body = block(stmt.orelse, final)
             handlers = frozenset().union(*[block(h.body, final) for h in stmt.handlers])
             return block(stmt.body, after_body | handlers) | handlers | final
-        a = activity(stmt)
+        a = self.activity(stmt)
         return (out - a.writes) | a.reads
 
     def _loop_live_in(self, loop, out, block, record):
         after = block(loop.orelse, out)
         head_reads = frozenset(self.extra_reads.get(loop, ()))
         if isinstance(loop, gast.While):
-            head_reads |= _reads(loop.test)
+            head_reads |= self._reads(loop.test)
             targets = frozenset()
         else:
-            targets = activity(loop.target).writes
+            targets = self.activity(loop.target).writes
         head = after | head_reads
         while True:
             body_in = block(loop.body, head)
@@ -81,7 +82,7 @@ class Dataflow:
             head = new
         if record:
             self.loop_head[loop] = head
-        return head | (_reads(loop.iter) if isinstance(loop, gast.For) else frozenset())
+        return head | (self._reads(loop.iter) if isinstance(loop, gast.For) else frozenset())
 
     # --- definite assignment (forward) --------------------------------------------------
 
@@ -101,13 +102,13 @@ class Dataflow:
             completing = [b for b in branches if b is not None]
             return frozenset.intersection(*completing) if completing else None
         if isinstance(stmt, (gast.While, gast.For)):
-            targets = activity(stmt.target).writes if isinstance(stmt, gast.For) else set()
+            targets = self.activity(stmt.target).writes if isinstance(stmt, gast.For) else set()
             self._defined_block(stmt.body, defined | targets)
             return self._defined_block(stmt.orelse, defined)
         if isinstance(stmt, (gast.Return, gast.Raise)):
             return None
         if isinstance(stmt, gast.With):
-            inner = self._defined_block(stmt.body, defined | activity(stmt.items).writes)
+            inner = self._defined_block(stmt.body, defined | self.activity(stmt.items).writes)
             return inner
         if isinstance(stmt, gast.Try):
             self._defined_block(stmt.body, defined)
@@ -116,11 +117,10 @@ class Dataflow:
             self._defined_block(stmt.orelse, defined)
             final = self._defined_block(stmt.finalbody, defined)
             return final
-        return defined | activity(stmt).writes
+        return defined | self.activity(stmt).writes
 
-
-def _reads(expr):
-    return activity(expr).reads
+    def _reads(self, expr):
+        return self.activity(expr).reads
 
 
 def _closure_reads(function):

@@ -5,6 +5,8 @@ message stays lazy, as in Python.
 """
 import gast
 
+from autograph import templates
+
 from autograph.passes.base import ScopeTransformer
 
 
@@ -21,9 +23,6 @@ class _Asserts(ScopeTransformer):
     def visit_Assert(self, node):
         args = [node.test]
         if node.msg is not None:
-            args.append(gast.Lambda(
-                args=gast.arguments(args=[], posonlyargs=[], vararg=None, kwonlyargs=[],
-                                    kw_defaults=[], kwarg=None, defaults=[]),
-                body=node.msg))
+            args.append(templates.thunk(node.msg))
         call = gast.Call(func=self.ctx.runtime('assert_'), args=args, keywords=[])
         return gast.copy_location(gast.Expr(value=call), node)

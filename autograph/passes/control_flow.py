@@ -21,7 +21,7 @@ analysis sees structured code only. Statements are converted innermost first.
 import gast
 
 from autograph import templates
-from autograph.analysis.activity import activity, local_names
+from autograph.analysis.activity import activity, scope_names
 from autograph.analysis.dataflow import Dataflow
 from autograph.passes.base import SCOPES, blocks, contains, negation
 from runtime.state import RETURN_VALUE
@@ -32,7 +32,7 @@ def transform(function, ctx):
     flow = Dataflow(function, extra_reads)
     converter = _ControlFlow(ctx, flow, function)
     body, pending = converter.block(function.body)
-    params = activity(function.args).writes
+    params = flow.activity(function.args).writes
     docstring = body[:1] if _is_docstring(body[:1]) else []
     inits = converter.inits(pending - params)
     function.body = docstring + inits + body[len(docstring):]
@@ -49,13 +49,8 @@ class _ControlFlow:
     def __init__(self, ctx, flow, function):
         self.ctx = ctx
         self.flow = flow
-        self.declared = {}  # name -> 'global' / 'nonlocal'
-        for node in gast.walk(function):
-            if isinstance(node, (gast.Global, gast.Nonlocal)):
-                kind = 'global' if isinstance(node, gast.Global) else 'nonlocal'
-                self.declared.update((n, kind) for n in node.names)
+        self.locals, self.declared = scope_names(function)  # declared: name -> 'global'/..
         self.order = _first_use_order(function)
-        self.locals = local_names(function)
 
     # --- blocks -------------------------------------------------------------------------
 
@@ -121,10 +116,8 @@ class _ControlFlow:
         orelse, orelse_pending = self.block(node.orelse)
         test_name = self.ctx.namer.new('loop_test')
         body_name = self.ctx.namer.new('loop_body')
-        test = templates.statements('def test(*params):\n    return condition',
-                                    test=test_name, params=list(carried),
-                                    condition=node.test)
-        functions = test + [self.function(body_name, carried, body, carried, body_pending)]
+        test = templates.function(test_name, carried, [gast.Return(value=node.test)])
+        functions = [test, self.function(body_name, carried, body, carried, body_pending)]
         call = self.operator('while_stmt', [templates.name(test_name),
                                             templates.name(body_name)], carried, carried,
                              self.ctx.loop_options.get(node, []))
@@ -132,7 +125,7 @@ class _ControlFlow:
         return templates.set_origin(new, node) + orelse, pending | orelse_pending
 
     def for_statement(self, node):
-        targets = activity(node.target).writes
+        targets = self.flow.activity(node.target).writes
         carried = self.ordered((self.modified(node.body) | targets)
                                & self.flow.loop_head[node])
         pending = set(carried) - self.flow.defined_in[node]
@@ -150,9 +143,8 @@ class _ControlFlow:
         flag = self.ctx.break_flags.get(node)
         if flag is not None:
             test_name = self.ctx.namer.new('loop_test')
-            functions += templates.statements(
-                'def test(*params):\n    return condition', test=test_name,
-                params=list(carried), condition=negation(self.ctx, flag))
+            functions.append(templates.function(
+                test_name, carried, [gast.Return(value=negation(self.ctx, flag))]))
             keywords.append(gast.keyword(arg='extra_test', value=templates.name(test_name)))
         call = self.operator('for_stmt', [node.iter, templates.name(body_name)], carried,
                              carried, keywords)
@@ -163,15 +155,14 @@ class _ControlFlow:
 
     def function(self, name, params, body, outs, pending):
         """`def name(*params): <declarations> <inits> body; return outs`."""
-        written = activity(body).writes
+        written = activity(body).writes if self.declared else ()
         declarations = [
             (gast.Global if kind == 'global' else gast.Nonlocal)(names=[n])
             for n, kind in sorted(self.declared.items()) if n in written]
         body = declarations + self.inits(pending - set(params)) + body
         if outs:
             body.append(gast.Return(value=templates.names_tuple(outs)))
-        return templates.statements('def name(*params):\n    body', name=name,
-                                    params=list(params), body=body or [gast.Pass()])[0]
+        return templates.function(name, params, body or [gast.Pass()])
 
     def operator(self, op, args, state, names, keywords=()):
         """`ag.op(*args, (state,), names=(...), **keywords)`, leaving out what is empty."""
@@ -195,7 +186,7 @@ class _ControlFlow:
 
     def modified(self, stmts):
         """Local variables that `stmts` assign or mutate (not globals, not closures)."""
-        return activity(stmts).writes & self.locals
+        return self.flow.activity(stmts).writes & self.locals
 
     def ordered(self, names):
         return sorted(names, key=lambda n: (self.order.get(n, len(self.order)), n))

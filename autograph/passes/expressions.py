@@ -11,19 +11,14 @@ traced values become `jnp.logical_*` and `lax.cond`.
 """
 import gast
 
+from autograph import templates
+
 from autograph.passes.base import ScopeTransformer
 
 
 def transform(function, ctx):
     _Expressions(function, ctx).visit(function)
     return function
-
-
-def _thunk(body):
-    return gast.Lambda(args=gast.arguments(args=[], posonlyargs=[], vararg=None,
-                                           kwonlyargs=[], kw_defaults=[], kwarg=None,
-                                           defaults=[]),
-                       body=body)
 
 
 class _Expressions(ScopeTransformer):
@@ -40,7 +35,7 @@ class _Expressions(ScopeTransformer):
         op = 'and_' if isinstance(node.op, gast.And) else 'or_'
         result = node.values[-1]
         for value in reversed(node.values[:-1]):
-            result = self._call(op, [value, _thunk(result)], node)
+            result = self._call(op, [value, templates.thunk(result)], node)
         return result
 
     def visit_UnaryOp(self, node):
@@ -51,7 +46,7 @@ class _Expressions(ScopeTransformer):
 
     def visit_IfExp(self, node):
         self.generic_visit(node)
-        return self._call('if_exp', [node.test, _thunk(node.body), _thunk(node.orelse)], node)
+        return self._call('if_exp', [node.test, templates.thunk(node.body), templates.thunk(node.orelse)], node)
 
     def visit_Compare(self, node):
         self.generic_visit(node)
@@ -63,5 +58,5 @@ class _Expressions(ScopeTransformer):
                  for i, op in enumerate(node.ops)]
         result = parts[-1]
         for part in reversed(parts[:-1]):
-            result = self._call('and_', [part, _thunk(result)], node)
+            result = self._call('and_', [part, templates.thunk(result)], node)
         return result

@@ -1,4 +1,5 @@
 """The public entry points: `convert`, `to_code`, `do_not_convert`, loop options."""
+import ast
 import inspect
 
 from autograph import conversion, parsing
@@ -54,8 +55,6 @@ def _python_function(fn):
 
 def _static_callees(fn):
     """User functions reachable by name from `fn`'s source, each once, in call order."""
-    import gast
-
     from autograph.library import is_library
     seen, order, queue = {fn}, [], [fn]
     while queue:
@@ -63,8 +62,8 @@ def _static_callees(fn):
         node = parsing.parse_function(current).node
         closure = dict(zip(current.__code__.co_freevars,
                            [c.cell_contents for c in current.__closure__ or ()]))
-        for call in (n for n in gast.walk(node) if isinstance(n, gast.Call)):
-            if not isinstance(call.func, gast.Name):
+        for call in (n for n in ast.walk(node) if isinstance(n, ast.Call)):
+            if not isinstance(call.func, ast.Name):
                 continue
             target = closure.get(call.func.id, current.__globals__.get(call.func.id))
             target = getattr(target, '__ag_python_function__', target)

@@ -4,7 +4,7 @@ import argparse
 import os
 import sys
 
-import gast
+import ast
 
 from autograph import codegen, passes
 from autograph.errors import ConversionError
@@ -27,9 +27,9 @@ def convert_source(text, file, qualname):
 def _find(scope, path, file):
     name, rest = path[0], path[1:]
     for node in scope.body:
-        if isinstance(node, (gast.FunctionDef, gast.ClassDef)) and node.name == name:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and node.name == name:
             if not rest:
-                if isinstance(node, gast.ClassDef):
+                if isinstance(node, ast.ClassDef):
                     raise ConversionError(f'{name} in {file} is a class; name a method: '
                                           f'{name}.method')
                 return node

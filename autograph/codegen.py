@@ -16,10 +16,9 @@ import dataclasses
 import itertools
 import types
 
-import gast
+import ast
 
 from runtime import origin
-from autograph.parsing import to_ast
 
 FACTORY = 'create_converted'
 _counter = itertools.count()
@@ -48,10 +47,10 @@ class Generated:
 
 
 def generate(node, source_file, runtime_name, freevars):
-    """Compile the converted gast `node` (a FunctionDef or Lambda) into a `Generated`."""
-    is_lambda = isinstance(node, gast.Lambda)
+    """Compile the converted `node` (a FunctionDef or Lambda) into a `Generated`."""
+    is_lambda = isinstance(node, ast.Lambda)
     inner_name = '<lambda>' if is_lambda else node.name
-    fn_ast = to_ast(node)
+    fn_ast = node
     params = [runtime_name] + [v for v in freevars if v != runtime_name]
     body = [ast.Return(value=fn_ast)] if is_lambda else [
         fn_ast, ast.Return(value=ast.Name(id=inner_name, ctx=ast.Load()))]
@@ -59,14 +58,15 @@ def generate(node, source_file, runtime_name, freevars):
         name=FACTORY, args=ast.arguments(posonlyargs=[], args=[ast.arg(arg=p) for p in params],
                                          vararg=None, kwonlyargs=[], kw_defaults=[],
                                          kwarg=None, defaults=[]),
-        body=body, decorator_list=[], returns=None, type_comment=None)
+        body=body, decorator_list=[], returns=None, type_comment=None, lineno=None)
     module = ast.Module(body=[factory], type_ignores=[])
-    _fill_locations(module, getattr(fn_ast, 'lineno', None) or 1)
     text = _compact(ast.unparse(module)) + '\n'
     function_source = _inner_source(text, is_lambda)
 
     file = f'<autograph {next(_counter)}: {inner_name} from {origin.short(source_file)}>'
-    origin.register(file, text, lambda: _line_map(text, module, source_file, inner_name))
+    first_line = getattr(fn_ast, 'lineno', None) or 1
+    origin.register(file, text,
+                    lambda: _line_map(text, module, source_file, inner_name, first_line))
     factory_code = compile(text, file, 'exec').co_consts[0]
     code = next(c for c in factory_code.co_consts
                 if isinstance(c, types.CodeType) and c.co_name == inner_name)
@@ -74,10 +74,8 @@ def generate(node, source_file, runtime_name, freevars):
 
 
 def unparse_function(node):
-    """The source of a converted gast function, as `to_code` shows it."""
-    fn_ast = to_ast(node)
-    _fill_locations(fn_ast, getattr(fn_ast, 'lineno', None) or 1)
-    return _compact(ast.unparse(fn_ast)) + '\n'
+    """The source of a converted function, as `to_code` shows it."""
+    return _compact(ast.unparse(node)) + '\n'
 
 
 def _inner_source(text, is_lambda):
@@ -111,9 +109,10 @@ def _fill_locations(tree, default_line):
     visit(tree, default_line, 0)
 
 
-def _line_map(text, module, source_file, function_name):
+def _line_map(text, module, source_file, function_name, first_line):
     """Generated line -> the user's Location, by walking the tree and its re-parse together.
     (Computed when first needed: for an error message or a traceback.)"""
+    _fill_locations(module, first_line)
     line_map = {}
     for new, old in zip(ast.walk(ast.parse(text)), ast.walk(module)):
         line = getattr(new, 'lineno', None)

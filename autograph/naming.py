@@ -1,5 +1,5 @@
 """Hygienic names for generated code: `if_true`, `if_true_1`, ... never a user's name."""
-import gast
+import ast
 
 
 class Namer:
@@ -10,12 +10,14 @@ class Namer:
     def for_tree(cls, tree, extra=()):
         """A namer that avoids every identifier used anywhere in `tree`."""
         taken = set(extra)
-        for node in gast.walk(tree):
-            if isinstance(node, gast.Name):
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name):
                 taken.add(node.id)
-            elif isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
+            elif isinstance(node, ast.arg):
+                taken.add(node.arg)
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 taken.add(node.name)
-            elif isinstance(node, (gast.Global, gast.Nonlocal)):
+            elif isinstance(node, (ast.Global, ast.Nonlocal)):
                 taken.update(node.names)
         return cls(taken)
 

@@ -1,4 +1,4 @@
-"""Source retrieval: a function object -> its gast tree, with the user's real line numbers.
+"""Source retrieval: a function object -> its `ast` tree, with the user's real line numbers.
 
 Functions defined in files, in notebooks and in `exec`'d strings registered in `linecache`
 are found with `inspect`; lambdas by parsing their line and matching their arguments.
@@ -10,18 +10,18 @@ import inspect
 import linecache
 import textwrap
 
-import gast
+import ast
 
 from autograph.errors import ConversionError
 
 @dataclasses.dataclass(frozen=True)
 class Source:
     file: str
-    node: object   # gast.FunctionDef or gast.Lambda, decorators removed
+    node: object   # ast.FunctionDef or ast.Lambda, decorators removed
     module: object = None  # the whole module's tree, when it was parsed (lambdas, CLI)
 
 def parse_function(fn):
-    """The gast tree of `fn`'s definition (a FunctionDef or a Lambda)."""
+    """The tree of `fn`'s definition (a FunctionDef or a Lambda)."""
     code = getattr(fn, '__code__', None)
     if code is None:
         raise ConversionError(f'cannot convert {fn!r}: it has no Python source code '
@@ -35,7 +35,7 @@ def parse_function(fn):
         lines, first_line = _inspected_lines(fn)
         tree, indent = _parse_lines(lines, code.co_filename)
     node = next((n for n in tree.body
-                 if isinstance(n, (gast.FunctionDef, gast.AsyncFunctionDef))), None)
+                 if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
     if node is None:
         raise ConversionError(f'cannot find the definition of {fn.__qualname__} in its source')
     _move(node, first_line - 1, indent)
@@ -74,7 +74,7 @@ def _inspected_lines(fn):
 
 
 def _parse_lines(lines, file):
-    """(gast module, how far it was dedented) of a function's source lines."""
+    """(module tree, how far it was dedented) of a function's source lines."""
     if not lines:
         raise ConversionError(f'no source lines in {file}')
     dedented = textwrap.dedent(''.join(lines))
@@ -84,7 +84,7 @@ def _parse_lines(lines, file):
 
 def _parse_lambda(fn, code):
     module = parse_file(code.co_filename)
-    candidates = [n for n in gast.walk(module) if isinstance(n, gast.Lambda)
+    candidates = [n for n in ast.walk(module) if isinstance(n, ast.Lambda)
                   and n.lineno == code.co_firstlineno
                   and _argument_names(n.args) == _code_argument_names(code)]
     if not candidates:
@@ -97,7 +97,7 @@ def _parse_lambda(fn, code):
     return Source(code.co_filename, candidates[0], module)
 
 def parse_file(file, text=None):
-    """The gast tree of a whole file, with the file's line numbers."""
+    """The tree of a whole file, with the file's line numbers."""
     if text is None:
         text = ''.join(linecache.getlines(file))
     if not text:
@@ -106,15 +106,15 @@ def parse_file(file, text=None):
 
 def _parse(text, file):
     try:
-        return gast.parse(text)
+        return ast.parse(text)
     except SyntaxError as error:
         raise ConversionError(f'{file}:{error.lineno}: syntax error: {error.msg}') from None
 
 def _argument_names(args):
-    names = [a.id for a in args.posonlyargs + args.args]
-    names += [args.vararg.id] if args.vararg else []
-    names += [a.id for a in args.kwonlyargs]
-    names += [args.kwarg.id] if args.kwarg else []
+    names = [a.arg for a in args.posonlyargs + args.args]
+    names += [args.vararg.arg] if args.vararg else []
+    names += [a.arg for a in args.kwonlyargs]
+    names += [args.kwarg.arg] if args.kwarg else []
     return names
 
 def _code_argument_names(code):
@@ -126,7 +126,7 @@ def _indent_of(line):
     return len(line) - len(line.lstrip())
 
 def _move(tree, line_offset, col_offset):
-    for node in gast.walk(tree):
+    for node in ast.walk(tree):
         if hasattr(node, 'lineno') and node.lineno is not None:
             node.lineno += line_offset
             node.col_offset = (node.col_offset or 0) + col_offset
@@ -134,8 +134,5 @@ def _move(tree, line_offset, col_offset):
             node.end_lineno += line_offset
             node.end_col_offset = (node.end_col_offset or 0) + col_offset
 
-def to_ast(node):
-    """gast -> standard `ast` (what `compile` and `ast.unparse` take)."""
-    return gast.gast_to_ast(node)
 
 assert ast  # ast is re-exported for readers of this module's users

@@ -1,21 +1,21 @@
 """Building generated code: snippets of real Python with placeholder names.
 
 `statements('flag = False', flag='did_break')` parses the snippet and replaces each
-placeholder: a string renames the name; a gast expression takes its place; a list of
+placeholder: a string renames the name; an expression node takes its place; a list of
 statements replaces a placeholder that stands alone as a statement. Replacing a name the
 snippet does not contain is an error, so templates and their callers cannot drift apart.
 Generated nodes carry no location until `set_origin` gives them the user's.
 """
 import functools
 
-import gast
+import ast
 
 _LOCATION = ('lineno', 'col_offset', 'end_lineno', 'end_col_offset')
 
 
 @functools.lru_cache(maxsize=None)
 def _parsed(template):
-    tree = gast.parse(template.strip())
+    tree = ast.parse(template.strip())
     _strip_locations(tree)
     return tree
 
@@ -31,10 +31,10 @@ def statements(template, **replacements):
 
 
 def _copy(node):
-    """A deep copy of a gast tree (much faster than copy.deepcopy on small trees)."""
+    """A deep copy of a syntax tree (much faster than copy.deepcopy on small trees)."""
     if isinstance(node, list):
         return [_copy(item) for item in node]
-    if not isinstance(node, gast.AST):
+    if not isinstance(node, ast.AST):
         return node
     new = type(node)(**{field: _copy(getattr(node, field)) for field in node._fields})
     for attr in node._attributes:
@@ -51,7 +51,7 @@ def expression(template, **replacements):
 def _replace_block(stmts, replacements, used):
     out = []
     for stmt in stmts:
-        if (isinstance(stmt, gast.Expr) and isinstance(stmt.value, gast.Name)
+        if (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Name)
                 and isinstance(replacements.get(stmt.value.id), list)):
             used.add(stmt.value.id)
             out.extend(replacements[stmt.value.id])
@@ -60,7 +60,7 @@ def _replace_block(stmts, replacements, used):
     return out
 
 
-class _Replacer(gast.NodeTransformer):
+class _Replacer(ast.NodeTransformer):
     def __init__(self, replacements, used):
         self.replacements = replacements
         self.used = used
@@ -83,13 +83,13 @@ class _Replacer(gast.NodeTransformer):
             block = getattr(node, field, None)
             if isinstance(block, list):
                 setattr(node, field, _replace_block(block, self.replacements, self.used))
-        for field, value in gast.iter_fields(node):
+        for field, value in ast.iter_fields(node):
             if field in ('body', 'orelse'):
                 continue
             if isinstance(value, list):
-                setattr(node, field, [self.visit(v) if isinstance(v, gast.AST) else v
+                setattr(node, field, [self.visit(v) if isinstance(v, ast.AST) else v
                                       for v in value])
-            elif isinstance(value, gast.AST):
+            elif isinstance(value, ast.AST):
                 setattr(node, field, self.visit(value))
         return node
 
@@ -102,13 +102,13 @@ class _Replacer(gast.NodeTransformer):
 
 def _set_ctx(node, ctx):
     node.ctx = ctx
-    if isinstance(node, (gast.Tuple, gast.List)):
+    if isinstance(node, (ast.Tuple, ast.List)):
         for element in node.elts:
             _set_ctx(element, ctx)
 
 
 def _strip_locations(tree):
-    for node in gast.walk(tree):
+    for node in ast.walk(tree):
         for attr in _LOCATION:
             if hasattr(node, attr):
                 setattr(node, attr, None)
@@ -126,41 +126,40 @@ def set_origin(nodes, origin):
 
 def arguments(params):
     """The parameter list `(a, b, c)`."""
-    return gast.arguments(args=[name(p, gast.Param()) for p in params], posonlyargs=[],
+    return ast.arguments(args=[ast.arg(arg=p) for p in params], posonlyargs=[],
                           vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None,
                           defaults=[])
 
 
 def function(identifier, params, body):
     """`def identifier(*params): body`."""
-    return gast.FunctionDef(name=identifier, args=arguments(params), body=body,
+    return ast.FunctionDef(name=identifier, args=arguments(params), body=body,
                             decorator_list=[], returns=None, type_comment=None,
                             type_params=[])
 
 
 def thunk(body):
     """`lambda: body`."""
-    return gast.Lambda(args=arguments([]), body=body)
+    return ast.Lambda(args=arguments([]), body=body)
 
 
 def name(identifier, ctx=None):
-    return gast.Name(id=identifier, ctx=ctx or gast.Load(), annotation=None,
-                     type_comment=None)
+    return ast.Name(id=identifier, ctx=ctx or ast.Load())
 
 
 def names_tuple(identifiers, ctx=None):
     """`a` for one name, `a, b` for several, as a target or a value."""
-    ctx = ctx or gast.Load()
+    ctx = ctx or ast.Load()
     if len(identifiers) == 1:
         return name(identifiers[0], ctx)
-    return gast.Tuple(elts=[name(i, ctx) for i in identifiers], ctx=ctx)
+    return ast.Tuple(elts=[name(i, ctx) for i in identifiers], ctx=ctx)
 
 
 def tuple_of(identifiers):
     """`(a,)` / `(a, b)`: the state passed to an operator."""
-    return gast.Tuple(elts=[name(i) for i in identifiers], ctx=gast.Load())
+    return ast.Tuple(elts=[name(i) for i in identifiers], ctx=ast.Load())
 
 
 def strings(values):
-    return gast.Tuple(elts=[gast.Constant(value=v, kind=None) for v in values],
-                      ctx=gast.Load())
+    return ast.Tuple(elts=[ast.Constant(value=v) for v in values],
+                      ctx=ast.Load())

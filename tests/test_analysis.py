@@ -1,5 +1,5 @@
 """The analyses, one line per case, through their dumps."""
-import gast
+import ast
 import pytest
 
 from autograph.analysis.activity import activity, local_names
@@ -7,7 +7,7 @@ from autograph.analysis.dataflow import Dataflow
 
 
 def stmt(code):
-    return gast.parse(code).body[0]
+    return ast.parse(code).body[0]
 
 
 @pytest.mark.parametrize('code,dump', [

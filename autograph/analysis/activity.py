@@ -7,7 +7,7 @@ variables. `x[i] = v` and `x.a = v` modify `x`, so they count as a read and a wr
 """
 import dataclasses
 
-import gast
+import ast
 
 
 @dataclasses.dataclass(frozen=True)
@@ -28,7 +28,7 @@ def activity(node):
     return Activity(frozenset(visitor.reads), frozenset(visitor.writes))
 
 
-_COMPOUND = (gast.If, gast.While, gast.For, gast.With, gast.Try)
+_COMPOUND = (ast.If, ast.While, ast.For, ast.With, ast.Try)
 _BLOCK_FIELDS = ('body', 'orelse', 'finalbody')
 
 
@@ -54,7 +54,7 @@ class ActivityCache:
         if not isinstance(node, _COMPOUND):
             return activity(node)
         parts = []
-        for field, value in gast.iter_fields(node):
+        for field, value in ast.iter_fields(node):
             if field in _BLOCK_FIELDS:
                 parts.append(self(value))
             elif field == 'handlers':
@@ -63,10 +63,10 @@ class ActivityCache:
                     parts.append(self(handler.body))
                     if handler.name:
                         parts.append(Activity(frozenset(), frozenset([handler.name])))
-            elif isinstance(value, gast.AST):
+            elif isinstance(value, ast.AST):
                 parts.append(activity(value))
             elif isinstance(value, list):
-                parts += [activity(v) for v in value if isinstance(v, gast.AST)]
+                parts += [activity(v) for v in value if isinstance(v, ast.AST)]
         return _union([p for p in parts if p is not None])
 
 
@@ -96,32 +96,34 @@ def scope_names(function):
     bound, declared = set(), {}
 
     def visit(node):
-        for child in gast.iter_child_nodes(node):
-            if isinstance(child, gast.Name) and not isinstance(child.ctx, gast.Load):
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.Name) and not isinstance(child.ctx, ast.Load):
                 bound.add(child.id)
-            elif isinstance(child, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
+            elif isinstance(child, ast.arg):
+                bound.add(child.arg)
+            elif isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 bound.add(child.name)
                 continue
-            elif isinstance(child, (gast.Lambda, gast.ListComp, gast.SetComp, gast.DictComp,
-                                    gast.GeneratorExp)):
+            elif isinstance(child, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp,
+                                    ast.GeneratorExp)):
                 continue
-            elif isinstance(child, (gast.Import, gast.ImportFrom)):
+            elif isinstance(child, (ast.Import, ast.ImportFrom)):
                 bound.update((a.asname or a.name).split('.')[0] for a in child.names)
-            elif isinstance(child, (gast.Global, gast.Nonlocal)):
-                kind = 'global' if isinstance(child, gast.Global) else 'nonlocal'
+            elif isinstance(child, (ast.Global, ast.Nonlocal)):
+                kind = 'global' if isinstance(child, ast.Global) else 'nonlocal'
                 declared.update((n, kind) for n in child.names)
             visit(child)
     visit(function.args)
     for stmt in function.body:
-        visit(gast.Module(body=[stmt], type_ignores=[]))
+        visit(ast.Module(body=[stmt], type_ignores=[]))
     return frozenset(bound - set(declared)), declared
 
 
 def base_name(node):
     """`x` for `x`, `x[i]`, `x.a.b`, `x[i].a`; None for anything else."""
-    while isinstance(node, (gast.Subscript, gast.Attribute)):
+    while isinstance(node, (ast.Subscript, ast.Attribute)):
         node = node.value
-    return node.id if isinstance(node, gast.Name) else None
+    return node.id if isinstance(node, ast.Name) else None
 
 
 MUTATING_METHODS = frozenset({
@@ -130,19 +132,22 @@ MUTATING_METHODS = frozenset({
 """`x.append(v)` and the like modify `x`: a loop that appends carries the list."""
 
 
-class _Visitor(gast.NodeVisitor):
+class _Visitor(ast.NodeVisitor):
     def __init__(self):
         self.reads = set()
         self.writes = set()
 
+    def visit_arg(self, node):
+        self.writes.add(node.arg)
+
     def visit_Name(self, node):
-        if isinstance(node.ctx, gast.Load):
+        if isinstance(node.ctx, ast.Load):
             self.reads.add(node.id)
         else:
             self.writes.add(node.id)
 
     def _visit_modified(self, node):
-        if not isinstance(node.ctx, gast.Load):
+        if not isinstance(node.ctx, ast.Load):
             base = base_name(node)
             if base is not None:
                 self.reads.add(base)
@@ -153,8 +158,8 @@ class _Visitor(gast.NodeVisitor):
 
     def visit_Call(self, node):
         func = node.func
-        if (isinstance(func, gast.Attribute) and func.attr in MUTATING_METHODS
-                and isinstance(func.value, gast.Name)):
+        if (isinstance(func, ast.Attribute) and func.attr in MUTATING_METHODS
+                and isinstance(func.value, ast.Name)):
             self.writes.add(func.value.id)
         self.generic_visit(node)
 
@@ -200,13 +205,13 @@ class _Visitor(gast.NodeVisitor):
         """Free variables of a function, lambda or comprehension."""
         inner = _Visitor()
         declared = set()
-        if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda)):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
             inner.visit(node.args)
             body = node.body if isinstance(node.body, list) else [node.body]
             for stmt in body:
                 inner.visit(stmt)
-            for n in gast.walk(node):
-                if isinstance(n, gast.Global):
+            for n in ast.walk(node):
+                if isinstance(n, ast.Global):
                     declared.update(n.names)
         else:  # comprehension
             for generator in node.generators:

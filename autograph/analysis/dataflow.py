@@ -4,11 +4,11 @@ Runs after `break`, `continue` and `return` inside loops have been lowered, so c
 flow is structured: `if`, `while`, `for`, `with`, `try`, and `return` only outside loops.
 Results are side tables keyed by statement node.
 """
-import gast
+import ast
 
 from autograph.analysis.activity import ActivityCache, free_variables
 
-_SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
 
 class Dataflow:
@@ -48,16 +48,16 @@ class Dataflow:
 
     def _live_in(self, stmt, out, record):
         block = lambda stmts, live: self.block_live_in(stmts, live, record)  # noqa: E731
-        if isinstance(stmt, gast.If):
+        if isinstance(stmt, ast.If):
             return self._reads(stmt.test) | block(stmt.body, out) | block(stmt.orelse, out)
-        if isinstance(stmt, (gast.While, gast.For)):
+        if isinstance(stmt, (ast.While, ast.For)):
             return self._loop_live_in(stmt, out, block, record)
-        if isinstance(stmt, (gast.Return, gast.Raise)):
+        if isinstance(stmt, (ast.Return, ast.Raise)):
             return self.activity(stmt).reads
-        if isinstance(stmt, gast.With):
+        if isinstance(stmt, ast.With):
             items = self.activity(stmt.items)
             return items.reads | (block(stmt.body, out) - items.writes)
-        if isinstance(stmt, gast.Try):
+        if isinstance(stmt, ast.Try):
             final = block(stmt.finalbody, out)
             after_body = block(stmt.orelse, final)
             handlers = frozenset().union(*[block(h.body, final) for h in stmt.handlers])
@@ -68,7 +68,7 @@ class Dataflow:
     def _loop_live_in(self, loop, out, block, record):
         after = block(loop.orelse, out)
         head_reads = frozenset(self.extra_reads.get(loop, ()))
-        if isinstance(loop, gast.While):
+        if isinstance(loop, ast.While):
             head_reads |= self._reads(loop.test)
             targets = frozenset()
         else:
@@ -82,7 +82,7 @@ class Dataflow:
             head = new
         if record:
             self.loop_head[loop] = head
-        return head | (self._reads(loop.iter) if isinstance(loop, gast.For) else frozenset())
+        return head | (self._reads(loop.iter) if isinstance(loop, ast.For) else frozenset())
 
     # --- definite assignment (forward) --------------------------------------------------
 
@@ -97,20 +97,20 @@ class Dataflow:
         return defined
 
     def _defined_after(self, stmt, defined):
-        if isinstance(stmt, gast.If):
+        if isinstance(stmt, ast.If):
             branches = [self._defined_block(b, defined) for b in (stmt.body, stmt.orelse)]
             completing = [b for b in branches if b is not None]
             return frozenset.intersection(*completing) if completing else None
-        if isinstance(stmt, (gast.While, gast.For)):
-            targets = self.activity(stmt.target).writes if isinstance(stmt, gast.For) else set()
+        if isinstance(stmt, (ast.While, ast.For)):
+            targets = self.activity(stmt.target).writes if isinstance(stmt, ast.For) else set()
             self._defined_block(stmt.body, defined | targets)
             return self._defined_block(stmt.orelse, defined)
-        if isinstance(stmt, (gast.Return, gast.Raise)):
+        if isinstance(stmt, (ast.Return, ast.Raise)):
             return None
-        if isinstance(stmt, gast.With):
+        if isinstance(stmt, ast.With):
             inner = self._defined_block(stmt.body, defined | self.activity(stmt.items).writes)
             return inner
-        if isinstance(stmt, gast.Try):
+        if isinstance(stmt, ast.Try):
             self._defined_block(stmt.body, defined)
             for handler in stmt.handlers:
                 self._defined_block(handler.body, defined)
@@ -127,7 +127,7 @@ def _closure_reads(function):
     """Names read by nested functions of `function`: live wherever they are in scope,
     since the nested function may run at any later point."""
     names = set()
-    for node in gast.walk(function):
+    for node in ast.walk(function):
         if node is not function and isinstance(node, _SCOPES):
-            names |= free_variables(node) if not isinstance(node, gast.ClassDef) else set()
+            names |= free_variables(node) if not isinstance(node, ast.ClassDef) else set()
     return names

@@ -1,6 +1,6 @@
 """The conversion pipeline: each pass removes one construct, in this order, from every
 function scope (innermost first), so later passes see a smaller language."""
-import gast
+import ast
 
 from autograph.passes import (asserts, calls, control_flow, directives, expressions, fence,
                               loop_exits, returns)
@@ -21,7 +21,7 @@ LAMBDA_PIPELINE = [calls, expressions]
 
 def run(root, ctx):
     """Convert `root` (a FunctionDef or a Lambda) and every function nested in it."""
-    if isinstance(root, gast.Lambda):
+    if isinstance(root, ast.Lambda):
         for step in LAMBDA_PIPELINE:
             step.transform(root, ctx)
         return root
@@ -35,9 +35,9 @@ def _scopes_innermost_first(root):
     found = []
 
     def visit(node):
-        for child in gast.iter_child_nodes(node):
+        for child in ast.iter_child_nodes(node):
             visit(child)
-        if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef)):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             found.append(node)
     visit(root)
     return found

@@ -3,7 +3,7 @@
 A traced test is checked when the compiled program runs; a Python one right away. The
 message stays lazy, as in Python.
 """
-import gast
+import ast
 
 from autograph import templates
 
@@ -24,5 +24,5 @@ class _Asserts(ScopeTransformer):
         args = [node.test]
         if node.msg is not None:
             args.append(templates.thunk(node.msg))
-        call = gast.Call(func=self.ctx.runtime('assert_'), args=args, keywords=[])
-        return gast.copy_location(gast.Expr(value=call), node)
+        call = ast.Call(func=self.ctx.runtime('assert_'), args=args, keywords=[])
+        return ast.copy_location(ast.Expr(value=call), node)

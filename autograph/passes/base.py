@@ -2,7 +2,7 @@
 import copy
 import dataclasses
 
-import gast
+import ast
 
 from autograph.naming import Namer
 
@@ -36,13 +36,12 @@ class Context:
 
     def runtime(self, attr):
         """`ag.attr` as an expression."""
-        return gast.Attribute(value=gast.Name(id=self.ag, ctx=gast.Load(), annotation=None,
-                                              type_comment=None),
-                              attr=attr, ctx=gast.Load())
+        return ast.Attribute(value=ast.Name(id=self.ag, ctx=ast.Load()), attr=attr,
+                             ctx=ast.Load())
 
 
-LOOPS = (gast.While, gast.For)
-SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef, gast.Lambda)
+LOOPS = (ast.While, ast.For)
+SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 
 
 def blocks(stmt):
@@ -115,11 +114,11 @@ def guard_exits(stmts, kind, flag, replacement=None):
 
 def negation(ctx, flag):
     """`ag.not_(flag)`."""
-    return gast.Call(func=ctx.runtime('not_'), args=[gast.Name(
-        id=flag, ctx=gast.Load(), annotation=None, type_comment=None)], keywords=[])
+    return ast.Call(func=ctx.runtime('not_'), args=[ast.Name(id=flag, ctx=ast.Load())],
+                    keywords=[])
 
 
-class ScopeTransformer(gast.NodeTransformer):
+class ScopeTransformer(ast.NodeTransformer):
     """A transformer over one function scope: it does not enter nested functions, which
     the pipeline converts as scopes of their own."""
 

@@ -12,7 +12,7 @@ when converting a function object, the file's imports for `autograph-show`.
 """
 import builtins
 
-import gast
+import ast
 import jax
 import numpy as np
 
@@ -43,8 +43,8 @@ def transform(function, ctx):
 def _method_receiver(function):
     """`self`/`cls` when the function looks like a method: calls on it are converted."""
     args = function.args.posonlyargs + function.args.args
-    if args and args[0].id in ('self', 'cls'):
-        return args[0].id
+    if args and args[0].arg in ('self', 'cls'):
+        return args[0].arg
     return None
 
 
@@ -62,33 +62,33 @@ class _Calls(ScopeTransformer):
             return node
         if kind == Resolution.BUILTIN:
             if name in OVERRIDDEN_BUILTINS:
-                node.func = gast.copy_location(self.ctx.runtime(name), node.func)
+                node.func = ast.copy_location(self.ctx.runtime(name), node.func)
             return node
-        call = gast.Call(func=self.ctx.runtime('call'), args=[node.func] + node.args,
+        call = ast.Call(func=self.ctx.runtime('call'), args=[node.func] + node.args,
                          keywords=node.keywords)
-        return gast.copy_location(call, node)
+        return ast.copy_location(call, node)
 
     def _classify(self, func):
-        if isinstance(func, gast.Name):
+        if isinstance(func, ast.Name):
             if func.id in self.local_names:
                 return Resolution.USER, None
             return self.ctx.resolver.classify(func.id), func.id
-        if isinstance(func, gast.Attribute):
+        if isinstance(func, ast.Attribute):
             base = func
-            while isinstance(base, gast.Attribute):
+            while isinstance(base, ast.Attribute):
                 base = base.value
-            if isinstance(base, gast.Name) and base.id == self.ctx.ag:
+            if isinstance(base, ast.Name) and base.id == self.ctx.ag:
                 return Resolution.LIBRARY, None  # the runtime's own operators
-            if isinstance(base, gast.Name) and base.id not in self.local_names:
+            if isinstance(base, ast.Name) and base.id not in self.local_names:
                 kind = self.ctx.resolver.classify(base.id)
                 if kind == Resolution.LIBRARY:
                     return kind, None
-            if (isinstance(func.value, gast.Name) and func.value.id != self.receiver
+            if (isinstance(func.value, ast.Name) and func.value.id != self.receiver
                     and func.attr in _CONTAINER_METHODS):
                 return Resolution.LIBRARY, None
-            if isinstance(func.value, gast.Call) and func.attr in _CONTAINER_METHODS:
+            if isinstance(func.value, ast.Call) and func.attr in _CONTAINER_METHODS:
                 return Resolution.LIBRARY, None  # e.g. x.at[i].set(v), jnp.zeros(3).sum()
-            if isinstance(func.value, gast.Subscript) and func.attr in _CONTAINER_METHODS:
+            if isinstance(func.value, ast.Subscript) and func.attr in _CONTAINER_METHODS:
                 return Resolution.LIBRARY, None
         return Resolution.USER, None
 
@@ -129,11 +129,11 @@ class StaticResolver:
         self.imports = {}
         self.defined = set()
         for node in module.body:
-            if isinstance(node, gast.Import):
+            if isinstance(node, ast.Import):
                 for alias in node.names:
                     self.imports[alias.asname or alias.name.split('.')[0]] = (
                         alias.name if alias.asname else alias.name.split('.')[0])
-            elif isinstance(node, gast.ImportFrom) and node.module and not node.level:
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
                 for alias in node.names:
                     self.imports[alias.asname or alias.name] = f'{node.module}.{alias.name}'
             else:

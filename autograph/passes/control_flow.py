@@ -18,7 +18,7 @@ passes.returns) becomes `return ag.if_stmt(...)`.
 Runs last: `break`/`continue`/`return` in loops are already lowered, so the dataflow
 analysis sees structured code only. Statements are converted innermost first.
 """
-import gast
+import ast
 
 from autograph import templates
 from autograph.analysis.activity import activity, scope_names
@@ -40,8 +40,8 @@ def transform(function, ctx):
 
 
 def _is_docstring(stmts):
-    return (len(stmts) == 1 and isinstance(stmts[0], gast.Expr)
-            and isinstance(stmts[0].value, gast.Constant)
+    return (len(stmts) == 1 and isinstance(stmts[0], ast.Expr)
+            and isinstance(stmts[0].value, ast.Constant)
             and isinstance(stmts[0].value.value, str))
 
 
@@ -64,11 +64,11 @@ class _ControlFlow:
         return out, pending
 
     def statement(self, stmt):
-        if isinstance(stmt, gast.If):
+        if isinstance(stmt, ast.If):
             return self.if_statement(stmt)
-        if isinstance(stmt, gast.While):
+        if isinstance(stmt, ast.While):
             return self.while_statement(stmt)
-        if isinstance(stmt, gast.For):
+        if isinstance(stmt, ast.For):
             return self.for_statement(stmt)
         pending = set()
         if not isinstance(stmt, SCOPES):
@@ -81,7 +81,7 @@ class _ControlFlow:
 
     def if_statement(self, node):
         writes = self.modified(node.body + node.orelse)
-        returns = contains([node], gast.Return, SCOPES)
+        returns = contains([node], ast.Return, SCOPES)
         outs = [] if returns else self.ordered(writes & self.flow.live_out[node])
         live_in = (self.flow.block_live_in(node.body, frozenset(outs), record=False)
                    | self.flow.block_live_in(node.orelse, frozenset(outs), record=False))
@@ -93,7 +93,7 @@ class _ControlFlow:
         true_name = self.ctx.namer.new('if_true')
         functions = [self.function(true_name, params, body, outs, body_pending)]
         if not orelse and params == outs and not returns:
-            false_branch = gast.Constant(value=None, kind=None)  # no else: state unchanged
+            false_branch = ast.Constant(value=None)  # no else: state unchanged
         else:
             false_name = self.ctx.namer.new('if_false')
             functions.append(self.function(false_name, params, orelse, outs, orelse_pending))
@@ -102,7 +102,7 @@ class _ControlFlow:
         call = self.operator('if_stmt', [node.test, templates.name(true_name), false_branch],
                              params, names)
         if returns:
-            result = gast.Return(value=call)
+            result = ast.Return(value=call)
         else:
             result = self.assign(outs, call)
         return templates.set_origin(functions + [result], node), pending
@@ -116,7 +116,7 @@ class _ControlFlow:
         orelse, orelse_pending = self.block(node.orelse)
         test_name = self.ctx.namer.new('loop_test')
         body_name = self.ctx.namer.new('loop_body')
-        test = templates.function(test_name, carried, [gast.Return(value=node.test)])
+        test = templates.function(test_name, carried, [ast.Return(value=node.test)])
         functions = [test, self.function(body_name, carried, body, carried, body_pending)]
         call = self.operator('while_stmt', [templates.name(test_name),
                                             templates.name(body_name)], carried, carried,
@@ -131,7 +131,7 @@ class _ControlFlow:
         pending = set(carried) - self.flow.defined_in[node]
         body, body_pending = self.block(node.body)
         orelse, orelse_pending = self.block(node.orelse)
-        if isinstance(node.target, gast.Name) and node.target.id not in carried:
+        if isinstance(node.target, ast.Name) and node.target.id not in carried:
             item = node.target.id
         else:
             item = self.ctx.namer.new('item')
@@ -144,8 +144,8 @@ class _ControlFlow:
         if flag is not None:
             test_name = self.ctx.namer.new('loop_test')
             functions.append(templates.function(
-                test_name, carried, [gast.Return(value=negation(self.ctx, flag))]))
-            keywords.append(gast.keyword(arg='extra_test', value=templates.name(test_name)))
+                test_name, carried, [ast.Return(value=negation(self.ctx, flag))]))
+            keywords.append(ast.keyword(arg='extra_test', value=templates.name(test_name)))
         call = self.operator('for_stmt', [node.iter, templates.name(body_name)], carried,
                              carried, keywords)
         new = functions + [self.assign(carried, call)]
@@ -157,12 +157,12 @@ class _ControlFlow:
         """`def name(*params): <declarations> <inits> body; return outs`."""
         written = activity(body).writes if self.declared else ()
         declarations = [
-            (gast.Global if kind == 'global' else gast.Nonlocal)(names=[n])
+            (ast.Global if kind == 'global' else ast.Nonlocal)(names=[n])
             for n, kind in sorted(self.declared.items()) if n in written]
         body = declarations + self.inits(pending - set(params)) + body
         if outs:
-            body.append(gast.Return(value=templates.names_tuple(outs)))
-        return templates.function(name, params, body or [gast.Pass()])
+            body.append(ast.Return(value=templates.names_tuple(outs)))
+        return templates.function(name, params, body or [ast.Pass()])
 
     def operator(self, op, args, state, names, keywords=()):
         """`ag.op(*args, (state,), names=(...), **keywords)`, leaving out what is empty."""
@@ -170,18 +170,18 @@ class _ControlFlow:
             args = args + [templates.tuple_of(state)]
         keywords = list(keywords)
         if names:
-            keywords.insert(0, gast.keyword(arg='names', value=templates.strings(names)))
-        return gast.Call(func=self.ctx.runtime(op), args=args, keywords=keywords)
+            keywords.insert(0, ast.keyword(arg='names', value=templates.strings(names)))
+        return ast.Call(func=self.ctx.runtime(op), args=args, keywords=keywords)
 
     def assign(self, outs, call):
         if not outs:
-            return gast.Expr(value=call)
-        return gast.Assign(targets=[templates.names_tuple(outs, gast.Store())], value=call,
+            return ast.Expr(value=call)
+        return ast.Assign(targets=[templates.names_tuple(outs, ast.Store())], value=call,
                            type_comment=None)
 
     def inits(self, names):
         return [templates.statements('name = ag.Undefined(label)', name=n, ag=self.ctx.ag,
-                                     label=gast.Constant(value=n, kind=None))[0]
+                                     label=ast.Constant(value=n))[0]
                 for n in self.ordered(names)]
 
     def modified(self, stmts):
@@ -196,7 +196,10 @@ def _first_use_order(function):
     """Each name's rank by first appearance in the source, for readable parameter lists."""
     order = {}
 
-    class Visitor(gast.NodeVisitor):
+    class Visitor(ast.NodeVisitor):
+        def visit_arg(self, node):
+            order.setdefault(node.arg, len(order))
+
         def visit_Name(self, node):
             order.setdefault(node.id, len(order))
     Visitor().visit(function)

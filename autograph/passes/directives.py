@@ -3,7 +3,7 @@
 The directive is removed from the loop and its keywords recorded in
 `ctx.loop_options[loop]`; the loop pass passes them to `while_stmt`/`for_stmt`.
 """
-import gast
+import ast
 
 from autograph.errors import unsupported
 from autograph.passes.base import map_loops
@@ -12,10 +12,10 @@ OPTIONS = ('maximum_iterations',)
 
 
 def _is_directive(stmt):
-    if not (isinstance(stmt, gast.Expr) and isinstance(stmt.value, gast.Call)):
+    if not (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call)):
         return False
     func = stmt.value.func
-    name = func.attr if isinstance(func, gast.Attribute) else getattr(func, 'id', None)
+    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, 'id', None)
     return name == 'set_loop_options'
 
 
@@ -28,7 +28,7 @@ def transform(function, ctx):
                     raise unsupported(f'unknown loop option {keyword.arg!r}; '
                                       f'known: {", ".join(OPTIONS)}', ctx.file, call)
             ctx.loop_options[loop] = call.keywords
-            loop.body = loop.body[1:] or [gast.Pass()]
+            loop.body = loop.body[1:] or [ast.Pass()]
         return [loop]
     function.body = map_loops(function.body, visit)
     return function

@@ -9,7 +9,7 @@
 The right operands stay lazy, so Python values keep Python's short-circuit semantics;
 traced values become `jnp.logical_*` and `lax.cond`.
 """
-import gast
+import ast
 
 from autograph import templates
 
@@ -27,12 +27,12 @@ class _Expressions(ScopeTransformer):
         self.ctx = ctx
 
     def _call(self, op, args, origin):
-        return gast.copy_location(
-            gast.Call(func=self.ctx.runtime(op), args=args, keywords=[]), origin)
+        return ast.copy_location(
+            ast.Call(func=self.ctx.runtime(op), args=args, keywords=[]), origin)
 
     def visit_BoolOp(self, node):
         self.generic_visit(node)
-        op = 'and_' if isinstance(node.op, gast.And) else 'or_'
+        op = 'and_' if isinstance(node.op, ast.And) else 'or_'
         result = node.values[-1]
         for value in reversed(node.values[:-1]):
             result = self._call(op, [value, templates.thunk(result)], node)
@@ -40,7 +40,7 @@ class _Expressions(ScopeTransformer):
 
     def visit_UnaryOp(self, node):
         self.generic_visit(node)
-        if isinstance(node.op, gast.Not):
+        if isinstance(node.op, ast.Not):
             return self._call('not_', [node.operand], node)
         return node
 
@@ -53,7 +53,7 @@ class _Expressions(ScopeTransformer):
         if len(node.ops) == 1:
             return node
         operands = [node.left] + node.comparators
-        parts = [gast.copy_location(gast.Compare(left=operands[i], ops=[op],
+        parts = [ast.copy_location(ast.Compare(left=operands[i], ops=[op],
                                                  comparators=[operands[i + 1]]), node)
                  for i, op in enumerate(node.ops)]
         result = parts[-1]

@@ -13,7 +13,7 @@ tests it before its condition, a `for` stops when it is set (`ctx.break_flags`),
 loop `else` runs only when it is not set. `continue` works the same way with a flag that
 is reset at the top of every iteration.
 """
-import gast
+import ast
 
 from autograph import templates
 from autograph.passes.base import contains, guard_exits, map_loops
@@ -22,18 +22,18 @@ from autograph.passes.base import contains, guard_exits, map_loops
 def transform(function, ctx):
     def visit(loop, inside_loop):
         out = [loop]
-        if contains(loop.body, gast.Continue):
+        if contains(loop.body, ast.Continue):
             flag = ctx.namer.new('did_continue')
-            body = guard_exits(loop.body, gast.Continue, flag)
+            body = guard_exits(loop.body, ast.Continue, flag)
             reset = templates.set_origin(templates.statements('flag = False', flag=flag), loop)
             loop.body = reset + body
-        if contains(loop.body, gast.Break):
+        if contains(loop.body, ast.Break):
             flag = ctx.break_flag_names.get(loop) or ctx.namer.new('did_break')
-            loop.body = guard_exits(loop.body, gast.Break, flag)
+            loop.body = guard_exits(loop.body, ast.Break, flag)
             init = templates.set_origin(templates.statements('flag = False', flag=flag), loop)
-            if isinstance(loop, gast.While):
-                loop.test = gast.BoolOp(op=gast.And(), values=[
-                    gast.UnaryOp(op=gast.Not(), operand=templates.name(flag)), loop.test])
+            if isinstance(loop, ast.While):
+                loop.test = ast.BoolOp(op=ast.And(), values=[
+                    ast.UnaryOp(op=ast.Not(), operand=templates.name(flag)), loop.test])
                 templates.set_origin([loop.test], loop)
             else:
                 ctx.break_flags[loop] = flag

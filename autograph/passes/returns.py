@@ -18,7 +18,7 @@
    The conditional pass then turns such an `if` into `return ag.if_stmt(...)`; one whose
    branches are just `return a` and `return b` becomes `return a if c else b`.
 """
-import gast
+import ast
 
 from autograph import templates
 from autograph.errors import unsupported
@@ -45,11 +45,11 @@ def transform(function, ctx):
     flags = _Flags(ctx)
 
     def visit(loop, inside_loop):
-        if not contains(loop.body, gast.Return):
+        if not contains(loop.body, ast.Return):
             return [loop]
         did_return, retval = flags.names()
         # Without a `break` of its own, the loop's break flag can mean "returned".
-        reuse_flag = not contains(loop.body, gast.Break)
+        reuse_flag = not contains(loop.body, ast.Break)
         if reuse_flag:
             ctx.break_flag_names[loop] = did_return
         loop.body = _replace_returns(loop.body, did_return, retval, set_flag=not reuse_flag)
@@ -59,7 +59,7 @@ def transform(function, ctx):
         if inside_loop:
             return [loop] + after
         init = templates.statements('retval = ag.Undefined(label)', retval=retval, ag=ctx.ag,
-                                    label=gast.Constant(value=RETURN_VALUE, kind=None))
+                                    label=ast.Constant(value=RETURN_VALUE))
         if not reuse_flag:
             init += templates.statements('did_return = False', did_return=did_return)
         templates.set_origin(init, loop)
@@ -73,13 +73,13 @@ def transform(function, ctx):
 def _replace_returns(stmts, did_return, retval, set_flag):
     out = []
     for stmt in stmts:
-        if isinstance(stmt, gast.Return):
-            value = stmt.value or gast.Constant(value=None, kind=None)
-            new = [] if isinstance(value, gast.Name) and value.id == retval else \
+        if isinstance(stmt, ast.Return):
+            value = stmt.value or ast.Constant(value=None)
+            new = [] if isinstance(value, ast.Name) and value.id == retval else \
                 templates.statements('retval = value', retval=retval, value=value)
             if set_flag:
                 new += templates.statements('did_return = True', did_return=did_return)
-            new += [gast.Break()]
+            new += [ast.Break()]
             out.extend(templates.set_origin(new, stmt))
             continue
         if not isinstance(stmt, _NOT_IN_LOOPS):
@@ -93,9 +93,9 @@ def _always_returns(stmts):
     if not stmts:
         return False
     last = stmts[-1]
-    if isinstance(last, (gast.Return, gast.Raise)):
+    if isinstance(last, (ast.Return, ast.Raise)):
         return True
-    if isinstance(last, gast.If):
+    if isinstance(last, ast.If):
         return _always_returns(last.body) and _always_returns(last.orelse)
     return False
 
@@ -109,7 +109,7 @@ def _tail_returns(stmts, ctx, flags):
     """
     out = []
     for i, stmt in enumerate(stmts):
-        if isinstance(stmt, gast.If) and contains([stmt], gast.Return, SCOPES):
+        if isinstance(stmt, ast.If) and contains([stmt], ast.Return, SCOPES):
             rest = stmts[i + 1:]
             open_branches = [b for b in (stmt.body, stmt.orelse) if not _always_returns(b)]
             if rest and len(open_branches) > 1:
@@ -121,10 +121,10 @@ def _tail_returns(stmts, ctx, flags):
                 setattr(stmt, field, _tail_returns(block, ctx, flags))
             out.append(_as_conditional_expression(stmt))
             return out
-        if isinstance(stmt, (gast.With, gast.Try)):
+        if isinstance(stmt, (ast.With, ast.Try)):
             for block in blocks(stmt):
                 block[:] = _tail_returns(block, ctx, flags)
-            if (contains(blocks(stmt)[0], gast.If) and _has_conditional_return(stmt)
+            if (contains(blocks(stmt)[0], ast.If) and _has_conditional_return(stmt)
                     and stmts[i + 1:]):
                 raise unsupported('a `return` under an `if` inside `with`/`try`, followed by '
                                   'more code after the block, cannot be converted; move the '
@@ -137,12 +137,12 @@ def _flag_returns(stmt, rest, ctx, flags):
     did_return, retval = flags.names()
 
     def assign_value(ret):
-        value = ret.value or gast.Constant(value=None, kind=None)
+        value = ret.value or ast.Constant(value=None)
         return templates.statements('retval = value', retval=retval, value=value)
     init = templates.statements(
         'did_return = False\nretval = ag.Undefined(label)', did_return=did_return,
-        retval=retval, ag=ctx.ag, label=gast.Constant(value=RETURN_VALUE, kind=None))
-    (lowered,) = guard_exits([stmt], gast.Return, did_return, assign_value)
+        retval=retval, ag=ctx.ag, label=ast.Constant(value=RETURN_VALUE))
+    (lowered,) = guard_exits([stmt], ast.Return, did_return, assign_value)
     after = templates.statements('if did_return:\n    return retval', did_return=did_return,
                                  retval=retval)
     templates.set_origin(init + after, stmt)
@@ -151,15 +151,15 @@ def _flag_returns(stmt, rest, ctx, flags):
 
 def _as_conditional_expression(stmt):
     """`if c: return a else: return b` -> `return a if c else b`."""
-    if all(len(b) == 1 and isinstance(b[0], gast.Return) for b in (stmt.body, stmt.orelse)):
-        none = gast.Constant(value=None, kind=None)
-        expression = gast.IfExp(test=stmt.test, body=stmt.body[0].value or none,
+    if all(len(b) == 1 and isinstance(b[0], ast.Return) for b in (stmt.body, stmt.orelse)):
+        none = ast.Constant(value=None)
+        expression = ast.IfExp(test=stmt.test, body=stmt.body[0].value or none,
                                 orelse=stmt.orelse[0].value or none)
-        return gast.copy_location(gast.Return(value=gast.copy_location(expression, stmt)),
+        return ast.copy_location(ast.Return(value=ast.copy_location(expression, stmt)),
                                   stmt)
     return stmt
 
 
 def _has_conditional_return(stmt):
-    return any(isinstance(n, gast.If) and contains([n], gast.Return, SCOPES)
+    return any(isinstance(n, ast.If) and contains([n], ast.Return, SCOPES)
                for block in blocks(stmt) for n in block)

@@ -55,6 +55,10 @@ def is_library(obj):
         return is_library(obj.__func__)
     if inspect.isbuiltin(obj):
         return True
-    if inspect.isfunction(obj) or isinstance(obj, type):
+    if inspect.isfunction(obj):
+        # The module that defined it (functools.wraps copies __module__ from the
+        # function a library wrapper wraps, e.g. jax.grad's result).
+        return is_library_module(obj.__globals__.get('__name__'))
+    if isinstance(obj, type):
         return is_library_module(getattr(obj, '__module__', None))
     return is_library_module(type(obj).__module__)

@@ -5,6 +5,7 @@ flow (a `lax.cond` branch, a loop body) again and again can only be recursing on
 value, which never terminates while tracing. That is reported after a few levels, naming
 the function, instead of a RecursionError hundreds of frames deep.
 """
+import importlib
 import threading
 
 from runtime.errors import ControlFlowError, here
@@ -13,12 +14,35 @@ from runtime.lowering import staged_depth
 STAGED_RECURSION_LIMIT = 16
 _local = threading.local()
 
+TRANSFORMS = frozenset({
+    'jax.grad', 'jax.value_and_grad', 'jax.vmap', 'jax.jit', 'jax.checkpoint', 'jax.remat',
+    'jax.jacfwd', 'jax.jacrev', 'jax.hessian', 'jax.jvp', 'jax.vjp', 'jax.linearize',
+    'jax.lax.scan', 'jax.lax.map', 'jax.lax.cond', 'jax.lax.switch', 'jax.lax.while_loop',
+    'jax.lax.fori_loop', 'jax.lax.associative_scan'})
+"""JAX functions that take user functions: converted code converts what it gives them."""
+
+
+def _resolve(dotted):
+    module, _, attr = dotted.rpartition('.')
+    return getattr(importlib.import_module(module), attr)
+
+
+_TRANSFORM_OBJECTS = {id(_resolve(name)): name for name in TRANSFORMS}
+
+
+def is_transform(value):
+    return id(value) in _TRANSFORM_OBJECTS and value is not None
+
 
 def call(fn, *args, **kwargs):
     """Python reference: `fn(*args, **kwargs)`."""
     from autograph.conversion import converted_callable
     target = converted_callable(fn)
     if target is fn:
+        if is_transform(fn):
+            args = [converted_callable(a) if callable(a) else a for a in args]
+            kwargs = {k: converted_callable(v) if callable(v) else v
+                      for k, v in kwargs.items()}
         return fn(*args, **kwargs)
     code = getattr(getattr(target, '__func__', target), '__code__', None)
     active = _active()

@@ -268,3 +268,32 @@ def test_to_code_recursive_shows_callees():
     assert 'def calls_helper' in code and 'def helper_with_branch' in code
     assert code.index('def calls_helper') < code.index('def helper_with_branch')
     np.testing.assert_equal(autograph.to_code(calls_helper).count('def '), 1)
+
+
+def loss_with_loop(w, xs):
+    total = 0.0
+    for x in xs:
+        if x > 0:
+            total = total + w * x
+    return total
+
+
+def test_functions_given_to_jax_transformations_are_converted():
+    def step(w, xs):
+        return w - 0.1 * jax.grad(loss_with_loop)(w, xs)
+
+    def batched(ws, xs):
+        return jax.vmap(loss_with_loop, in_axes=(0, None))(ws, xs)
+
+    def scanned(xs):
+        def body(carry, x):
+            if x > carry:
+                carry = x
+            return carry, carry
+        return jax.lax.scan(body, -1.0, xs)
+    xs = jnp.array([1., -2., 3.])
+    assert float(autograph.convert(step)(1.0, xs)) == pytest.approx(0.6)
+    np.testing.assert_allclose(autograph.convert(batched)(jnp.array([1., 2.]), xs), [4., 8.])
+    best, history = autograph.convert(scanned)(xs)
+    assert float(best) == 3. and list(history) == [1., 1., 3.]
+    assert 'ag.call(jax.grad, loss_with_loop)(w, xs)' in autograph.to_code(step)

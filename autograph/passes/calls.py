@@ -6,6 +6,8 @@
     helper(x)             -> ag.call(helper, x)   (converted when called, if user code)
     self.layer(x)         -> ag.call(self.layer, x)
     x.reshape(-1)         stays (a method that arrays and builtin containers have)
+    jax.grad(loss)        -> ag.call(jax.grad, loss)   (JAX transformations convert the
+                                                         functions they are given)
 
 What a name refers to is decided by a resolver: the function's live globals and closure
 when converting a function object, the file's imports for `autograph-show`.
@@ -56,8 +58,8 @@ class _Calls(ScopeTransformer):
         self.receiver = receiver
 
     def visit_Call(self, node):
+        kind, name = self._classify(node.func)   # before the callee itself is rewritten
         self.generic_visit(node)
-        kind, name = self._classify(node.func)
         if kind == Resolution.LIBRARY:
             return node
         if kind == Resolution.BUILTIN:
@@ -69,6 +71,18 @@ class _Calls(ScopeTransformer):
         return ast.copy_location(call, node)
 
     def _classify(self, func):
+        kind, name = self._classify_callee(func)
+        if kind == Resolution.LIBRARY:
+            dotted = _dotted(func)
+            if dotted and self.ctx.resolver.is_transform(dotted):
+                return Resolution.USER, None
+        return kind, name
+
+    def _classify_callee(self, func):
+        if isinstance(func, ast.Call):
+            dotted = _dotted(func.func)
+            if dotted and self.ctx.resolver.is_transform(dotted):
+                return Resolution.LIBRARY, None   # jax.grad(f)(x): what JAX made
         if isinstance(func, ast.Name):
             if func.id in self.local_names:
                 return Resolution.USER, None
@@ -91,6 +105,17 @@ class _Calls(ScopeTransformer):
             if isinstance(func.value, ast.Subscript) and func.attr in _CONTAINER_METHODS:
                 return Resolution.LIBRARY, None
         return Resolution.USER, None
+
+
+def _dotted(func):
+    """'jax.lax.scan' for the expression `jax.lax.scan`; None for other callees."""
+    parts = []
+    while isinstance(func, ast.Attribute):
+        parts.append(func.attr)
+        func = func.value
+    if not isinstance(func, ast.Name):
+        return None
+    return '.'.join([func.id] + parts[::-1])
 
 
 class LiveResolver:
@@ -121,6 +146,14 @@ class LiveResolver:
             return Resolution.BUILTIN
         return Resolution.LIBRARY if is_library(value) else Resolution.USER
 
+    def is_transform(self, dotted):
+        from runtime.calls import is_transform
+        base, *attrs = dotted.split('.')
+        value = self.closure.get(base, self.globals.get(base))
+        for attr in attrs:
+            value = getattr(value, attr, None)
+        return is_transform(value)
+
 
 class StaticResolver:
     """Resolves names from a module's import statements, without running it."""
@@ -149,3 +182,9 @@ class StaticResolver:
         if hasattr(builtins, name):
             return Resolution.BUILTIN
         return Resolution.USER
+
+    def is_transform(self, dotted):
+        from runtime.calls import TRANSFORMS
+        base, _, rest = dotted.partition('.')
+        full = self.imports.get(base, base) + ('.' + rest if rest else '')
+        return full in TRANSFORMS

@@ -114,7 +114,6 @@ class Function:
             if not hasattr(self, attr):
                 setattr(self, attr, type(python_function).__name__)
         self.python_function = python_function
-        self.__ag_python_function__ = python_function
         self.input_signature = (tuple(input_signature) if input_signature is not None
                                 else None)
         self._jit = jit
@@ -130,6 +129,12 @@ class Function:
         self._trace_calls = collections.deque(maxlen=RETRACE_WINDOW)
         self._trace_keys = collections.deque(maxlen=2)
         self._warned_retracing = False
+
+    @property
+    def __ag_python_function__(self):
+        """What converted code calls this Function as (a class attribute, so that
+        functools.wraps around a Function, e.g. jax.vmap's, does not copy it)."""
+        return self.python_function
 
     @property
     def converted(self):

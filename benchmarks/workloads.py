@@ -196,7 +196,7 @@ def unrolled_loss(w, xs, ys):
 
 
 def train_step(w, xs, ys):
-    return w - 0.1 * jax.grad(unrolled_loss_converted)(w, xs, ys)
+    return w - 0.1 * jax.grad(unrolled_loss)(w, xs, ys)
 
 
 def train_step_lax(w, xs, ys):
@@ -208,17 +208,7 @@ def train_step_lax(w, xs, ys):
     return w - 0.1 * jax.grad(loss)(w)
 
 
-def train_step_plain(w, xs, ys):
-    return w - 0.1 * jax.grad(unrolled_loss)(w, xs, ys)
-
-
-unrolled_loss_converted = None   # set by make_workloads: autograph.convert(unrolled_loss)
-
-
 def make_workloads():
-    import autograph
-    global unrolled_loss_converted
-    unrolled_loss_converted = autograph.convert(unrolled_loss, jit=False)
     rng = np.random.default_rng(0)
     xs = jnp.asarray(rng.normal(size=(32, 16)), jnp.float32)
     return [

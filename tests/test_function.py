@@ -261,3 +261,16 @@ def test_sharded_inputs_on_eight_cpu_devices(tmp_path):
     result = subprocess.run([sys.executable, str(path)], env=env, cwd=root,
                             capture_output=True, text=True, timeout=300)
     assert result.stdout.strip().endswith('ok'), result.stderr[-3000:]
+
+
+def test_library_wrappers_of_functions_are_not_mistaken_for_them():
+    def collatz(a):
+        steps = 0
+        while a > 1:
+            a = a // 2 if a % 2 == 0 else 3 * a + 1
+            steps += 1
+        return steps
+    x = jnp.arange(1, 9, dtype=jnp.int32)
+    expected = [collatz(int(v)) for v in x]
+    f = autograph.convert(jax.vmap(autograph.convert(collatz, jit=False)))
+    assert list(f(x)) == expected   # functools.wraps copies attributes: still the vmap

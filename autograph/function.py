@@ -122,8 +122,9 @@ class Function:
         self._lock = threading.Lock()
         self._bound = weakref.WeakKeyDictionary()
         self.trace_count = 0
-        # Calls whose arguments are all arrays share one jax.jit: its C++ dispatch keys
-        # them by shape and dtype, as we would, at the cost of a plain jax.jit call.
+        # Calls whose arguments are all arrays (or containers of arrays) share one jax.jit:
+        # its C++ dispatch keys them by structure, shape and dtype, as we would, at the
+        # cost of a plain jax.jit call.
         self._arrays_jit = jax.jit(_named(self._trace_arrays, self.__name__))
         self._calls = 0
         self._trace_calls = collections.deque(maxlen=RETRACE_WINDOW)
@@ -221,9 +222,10 @@ class Function:
 
 
 def _all_arrays(args):
+    """True when every argument is an array, or a container of nothing but arrays."""
     for arg in args:
         if not isinstance(arg, jax.Array):
-            return False
+            return all(isinstance(leaf, jax.Array) for leaf in jax.tree_util.tree_leaves(args))
     return True
 
 
@@ -344,9 +346,9 @@ class ConcreteFunction:
         self._avals = [jax.ShapeDtypeStruct(keys[i].shape, keys[i].dtype,
                                             weak_type=keys[i].weak_type)
                        for i in self._dynamic]
-        flat_arrays = jax.tree_util.tree_structure((tuple(range(len(keys))), {}))
-        if treedef == flat_arrays and len(self._dynamic) == len(keys):
-            self._jitted = function._arrays_jit      # the same trace as array calls
+        args_only = not jax.tree_util.tree_unflatten(treedef, keys)[1]
+        if args_only and len(self._dynamic) == len(keys):
+            self._jitted = _ArraysCall(function._arrays_jit, treedef)  # shares that trace
         else:
             self._jitted = jax.jit(_named(self._flat, function.__name__))
         self._outputs = None
@@ -422,6 +424,22 @@ class ConcreteFunction:
         return '\n'.join(lines)
 
     __repr__ = __str__
+
+
+class _ArraysCall:
+    """Calls a Function's all-arrays jit with flat leaves (as ConcreteFunction does)."""
+
+    def __init__(self, jitted, treedef):
+        self.jitted = jitted
+        self.treedef = treedef
+
+    def __call__(self, *leaves):
+        args, _ = jax.tree_util.tree_unflatten(self.treedef, leaves)
+        return self.jitted(*args)
+
+    def lower(self, *avals):
+        args, _ = jax.tree_util.tree_unflatten(self.treedef, avals)
+        return self.jitted.lower(*args)
 
 
 def _named(fn, name):

@@ -280,7 +280,13 @@ def cond(pred, if_true, if_false, args, names, location, what='`if`'):
             return [_cast(v, t) for v, t in zip(outs, targets)]
         return branch
 
-    leaves = lax.cond(pred, run(true, fill_true), run(false, fill_false), *in_leaves)
+    if true.jaxpr.eqns or false.jaxpr.eqns:
+        leaves = lax.cond(pred, run(true, fill_true), run(false, fill_false), *in_leaves)
+    else:
+        # Both branches only pick existing values (`if c: flag = True`, `x = next_x`):
+        # a select computes the same values and derivatives without a conditional.
+        leaves = [lax.select(pred, t, f) if t is not f else t for t, f in zip(
+            run(true, fill_true)(*in_leaves), run(false, fill_false)(*in_leaves))]
     return out_state.unflatten(leaves)
 
 

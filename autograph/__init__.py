@@ -12,8 +12,12 @@
 """
 from autograph.api import convert, do_not_convert, range, set_loop_options, to_code
 from autograph.errors import ConversionError
-from autograph.function import (ConcreteFunction, Function, functions_run_eagerly,
-                                run_functions_eagerly)
+from autograph.function import (
+                                ConcreteFunction,
+                                Function,
+                                functions_run_eagerly,
+                                run_functions_eagerly,
+)
 from autograph.library import convert_modules, do_not_convert_modules
 from runtime.errors import ControlFlowError
 

@@ -1,10 +1,9 @@
 """`autograph-show path/to/file.py:function` (or `file.py:Class.method`): print the
 converted source of a function, read and converted statically (the file never runs)."""
 import argparse
+import ast
 import os
 import sys
-
-import ast
 
 from autograph import codegen, passes
 from autograph.errors import ConversionError

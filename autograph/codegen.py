@@ -16,8 +16,6 @@ import dataclasses
 import itertools
 import types
 
-import ast
-
 from runtime import origin
 
 FACTORY = 'create_converted'

@@ -4,9 +4,7 @@ The generated code is cached per code object (one conversion per `def`, however 
 closures it makes); the bound function per function object, weakly, so converting many
 closures keeps none of them alive. Conversion takes a lock: threads share the caches.
 """
-import contextlib
 import functools
-import gc
 import inspect
 import threading
 import types
@@ -51,30 +49,17 @@ def generated_code(fn):
     entry = _generated.get(id(code))
     generated = entry[1] if entry is not None and entry[0]() is code else None
     if generated is None:
-        with _no_gc():
-            generated = _generate(fn)
+        generated = _generate(fn)
         key = id(code)
         _generated[key] = (weakref.ref(code, functools.partial(_forget, key)), generated)
     return generated
 
 
-@contextlib.contextmanager
-def _no_gc():
-    """Conversion allocates many short-lived tree nodes; with JAX loaded a cyclic garbage
-    collection in the middle costs more than the whole conversion."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
 def _generate(fn):
     source = parsing.parse_function(fn)
     namer = Namer.for_tree(source.node, fn.__code__.co_freevars)
-    ctx = Context(file=source.file, namer=namer, ag=namer.new('ag'), resolver=LiveResolver(fn))
+    ctx = Context(file=source.file, namer=namer, ag=namer.new('ag'), resolver=LiveResolver(fn),
+                  column_offset=source.column_offset)
     node = passes.run(source.node, ctx)
     return codegen.generate(node, source.file, ctx.ag, fn.__code__.co_freevars)
 

@@ -16,8 +16,8 @@ import weakref
 import jax
 import numpy as np
 
-from runtime import origin
 from autograph.conversion import converted_callable
+from runtime import origin
 from runtime.asserts import MARKER
 from runtime.state import check_defined
 

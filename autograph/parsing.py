@@ -10,15 +10,15 @@ import inspect
 import linecache
 import textwrap
 
-import ast
-
 from autograph.errors import ConversionError
+
 
 @dataclasses.dataclass(frozen=True)
 class Source:
     file: str
     node: object   # ast.FunctionDef or ast.Lambda, decorators removed
     module: object = None  # the whole module's tree, when it was parsed (lambdas, CLI)
+    column_offset: int = 0  # how far the source was dedented before parsing
 
 def parse_function(fn):
     """The tree of `fn`'s definition (a FunctionDef or a Lambda)."""
@@ -30,17 +30,17 @@ def parse_function(fn):
         return _parse_lambda(fn, code)
     lines, first_line = _function_lines(code)
     try:
-        tree, indent = _parse_lines(lines, code.co_filename)
+        tree, indent = _parse_lines(lines, first_line, code.co_filename)
     except ConversionError:
         lines, first_line = _inspected_lines(fn)
-        tree, indent = _parse_lines(lines, code.co_filename)
+        tree, indent = _parse_lines(lines, first_line, code.co_filename)
     node = next((n for n in tree.body
                  if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
     if node is None:
         raise ConversionError(f'cannot find the definition of {fn.__qualname__} in its source')
-    _move(node, first_line - 1, indent)
     node.decorator_list = []
-    return Source(code.co_filename, node)
+    return Source(code.co_filename, node, column_offset=indent)
+
 
 def _function_lines(code):
     """The source lines of a function and the number of the first one, cheaply: from
@@ -73,13 +73,14 @@ def _inspected_lines(fn):
             f'in linecache.') from None
 
 
-def _parse_lines(lines, file):
-    """(module tree, how far it was dedented) of a function's source lines."""
+def _parse_lines(lines, first_line, file):
+    """(module tree, how far it was dedented) of a function's source lines. Blank lines
+    in front put every node on its line of the user's file."""
     if not lines:
         raise ConversionError(f'no source lines in {file}')
     dedented = textwrap.dedent(''.join(lines))
     indent = _indent_of(lines[0]) - _indent_of(dedented.splitlines()[0])
-    return _parse(dedented, file), indent
+    return _parse('\n' * (first_line - 1) + dedented, file), indent
 
 
 def _parse_lambda(fn, code):
@@ -124,15 +125,3 @@ def _code_argument_names(code):
 
 def _indent_of(line):
     return len(line) - len(line.lstrip())
-
-def _move(tree, line_offset, col_offset):
-    for node in ast.walk(tree):
-        if hasattr(node, 'lineno') and node.lineno is not None:
-            node.lineno += line_offset
-            node.col_offset = (node.col_offset or 0) + col_offset
-        if getattr(node, 'end_lineno', None) is not None:
-            node.end_lineno += line_offset
-            node.end_col_offset = (node.end_col_offset or 0) + col_offset
-
-
-assert ast  # ast is re-exported for readers of this module's users

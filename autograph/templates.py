@@ -6,9 +6,8 @@ statements replaces a placeholder that stands alone as a statement. Replacing a 
 snippet does not contain is an error, so templates and their callers cannot drift apart.
 Generated nodes carry no location until `set_origin` gives them the user's.
 """
-import functools
-
 import ast
+import functools
 
 _LOCATION = ('lineno', 'col_offset', 'end_lineno', 'end_col_offset')
 

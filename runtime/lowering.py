@@ -487,10 +487,12 @@ def _extend_lists(names, values, appended, ys, length):
 
 
 def range_loop(start, stop, step, body, values, names, location, extra_test=None):
-    """A `for` over a range with traced bounds: `lax.while_loop` over the index."""
+    """A `for` over a range with traced bounds: `lax.while_loop` over the index.
+
+    Python bounds stay constants of the loop; only the index is carried.
+    """
     names = tuple(names)
     dtype = jnp.result_type(start, stop, step)
-    start, stop, step = (jnp.asarray(v, dtype) for v in (start, stop, step))
     index_aval = jax.ShapeDtypeStruct((), dtype)
     traced, leaves, state = _carried(body, names, values, location, [index_aval])
     targets = [aval(x) for x in leaves]
@@ -500,12 +502,15 @@ def range_loop(start, stop, step, body, values, names, location, extra_test=None
 
     def cond_fun(carry):
         i, leaves = carry
-        more = jnp.where(step > 0, i < stop, i > stop)
+        if isinstance(step, int):
+            more = i < stop if step > 0 else i > stop
+        else:
+            more = jnp.where(step > 0, i < stop, i > stop)
         return more if test_fn is None else jnp.logical_and(more, test_fn(*leaves))
 
     def body_fun(carry):
         i, leaves = carry
         return i + step, run(i, *leaves)[0]
 
-    _, out = lax.while_loop(cond_fun, body_fun, (start, list(leaves)))
+    _, out = lax.while_loop(cond_fun, body_fun, (jnp.asarray(start, dtype), list(leaves)))
     return state.unflatten(out)

@@ -33,9 +33,9 @@ def max_(*args, **kwargs):
 def _concrete(python_type, suggestion):
     def convert(value=0, *args):
         if is_traced(value):
-            location = here()
+            where = f' at {here()}' if here() else ''
             raise TypeError(
-                f'{python_type.__name__}() of a traced value{" at " + str(location) if location else ""}: '
+                f'{python_type.__name__}() of a traced value{where}: '
                 f'the value is known only when the compiled program runs, so it cannot become '
                 f'a Python {python_type.__name__} while tracing. {suggestion}')
         return python_type(value, *args)

@@ -73,7 +73,7 @@ class ProgramGenerator:
         r = self.rng
         options = [f'{r.choice(FLOAT_VARS + ("x",))} > {r.choice(["0.0", "0.5", "-0.5", "b"])}',
                    f'k % {r.randrange(2, 4)} == 0', f'k < {r.randrange(0, 8)}', 'n > 2',
-                   f'v[{r.randrange(4)}] < a', 'jnp.sum(v) > x', f'k >= n']
+                   f'v[{r.randrange(4)}] < a', 'jnp.sum(v) > x', 'k >= n']
         return r.choice(options)
 
     def cond(self, depth=0):

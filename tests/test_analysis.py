@@ -1,5 +1,6 @@
 """The analyses, one line per case, through their dumps."""
 import ast
+
 import pytest
 
 from autograph.analysis.activity import activity, local_names

@@ -199,6 +199,7 @@ def test_no_source():
 
 def test_two_lambdas_on_one_line():
     f, g = (lambda x: x + 1), (lambda x: x - 1)
+    assert g(1) == 0
     with pytest.raises(autograph.ConversionError, match='several lambdas'):
         autograph.to_code(f)
     assert autograph.to_code(lambda y: y if y > 0 else -y).strip().startswith('lambda y')
@@ -234,3 +235,15 @@ def test_leaked_tracer_is_reported():
     autograph.convert(leaky)(jnp.float32(1.))
     with pytest.raises(jax.errors.UnexpectedTracerError, match='leak'):
         autograph.convert(lambda x: x + leaked[0])(jnp.float32(1.))
+
+
+def test_caret_points_at_the_column_in_an_indented_function():
+    class Holder:
+        def method(self, x):
+            yield x
+    with pytest.raises(SyntaxError) as info:
+        autograph.to_code(Holder.method)
+    assert info.value.lineno == line_of(Holder.method, 'yield x')
+    import linecache
+    line = linecache.getline(__file__, info.value.lineno)
+    assert line[info.value.offset - 1:].startswith('yield')

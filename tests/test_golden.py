@@ -19,7 +19,7 @@ FUNCTIONS = [f for _, f in inspect.getmembers(seeds, inspect.isfunction)
 @pytest.mark.parametrize('fn', FUNCTIONS, ids=[f.__name__ for f in FUNCTIONS])
 def test_to_code_snapshot(fn):
     code = autograph.to_code(fn)
-    path = os.path.join(GOLDEN, f'{fn.__name__}.py')
+    path = os.path.join(GOLDEN, f'{fn.__name__}.txt')
     if os.environ.get('UPDATE_GOLDEN') or not os.path.exists(path):
         with open(path, 'w') as f:
             f.write(code)
@@ -38,5 +38,5 @@ def test_generated_code_round_trips_and_stays_short(fn):
 
 
 def test_snapshot_files_all_belong_to_an_example():
-    names = {f'{f.__name__}.py' for f in FUNCTIONS}
+    names = {f'{f.__name__}.txt' for f in FUNCTIONS}
     assert set(os.listdir(GOLDEN)) <= names

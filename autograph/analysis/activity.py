@@ -5,9 +5,8 @@ point of definition, conservatively); lambdas and comprehensions read their free
 variables. `x[i] = v` and `x.a = v` modify `x`, so they count as a read and a write of `x`
 (the functional form must pass the modified container on).
 """
-import dataclasses
-
 import ast
+import dataclasses
 
 
 @dataclasses.dataclass(frozen=True)
@@ -85,24 +84,41 @@ def free_variables(node):
     return frozenset(visitor.reads)
 
 
+@dataclasses.dataclass(frozen=True)
+class Scope:
+    """What one walk over a function's own scope finds.
+
+    `locals`: names bound in the scope (parameters, targets, nested definitions, imports)
+    less those declared global/nonlocal; `declared`: {name: 'global' or 'nonlocal'};
+    `closure_reads`: names that nested functions read from this scope; `order`: each
+    name's rank by first appearance, for readable parameter lists.
+    """
+    locals: frozenset
+    declared: dict
+    closure_reads: frozenset
+    order: dict
+
+
 def local_names(function):
-    """Names bound in `function`'s own scope: parameters, assignment targets, nested
-    definitions and imports, less those declared global or nonlocal."""
-    return scope_names(function)[0]
+    return scope_of(function).locals
 
 
-def scope_names(function):
-    """(local names, {name: 'global' or 'nonlocal'} declared) of `function`'s scope."""
-    bound, declared = set(), {}
+def scope_of(function):
+    bound, declared, closure_reads, order = set(), {}, set(), {}
 
     def visit(node):
         for child in ast.iter_child_nodes(node):
-            if isinstance(child, ast.Name) and not isinstance(child.ctx, ast.Load):
-                bound.add(child.id)
+            if isinstance(child, ast.Name):
+                order.setdefault(child.id, len(order))
+                if not isinstance(child.ctx, ast.Load):
+                    bound.add(child.id)
             elif isinstance(child, ast.arg):
+                order.setdefault(child.arg, len(order))
                 bound.add(child.arg)
             elif isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 bound.add(child.name)
+                if not isinstance(child, ast.ClassDef):
+                    closure_reads.update(free_variables(child))
                 continue
             elif isinstance(child, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp,
                                     ast.GeneratorExp)):
@@ -116,7 +132,7 @@ def scope_names(function):
     visit(function.args)
     for stmt in function.body:
         visit(ast.Module(body=[stmt], type_ignores=[]))
-    return frozenset(bound - set(declared)), declared
+    return Scope(frozenset(bound - set(declared)), declared, frozenset(closure_reads), order)
 
 
 def base_name(node):

@@ -6,9 +6,7 @@ Results are side tables keyed by statement node.
 """
 import ast
 
-from autograph.analysis.activity import ActivityCache, free_variables
-
-_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+from autograph.analysis.activity import ActivityCache, scope_of
 
 
 class Dataflow:
@@ -21,13 +19,17 @@ class Dataflow:
     `break` flag of a `for`).
     """
 
-    def __init__(self, function, extra_reads=None):
+    def __init__(self, function, extra_reads=None, closure_reads=None):
         self.activity = ActivityCache()
         self.extra_reads = extra_reads or {}
         self.live_out = {}
         self.loop_head = {}
         self.defined_in = {}
-        self.always_live = frozenset(_closure_reads(function))
+        if closure_reads is None:
+            closure_reads = scope_of(function).closure_reads
+        # Names read by nested functions are live wherever they are in scope: the nested
+        # function may run at any later point.
+        self.always_live = closure_reads
         self.block_live_in(function.body, frozenset())
         params = self.activity(function.args).writes
         self._defined_block(function.body, frozenset(params))
@@ -121,13 +123,3 @@ class Dataflow:
 
     def _reads(self, expr):
         return self.activity(expr).reads
-
-
-def _closure_reads(function):
-    """Names read by nested functions of `function`: live wherever they are in scope,
-    since the nested function may run at any later point."""
-    names = set()
-    for node in ast.walk(function):
-        if node is not function and isinstance(node, _SCOPES):
-            names |= free_variables(node) if not isinstance(node, ast.ClassDef) else set()
-    return names

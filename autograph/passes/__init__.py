@@ -2,8 +2,16 @@
 function scope (innermost first), so later passes see a smaller language."""
 import ast
 
-from autograph.passes import (asserts, calls, control_flow, directives, expressions, fence,
-                              loop_exits, returns)
+from autograph.passes import (
+    asserts,
+    calls,
+    control_flow,
+    directives,
+    expressions,
+    fence,
+    loop_exits,
+    returns,
+)
 
 PIPELINE = [
     fence,         # reject generators/async with a caret at the user's line

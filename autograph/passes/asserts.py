@@ -6,23 +6,24 @@ message stays lazy, as in Python.
 import ast
 
 from autograph import templates
-
-from autograph.passes.base import ScopeTransformer
+from autograph.passes.base import SCOPES, blocks
 
 
 def transform(function, ctx):
-    _Asserts(function, ctx).visit(function)
+    function.body = _lower(function.body, ctx)
     return function
 
 
-class _Asserts(ScopeTransformer):
-    def __init__(self, root, ctx):
-        super().__init__(root)
-        self.ctx = ctx
-
-    def visit_Assert(self, node):
-        args = [node.test]
-        if node.msg is not None:
-            args.append(templates.thunk(node.msg))
-        call = ast.Call(func=self.ctx.runtime('assert_'), args=args, keywords=[])
-        return ast.copy_location(ast.Expr(value=call), node)
+def _lower(stmts, ctx):
+    """Asserts are statements: only statement lists need looking at."""
+    out = []
+    for stmt in stmts:
+        if isinstance(stmt, ast.Assert):
+            args = [stmt.test] + ([templates.thunk(stmt.msg)] if stmt.msg is not None else [])
+            call = ast.Call(func=ctx.runtime('assert_'), args=args, keywords=[])
+            stmt = ast.copy_location(ast.Expr(value=call), stmt)
+        elif not isinstance(stmt, SCOPES):
+            for block in blocks(stmt):
+                block[:] = _lower(block, ctx)
+        out.append(stmt)
+    return out

@@ -1,8 +1,7 @@
 """What every pass shares: the conversion context and the loop-walking helpers."""
+import ast
 import copy
 import dataclasses
-
-import ast
 
 from autograph.naming import Namer
 
@@ -20,6 +19,7 @@ class Context:
     namer: Namer
     ag: str               # the name generated code uses for the runtime module
     resolver: object      # tells which called names are library code (see passes.calls)
+    column_offset: int = 0  # how far the source was dedented (for error carets)
     break_flag_names: dict = dataclasses.field(default_factory=dict)
     break_flags: dict = dataclasses.field(default_factory=dict)
     loop_options: dict = dataclasses.field(default_factory=dict)
@@ -116,6 +116,18 @@ def negation(ctx, flag):
     """`ag.not_(flag)`."""
     return ast.Call(func=ctx.runtime('not_'), args=[ast.Name(id=flag, ctx=ast.Load())],
                     keywords=[])
+
+
+def walk_scope(function):
+    """Every node of `function`'s own scope, parents before children (not entering
+    nested functions, which are scopes of their own)."""
+    stack = [function]
+    while stack:
+        node = stack.pop()
+        yield node
+        for child in ast.iter_child_nodes(node):
+            if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                stack.append(child)
 
 
 class ScopeTransformer(ast.NodeTransformer):

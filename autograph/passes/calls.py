@@ -12,14 +12,14 @@
 What a name refers to is decided by a resolver: the function's live globals and closure
 when converting a function object, the file's imports for `autograph-show`.
 """
+import ast
 import builtins
 
-import ast
 import jax
 import numpy as np
 
 from autograph.analysis.activity import activity
-from autograph.passes.base import ScopeTransformer
+from autograph.passes.base import walk_scope
 
 OVERRIDDEN_BUILTINS = frozenset(
     {'range', 'enumerate', 'zip', 'min', 'max', 'int', 'float', 'bool'})
@@ -37,8 +37,10 @@ class Resolution:
 
 def transform(function, ctx):
     local_names = activity(function.body).writes | activity(function.args).writes
-    receiver = _method_receiver(function)
-    _Calls(function, ctx, local_names, receiver).visit(function)
+    calls = _Calls(ctx, local_names, _method_receiver(function))
+    for node in walk_scope(function):   # parents before children: classify, then rewrite
+        if isinstance(node, ast.Call):
+            calls.rewrite(node)
     return function
 
 
@@ -50,25 +52,23 @@ def _method_receiver(function):
     return None
 
 
-class _Calls(ScopeTransformer):
-    def __init__(self, root, ctx, local_names, receiver):
-        super().__init__(root)
+class _Calls:
+    def __init__(self, ctx, local_names, receiver):
         self.ctx = ctx
         self.local_names = local_names
         self.receiver = receiver
 
-    def visit_Call(self, node):
-        kind, name = self._classify(node.func)   # before the callee itself is rewritten
-        self.generic_visit(node)
+    def rewrite(self, node):
+        """Route the call `node` (in place): as is, to an `ag` builtin, or via ag.call."""
+        kind, name = self._classify(node.func)
         if kind == Resolution.LIBRARY:
-            return node
+            return
         if kind == Resolution.BUILTIN:
             if name in OVERRIDDEN_BUILTINS:
                 node.func = ast.copy_location(self.ctx.runtime(name), node.func)
-            return node
-        call = ast.Call(func=self.ctx.runtime('call'), args=[node.func] + node.args,
-                         keywords=node.keywords)
-        return ast.copy_location(call, node)
+            return
+        node.args = [node.func] + node.args
+        node.func = ast.copy_location(self.ctx.runtime('call'), node.func)
 
     def _classify(self, func):
         kind, name = self._classify_callee(func)

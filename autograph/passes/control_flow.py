@@ -21,7 +21,7 @@ analysis sees structured code only. Statements are converted innermost first.
 import ast
 
 from autograph import templates
-from autograph.analysis.activity import activity, scope_names
+from autograph.analysis.activity import activity, scope_of
 from autograph.analysis.dataflow import Dataflow
 from autograph.passes.base import SCOPES, blocks, contains, negation
 from runtime.state import RETURN_VALUE
@@ -29,8 +29,9 @@ from runtime.state import RETURN_VALUE
 
 def transform(function, ctx):
     extra_reads = {loop: [flag] for loop, flag in ctx.break_flags.items()}
-    flow = Dataflow(function, extra_reads)
-    converter = _ControlFlow(ctx, flow, function)
+    scope = scope_of(function)
+    flow = Dataflow(function, extra_reads, scope.closure_reads)
+    converter = _ControlFlow(ctx, flow, scope)
     body, pending = converter.block(function.body)
     params = flow.activity(function.args).writes
     docstring = body[:1] if _is_docstring(body[:1]) else []
@@ -46,11 +47,10 @@ def _is_docstring(stmts):
 
 
 class _ControlFlow:
-    def __init__(self, ctx, flow, function):
+    def __init__(self, ctx, flow, scope):
         self.ctx = ctx
         self.flow = flow
-        self.locals, self.declared = scope_names(function)  # declared: name -> 'global'/..
-        self.order = _first_use_order(function)
+        self.locals, self.declared, self.order = scope.locals, scope.declared, scope.order
 
     # --- blocks -------------------------------------------------------------------------
 
@@ -190,17 +190,3 @@ class _ControlFlow:
 
     def ordered(self, names):
         return sorted(names, key=lambda n: (self.order.get(n, len(self.order)), n))
-
-
-def _first_use_order(function):
-    """Each name's rank by first appearance in the source, for readable parameter lists."""
-    order = {}
-
-    class Visitor(ast.NodeVisitor):
-        def visit_arg(self, node):
-            order.setdefault(node.arg, len(order))
-
-        def visit_Name(self, node):
-            order.setdefault(node.id, len(order))
-    Visitor().visit(function)
-    return order

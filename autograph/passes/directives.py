@@ -26,7 +26,7 @@ def transform(function, ctx):
             for keyword in call.keywords:
                 if keyword.arg not in OPTIONS:
                     raise unsupported(f'unknown loop option {keyword.arg!r}; '
-                                      f'known: {", ".join(OPTIONS)}', ctx.file, call)
+                                      f'known: {", ".join(OPTIONS)}', ctx, call)
             ctx.loop_options[loop] = call.keywords
             loop.body = loop.body[1:] or [ast.Pass()]
         return [loop]

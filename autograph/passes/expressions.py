@@ -12,7 +12,6 @@ traced values become `jnp.logical_*` and `lax.cond`.
 import ast
 
 from autograph import templates
-
 from autograph.passes.base import ScopeTransformer
 
 
@@ -46,7 +45,8 @@ class _Expressions(ScopeTransformer):
 
     def visit_IfExp(self, node):
         self.generic_visit(node)
-        return self._call('if_exp', [node.test, templates.thunk(node.body), templates.thunk(node.orelse)], node)
+        branches = [templates.thunk(node.body), templates.thunk(node.orelse)]
+        return self._call('if_exp', [node.test] + branches, node)
 
     def visit_Compare(self, node):
         self.generic_visit(node)

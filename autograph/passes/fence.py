@@ -17,5 +17,5 @@ def transform(function, ctx):
     for node in ast.walk(function):
         message = _REJECTED.get(type(node))
         if message is not None:
-            raise unsupported(message, ctx.file, node)
+            raise unsupported(message, ctx, node)
     return function

@@ -128,7 +128,7 @@ def _tail_returns(stmts, ctx, flags):
                     and stmts[i + 1:]):
                 raise unsupported('a `return` under an `if` inside `with`/`try`, followed by '
                                   'more code after the block, cannot be converted; move the '
-                                  'return out of the block', ctx.file, stmt)
+                                  'return out of the block', ctx, stmt)
         out.append(stmt)
     return out
 

@@ -336,3 +336,33 @@ def test_vmap_of_data_dependent_loops():
     assert list(batched) == [seeds.collatz_steps(int(s)) for s in starts]
     xs = jnp.array([[2., 3.], [0.1, 0.2], [5., -1.]])
     assert_same(jax.vmap(autograph.convert(squash))(xs), jnp.stack([squash(x) for x in xs]))
+
+
+def test_leading_break_folds_into_the_while_test():
+    def escape(c):
+        z = c * 0
+        count = 0
+        while count < 50:
+            if jnp.abs(z) > 2:
+                break
+            z = z * z + c
+            count += 1
+        return count
+    for c in (0.1, 0.5, 1.0, -2.0):
+        check(escape, jnp.float32(c))
+    code = autograph.to_code(escape)
+    assert 'did_break' not in code and 'ag.not_(jnp.abs(z) > 2)' in code
+
+
+def test_long_unrolled_loop_warns_once():
+    import warnings
+
+    def f(x):
+        for i in range(600):
+            x = x + i
+        return x
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter('always')
+        autograph.convert(f)(jnp.float32(0.))
+    messages = [str(w.message) for w in caught if 'unrolled' in str(w.message)]
+    assert len(messages) == 1 and 'autograph.range' in messages[0]

@@ -10,8 +10,9 @@
 
 The statements after a (possibly nested) `break` are guarded by the flag; a `while`
 tests it before its condition, a `for` stops when it is set (`ctx.break_flags`), and a
-loop `else` runs only when it is not set. `continue` works the same way with a flag that
-is reset at the top of every iteration.
+loop `else` runs only when it is not set. A `while` (without `else`) whose body starts
+with `if stop: break` needs no flag: it becomes `while cond and not stop:`. `continue`
+works the same way with a flag that is reset at the top of every iteration.
 """
 import ast
 
@@ -21,6 +22,7 @@ from autograph.passes.base import contains, guard_exits, map_loops
 
 def transform(function, ctx):
     def visit(loop, inside_loop):
+        _fold_leading_break(loop)
         out = [loop]
         if contains(loop.body, ast.Continue):
             flag = ctx.namer.new('did_continue')
@@ -45,3 +47,18 @@ def transform(function, ctx):
 
     function.body = map_loops(function.body, visit)
     return function
+
+
+def _fold_leading_break(loop):
+    """`while c: if stop: break ...` -> `while c and not stop: ...` (no flag needed).
+
+    Only for a `while` without `else` (a break must skip the `else`) whose body starts
+    with the `if ...: break`, so `stop` is evaluated exactly when Python would.
+    """
+    while (isinstance(loop, ast.While) and not loop.orelse and loop.body
+           and isinstance(loop.body[0], ast.If) and not loop.body[0].orelse
+           and len(loop.body[0].body) == 1 and isinstance(loop.body[0].body[0], ast.Break)):
+        stop = loop.body.pop(0).test
+        loop.test = ast.copy_location(ast.BoolOp(op=ast.And(), values=[
+            loop.test, ast.UnaryOp(op=ast.Not(), operand=stop)]), loop.test)
+        loop.body = loop.body or [ast.Pass()]

@@ -88,7 +88,7 @@ def converted_callable(fn, strict=False):
         func = converted_callable(fn.__func__, strict)
         return fn if func is fn.__func__ else types.MethodType(func, fn.__self__)
     if inspect.isfunction(fn):
-        if is_converted(fn) or is_library(fn):
+        if is_converted(fn) or is_library(fn) or _is_generator(fn):
             return fn
         return convert_function(fn) if strict else _convert_or_warn(fn)
     if isinstance(fn, type) or is_library(fn):
@@ -100,10 +100,16 @@ def converted_callable(fn, strict=False):
     return fn
 
 
+def _is_generator(fn):
+    """Generators and coroutines run as Python (consumed while tracing)."""
+    return inspect.isgeneratorfunction(fn) or inspect.iscoroutinefunction(fn) or \
+        inspect.isasyncgenfunction(fn)
+
+
 def _convert_or_warn(fn):
     try:
         return convert_function(fn)
-    except ConversionError as error:
+    except (ConversionError, SyntaxError) as error:
         if fn.__code__ not in _warned:
             _warned.add(fn.__code__)
             warnings.warn(f'{fn.__qualname__} is called unconverted: {error}', stacklevel=4)

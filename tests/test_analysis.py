@@ -70,7 +70,7 @@ def test_loop_head_carries_only_what_is_read_again():
     assert 'tmp' not in flow.loop_head[loop]
 
 
-def test_names_read_by_nested_functions_are_always_live():
+def test_names_read_by_nested_functions_are_live_where_the_function_is():
     function, flow = flow_of(
         'def f(x):\n'
         '    def g():\n'
@@ -81,3 +81,16 @@ def test_names_read_by_nested_functions_are_always_live():
         '        y = 2\n'
         '    return g()\n')
     assert 'y' in flow.live_out[function.body[1]]
+
+
+def test_a_nested_function_used_only_inside_a_loop_does_not_make_its_reads_carried():
+    function, flow = flow_of(
+        'def f(xs):\n'
+        '    total = 0\n'
+        '    for x in xs:\n'
+        '        def scaled(k):\n'
+        '            return x * k\n'
+        '        total = total + scaled(2)\n'
+        '    return total\n')
+    loop = function.body[1]
+    assert sorted(flow.loop_head[loop]) == ['total']

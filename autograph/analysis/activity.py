@@ -90,12 +90,12 @@ class Scope:
 
     `locals`: names bound in the scope (parameters, targets, nested definitions, imports)
     less those declared global/nonlocal; `declared`: {name: 'global' or 'nonlocal'};
-    `closure_reads`: names that nested functions read from this scope; `order`: each
-    name's rank by first appearance, for readable parameter lists.
+    `closures`: {nested function name: the names it reads from this scope}; `order`:
+    each name's rank by first appearance, for readable parameter lists.
     """
     locals: frozenset
     declared: dict
-    closure_reads: frozenset
+    closures: dict
     order: dict
 
 
@@ -104,7 +104,7 @@ def local_names(function):
 
 
 def scope_of(function):
-    bound, declared, closure_reads, order = set(), {}, set(), {}
+    bound, declared, closures, order = set(), {}, {}, {}
 
     def visit(node):
         for child in ast.iter_child_nodes(node):
@@ -118,7 +118,8 @@ def scope_of(function):
             elif isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 bound.add(child.name)
                 if not isinstance(child, ast.ClassDef):
-                    closure_reads.update(free_variables(child))
+                    closures[child.name] = closures.get(child.name, frozenset()) | \
+                        free_variables(child)
                 continue
             elif isinstance(child, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp,
                                     ast.GeneratorExp)):
@@ -132,7 +133,7 @@ def scope_of(function):
     visit(function.args)
     for stmt in function.body:
         visit(ast.Module(body=[stmt], type_ignores=[]))
-    return Scope(frozenset(bound - set(declared)), declared, frozenset(closure_reads), order)
+    return Scope(frozenset(bound - set(declared)), declared, closures, order)
 
 
 def base_name(node):

@@ -19,17 +19,15 @@ class Dataflow:
     `break` flag of a `for`).
     """
 
-    def __init__(self, function, extra_reads=None, closure_reads=None):
+    def __init__(self, function, extra_reads=None, closures=None):
         self.activity = ActivityCache()
         self.extra_reads = extra_reads or {}
         self.live_out = {}
         self.loop_head = {}
         self.defined_in = {}
-        if closure_reads is None:
-            closure_reads = scope_of(function).closure_reads
-        # Names read by nested functions are live wherever they are in scope: the nested
-        # function may run at any later point.
-        self.always_live = closure_reads
+        # A nested function reads its free variables when it is called: wherever its
+        # name is live, so are they.
+        self.closures = scope_of(function).closures if closures is None else closures
         self.block_live_in(function.body, frozenset())
         params = self.activity(function.args).writes
         self._defined_block(function.body, frozenset(params))
@@ -42,11 +40,19 @@ class Dataflow:
 
     def block_live_in(self, stmts, live, record=True):
         for stmt in reversed(stmts):
-            live = live | self.always_live
+            live = self._with_closures(live)
             if record:
                 self.live_out[stmt] = live
             live = self._live_in(stmt, live, record)
-        return live | self.always_live
+        return self._with_closures(live)
+
+    def _with_closures(self, live):
+        pending = [name for name in live if name in self.closures]
+        while pending:
+            added = self.closures[pending.pop()] - live
+            live = live | added
+            pending += [name for name in added if name in self.closures]
+        return live
 
     def _live_in(self, stmt, out, record):
         block = lambda stmts, live: self.block_live_in(stmts, live, record)  # noqa: E731

@@ -21,6 +21,7 @@ analysis sees structured code only. Statements are converted innermost first.
 import ast
 
 from autograph import templates
+from autograph.errors import unsupported
 from autograph.analysis.activity import activity, scope_of
 from autograph.analysis.dataflow import Dataflow
 from autograph.passes.base import SCOPES, blocks, contains, negation
@@ -30,7 +31,7 @@ from runtime.state import RETURN_VALUE
 def transform(function, ctx):
     extra_reads = {loop: [flag] for loop, flag in ctx.break_flags.items()}
     scope = scope_of(function)
-    flow = Dataflow(function, extra_reads, scope.closure_reads)
+    flow = Dataflow(function, extra_reads, scope.closures)
     converter = _ControlFlow(ctx, flow, scope)
     body, pending = converter.block(function.body)
     params = flow.activity(function.args).writes
@@ -110,6 +111,10 @@ class _ControlFlow:
     # --- loops --------------------------------------------------------------------------
 
     def while_statement(self, node):
+        if any(isinstance(n, ast.NamedExpr) for n in ast.walk(node.test)):
+            raise unsupported('an assignment expression (:=) in a `while` condition cannot '
+                              'be converted: assign before the loop and at the end of its '
+                              'body instead', self.ctx, node.test)
         carried = self.ordered(self.modified(node.body) & self.flow.loop_head[node])
         pending = set(carried) - self.flow.defined_in[node]
         body, body_pending = self.block(node.body)

@@ -21,9 +21,9 @@ analysis sees structured code only. Statements are converted innermost first.
 import ast
 
 from autograph import templates
-from autograph.errors import unsupported
 from autograph.analysis.activity import activity, scope_of
 from autograph.analysis.dataflow import Dataflow
+from autograph.errors import unsupported
 from autograph.passes.base import SCOPES, blocks, contains, negation
 from runtime.state import RETURN_VALUE
 

@@ -10,6 +10,7 @@ import threading
 
 from runtime.errors import ControlFlowError, here
 from runtime.lowering import staged_depth
+from runtime.stacked import STACKERS, Stacked
 
 STAGED_RECURSION_LIMIT = 16
 _local = threading.local()
@@ -27,11 +28,13 @@ def _resolve(dotted):
     return getattr(importlib.import_module(module), attr)
 
 
-_TRANSFORM_OBJECTS = {id(_resolve(name)): name for name in TRANSFORMS}
+_KNOWN = {id(_resolve(name)): name for name in TRANSFORMS | set(STACKERS)}
 
 
-def is_transform(value):
-    return id(value) in _TRANSFORM_OBJECTS and value is not None
+def known_name(value):
+    """'jax.grad', 'jax.numpy.stack', ... for the library functions `call` treats
+    specially (see TRANSFORMS and runtime.stacked.STACKERS); None for anything else."""
+    return _KNOWN.get(id(value)) if value is not None else None
 
 
 def call(fn, *args, **kwargs):
@@ -39,7 +42,11 @@ def call(fn, *args, **kwargs):
     from autograph.conversion import converted_callable
     target = converted_callable(fn)
     if target is fn:
-        if is_transform(fn):
+        name = known_name(fn)
+        if name in STACKERS and len(args) == 1 and not kwargs and \
+                isinstance(args[0], Stacked) and args[0].stacked() is not None:
+            return args[0].stacked()
+        if name in TRANSFORMS:
             args = [converted_callable(a) if callable(a) else a for a in args]
             kwargs = {k: converted_callable(v) if callable(v) else v
                       for k, v in kwargs.items()}

@@ -15,18 +15,19 @@ from runtime.state import is_traced
 class TracedIterable:
     """Items along the leading axis of arrays: `x`, `enumerate(x)`, `zip(x, y)`."""
 
-    def __init__(self, sequences, make_item, length):
+    def __init__(self, sequences, make_item, length, indexed=True):
         self.sequences = tuple(sequences)
         self.make_item = make_item
         self.length = length
+        self.indexed = indexed   # whether items need the iteration count
 
     @classmethod
     def over(cls, array):
-        return cls([array], lambda k, x: x, _leading_length(array))
+        return cls([array], lambda k, x: x, _leading_length(array), indexed=False)
 
     def loop(self, body, values, names, location, extra_test):
         return lowering.scan_loop(self.length, self.sequences, self.make_item, body, values,
-                                  names, location, extra_test)
+                                  names, location, extra_test, self.indexed)
 
     def __iter__(self):
         for k in builtins.range(self.length):
@@ -129,4 +130,4 @@ def zip_(*iterables):
             items.append(part.make_item(k, *slices[start:start + count]))
             start += count
         return tuple(items)
-    return TracedIterable(sequences, make_item, length)
+    return TracedIterable(sequences, make_item, length, any(p.indexed for p in parts))

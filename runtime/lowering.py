@@ -15,6 +15,7 @@ import jax.numpy as jnp
 from jax import lax
 
 from runtime.errors import ControlFlowError, where
+from runtime.stacked import Stacked
 from runtime.state import _DYNAMIC, RETURN_VALUE, Undefined, describe, merge, pack, split
 
 _local = threading.local()
@@ -435,8 +436,9 @@ def _bounded(test_fn, step, leaves, length):
 
 
 def scan_loop(length, sequences, make_item, body, values, names, location,
-              extra_test=None):
-    """A `for` over `length` items as `lax.scan`; items are `make_item(k, *slices)`.
+              extra_test=None, indexed=True):
+    """A `for` over `length` items as `lax.scan`; items are `make_item(k, *slices)`, where
+    `k` counts iterations (carried only when `indexed`).
 
     Lists that the body appends to collect the appended items as the scan's outputs.
     With `extra_test` (a `break`), the iterations after it fails do nothing.
@@ -453,12 +455,13 @@ def scan_loop(length, sequences, make_item, body, values, names, location,
                                      allow_append=extra_test is None)
     targets = [aval(x) for x in leaves]
     step = _caster(traced, targets)
+    first = jnp.int32(0) if indexed else None
     if extra_test is None:
         def scan_step(carry, xs):
             k, leaves = carry
-            new, ys = step(k, *xs, *leaves)
-            return (k + 1, new), ys
-        (_, out), ys = lax.scan(scan_step, (jnp.int32(0), list(leaves)), list(sequences),
+            new, ys = step(0 if k is None else k, *xs, *leaves)
+            return (None if k is None else k + 1, new), ys
+        (_, out), ys = lax.scan(scan_step, (first, list(leaves)), list(sequences),
                                 length=length)
     else:
         test_fn = _test_function(extra_test, state, leaves, location, '`for` loop')
@@ -466,23 +469,28 @@ def scan_loop(length, sequences, make_item, body, values, names, location,
         def scan_step(carry, xs):
             k, done, leaves = carry
             go = jnp.logical_and(jnp.logical_not(done), test_fn(*leaves))
-            new = lax.cond(go, lambda c: step(k, *xs, *c)[0], lambda c: list(c), leaves)
-            return (k + 1, jnp.logical_not(go), new), None
+            index = 0 if k is None else k
+            new = lax.cond(go, lambda c: step(index, *xs, *c)[0], lambda c: list(c), leaves)
+            return (None if k is None else k + 1, jnp.logical_not(go), new), None
         (_, _, out), ys = lax.scan(
-            scan_step, (jnp.int32(0), jnp.asarray(False), list(leaves)), list(sequences),
+            scan_step, (first, jnp.asarray(False), list(leaves)), list(sequences),
             length=length)
     result = list(state.unflatten(out))
     return tuple(_extend_lists(names, result, traced.appended, ys or [], length))
 
 
 def _extend_lists(names, values, appended, ys, length):
-    """Lists after the loop: their items before it, then each iteration's appended items."""
+    """Lists after the loop: their items before it, then each iteration's appended items.
+    A list that was empty and got one item per iteration stays one stacked array."""
     start = 0
     for name, count in appended.items():
         i = names.index(name)
         stacked = ys[start:start + count]
         start += count
-        values[i] = list(values[i]) + [s[t] for t in range(length) for s in stacked]
+        if not values[i] and count == 1:
+            values[i] = Stacked(stacked[0])
+        else:
+            values[i] = list(values[i]) + [s[t] for t in range(length) for s in stacked]
     return values
 
 

@@ -366,3 +366,21 @@ def test_long_unrolled_loop_warns_once():
         autograph.convert(f)(jnp.float32(0.))
     messages = [str(w.message) for w in caught if 'unrolled' in str(w.message)]
     assert len(messages) == 1 and 'autograph.range' in messages[0]
+
+
+def test_collected_list_is_the_scans_stacked_output():
+    xs = jnp.arange(12.).reshape(4, 3)
+    jaxpr = jax.make_jaxpr(autograph.convert(accumulate, jit=False))(xs)
+    assert [e.primitive.name for e in jaxpr.jaxpr.eqns] == ['scan']
+    check(accumulate, xs)
+
+
+def test_collected_list_still_behaves_as_a_list():
+    def f(xs):
+        out = []
+        for x in xs:
+            out.append(x * 2)
+        first, count = out[0], len(out)
+        out.append(xs[0])
+        return first, count, jnp.stack(out), out + [xs[1]], out
+    check(f, jnp.arange(3.))

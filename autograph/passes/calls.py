@@ -8,6 +8,8 @@
     x.reshape(-1)         stays (a method that arrays and builtin containers have)
     jax.grad(loss)        -> ag.call(jax.grad, loss)   (JAX transformations convert the
                                                          functions they are given)
+    jnp.stack(out)        -> ag.call(jnp.stack, out)   (a list a staged loop collected
+                                                         is already stacked)
 
 What a name refers to is decided by a resolver: the function's live globals and closure
 when converting a function object, the file's imports for `autograph-show`.
@@ -20,6 +22,8 @@ import numpy as np
 
 from autograph.analysis.activity import activity
 from autograph.passes.base import walk_scope
+from runtime.calls import TRANSFORMS
+from runtime.stacked import STACKERS
 
 OVERRIDDEN_BUILTINS = frozenset(
     {'range', 'enumerate', 'zip', 'min', 'max', 'int', 'float', 'bool'})
@@ -37,10 +41,12 @@ class Resolution:
 
 def transform(function, ctx):
     local_names = activity(function.body).writes | activity(function.args).writes
-    calls = _Calls(ctx, local_names, _method_receiver(function))
-    for node in walk_scope(function):   # parents before children: classify, then rewrite
-        if isinstance(node, ast.Call):
-            calls.rewrite(node)
+    found = [n for n in walk_scope(function) if isinstance(n, ast.Call)]  # parents first
+    appended = {n.func.value.id for n in found if isinstance(n.func, ast.Attribute)
+                and n.func.attr == 'append' and isinstance(n.func.value, ast.Name)}
+    calls = _Calls(ctx, local_names, _method_receiver(function), appended)
+    for node in found:
+        calls.rewrite(node)
     return function
 
 
@@ -53,14 +59,17 @@ def _method_receiver(function):
 
 
 class _Calls:
-    def __init__(self, ctx, local_names, receiver):
+    def __init__(self, ctx, local_names, receiver, appended):
         self.ctx = ctx
         self.local_names = local_names
         self.receiver = receiver
+        self.appended = appended   # lists the function collects values in
 
     def rewrite(self, node):
         """Route the call `node` (in place): as is, to an `ag` builtin, or via ag.call."""
         kind, name = self._classify(node.func)
+        if kind == Resolution.LIBRARY and self._stacks_collected_list(node):
+            kind = Resolution.USER
         if kind == Resolution.LIBRARY:
             return
         if kind == Resolution.BUILTIN:
@@ -70,19 +79,25 @@ class _Calls:
         node.args = [node.func] + node.args
         node.func = ast.copy_location(self.ctx.runtime('call'), node.func)
 
+    def _known(self, func):
+        dotted = _dotted(func)
+        return self.ctx.resolver.known_name(dotted) if dotted else None
+
+    def _stacks_collected_list(self, node):
+        """`jnp.stack(out)` where the function appends to `out`: see runtime.stacked."""
+        return (len(node.args) == 1 and not node.keywords
+                and isinstance(node.args[0], ast.Name) and node.args[0].id in self.appended
+                and self._known(node.func) in STACKERS)
+
     def _classify(self, func):
         kind, name = self._classify_callee(func)
-        if kind == Resolution.LIBRARY:
-            dotted = _dotted(func)
-            if dotted and self.ctx.resolver.is_transform(dotted):
-                return Resolution.USER, None
+        if kind == Resolution.LIBRARY and self._known(func) in TRANSFORMS:
+            return Resolution.USER, None
         return kind, name
 
     def _classify_callee(self, func):
-        if isinstance(func, ast.Call):
-            dotted = _dotted(func.func)
-            if dotted and self.ctx.resolver.is_transform(dotted):
-                return Resolution.LIBRARY, None   # jax.grad(f)(x): what JAX made
+        if isinstance(func, ast.Call) and self._known(func.func) in TRANSFORMS:
+            return Resolution.LIBRARY, None   # jax.grad(f)(x): what JAX made
         if isinstance(func, ast.Name):
             if func.id in self.local_names:
                 return Resolution.USER, None
@@ -146,13 +161,13 @@ class LiveResolver:
             return Resolution.BUILTIN
         return Resolution.LIBRARY if is_library(value) else Resolution.USER
 
-    def is_transform(self, dotted):
-        from runtime.calls import is_transform
+    def known_name(self, dotted):
+        from runtime.calls import known_name
         base, *attrs = dotted.split('.')
         value = self.closure.get(base, self.globals.get(base))
         for attr in attrs:
             value = getattr(value, attr, None)
-        return is_transform(value)
+        return known_name(value)
 
 
 class StaticResolver:
@@ -183,8 +198,7 @@ class StaticResolver:
             return Resolution.BUILTIN
         return Resolution.USER
 
-    def is_transform(self, dotted):
-        from runtime.calls import TRANSFORMS
+    def known_name(self, dotted):
         base, _, rest = dotted.partition('.')
         full = self.imports.get(base, base) + ('.' + rest if rest else '')
-        return full in TRANSFORMS
+        return full if full in TRANSFORMS or full in STACKERS else None

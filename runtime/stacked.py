@@ -1,0 +1,71 @@
+"""`Stacked`: the list a staged loop collected with `append`, kept as one stacked array.
+
+    out = []
+    for x in xs:                 # staged: lax.scan
+        out.append(f(x))         # the scan's per-iteration output
+    y = jnp.stack(out)           # -> the scan's stacked output itself, no re-stacking
+
+It behaves as the list of the collected items (their slices are made only when an item
+is looked at); `jnp.stack`/`jnp.array`/`jnp.asarray` on it from converted code return
+the stacked array directly (see runtime.calls).
+"""
+import collections.abc
+
+import jax
+
+
+class Stacked(collections.abc.MutableSequence):
+    def __init__(self, array):
+        self._array = array      # the items stacked on axis 0, while unmodified
+        self._items = None       # the items as a list, once looked at
+
+    def stacked(self):
+        """The stacked array, or None once the list has been modified."""
+        return self._array
+
+    def _list(self):
+        if self._items is None:
+            self._items = [self._array[i] for i in range(self._array.shape[0])]
+        return self._items
+
+    def _modified(self):
+        self._list()
+        self._array = None
+
+    def __len__(self):
+        return len(self._items) if self._items is not None else self._array.shape[0]
+
+    def __getitem__(self, index):
+        return self._list()[index]
+
+    def __setitem__(self, index, value):
+        self._modified()
+        self._items[index] = value
+
+    def __delitem__(self, index):
+        self._modified()
+        del self._items[index]
+
+    def insert(self, index, value):
+        self._modified()
+        self._items.insert(index, value)
+
+    def __add__(self, other):
+        return list(self) + list(other)
+
+    def __radd__(self, other):
+        return list(other) + list(self)
+
+    def __eq__(self, other):
+        return list(self) == list(other)
+
+    def __repr__(self):
+        return repr(self._list())
+
+
+jax.tree_util.register_pytree_node(
+    Stacked, lambda s: (s._list(), None), lambda _, items: list(items))
+
+
+STACKERS = ('jax.numpy.stack', 'jax.numpy.array', 'jax.numpy.asarray')
+"""Functions that, given a `Stacked` list (and nothing else), return its array."""

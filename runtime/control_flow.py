@@ -12,9 +12,9 @@ import jax
 import jax.numpy as jnp
 
 from runtime import lowering
-from runtime.errors import here
+from runtime.errors import ControlFlowError, here
 from runtime.iterables import StagedRange, TracedIterable
-from runtime.state import is_traced, pack, unpack
+from runtime.state import any_traced, is_traced, pack, unpack
 
 UNROLL_WARNING_ITERATIONS = 500
 _warned_unrolls = set()
@@ -90,6 +90,12 @@ def for_stmt(iterable, body, state=(), names=(), extra_test=None):
 
 def _python_for(iterable, body, values, names, extra_test):
     """The plain Python loop, which turns staged if a `break` flag becomes traced."""
+    if (extra_test is not None and isinstance(iterable, builtins.range)
+            and len(iterable) > 1 and any_traced(values)):
+        # A loop that may break on a traced value: try it as one staged loop at once.
+        staged = _try_staged_range(iterable, body, values, names, extra_test, here(2))
+        if staged is not None:
+            return staged
     count = 0
     items = builtins.iter(iterable)
     for item in items:
@@ -107,17 +113,31 @@ def _python_for(iterable, body, values, names, extra_test):
     return values
 
 
+_NEEDS_PYTHON = (TypeError, IndexError, ControlFlowError)
+"""What staging a Python range loop raises when its body needs the index as a Python
+int (`layers[i]`) or collects a list: such a loop runs as Python instead."""
+
+
+def _try_staged_range(r, body, values, names, extra_test, location):
+    try:
+        return lowering.range_loop(r.start, r.stop, r.step, body, values, names, location,
+                                   extra_test)
+    except _NEEDS_PYTHON:
+        return None
+
+
 def _finish_staged(iterable, item, items, done, body, values, names, extra_test):
     """Run the rest of a Python loop after its exit flag became traced.
 
-    Over a `range` the rest becomes one staged loop; over other iterables each remaining
+    Over a `range` the rest becomes one staged loop if it can; otherwise each remaining
     iteration becomes a `lax.cond` on the flag.
     """
-    if isinstance(iterable, builtins.range):
-        rest = iterable[done:]
-        return lowering.range_loop(rest.start, rest.stop, rest.step, body, values, names,
-                                   here(2), extra_test)
     location = here(2)
+    if isinstance(iterable, builtins.range):
+        staged = _try_staged_range(iterable[done:], body, values, names, extra_test,
+                                   location)
+        if staged is not None:
+            return staged
     for item in _chain(item, items):
         go = extra_test(*values)
 

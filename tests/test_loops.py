@@ -384,3 +384,32 @@ def test_collected_list_still_behaves_as_a_list():
         out.append(xs[0])
         return first, count, jnp.stack(out), out + [xs[1]], out
     check(f, jnp.arange(3.))
+
+
+def test_python_range_with_traced_break_is_one_staged_loop():
+    assert [e.primitive.name for e in jax.make_jaxpr(
+        autograph.convert(seeds.newton_sqrt, jit=False))(jnp.float32(2.)).jaxpr.eqns] == ['while']
+
+
+def test_python_range_loops_needing_a_python_index_stay_python():
+    layers = [lambda x: x * 2,
+              lambda x: x + 10,
+              lambda x: x * 3]
+
+    def early_exit(x):
+        for i in range(3):
+            x = layers[i](x)
+            if x > 5:
+                break
+        return x
+
+    def collect(x):
+        out = []
+        for i in range(4):
+            out.append(x * i)
+            if x * i > 5:
+                break
+        return len(out), out[-1]
+    for x in (1., 3., 10.):
+        check(early_exit, jnp.float32(x))
+    check(collect, 2.)

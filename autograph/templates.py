@@ -42,11 +42,6 @@ def _copy(node):
     return new
 
 
-def expression(template, **replacements):
-    (stmt,) = statements(template, **replacements)
-    return stmt.value
-
-
 def _replace_block(stmts, replacements, used):
     out = []
     for stmt in stmts:

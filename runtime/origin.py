@@ -44,10 +44,6 @@ def lookup(file, line):
     return line_map.get(line) if line_map else None
 
 
-def is_generated(file):
-    return file in _maps
-
-
 def caller_location(depth=1):
     """The user location of the nearest generated-code frame above the caller."""
     frame = sys._getframe(depth + 1)

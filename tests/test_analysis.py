@@ -3,7 +3,7 @@ import ast
 
 import pytest
 
-from autograph.analysis.activity import activity, local_names
+from autograph.analysis.activity import activity, scope_of
 from autograph.analysis.dataflow import Dataflow
 
 
@@ -30,7 +30,7 @@ def test_activity(code, dump):
 def test_local_names_exclude_globals_and_nonlocals():
     function = stmt('def f(a):\n    global g\n    g = 1\n    b = 2\n'
                     '    def h():\n        nonlocal b\n        b = 3\n    import os\n')
-    assert sorted(local_names(function)) == ['a', 'b', 'h', 'os']
+    assert sorted(scope_of(function).locals) == ['a', 'b', 'h', 'os']
 
 
 def flow_of(code):

@@ -99,10 +99,6 @@ class Scope:
     order: dict
 
 
-def local_names(function):
-    return scope_of(function).locals
-
-
 def scope_of(function):
     bound, declared, closures, order = set(), {}, {}, {}
 
@@ -131,7 +127,8 @@ def scope_of(function):
                 declared.update((n, kind) for n in child.names)
             visit(child)
     visit(function.args)
-    for stmt in function.body:
+    body = function.body if isinstance(function.body, list) else [ast.Expr(function.body)]
+    for stmt in body:
         visit(ast.Module(body=[stmt], type_ignores=[]))
     return Scope(frozenset(bound - set(declared)), declared, closures, order)
 

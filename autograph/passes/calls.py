@@ -20,7 +20,7 @@ import builtins
 import jax
 import numpy as np
 
-from autograph.analysis.activity import activity
+from autograph.analysis.activity import activity, scope_of
 from autograph.passes.base import walk_scope
 from runtime.calls import TRANSFORMS
 from runtime.stacked import STACKERS
@@ -40,7 +40,7 @@ class Resolution:
 
 
 def transform(function, ctx):
-    local_names = activity(function.body).writes | activity(function.args).writes
+    local_names = scope_of(function).locals
     found = [n for n in walk_scope(function) if isinstance(n, ast.Call)]  # parents first
     appended = {n.func.value.id for n in found if isinstance(n.func, ast.Attribute)
                 and n.func.attr == 'append' and isinstance(n.func.value, ast.Name)}

@@ -1,7 +1,8 @@
 """Benchmark workloads: each in three variants computing the same result.
 
-`plain` is ordinary Python (run eagerly on jax arrays, and through `autograph.convert`);
-`lax` is the hand-written `lax` version (run under `jax.jit`): the limit to match.
+`plain` is ordinary Python (the seeds' examples from examples/seeds.py where they exist),
+run eagerly on jax arrays and through `autograph.convert`; `lax` is the hand-written
+`lax` version (run under `jax.jit`): the limit to match.
 """
 import dataclasses
 
@@ -9,6 +10,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 from jax import lax
+
+from examples import seeds
 
 
 @dataclasses.dataclass
@@ -38,17 +41,6 @@ def dense_params():
 
 # --- collatz step counts (vmap of a per-element while) ---------------------------------
 
-def collatz(a):
-    steps = 0
-    while a > 1:
-        if a % 2 == 0:
-            a = a // 2
-        else:
-            a = 3 * a + 1
-        steps += 1
-    return steps
-
-
 def collatz_lax(a):
     def body(state):
         a, steps = state
@@ -59,29 +51,11 @@ def collatz_lax(a):
 
 # --- squash: while sum(x) > 1: x = tanh(x) ----------------------------------------------
 
-def squash(x):
-    while jnp.sum(x) > 1:
-        x = jnp.tanh(x)
-    return x
-
-
 def squash_lax(x):
     return lax.while_loop(lambda x: jnp.sum(x) > 1, jnp.tanh, x)
 
 
 # --- fizzbuzz counting over a traced range ----------------------------------------------
-
-def fizzbuzz(n):
-    fizz, buzz, both = 0, 0, 0
-    for i in range(1, n + 1):
-        if i % 15 == 0:
-            both += 1
-        elif i % 3 == 0:
-            fizz += 1
-        elif i % 5 == 0:
-            buzz += 1
-    return fizz, buzz, both
-
 
 def fizzbuzz_lax(n):
     def body(i, counts):
@@ -214,10 +188,11 @@ def make_workloads():
     return [
         Workload('dense 100 layers', dense_model, dense_model,
                  (jnp.asarray(rng.normal(size=(20, 784)), jnp.float32), dense_params())),
-        Workload('collatz (vmap)', collatz, collatz_lax,
+        Workload('collatz (vmap)', seeds.collatz_steps, collatz_lax,
                  (jnp.arange(1, 1025, dtype=jnp.int32),), wrap=jax.vmap, eager=False),
-        Workload('squash while', squash, squash_lax, (jnp.linspace(1., 3., 64),)),
-        Workload('fizzbuzz range', fizzbuzz, fizzbuzz_lax, (jnp.int32(1000),), eager=False),
+        Workload('squash while', seeds.squash, squash_lax, (jnp.linspace(1., 3., 64),)),
+        Workload('fizzbuzz range', seeds.fizzbuzz_count, fizzbuzz_lax, (jnp.int32(1000),),
+                 eager=False),
         Workload('dynamic rnn', rnn, rnn_lax,
                  (xs, jnp.zeros(16), jnp.asarray(rng.normal(size=(16, 16)) * 0.3,
                                                  jnp.float32))),

@@ -53,17 +53,13 @@ def mse(pred, target):
     return jnp.mean((pred - target) ** 2)
 
 
-def train_flax(steps=5, learning_rate=0.1):
-    """Losses of a few plain gradient steps on a converted Flax NNX model."""
-    model = FlaxGated(nnx.Rngs(0))
-    forward = autograph.convert(FlaxGated.__call__, jit=False)
-    graphdef, params = nnx.split(model)
-    x, y = jnp.array([0.5, -1.0, 2.0]), jnp.array([0.1, 0.2, 0.3])
+X, Y = jnp.array([0.5, -1.0, 2.0]), jnp.array([0.1, 0.2, 0.3])
 
+
+def gradient_descent(loss, params, steps, learning_rate):
+    """The losses of `steps` plain gradient steps on `loss(params)` (compiled)."""
     @jax.jit
     def step(params):
-        def loss(params):
-            return mse(forward(nnx.merge(graphdef, params), x), y)
         value, grads = jax.value_and_grad(loss)(params)
         return jax.tree_util.tree_map(lambda p, g: p - learning_rate * g, params, grads), value
     losses = []
@@ -73,21 +69,19 @@ def train_flax(steps=5, learning_rate=0.1):
     return losses
 
 
-def train_equinox(steps=5, learning_rate=0.1):
-    """Losses of a few plain gradient steps on a converted Equinox model."""
-    model = EquinoxGated(jax.random.PRNGKey(0))
-    forward = autograph.convert(EquinoxGated.__call__, jit=False)
-    x, y = jnp.array([0.5, -1.0, 2.0]), jnp.array([0.1, 0.2, 0.3])
+def train_flax(steps=5, learning_rate=0.1):
+    """Losses of a few gradient steps on a converted Flax NNX model."""
+    forward = autograph.convert(FlaxGated.__call__, jit=False)
+    graphdef, params = nnx.split(FlaxGated(nnx.Rngs(0)))
+    return gradient_descent(lambda p: mse(forward(nnx.merge(graphdef, p), X), Y), params,
+                            steps, learning_rate)
 
-    @jax.jit
-    def step(model):
-        value, grads = jax.value_and_grad(lambda m: mse(forward(m, x), y))(model)
-        return jax.tree_util.tree_map(lambda p, g: p - learning_rate * g, model, grads), value
-    losses = []
-    for _ in range(steps):
-        model, value = step(model)
-        losses.append(float(value))
-    return losses
+
+def train_equinox(steps=5, learning_rate=0.1):
+    """Losses of a few gradient steps on a converted Equinox model."""
+    forward = autograph.convert(EquinoxGated.__call__, jit=False)
+    return gradient_descent(lambda m: mse(forward(m, X), Y), EquinoxGated(
+        jax.random.PRNGKey(0)), steps, learning_rate)
 
 
 if __name__ == '__main__':

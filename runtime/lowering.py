@@ -16,7 +16,7 @@ from jax import lax
 
 from runtime.errors import ControlFlowError, where
 from runtime.stacked import Stacked
-from runtime.state import _DYNAMIC, RETURN_VALUE, Undefined, describe, merge, pack, split
+from runtime.state import RETURN_VALUE, Undefined, describe, merge, pack, split
 
 _local = threading.local()
 
@@ -83,7 +83,7 @@ class State:
     def unflatten(self, leaves):
         values, start = [], 0
         for spec in self.specs:
-            count = _dynamic_count(spec)
+            count = spec.dynamic_count
             values.append(merge(spec, leaves[start:start + count]))
             start += count
         return tuple(values)
@@ -91,15 +91,11 @@ class State:
     def leaf_owner(self, index):
         """The variable name that owns flattened leaf number `index`."""
         for name, spec in zip(self.names, self.specs):
-            count = _dynamic_count(spec)
+            count = spec.dynamic_count
             if index < count:
                 return name
             index -= count
         raise IndexError(index)
-
-
-def _dynamic_count(spec):
-    return sum(1 for s in spec.statics if s is _DYNAMIC)
 
 
 @dataclasses.dataclass
@@ -301,8 +297,8 @@ def _with_fills(traced, out_state, fills, other):
     mine, theirs = iter(traced.out_avals()), iter(other.out_avals())
     avals = []
     for i, spec in enumerate(out_state.specs):
-        count = _dynamic_count(spec)
-        other_part = [next(theirs) for _ in range(_dynamic_count(other.state.specs[i]))]
+        count = spec.dynamic_count
+        other_part = [next(theirs) for _ in range(other.state.specs[i].dynamic_count)]
         if i in fills:
             avals += other_part
         else:
@@ -313,11 +309,11 @@ def _with_fills(traced, out_state, fills, other):
 def _fill_outputs(traced, out_state, fills, outs, targets):
     result, position, start = [], 0, 0
     for i, spec in enumerate(out_state.specs):
-        count = _dynamic_count(spec)
+        count = spec.dynamic_count
         if i in fills:
             result += [jnp.zeros(t.shape, t.dtype) for t in targets[start:start + count]]
         else:
-            mine = _dynamic_count(traced.state.specs[i])
+            mine = traced.state.specs[i].dynamic_count
             result += outs[position:position + mine]
             position += mine
         start += count
@@ -349,7 +345,7 @@ def _reconcile(names, values, state, traced, location):
     outs = iter(traced.out_avals())
     for name, value, spec, out_spec, after in zip(
             names, values, state.specs, traced.state.specs, traced.values):
-        out_avals = [next(outs) for _ in range(_dynamic_count(out_spec))]
+        out_avals = [next(outs) for _ in range(out_spec.dynamic_count)]
         if _is_undefined_return(spec) and not _is_undefined_return(out_spec):
             zeros = [jnp.zeros(a.shape, a.dtype) for a in out_avals]
             new_values.append(merge(out_spec, zeros))

@@ -84,6 +84,11 @@ class Spec:
     treedef: object
     statics: tuple
 
+    @property
+    def dynamic_count(self):
+        """How many leaves are arrays (what `split` returns besides the Spec)."""
+        return sum(1 for s in self.statics if s is _DYNAMIC)
+
     def same_as(self, other):
         if self.treedef != other.treedef:
             return False

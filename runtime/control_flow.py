@@ -53,8 +53,13 @@ def while_stmt(test, body, state=(), names=(), maximum_iterations=None):
     while True:
         if maximum_iterations is not None and iterations >= maximum_iterations:
             break
-        cond = test(*values)
-        if is_traced(cond):
+        # Inside a trace, the first test is tried in a sandbox: if it is traced, its
+        # equations are not left behind (the staged loop evaluates it again).
+        if iterations == 0 and any_traced(values):
+            cond = lowering.probe(test, values)
+        else:
+            cond = test(*values)
+        if is_traced(cond) or cond is lowering.TRACED:
             remaining = (None if maximum_iterations is None
                          else maximum_iterations - iterations)
             values = lowering.while_loop(test, body, values, names, here(), remaining)

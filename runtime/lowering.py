@@ -35,6 +35,23 @@ def _staging():
         _local.depth -= 1
 
 
+TRACED = object()
+"""What `probe` returns for a function whose result is traced."""
+
+
+def probe(fn, args):
+    """`fn(*args)` if its result is a Python value; else TRACED, leaving no equations
+    behind (the staged loop evaluates the test again, in its own trace)."""
+    record = []
+
+    def sandboxed():
+        result = fn(*args)
+        record.append(TRACED if isinstance(result, jax.core.Tracer) else result)
+        return []
+    jax.make_jaxpr(sandboxed)()
+    return record[0]
+
+
 def aval(value):
     t = jax.typeof(value)
     return jax.ShapeDtypeStruct(t.shape, t.dtype, weak_type=t.weak_type)

@@ -413,3 +413,20 @@ def test_python_range_loops_needing_a_python_index_stay_python():
     for x in (1., 3., 10.):
         check(early_exit, jnp.float32(x))
     check(collect, 2.)
+
+
+def test_staged_while_leaves_no_dead_equations_behind():
+    jaxpr = jax.make_jaxpr(autograph.convert(squash, jit=False))(jnp.ones(3) * 2)
+    assert [e.primitive.name for e in jaxpr.jaxpr.eqns] == ['while']
+
+
+def test_concrete_arrays_outside_a_trace_run_python_loops():
+    iterations = []
+
+    def f(x):
+        while jnp.sum(x) > 1:
+            iterations.append(1)
+            x = x / 2
+        return x
+    autograph.convert(f, jit=False)(jnp.ones(3))
+    assert len(iterations) == 2

@@ -57,7 +57,7 @@ def generated_code(fn):
 
 def _generate(fn):
     source = parsing.parse_function(fn)
-    namer = Namer.for_tree(source.node, fn.__code__.co_freevars)
+    namer = Namer.for_code(fn.__code__)
     ctx = Context(file=source.file, namer=namer, ag=namer.new('ag'), resolver=LiveResolver(fn),
                   column_offset=source.column_offset)
     node = passes.run(source.node, ctx)

@@ -21,6 +21,18 @@ class Namer:
                 taken.update(node.names)
         return cls(taken)
 
+    @classmethod
+    def for_code(cls, code):
+        """A namer that avoids every name a compiled function (and the functions nested
+        in it) uses: the same names as its tree holds, read without walking it."""
+        taken, stack = set(), [code]
+        while stack:
+            current = stack.pop()
+            taken.update(current.co_names, current.co_varnames, current.co_freevars,
+                          current.co_cellvars)
+            stack += [c for c in current.co_consts if isinstance(c, type(code))]
+        return cls(taken)
+
     def new(self, base):
         name, n = base, 0
         while name in self.taken:

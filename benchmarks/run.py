@@ -23,7 +23,7 @@ import autograph  # noqa: E402
 from autograph import conversion  # noqa: E402
 from benchmarks.workloads import make_workloads  # noqa: E402
 
-ROUNDS = 7
+ROUNDS = 15
 TARGET_SECONDS = 0.05   # per variant per round
 
 

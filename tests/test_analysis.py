@@ -94,3 +94,21 @@ def test_a_nested_function_used_only_inside_a_loop_does_not_make_its_reads_carri
         '    return total\n')
     loop = function.body[1]
     assert sorted(flow.loop_head[loop]) == ['total']
+
+
+def test_namers_from_code_and_from_tree_avoid_the_same_names():
+    from autograph.naming import Namer
+
+    def f(x, ag=1):
+        if_true = [v for v in range(3)]
+
+        def loop_body(y):
+            return y + retval  # noqa: F821
+
+        return ag + len(if_true) + loop_body(x)
+    import inspect
+    import textwrap
+    tree = ast.parse(textwrap.dedent(inspect.getsource(f)))
+    for namer in (Namer.for_code(f.__code__), Namer.for_tree(tree)):
+        assert [namer.new(n) for n in ('ag', 'if_true', 'loop_body', 'retval', 'x')] == [
+            'ag_1', 'if_true_1', 'loop_body_1', 'retval_1', 'x_1']

@@ -159,3 +159,16 @@ def test_unsupported_walrus_in_while_condition_is_a_clear_error():
     assert f(3) == 0
     with pytest.raises(SyntaxError, match='while'):
         autograph.to_code(f)
+
+
+def test_nested_generator_functions_stay_python():
+    def f(x):
+        def evens(n):
+            for i in range(n):
+                if i % 2 == 0:
+                    yield i
+        total = x
+        for i in evens(5):
+            total = total + i
+        return total
+    check(f, jnp.float32(1.))

@@ -12,6 +12,7 @@ from autograph.passes import (
     loop_exits,
     returns,
 )
+from autograph.passes.base import walk_scope
 
 PIPELINE = [
     fence,         # reject generators/async with a caret at the user's line
@@ -40,12 +41,18 @@ def run(root, ctx):
 
 
 def _scopes_innermost_first(root):
+    """The functions to convert: `root` and those nested in it, except nested generators,
+    which stay Python (a generator runs as Python while tracing)."""
     found = []
 
     def visit(node):
         for child in ast.iter_child_nodes(node):
             visit(child)
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        if node is root or (isinstance(node, ast.FunctionDef) and not _is_generator(node)):
             found.append(node)
     visit(root)
     return found
+
+
+def _is_generator(function):
+    return any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in walk_scope(function))

@@ -2,6 +2,7 @@
 import ast
 
 from autograph.errors import unsupported
+from autograph.passes.base import walk_scope
 
 _REJECTED = {
     ast.Yield: 'generators (yield) cannot be converted; return a value or use lax.scan',
@@ -14,7 +15,7 @@ _REJECTED = {
 
 
 def transform(function, ctx):
-    for node in ast.walk(function):
+    for node in walk_scope(function):
         message = _REJECTED.get(type(node))
         if message is not None:
             raise unsupported(message, ctx, node)

@@ -430,3 +430,28 @@ def test_concrete_arrays_outside_a_trace_run_python_loops():
         return x
     autograph.convert(f, jit=False)(jnp.ones(3))
     assert len(iterations) == 2
+
+
+def test_fuzz_regression_loops_copied_by_return_restructuring_keep_their_flags():
+    # Found by the fuzzer (seed 24): code after an `if` that may return is copied into
+    # its branches; loops inside the copies lost their break-flag annotations.
+    def f(x, n):
+        a = x
+        if x > 1.0:
+            for j in range(n):
+                if a > 3.0:
+                    return a + 1.0
+                a = a * 2.0
+        for i in v_range(n):
+            for j in range(n):
+                if a > 10.0:
+                    return a - 1.0
+                a = a + 1.0
+        return a
+    for x in (0.5, 2.0, 5.0):
+        for n in (0, 2, 4):
+            check(f, jnp.float32(x), jnp.int32(n))
+
+
+def v_range(n):
+    return range(n)

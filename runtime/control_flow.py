@@ -192,16 +192,18 @@ def if_exp(cond, if_true, if_false):
 
 
 def and_(left, right):
-    """Python reference: `left and right()`; traced operands give `jnp.logical_and`."""
+    """Python reference: `left and right()`. A traced `left` selects as Python would,
+    `jnp.where(left, right, left)` (`jnp.logical_and` for booleans)."""
     if is_traced(left):
-        return jnp.logical_and(left, right())
+        return jnp.where(left, right(), left)
     return left and right()
 
 
 def or_(left, right):
-    """Python reference: `left or right()`; traced operands give `jnp.logical_or`."""
+    """Python reference: `left or right()`. A traced `left` selects as Python would,
+    `jnp.where(left, left, right)` (`jnp.logical_or` for booleans)."""
     if is_traced(left):
-        return jnp.logical_or(left, right())
+        return jnp.where(left, left, right())
     return left or right()
 
 

@@ -46,12 +46,19 @@ def _leading_length(array):
 
 class StagedRange:
     """`autograph.range(...)`: a range that a converted `for` always stages as one loop
-    (instead of unrolling it while tracing), so long loops compile fast."""
+    (instead of unrolling it while tracing), so long loops compile fast. `item` maps each
+    index to the loop's item (`enumerate` over a range gives `(count, index)`)."""
 
-    def __init__(self, *args):
+    def __init__(self, *args, item=None):
         self.start, self.stop, self.step = _range_args(args)
+        self.item = item
 
     def loop(self, body, values, names, location, extra_test):
+        if self.item is not None:
+            inner, item = body, self.item
+
+            def body(i, *state):
+                return inner(item(i), *state)
         bounds = (self.start, self.stop, self.step)
         if any(is_traced(b) for b in bounds) or extra_test is not None:
             return lowering.range_loop(*bounds, body, values, names, location, extra_test)
@@ -101,7 +108,11 @@ def range_(*args):
 
 
 def enumerate_(iterable, start=0):
-    """`enumerate` in converted code: staged over a traced array."""
+    """`enumerate` in converted code: staged over a traced array or range."""
+    if isinstance(iterable, StagedRange) and iterable.item is None:
+        r = iterable
+        return type(r)(r.start, r.stop, r.step,
+                       item=lambda i: (start + (i - r.start) // r.step, i))
     if is_traced(iterable):
         iterable = TracedIterable.over(iterable)
     if isinstance(iterable, TracedIterable):

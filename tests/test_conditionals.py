@@ -272,3 +272,10 @@ def test_if_under_jit_grad_vmap():
     xs = jnp.array([3., -2., -9.])
     np.testing.assert_allclose(jax.vmap(autograph.convert(early_return))(xs),
                                [early_return(x) for x in xs])
+
+
+def test_and_or_on_traced_numbers_select_like_python():
+    def f(x, y):
+        return x or y, x and y
+    for x, y in [(0., 2.), (3., 2.), (3., 0.)]:
+        check(f, jnp.float32(x), jnp.float32(y))

@@ -455,3 +455,13 @@ def test_fuzz_regression_loops_copied_by_return_restructuring_keep_their_flags()
 
 def v_range(n):
     return range(n)
+
+
+def test_enumerate_over_a_traced_range():
+    def f(n):
+        total = 0
+        for count, i in enumerate(range(2, n, 3)):
+            total += count * 100 + i
+        return total
+    for n in (2, 9, 14):
+        check(f, jnp.int32(n))

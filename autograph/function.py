@@ -391,7 +391,7 @@ class ConcreteFunction:
                             f"values.")
         return TypeError('incompatible arguments')
 
-    @property
+    @functools.cached_property
     def jaxpr(self):
         return jax.make_jaxpr(self._flat)(*self._avals)
 
@@ -414,7 +414,8 @@ class ConcreteFunction:
     def __str__(self):
         args, kwargs = self.structured_input_signature
         names = _parameter_names_plain(self.function.python_function)
-        lines = [f'ConcreteFunction {self.function.__qualname__}(...)', '  Args:']
+        params = ', '.join(names[:len(args)] + list(kwargs))
+        lines = [f'{self.function.__name__}({params})', '  Args:']
         for i, arg in enumerate(args):
             name = names[i] if i < len(names) else f'arg{i}'
             lines.append(f'    {name}: {_describe_tree(arg)}')

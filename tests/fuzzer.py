@@ -6,10 +6,12 @@ break/continue/early return, and/or/not, ternaries and helper calls, nested at l
 three deep. It runs unconverted on concrete arrays (the ground truth) and converted under
 `jax.jit` with traced inputs; results must match.
 
-    python -m tests.fuzzer --programs 1000 [--seed 0]
+    python -m tests.fuzzer --programs 1000 [--seed 0] [--jobs 2]
 """
 import argparse
 import linecache
+import multiprocessing
+import os
 import random
 import sys
 import traceback
@@ -211,15 +213,17 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument('--programs', type=int, default=1000)
     parser.add_argument('--seed', type=int, default=0)
+    parser.add_argument('--jobs', type=int, default=os.cpu_count() or 1)
     options = parser.parse_args(argv)
     failures = 0
-    for i, seed in enumerate(range(options.seed, options.seed + options.programs)):
-        problem = run_one(seed)
-        if problem:
-            failures += 1
-            print(problem, flush=True)
-        if (i + 1) % 50 == 0:
-            print(f'{i + 1} programs, {failures} mismatches', flush=True)
+    seeds = range(options.seed, options.seed + options.programs)
+    with multiprocessing.get_context('spawn').Pool(options.jobs) as pool:
+        for i, problem in enumerate(pool.imap(run_one, seeds)):
+            if problem:
+                failures += 1
+                print(problem, flush=True)
+            if (i + 1) % 50 == 0:
+                print(f'{i + 1} programs, {failures} mismatches', flush=True)
     print(f'fuzz: {options.programs - failures} passed, {failures} failed')
     return 1 if failures else 0
 

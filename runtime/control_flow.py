@@ -6,13 +6,14 @@ loop bodies are functions of the variables they change; `names` are those variab
 names in the user's code, used in error messages.
 """
 import builtins
+import contextlib
 import warnings
 
 import jax
 import jax.numpy as jnp
 
 from runtime import lowering
-from runtime.errors import ControlFlowError, here
+from runtime.errors import ControlFlowError, here, where
 from runtime.iterables import StagedRange, TracedIterable
 from runtime.state import any_traced, is_traced, pack, unpack
 
@@ -20,7 +21,7 @@ UNROLL_WARNING_ITERATIONS = 500
 _warned_unrolls = set()
 
 
-def if_stmt(cond, if_true, if_false, args=(), names=()):
+def if_stmt(cond, if_true, if_false, args=(), names=(), watch=None):
     """Python reference: `return if_true(*args) if cond else if_false(*args)`.
 
     A traced `cond` becomes `lax.cond`: both branches are traced once. `if_false=None`
@@ -32,13 +33,14 @@ def if_stmt(cond, if_true, if_false, args=(), names=()):
     if is_traced(cond):
         location = here()
         pred = lowering.predicate(cond, location, '`if`')
-        return unpack(names, lowering.cond(pred, if_true, if_false, args, names, location))
+        with _unchanged(watch, location, '`if`'):
+            return unpack(names, lowering.cond(pred, if_true, if_false, args, names, location))
     if cond:
         return if_true(*args)
     return if_false(*args)
 
 
-def while_stmt(test, body, state=(), names=(), maximum_iterations=None):
+def while_stmt(test, body, state=(), names=(), maximum_iterations=None, watch=None):
     """Python reference:
 
         while test(*state):
@@ -62,7 +64,9 @@ def while_stmt(test, body, state=(), names=(), maximum_iterations=None):
         if is_traced(cond) or cond is lowering.TRACED:
             remaining = (None if maximum_iterations is None
                          else maximum_iterations - iterations)
-            values = lowering.while_loop(test, body, values, names, here(), remaining)
+            location = here()
+            with _unchanged(watch, location, '`while` loop'):
+                values = lowering.while_loop(test, body, values, names, location, remaining)
             break
         if not cond:
             break
@@ -71,7 +75,7 @@ def while_stmt(test, body, state=(), names=(), maximum_iterations=None):
     return unpack(names, values)
 
 
-def for_stmt(iterable, body, state=(), names=(), extra_test=None):
+def for_stmt(iterable, body, state=(), names=(), extra_test=None, watch=None):
     """Python reference:
 
         for item in iterable:
@@ -87,18 +91,20 @@ def for_stmt(iterable, body, state=(), names=(), extra_test=None):
     if isinstance(iterable, (TracedIterable, StagedRange)) or is_traced(iterable):
         staged = iterable if isinstance(iterable, (TracedIterable, StagedRange)) \
             else TracedIterable.over(iterable)
-        values = staged.loop(body, values, names, here(), extra_test)
+        location = here()
+        with _unchanged(watch, location, '`for` loop'):
+            values = staged.loop(body, values, names, location, extra_test)
     else:
-        values = _python_for(iterable, body, values, names, extra_test)
+        values = _python_for(iterable, body, values, names, extra_test, watch)
     return unpack(names, values)
 
 
-def _python_for(iterable, body, values, names, extra_test):
+def _python_for(iterable, body, values, names, extra_test, watch):
     """The plain Python loop, which turns staged if a `break` flag becomes traced."""
     if (extra_test is not None and isinstance(iterable, builtins.range)
             and len(iterable) > 1 and any_traced(values)):
         # A loop that may break on a traced value: try it as one staged loop at once.
-        staged = _try_staged_range(iterable, body, values, names, extra_test, here(2))
+        staged = _try_staged_range(iterable, body, values, names, extra_test, here(2), watch)
         if staged is not None:
             return staged
     count = 0
@@ -108,7 +114,7 @@ def _python_for(iterable, body, values, names, extra_test):
             go = extra_test(*values)
             if is_traced(go):
                 return _finish_staged(iterable, item, items, count, body, values, names,
-                                      extra_test)
+                                      extra_test, watch)
             if not go:
                 break
         values = pack(names, body(item, *values))
@@ -123,15 +129,16 @@ _NEEDS_PYTHON = (TypeError, IndexError, ControlFlowError)
 int (`layers[i]`) or collects a list: such a loop runs as Python instead."""
 
 
-def _try_staged_range(r, body, values, names, extra_test, location):
-    try:
-        return lowering.range_loop(r.start, r.stop, r.step, body, values, names, location,
-                                   extra_test)
-    except _NEEDS_PYTHON:
-        return None
+def _try_staged_range(r, body, values, names, extra_test, location, watch):
+    with _unchanged(watch, location, '`for` loop'):
+        try:
+            return lowering.range_loop(r.start, r.stop, r.step, body, values, names,
+                                       location, extra_test)
+        except _NEEDS_PYTHON:
+            return None
 
 
-def _finish_staged(iterable, item, items, done, body, values, names, extra_test):
+def _finish_staged(iterable, item, items, done, body, values, names, extra_test, watch):
     """Run the rest of a Python loop after its exit flag became traced.
 
     Over a `range` the rest becomes one staged loop if it can; otherwise each remaining
@@ -140,7 +147,7 @@ def _finish_staged(iterable, item, items, done, body, values, names, extra_test)
     location = here(2)
     if isinstance(iterable, builtins.range):
         staged = _try_staged_range(iterable[done:], body, values, names, extra_test,
-                                   location)
+                                   location, watch)
         if staged is not None:
             return staged
     for item in _chain(item, items):
@@ -153,12 +160,38 @@ def _finish_staged(iterable, item, items, done, body, values, names, extra_test)
             return unpack(names, state)
         if is_traced(go):
             pred = lowering.predicate(go, location, '`for` loop')
-            values = lowering.cond(pred, run, skip, values, names, location)
+            with _unchanged(watch, location, '`for` loop'):
+                values = lowering.cond(pred, run, skip, values, names, location)
         elif go:
             values = pack(names, body(item, *values))
         else:
             break
     return values
+
+
+@contextlib.contextmanager
+def _unchanged(watch, location, what):
+    """Staged code runs a nested function's `nonlocal v = ...` once, while tracing: the
+    new value cannot reach later iterations or the other branch. Report it."""
+    before = _read(watch)
+    yield
+    after = _read(watch)
+    for name, value in (before or {}).items():
+        if after is not None and after.get(name) is not value:
+            raise ControlFlowError(
+                f"'{name}' is assigned by a nested function (nonlocal) called inside the "
+                f"staged {what}{where(location)}. Staged code runs that assignment once, "
+                f"while tracing, so its value cannot be carried through the {what}: return "
+                f"the new value from the function and assign '{name}' where it is called.")
+
+
+def _read(watch):
+    if watch is None:
+        return None
+    try:
+        return watch()
+    except NameError:   # not assigned yet
+        return None
 
 
 def _chain(first, rest):

@@ -198,18 +198,20 @@ def test_global_and_nonlocal_writes_keep_python_semantics():
 def test_nonlocal_write_in_staged_loop_is_never_silently_wrong():
     def f(n):
         v = 0.0
+        total = 0.0
 
         def add():
             nonlocal v
             v = v + 0.7
         for _ in range(n):
             add()
-        return v
-    try:
-        result = float(autograph.convert(f)(jnp.int32(1)))
-    except (jax.errors.UnexpectedTracerError, autograph.ControlFlowError):
-        return
-    assert result == pytest.approx(0.7)
+            total = total + v
+        return total, v
+    assert autograph.convert(f)(3) == pytest.approx((4.2, 2.1))   # Python loop: fine
+    with pytest.raises(autograph.ControlFlowError) as info:
+        autograph.convert(f)(jnp.int32(3))                        # staged: reported
+    assert "'v' is assigned by a nested function (nonlocal)" in str(info.value)
+    assert 'test_calls.py' in str(info.value)
 
 
 def test_static_recursion_unrolls():

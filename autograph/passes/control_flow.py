@@ -52,6 +52,7 @@ class _ControlFlow:
         self.ctx = ctx
         self.flow = flow
         self.locals, self.declared, self.order = scope.locals, scope.declared, scope.order
+        self.cell_writes = scope.cell_writes
 
     # --- blocks -------------------------------------------------------------------------
 
@@ -170,12 +171,21 @@ class _ControlFlow:
         return templates.function(name, params, body or [ast.Pass()])
 
     def operator(self, op, args, state, names, keywords=()):
-        """`ag.op(*args, (state,), names=(...), **keywords)`, leaving out what is empty."""
+        """`ag.op(*args, (state,), names=(...), **keywords)`, leaving out what is empty.
+
+        In a scope whose nested functions assign its variables (`nonlocal`), the operator
+        also gets `watch=lambda: {'v': v}`, to report such an assignment made while
+        staging (it could not be carried through the staged code)."""
         if state:
             args = args + [templates.tuple_of(state)]
         keywords = list(keywords)
         if names:
             keywords.insert(0, ast.keyword(arg='names', value=templates.strings(names)))
+        if self.cell_writes:
+            watched = self.ordered(self.cell_writes)
+            keywords.append(ast.keyword(arg='watch', value=templates.thunk(ast.Dict(
+                keys=[ast.Constant(value=n) for n in watched],
+                values=[templates.name(n) for n in watched]))))
         return ast.Call(func=self.ctx.runtime(op), args=args, keywords=keywords)
 
     def assign(self, outs, call):

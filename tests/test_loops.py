@@ -465,3 +465,21 @@ def test_enumerate_over_a_traced_range():
         return total
     for n in (2, 9, 14):
         check(f, jnp.int32(n))
+
+
+def test_registered_dataclass_state():
+    import dataclasses
+
+    @jax.tree_util.register_dataclass
+    @dataclasses.dataclass
+    class Stats:
+        total: jax.Array
+        count: jax.Array
+
+    def f(xs):
+        s = Stats(jnp.float32(0), jnp.int32(0))
+        for x in xs:
+            if x > 0:
+                s = Stats(s.total + x, s.count + 1)
+        return s.total, s.count
+    check(f, jnp.array([1., -2., 3.]))

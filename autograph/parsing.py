@@ -27,7 +27,7 @@ def parse_function(fn):
         raise ConversionError(f'cannot convert {fn!r}: it has no Python source code '
                               f'(builtins and C functions cannot be converted)')
     if fn.__name__ == '<lambda>':
-        return _parse_lambda(fn, code)
+        return _parse_lambda(code)
     lines, first_line = _function_lines(code)
     try:
         tree, indent = _parse_lines(lines, first_line, code.co_filename)
@@ -83,7 +83,7 @@ def _parse_lines(lines, first_line, file):
     return _parse('\n' * (first_line - 1) + dedented, file), indent
 
 
-def _parse_lambda(fn, code):
+def _parse_lambda(code):
     module = parse_file(code.co_filename)
     candidates = [n for n in ast.walk(module) if isinstance(n, ast.Lambda)
                   and n.lineno == code.co_firstlineno

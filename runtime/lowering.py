@@ -370,7 +370,7 @@ def _reconcile(names, values, state, traced, location):
             continue
         if not spec.same_as(out_spec):
             raise _carry_mismatch(name, describe(value), after, location,
-                                  _list_hint(name, value, traced))
+                                  _list_hint(name, value))
         leaves, _ = split(value)
         cast_leaves = []
         for leaf, out in zip(leaves, out_avals):
@@ -385,7 +385,7 @@ def _reconcile(names, values, state, traced, location):
     return tuple(new_values), changed
 
 
-def _list_hint(name, value, traced):
+def _list_hint(name, value):
     if isinstance(value, list):
         return (f"a staged loop without a fixed trip count (a while loop, a loop with break, "
                 f"or a range with a traced bound) cannot collect values in a list: use a for "
@@ -411,11 +411,11 @@ def _test_function(test, state, leaves, location, what):
     return run
 
 
-def _caster(traced, targets, n_carried=None):
+def _caster(traced, targets):
+    """Run a traced body: (carried outputs cast to their loop types, per-iteration outputs)."""
     def run(*leaves):
         outs = traced(*leaves)
-        carried = outs if n_carried is None else outs[:n_carried]
-        return [_cast(v, t) for v, t in zip(carried, targets)], outs[len(targets):]
+        return [_cast(v, t) for v, t in zip(outs, targets)], outs[len(targets):]
     return run
 
 

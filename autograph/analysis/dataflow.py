@@ -116,15 +116,13 @@ class Dataflow:
         if isinstance(stmt, (ast.Return, ast.Raise)):
             return None
         if isinstance(stmt, ast.With):
-            inner = self._defined_block(stmt.body, defined | self.activity(stmt.items).writes)
-            return inner
+            return self._defined_block(stmt.body, defined | self.activity(stmt.items).writes)
         if isinstance(stmt, ast.Try):
             self._defined_block(stmt.body, defined)
             for handler in stmt.handlers:
                 self._defined_block(handler.body, defined)
             self._defined_block(stmt.orelse, defined)
-            final = self._defined_block(stmt.finalbody, defined)
-            return final
+            return self._defined_block(stmt.finalbody, defined)
         return defined | self.activity(stmt).writes
 
     def _reads(self, expr):

@@ -19,7 +19,7 @@ from autograph.function import (
                                 run_functions_eagerly,
 )
 from autograph.library import convert_modules, do_not_convert_modules
-from runtime.errors import ControlFlowError
+from autograph.runtime.errors import ControlFlowError
 
 __all__ = [
     'ConcreteFunction', 'ControlFlowError', 'ConversionError', 'Function', 'convert',

@@ -5,7 +5,7 @@ import inspect
 from autograph import conversion, parsing
 from autograph.errors import ConversionError
 from autograph.function import Function
-from runtime.iterables import StagedRange
+from autograph.runtime.iterables import StagedRange
 
 
 def convert(fn=None, *, input_signature=None, jit=True):

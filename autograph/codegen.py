@@ -16,7 +16,7 @@ import dataclasses
 import itertools
 import types
 
-from runtime import origin
+from autograph.runtime import origin
 
 FACTORY = 'create_converted'
 _counter = itertools.count()

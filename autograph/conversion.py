@@ -11,7 +11,7 @@ import types
 import warnings
 import weakref
 
-import runtime
+from autograph import runtime
 from autograph import codegen, parsing, passes
 from autograph.errors import ConversionError
 from autograph.library import is_library

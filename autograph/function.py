@@ -17,9 +17,9 @@ import jax
 import numpy as np
 
 from autograph.conversion import converted_callable
-from runtime import origin
-from runtime.asserts import MARKER
-from runtime.state import check_defined
+from autograph.runtime import origin
+from autograph.runtime.asserts import MARKER
+from autograph.runtime.state import check_defined
 
 _eager = threading.local()
 _eager_default = [False]

@@ -11,7 +11,7 @@ import threading
 
 _LIBRARIES = {
     'jax', 'jaxlib', 'numpy', 'scipy', 'flax', 'equinox', 'optax', 'chex', 'haiku',
-    'orbax', 'tensorflow', 'torch', 'pytest', '_pytest', 'autograph', 'runtime',
+    'orbax', 'tensorflow', 'torch', 'pytest', '_pytest', 'autograph',
     'matplotlib', 'pandas', 'ml_dtypes', 'opt_einsum', 'typing_extensions',
 }
 _excluded = set()

@@ -4,8 +4,8 @@ import logging
 import jax
 import numpy as np
 
-from runtime.errors import here
-from runtime.state import is_traced
+from .errors import here
+from .state import is_traced
 
 MARKER = 'autograph assertion failed'
 

@@ -8,9 +8,9 @@ the function, instead of a RecursionError hundreds of frames deep.
 import importlib
 import threading
 
-from runtime.errors import ControlFlowError, here
-from runtime.lowering import staged_depth
-from runtime.stacked import STACKERS, Stacked
+from .errors import ControlFlowError, here
+from .lowering import staged_depth
+from .stacked import STACKERS, Stacked
 
 STAGED_RECURSION_LIMIT = 16
 _local = threading.local()

@@ -12,10 +12,10 @@ import warnings
 import jax
 import jax.numpy as jnp
 
-from runtime import lowering
-from runtime.errors import ControlFlowError, here, where
-from runtime.iterables import StagedRange, TracedIterable
-from runtime.state import any_traced, is_traced, pack, unpack
+from . import lowering
+from .errors import ControlFlowError, here, where
+from .iterables import StagedRange, TracedIterable
+from .state import any_traced, is_traced, pack, unpack
 
 UNROLL_WARNING_ITERATIONS = 500
 _warned_unrolls = set()

@@ -1,5 +1,5 @@
 """Errors raised by converted code, each naming the user's variable and file:line."""
-from runtime import origin
+from . import origin
 
 
 class ControlFlowError(ValueError):

@@ -7,9 +7,9 @@ import operator
 
 import jax.numpy as jnp
 
-from runtime import lowering
-from runtime.errors import ControlFlowError
-from runtime.state import is_traced
+from . import lowering
+from .errors import ControlFlowError
+from .state import is_traced
 
 
 class TracedIterable:

@@ -14,9 +14,9 @@ import jax
 import jax.numpy as jnp
 from jax import lax
 
-from runtime.errors import ControlFlowError, where
-from runtime.stacked import Stacked
-from runtime.state import RETURN_VALUE, Undefined, describe, merge, pack, split
+from .errors import ControlFlowError, where
+from .stacked import Stacked
+from .state import RETURN_VALUE, Undefined, describe, merge, pack, split
 
 _local = threading.local()
 

@@ -5,8 +5,8 @@ import builtins
 
 import jax.numpy as jnp
 
-from runtime.errors import here
-from runtime.state import any_traced, is_traced
+from .errors import here
+from .state import any_traced, is_traced
 
 
 def _extremum(python_fn, jnp_fn, reduce_fn, args, kwargs):

@@ -22,8 +22,8 @@ import numpy as np
 
 from autograph.analysis.activity import activity, scope_of
 from autograph.passes.base import walk_scope
-from runtime.calls import TRANSFORMS
-from runtime.stacked import STACKERS
+from autograph.runtime.calls import TRANSFORMS
+from autograph.runtime.stacked import STACKERS
 
 OVERRIDDEN_BUILTINS = frozenset(
     {'range', 'enumerate', 'zip', 'min', 'max', 'int', 'float', 'bool'})
@@ -162,7 +162,7 @@ class LiveResolver:
         return Resolution.LIBRARY if is_library(value) else Resolution.USER
 
     def known_name(self, dotted):
-        from runtime.calls import known_name
+        from autograph.runtime.calls import known_name
         base, *attrs = dotted.split('.')
         value = self.closure.get(base, self.globals.get(base))
         for attr in attrs:

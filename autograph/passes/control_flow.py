@@ -25,7 +25,7 @@ from autograph.analysis.activity import activity, scope_of
 from autograph.analysis.dataflow import Dataflow
 from autograph.errors import unsupported
 from autograph.passes.base import SCOPES, blocks, contains, negation
-from runtime.state import RETURN_VALUE
+from autograph.runtime.state import RETURN_VALUE
 
 
 def transform(function, ctx):

@@ -23,7 +23,7 @@ import ast
 from autograph import templates
 from autograph.errors import unsupported
 from autograph.passes.base import LOOPS, SCOPES, blocks, contains, guard_exits, map_loops
-from runtime.state import RETURN_VALUE
+from autograph.runtime.state import RETURN_VALUE
 
 _NOT_IN_LOOPS = LOOPS + SCOPES
 

@@ -1,5 +1,7 @@
-"""The public entry points: `convert`, `to_code`, `do_not_convert`, loop options."""
+"""The public entry points: `convert`, `transform`, `to_code`, `do_not_convert`, loop
+options."""
 import ast
+import functools
 import inspect
 
 from autograph import conversion, parsing
@@ -22,6 +24,35 @@ def convert(fn=None, *, input_signature=None, jit=True):
     if not callable(fn):
         raise TypeError(f'convert expects a function or callable, got {fn!r}')
     return Function(fn, input_signature=input_signature, jit=jit)
+
+
+def transform(fn=None, *, embedding=None):
+    """The converted Python function of `fn`: no tracing, no `jax.jit`, no cache of its own.
+
+    For frameworks that run their own tracing (`nnx.jit`, their own tracer): calling the
+    result runs the generated code, whose operators dispatch on the values they meet.
+    With an `autograph.Embedding`, it is active while the result runs, so the framework's
+    lowerings and options apply. Works on functions, methods, lambdas and callables;
+    `fn` is converted at the first call. `@transform(embedding=e)` decorates.
+    """
+    if fn is None:
+        return lambda f: transform(f, embedding=embedding)
+    if isinstance(fn, Function):
+        fn = fn.python_function
+    if not callable(fn):
+        raise TypeError(f'transform expects a function or callable, got {fn!r}')
+    converted = []
+
+    @functools.wraps(fn)
+    def run(*args, **kwargs):
+        if not converted:
+            converted.append(conversion.converted_callable(fn, strict=True))
+        if embedding is None:
+            return converted[0](*args, **kwargs)
+        with embedding:
+            return converted[0](*args, **kwargs)
+    run.__ag_python_function__ = fn
+    return run
 
 
 def to_code(fn, recursive=False):

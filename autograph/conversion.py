@@ -12,6 +12,7 @@ import warnings
 import weakref
 
 from autograph import runtime
+from autograph.runtime import registry
 from autograph import codegen, parsing, passes
 from autograph.errors import ConversionError
 from autograph.library import is_library
@@ -49,7 +50,8 @@ def generated_code(fn):
     entry = _generated.get(id(code))
     generated = entry[1] if entry is not None and entry[0]() is code else None
     if generated is None:
-        generated = _generate(fn)
+        with registry.suspended():   # generated code is shared by every embedding
+            generated = _generate(fn)
         key = id(code)
         _generated[key] = (weakref.ref(code, functools.partial(_forget, key)), generated)
     return generated

@@ -12,7 +12,7 @@ import warnings
 import jax
 import jax.numpy as jnp
 
-from . import lowering
+from . import lowering, registry
 from .errors import ControlFlowError, here, where
 from .iterables import StagedRange, TracedIterable
 from .state import any_traced, is_traced, pack, unpack
@@ -30,6 +30,9 @@ def if_stmt(cond, if_true, if_false, args=(), names=(), watch=None):
     if if_false is None:
         def if_false(*state):
             return unpack(names, state)
+    framework = registry.lowering_for(cond)
+    if framework is not None:
+        return framework.if_stmt(cond, if_true, if_false, args, names)
     if is_traced(cond):
         location = here()
         pred = lowering.predicate(cond, location, '`if`')
@@ -61,6 +64,12 @@ def while_stmt(test, body, state=(), names=(), maximum_iterations=None, watch=No
             cond = lowering.probe(test, values)
         else:
             cond = test(*values)
+        framework = registry.lowering_for(cond)
+        if framework is not None:
+            remaining = (None if maximum_iterations is None
+                         else maximum_iterations - iterations)
+            values = pack(names, framework.while_stmt(test, body, values, names, remaining))
+            break
         if is_traced(cond) or cond is lowering.TRACED:
             remaining = (None if maximum_iterations is None
                          else maximum_iterations - iterations)
@@ -87,6 +96,9 @@ def for_stmt(iterable, body, state=(), names=(), extra_test=None, watch=None):
     A traced iterable (an array, or a range with traced bounds) is staged: `lax.scan`
     over an array's leading axis, `lax.while_loop` over a traced range.
     """
+    framework = registry.loop_lowering_for(iterable)
+    if framework is not None:
+        return framework.for_stmt(iterable, body, tuple(state), names, extra_test)
     values = tuple(state)
     if isinstance(iterable, (TracedIterable, StagedRange)) or is_traced(iterable):
         staged = iterable if isinstance(iterable, (TracedIterable, StagedRange)) \
@@ -215,6 +227,9 @@ def _warn_unroll(values):
 
 def if_exp(cond, if_true, if_false):
     """Python reference: `if_true() if cond else if_false()` (a conditional expression)."""
+    framework = registry.lowering_for(cond)
+    if framework is not None:
+        return framework.select(cond, if_true, if_false)
     if is_traced(cond):
         location = here()
         pred = lowering.predicate(cond, location, 'conditional expression')
@@ -227,6 +242,9 @@ def if_exp(cond, if_true, if_false):
 def and_(left, right):
     """Python reference: `left and right()`. A traced `left` selects as Python would,
     `jnp.where(left, right, left)` (`jnp.logical_and` for booleans)."""
+    framework = registry.lowering_for(left)
+    if framework is not None:
+        return framework.select(left, right, lambda: left)
     if is_traced(left):
         return jnp.where(left, right(), left)
     return left and right()
@@ -235,6 +253,9 @@ def and_(left, right):
 def or_(left, right):
     """Python reference: `left or right()`. A traced `left` selects as Python would,
     `jnp.where(left, left, right)` (`jnp.logical_or` for booleans)."""
+    framework = registry.lowering_for(left)
+    if framework is not None:
+        return framework.select(left, lambda: left, right)
     if is_traced(left):
         return jnp.where(left, left, right())
     return left or right()
@@ -242,6 +263,9 @@ def or_(left, right):
 
 def not_(value):
     """Python reference: `not value`; a traced value gives `jnp.logical_not`."""
+    framework = registry.lowering_for(value)
+    if framework is not None:
+        return framework.select(value, lambda: False, lambda: True)
     if is_traced(value):
         return jnp.logical_not(value)
     return not value

@@ -7,7 +7,7 @@ import operator
 
 import jax.numpy as jnp
 
-from . import lowering
+from . import lowering, registry
 from .errors import ControlFlowError
 from .state import is_traced
 
@@ -104,6 +104,8 @@ def range_(*args):
     """`range` in converted code: the builtin, unless a bound is traced."""
     if any(is_traced(a) for a in args):
         return TracedRange(*args)
+    if any(registry.lowering_for(a) for a in args):   # a framework's own values
+        return registry.Range(*args)
     return builtins.range(*args)
 
 

@@ -124,6 +124,11 @@ def _python_for(iterable, body, values, names, extra_test, watch):
     for item in items:
         if extra_test is not None:
             go = extra_test(*values)
+            framework = registry.lowering_for(go)
+            if framework is not None:   # each remaining step runs under the framework's cond
+                values = framework.guarded(go, lambda s, item=item: pack(names, body(item, *s)),
+                                           values)
+                continue
             if is_traced(go):
                 return _finish_staged(iterable, item, items, count, body, values, names,
                                       extra_test, watch)

@@ -98,7 +98,7 @@ class Lowering:
             return unpack(names, tuple(loop(lambda state: test(*state), step, tuple(values))))
 
         def bounded(i, state):
-            return self._guarded(test(*state), step, state)
+            return self.guarded(test(*state), step, state)
         loop = self._primitive('fori_loop', 'bounded `while` loop', location)
         return unpack(names, tuple(loop(0, maximum_iterations, bounded, tuple(values))))
 
@@ -112,12 +112,12 @@ class Lowering:
         def step(i, state):
             if extra_test is None:
                 return pack(names, body(item(i), *state))
-            return self._guarded(extra_test(*state),
+            return self.guarded(extra_test(*state),
                                  lambda s: pack(names, body(item(i), *s)), state)
         loop = self._primitive('fori_loop', '`for` loop', location)
         return unpack(names, tuple(loop(start, stop, step, tuple(values))))
 
-    def _guarded(self, go, step, state):
+    def guarded(self, go, step, state):
         """`step(state) if go else state`, staged when `go` is this framework's value."""
         if self.claims(go):
             return tuple(self.cond(go, lambda *s: tuple(step(s)), lambda *s: s, *state))

@@ -6,22 +6,28 @@ from autograph import conversion, parsing
 from autograph.errors import ConversionError
 from autograph.function import Function
 from autograph.runtime.iterables import StagedRange
+from autograph.runtime.loop_autodiff import check_mode
 
 
-def convert(fn=None, *, input_signature=None, jit=True):
+def convert(fn=None, *, input_signature=None, jit=True, loop_autodiff=None):
     """Convert `fn`'s Python control flow to JAX and compile it with `jax.jit`.
 
     Works as `@convert`, `convert(fn)` and `@convert(input_signature=..., jit=...)`.
     Returns a `Function` (see autograph.function); with `jit=False`, calls run the
     converted code directly, for use inside the caller's own `jax.jit` or framework.
+    `loop_autodiff` sets how the function's staged loops with a run-time exit can be
+    differentiated: 'reverse' (the default: `jax.grad`) or 'forward' (`jax.jvp`); see
+    `set_loop_options`.
     """
     if fn is None:
-        return lambda f: convert(f, input_signature=input_signature, jit=jit)
+        return lambda f: convert(f, input_signature=input_signature, jit=jit,
+                                 loop_autodiff=loop_autodiff)
     if isinstance(fn, Function):
         fn = fn.python_function
     if not callable(fn):
         raise TypeError(f'convert expects a function or callable, got {fn!r}')
-    return Function(fn, input_signature=input_signature, jit=jit)
+    return Function(fn, input_signature=input_signature, jit=jit,
+                    loop_autodiff=check_mode(loop_autodiff, 'loop_autodiff'))
 
 
 def to_code(fn, recursive=False):
@@ -79,12 +85,21 @@ def do_not_convert(fn):
     return conversion.do_not_convert(fn)
 
 
-def set_loop_options(maximum_iterations=None):
+def set_loop_options(maximum_iterations=None, autodiff=None):
     """As the first statement of a loop: options for that loop when it is staged.
 
     `maximum_iterations=N` bounds a staged `while` loop; it then becomes a `lax.scan` of N
-    steps that stops doing work once the condition fails, which reverse-mode
-    differentiation supports. Outside converted code this does nothing.
+    steps that stops doing work once the condition fails, which both forward- and
+    reverse-mode differentiation support.
+
+    `autodiff` chooses how a staged loop whose trip count is known only when it runs
+    (a `while`, a `for` over a traced range, a `break` on a traced value) and the loops
+    nested in it can be differentiated: 'reverse' (the default) supports `jax.grad` by
+    checkpointing, in memory that does not grow with the trip count, but not `jax.jvp`;
+    'forward' is a plain `lax.while_loop`, which supports `jax.jvp`/`jax.jacfwd` but not
+    `jax.grad`. Neither costs anything when the program is not differentiated.
+
+    Outside converted code this does nothing.
     """
 
 

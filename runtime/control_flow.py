@@ -12,7 +12,7 @@ import warnings
 import jax
 import jax.numpy as jnp
 
-from . import lowering
+from . import loop_autodiff, lowering
 from .errors import ControlFlowError, here, where
 from .iterables import StagedRange, TracedIterable
 from .state import any_traced, is_traced, pack, unpack
@@ -40,16 +40,23 @@ def if_stmt(cond, if_true, if_false, args=(), names=(), watch=None):
     return if_false(*args)
 
 
-def while_stmt(test, body, state=(), names=(), maximum_iterations=None, watch=None):
+def while_stmt(test, body, state=(), names=(), maximum_iterations=None, autodiff=None,
+               watch=None):
     """Python reference:
 
         while test(*state):
             state = body(*state)
         return state
 
-    The loop is staged into `lax.while_loop` from the first time `test` gives a traced
-    value (so a loop whose flag becomes traced midway switches over then).
+    The loop is staged into a while loop from the first time `test` gives a traced
+    value (so a loop whose flag becomes traced midway switches over then); `autodiff`
+    picks its lowering (see loop_autodiff).
     """
+    with loop_autodiff.autodiff_mode(autodiff):
+        return _while(test, body, state, names, maximum_iterations, watch)
+
+
+def _while(test, body, state, names, maximum_iterations, watch):
     values = tuple(state)
     iterations = 0
     while True:
@@ -75,7 +82,7 @@ def while_stmt(test, body, state=(), names=(), maximum_iterations=None, watch=No
     return unpack(names, values)
 
 
-def for_stmt(iterable, body, state=(), names=(), extra_test=None, watch=None):
+def for_stmt(iterable, body, state=(), names=(), extra_test=None, autodiff=None, watch=None):
     """Python reference:
 
         for item in iterable:
@@ -85,8 +92,14 @@ def for_stmt(iterable, body, state=(), names=(), extra_test=None, watch=None):
         return state
 
     A traced iterable (an array, or a range with traced bounds) is staged: `lax.scan`
-    over an array's leading axis, `lax.while_loop` over a traced range.
+    over an array's leading axis, a while loop over a traced range (`autodiff` picks its
+    lowering, see loop_autodiff).
     """
+    with loop_autodiff.autodiff_mode(autodiff):
+        return _for(iterable, body, state, names, extra_test, watch)
+
+
+def _for(iterable, body, state, names, extra_test, watch):
     values = tuple(state)
     if isinstance(iterable, (TracedIterable, StagedRange)) or is_traced(iterable):
         staged = iterable if isinstance(iterable, (TracedIterable, StagedRange)) \

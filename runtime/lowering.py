@@ -14,6 +14,7 @@ import jax
 import jax.numpy as jnp
 from jax import lax
 
+from . import loop_autodiff
 from .errors import ControlFlowError, where
 from .stacked import Stacked
 from .state import RETURN_VALUE, Undefined, describe, merge, pack, split
@@ -420,7 +421,8 @@ def _caster(traced, targets):
 
 
 def while_loop(test, body, values, names, location, maximum_iterations=None):
-    """`lax.while_loop` of a user test and body over the named state.
+    """A while loop (see loop_autodiff: reverse-differentiable by default) of a user test
+    and body over the named state.
 
     With `maximum_iterations`, a `lax.scan` of that length with a done flag instead, which
     can be differentiated in reverse mode.
@@ -431,7 +433,7 @@ def while_loop(test, body, values, names, location, maximum_iterations=None):
     targets = [aval(x) for x in leaves]
     step = _caster(traced, targets)
     if maximum_iterations is None:
-        out = lax.while_loop(lambda c: test_fn(*c), lambda c: step(*c)[0], leaves)
+        out = loop_autodiff.while_loop(lambda c: test_fn(*c), lambda c: step(*c)[0], leaves)
     else:
         out = _bounded(test_fn, lambda *c: step(*c)[0], leaves, maximum_iterations)
     return state.unflatten(out)
@@ -508,7 +510,8 @@ def _extend_lists(names, values, appended, ys, length):
 
 
 def range_loop(start, stop, step, body, values, names, location, extra_test=None):
-    """A `for` over a range with traced bounds: `lax.while_loop` over the index.
+    """A `for` over a range with traced bounds (or a `break`): a while loop over the index
+    (see loop_autodiff: reverse-differentiable by default).
 
     Python bounds stay constants of the loop; only the index is carried.
     """
@@ -533,5 +536,11 @@ def range_loop(start, stop, step, body, values, names, location, extra_test=None
         i, leaves = carry
         return i + step, run(i, *leaves)[0]
 
-    _, out = lax.while_loop(cond_fun, body_fun, (jnp.asarray(start, dtype), list(leaves)))
+    bound = len(range(start, stop, step)) if _all_python(start, stop, step) else None
+    _, out = loop_autodiff.while_loop(cond_fun, body_fun,
+                                      (jnp.asarray(start, dtype), list(leaves)), bound)
     return state.unflatten(out)
+
+
+def _all_python(*values):
+    return all(isinstance(v, int) for v in values)

@@ -8,7 +8,7 @@ import ast
 from autograph.errors import unsupported
 from autograph.passes.base import map_loops
 
-OPTIONS = ('maximum_iterations',)
+OPTIONS = ('maximum_iterations', 'autodiff')
 
 
 def _is_directive(stmt):

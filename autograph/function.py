@@ -17,9 +17,8 @@ import jax
 import numpy as np
 
 from autograph.conversion import converted_callable
-from autograph.runtime import origin
+from autograph.runtime import loop_autodiff, origin
 from autograph.runtime.asserts import MARKER
-from autograph.runtime.loop_autodiff import autodiff_mode
 from autograph.runtime.state import check_defined
 
 _eager = threading.local()
@@ -217,7 +216,7 @@ class Function:
         return self._run_converted(args, kwargs)
 
     def _run_converted(self, args, kwargs):
-        with autodiff_mode(self.loop_autodiff):
+        with loop_autodiff.autodiff_mode(self.loop_autodiff):
             return check_defined(self.converted(*args, **kwargs))
 
     def pretty_printed_concrete_signatures(self):
@@ -245,7 +244,7 @@ def _user_facing(error):
         new.__traceback__ = error.__traceback__
         return new
     origin.add_user_notes(error)
-    return error
+    return loop_autodiff.explain(error)
 
 
 def retrace_message(function, previous, current):

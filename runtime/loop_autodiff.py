@@ -72,3 +72,16 @@ def while_loop(cond_fun, body_fun, init, max_steps=None):
         return init
     return checkpointed_while_loop(cond_fun, body_fun, init, max_steps=max_steps,
                                    kind='checkpointed', checkpoints=CHECKPOINTS)
+
+
+def explain(error):
+    """Add the fix to JAX's error for `jax.jvp` through a reverse-mode loop."""
+    if isinstance(error, TypeError) and 'forward-mode autodiff (jvp) to a custom_vjp' in str(
+            error):
+        error.add_note(
+            "A staged loop of converted code whose trip count is known only when it runs "
+            "is reverse-differentiable (jax.grad) by default, which rules out forward mode. "
+            "For jax.jvp/jax.jacfwd, convert with autograph.convert(fn, "
+            "loop_autodiff='forward'), or make the loop's first statement "
+            "autograph.set_loop_options(autodiff='forward').")
+    return error

@@ -13,6 +13,7 @@ import threading
 import jax
 import jax.numpy as jnp
 from jax import lax
+from jax._src.lax.lax import _convert_element_type   # lax.convert_element_type, keeping weak
 
 from . import loop_autodiff
 from .errors import ControlFlowError, where
@@ -63,22 +64,37 @@ def _same_type(a, b):
 
 
 def _promoted(a, b):
-    """The type JAX gives a value that is `a` on one path and `b` on another, or None."""
+    """The type JAX gives a value that is `a` on one path and `b` on another, or None.
+
+    A weakly typed value (a Python number) takes the other's dtype as JAX promotes it
+    (`jnp.where(c, 0.0, x)` is float32 for a float32 `x`, with or without x64); two
+    different strong dtypes do not mix.
+    """
     if a.shape != b.shape:
         return None
     if a.dtype == b.dtype:
         return jax.ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type and b.weak_type)
     if not (a.weak_type or b.weak_type):
         return None
-    dtype, weak = jax.dtypes.result_type(a, b, return_weak_type_flag=True)
+    dtype, weak = jax.dtypes.result_type(_operand(a), _operand(b), return_weak_type_flag=True)
     return jax.ShapeDtypeStruct(a.shape, dtype, weak_type=weak)
 
 
+_PYTHON_SCALARS = {'b': False, 'i': 0, 'u': 0, 'f': 0.0, 'c': 0j}
+
+
+def _operand(t):
+    """What `result_type` promotes like a value of type `t`: a weak type promotes like
+    the Python number of its kind (`result_type` ignores ShapeDtypeStruct.weak_type)."""
+    return _PYTHON_SCALARS[t.dtype.kind] if t.weak_type else t.dtype
+
+
 def _cast(value, target):
+    """`value` as the type `target` (weak types stay weak, as JAX keeps them)."""
     t = jax.typeof(value)
     if t.dtype == target.dtype and (t.weak_type == target.weak_type or target.weak_type):
         return value
-    return lax.convert_element_type(value, target.dtype)
+    return _convert_element_type(value, target.dtype, weak_type=target.weak_type)
 
 
 # --- state: a tuple of per-variable values, flattened to leaves -------------------------
@@ -450,6 +466,12 @@ def _bounded(test_fn, step, leaves, length):
     return out
 
 
+def _index_type():
+    """The type of a staged loop's index: a weak int, like the Python ints of a `range`
+    (int64 under x64, so it is read when the loop is staged)."""
+    return aval(0)
+
+
 def scan_loop(length, sequences, make_item, body, values, names, location,
               extra_test=None, indexed=True):
     """A `for` over `length` items as `lax.scan`; items are `make_item(k, *slices)`, where
@@ -460,7 +482,8 @@ def scan_loop(length, sequences, make_item, body, values, names, location,
     """
     names = tuple(names)
     n_seq = len(sequences)
-    item_avals = [jax.ShapeDtypeStruct((), jnp.int32)] + [
+    index = _index_type()
+    item_avals = [index] + [
         jax.ShapeDtypeStruct(jnp.shape(s)[1:], jnp.result_type(s)) for s in sequences]
 
     def body_of_item(k, *rest):
@@ -470,7 +493,7 @@ def scan_loop(length, sequences, make_item, body, values, names, location,
                                      allow_append=extra_test is None)
     targets = [aval(x) for x in leaves]
     step = _caster(traced, targets)
-    first = jnp.int32(0) if indexed else None
+    first = _cast(jnp.asarray(0), index) if indexed else None
     if extra_test is None:
         def scan_step(carry, xs):
             k, leaves = carry
@@ -516,9 +539,8 @@ def range_loop(start, stop, step, body, values, names, location, extra_test=None
     Python bounds stay constants of the loop; only the index is carried.
     """
     names = tuple(names)
-    dtype = jnp.result_type(start, stop, step)
-    index_aval = jax.ShapeDtypeStruct((), dtype)
-    traced, leaves, state = _carried(body, names, values, location, [index_aval])
+    index = _index_type()
+    traced, leaves, state = _carried(body, names, values, location, [index])
     targets = [aval(x) for x in leaves]
     run = _caster(traced, targets)
     test_fn = (_test_function(extra_test, state, leaves, location, '`for` loop')
@@ -534,11 +556,11 @@ def range_loop(start, stop, step, body, values, names, location, extra_test=None
 
     def body_fun(carry):
         i, leaves = carry
-        return i + step, run(i, *leaves)[0]
+        return _cast(i + step, index), run(i, *leaves)[0]
 
     bound = len(range(start, stop, step)) if _all_python(start, stop, step) else None
     _, out = loop_autodiff.while_loop(cond_fun, body_fun,
-                                      (jnp.asarray(start, dtype), list(leaves)), bound)
+                                      (_cast(jnp.asarray(start), index), list(leaves)), bound)
     return state.unflatten(out)
 
 

@@ -6,7 +6,10 @@ break/continue/early return, and/or/not, ternaries and helper calls, nested at l
 three deep. It runs unconverted on concrete arrays (the ground truth) and converted under
 `jax.jit` with traced inputs; results must match.
 
-    python -m tests.fuzzer --programs 1000 [--seed 0] [--jobs 2]
+    python -m tests.fuzzer --programs 1000 [--seed 0] [--jobs 2] [--x64]
+
+With --x64 the programs run with jax_enable_x64: the inputs stay 32-bit, the Python
+numbers in the programs become weakly typed 64-bit values, as in JAX.
 """
 import argparse
 import linecache
@@ -214,7 +217,10 @@ def main(argv=None):
     parser.add_argument('--programs', type=int, default=1000)
     parser.add_argument('--seed', type=int, default=0)
     parser.add_argument('--jobs', type=int, default=os.cpu_count() or 1)
+    parser.add_argument('--x64', action='store_true', help='run with jax_enable_x64')
     options = parser.parse_args(argv)
+    if options.x64:
+        os.environ['JAX_ENABLE_X64'] = '1'   # read by the worker processes as they start
     failures = 0
     seeds = range(options.seed, options.seed + options.programs)
     with multiprocessing.get_context('spawn').Pool(options.jobs) as pool:

@@ -92,9 +92,13 @@ def _operand(t):
 def _cast(value, target):
     """`value` as the type `target` (weak types stay weak, as JAX keeps them)."""
     t = jax.typeof(value)
-    if t.dtype == target.dtype and (t.weak_type == target.weak_type or target.weak_type):
+    if t.dtype == target.dtype and t.weak_type == target.weak_type:
         return value
     return _convert_element_type(value, target.dtype, weak_type=target.weak_type)
+
+
+def _zeros(target):
+    return _cast(jnp.zeros(target.shape, target.dtype), target)
 
 
 # --- state: a tuple of per-variable values, flattened to leaves -------------------------
@@ -302,7 +306,8 @@ def cond(pred, if_true, if_false, args, names, location, what='`if`'):
         if target is None:
             name = out_state.leaf_owner(index)
             i = names.index(name)
-            raise _branch_mismatch(name, true.values[i], false.values[i], location, what)
+            raise _branch_mismatch(name, *_with_leaves(true.values[i], false.values[i], a, b),
+                                   location, what)
         targets.append(target)
 
     def run(traced, fills):
@@ -345,7 +350,7 @@ def _fill_outputs(traced, out_state, fills, outs, targets):
     for i, spec in enumerate(out_state.specs):
         count = spec.dynamic_count
         if i in fills:
-            result += [jnp.zeros(t.shape, t.dtype) for t in targets[start:start + count]]
+            result += [_zeros(t) for t in targets[start:start + count]]
         else:
             mine = traced.state.specs[i].dynamic_count
             result += outs[position:position + mine]
@@ -381,7 +386,7 @@ def _reconcile(names, values, state, traced, location):
             names, values, state.specs, traced.state.specs, traced.values):
         out_avals = [next(outs) for _ in range(out_spec.dynamic_count)]
         if _is_undefined_return(spec) and not _is_undefined_return(out_spec):
-            zeros = [jnp.zeros(a.shape, a.dtype) for a in out_avals]
+            zeros = [_zeros(a) for a in out_avals]
             new_values.append(merge(out_spec, zeros))
             changed = True
             continue
@@ -394,12 +399,28 @@ def _reconcile(names, values, state, traced, location):
             before = aval(leaf)
             target = _promoted(before, out)
             if target is None:
-                raise _carry_mismatch(name, describe(value), after, location)
+                described = _with_leaves(describe(value), after, before, out)
+                hint = '' if '[' in after else (
+                    f"give each part of '{name}' the same dtype and shape before the loop "
+                    f"that it has after an iteration")
+                raise _carry_mismatch(name, *described, location, hint)
             if not _same_type(target, before):
                 leaf, changed = _cast(jnp.asarray(leaf), target), True
             cast_leaves.append(leaf)
         new_values.append(merge(spec, cast_leaves))
     return tuple(new_values), changed
+
+
+def _with_leaves(first, second, a, b):
+    """Descriptions of two values that differ in one leaf's type: arrays describe
+    themselves; a container ('tuple of 3') also names the leaf types that differ."""
+    if '[' in first and '[' in second:
+        return first, second
+    return f'{first} containing {_short(a)}', f'{second} containing {_short(b)}'
+
+
+def _short(t):
+    return jax.core.ShapedArray(t.shape, t.dtype).str_short(short_dtypes=False)
 
 
 def _list_hint(name, value):
@@ -449,10 +470,16 @@ def while_loop(test, body, values, names, location, maximum_iterations=None):
     targets = [aval(x) for x in leaves]
     step = _caster(traced, targets)
     if maximum_iterations is None:
-        out = loop_autodiff.while_loop(lambda c: test_fn(*c), lambda c: step(*c)[0], leaves)
+        out = _retyped(loop_autodiff.while_loop(
+            lambda c: test_fn(*c), lambda c: step(*c)[0], leaves), targets)
     else:
         out = _bounded(test_fn, lambda *c: step(*c)[0], leaves, maximum_iterations)
     return state.unflatten(out)
+
+
+def _retyped(leaves, targets):
+    """A loop's results with the carried types (a checkpointed loop drops weak types)."""
+    return [_cast(leaf, t) for leaf, t in zip(leaves, targets)]
 
 
 def _bounded(test_fn, step, leaves, length):
@@ -561,7 +588,7 @@ def range_loop(start, stop, step, body, values, names, location, extra_test=None
     bound = len(range(start, stop, step)) if _all_python(start, stop, step) else None
     _, out = loop_autodiff.while_loop(cond_fun, body_fun,
                                       (_cast(jnp.asarray(start), index), list(leaves)), bound)
-    return state.unflatten(out)
+    return state.unflatten(_retyped(out, targets))
 
 
 def _all_python(*values):

@@ -218,3 +218,24 @@ def test_loop_indices_are_python_ints(bound):
     for a, e in zip(actual, expected):
         assert _type(a) == _type(e)
         assert int(a) == int(e)
+
+
+def test_a_container_with_mismatched_leaves_names_the_leaf_types():
+    def f(x):
+        pair = (x, jnp.zeros((), jnp.int32))
+        if x > 0:
+            pair = (x, x)
+        return pair
+    with pytest.raises(ControlFlowError, match=r"'pair' is tuple of 2 containing float32\[\]"
+                                               r".* tuple of 2 containing int32\[\]"):
+        autograph.convert(f)(jnp.float32(1))
+
+    def g(x):
+        pair = (x, jnp.zeros((), jnp.int32))
+        while x > 1:
+            pair = (x, x)
+            x = x / 2
+        return pair
+    with pytest.raises(ControlFlowError, match=r"'pair' is tuple of 2 containing int32\[\] "
+                                               r"before .* containing float32\[\] after"):
+        autograph.convert(g)(jnp.float32(8))

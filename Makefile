@@ -26,6 +26,7 @@ test: install
 
 bench: install
 	$(PY) benchmarks/run.py
+	$(PY) benchmarks/loop_gradients.py
 
 fuzz: install
 	$(PY) -m tests.fuzzer --programs 1000

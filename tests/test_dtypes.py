@@ -239,3 +239,42 @@ def test_a_container_with_mismatched_leaves_names_the_leaf_types():
     with pytest.raises(ControlFlowError, match=r"'pair' is tuple of 2 containing int32\[\] "
                                                r"before .* containing float32\[\] after"):
         autograph.convert(g)(jnp.float32(8))
+
+
+def every_exit(xs, n):
+    out = []
+    total = 0
+    for v in xs:
+        out.append(v * 2)
+        if v < 0 or not v < 100:
+            continue
+        total = total + v
+    k = 0
+    while k < n:
+        assert total >= 0, 'negative'
+        k += 1
+        if total > 5 and k > 1:
+            return jnp.stack(out), total, k
+    return jnp.stack(out), total * 2, k
+
+
+@pytest.mark.parametrize('dtype', FLOATS + INTS)
+def test_continue_return_assert_append_and_or_not(dtype):
+    xs = jnp.asarray([1, -2, 3, 200, 4], dtype)
+    for n in (1, 5):
+        check_types(every_exit, xs, jnp.asarray(n, INTS[-1]))
+
+
+@pytest.mark.parametrize('dtype', FLOATS)
+def test_reverse_mode_through_a_while_keeps_the_dtype(dtype):
+    def f(x):
+        r = 0.0
+        while x < 10:
+            r = r + x * 0.5
+            x = x * 1.5
+        return r
+    x = jnp.asarray(1.3, dtype)
+    grad = jax.grad(autograph.convert(f))(x)
+    assert grad.dtype == dtype
+    eps = 1e-4
+    np.testing.assert_allclose(grad, (f(1.3 + eps) - f(1.3 - eps)) / (2 * eps), rtol=1e-3)

@@ -78,7 +78,7 @@ def sum_(iterable, /, start=0):
 
 def _truth(name, stop_on, iterable):
     traced = []
-    for item in (_items(iterable) if not is_traced(iterable) else iterable):
+    for item in iterable:
         if not is_traced(item):
             if builtins.bool(item) is stop_on:
                 return stop_on

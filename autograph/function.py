@@ -423,7 +423,7 @@ class ConcreteFunction:
 
     def ensure_traced(self):
         if self._outputs is None:
-            self._outputs = jax.eval_shape(self._jitted, *self._avals)
+            self._outputs = self._jitted.eval_shape(*self._avals)
 
     def __call__(self, *args, **kwargs):
         try:
@@ -529,6 +529,10 @@ class _ArraysCall:
     def lower(self, *avals):
         args, _ = jax.tree_util.tree_unflatten(self.treedef, avals)
         return self.jitted.lower(*args)
+
+    def eval_shape(self, *avals):
+        args, _ = jax.tree_util.tree_unflatten(self.treedef, avals)
+        return self.jitted.eval_shape(*args)
 
 
 def _named(fn, name):

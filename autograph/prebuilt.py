@@ -12,7 +12,6 @@ pmap, ...) or their attributes (custom_jvp/custom_vjp and their rules); a copy w
 user function there replaced by its converted version is the rebuilt wrapper. `jax.jit`'s
 compiled wrapper has neither, and is made again from its recorded options.
 """
-import copy
 import functools
 import inspect
 import types
@@ -105,8 +104,12 @@ class _Rewrapper:
         changed = {name: v for name, v in changed.items() if v is not getattr(obj, name)}
         if not changed:
             return obj
-        new = copy.copy(obj)
-        for name, v in changed.items():
+        state = dict(getattr(obj, '__dict__', {}))
+        state.update({name: getattr(obj, name) for name in getattr(type(obj), '__slots__', ())
+                      if hasattr(obj, name)})
+        state.update(changed)
+        new = object.__new__(type(obj))   # a shallow copy (their __new__ wants arguments)
+        for name, v in state.items():
             setattr(new, name, v)
         return new
 

@@ -58,8 +58,9 @@ class _Text(ScopeTransformer):
 
 
 def _is_display(func, ag):
-    """`print(...)` and `ag.assert_(...)` (an assert, rewritten by an earlier pass)."""
+    """`print(...)`, and the runtime's checks that earlier passes made of `assert` and
+    `raise` statements (`ag.assert_(...)`, ...): their messages are text to show."""
     if isinstance(func, ast.Name):
         return func.id == 'print'
-    return (isinstance(func, ast.Attribute) and func.attr == 'assert_'
-            and isinstance(func.value, ast.Name) and func.value.id == ag)
+    return (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
+            and func.value.id == ag and ('assert' in func.attr or 'raise' in func.attr))

@@ -90,7 +90,8 @@ def converted_callable(fn, strict=False):
         func = converted_callable(fn.__func__, strict)
         return fn if func is fn.__func__ else types.MethodType(func, fn.__self__)
     if inspect.isfunction(fn):
-        if is_converted(fn) or is_library(fn) or _is_generator(fn):
+        if (is_converted(fn) or codegen.is_generated(fn.__code__) or is_library(fn)
+                or _is_generator(fn)):
             return fn
         return convert_function(fn) if strict else _convert_or_warn(fn)
     if isinstance(fn, type) or is_library(fn):

@@ -12,6 +12,7 @@ is an error, checked when the program runs (JAX would clamp it silently).
 """
 import jax
 import jax.numpy as jnp
+import numpy as np
 from jax import lax
 
 from .asserts import assert_
@@ -33,9 +34,9 @@ def getitem(seq, index):
     if all(callable(item) and not isinstance(item, jax.Array) for item in seq):
         return _Switch(list(seq), position)
     leaves = [jax.tree_util.tree_flatten(item) for item in seq]
-    kinds = {(treedef, tuple((jnp.shape(x), jnp.result_type(x)) for x in items))
-             for items, treedef in leaves}
-    if len(kinds) != 1 or not all(_is_number(x) for items, _ in leaves for x in items):
+    if not all(_is_number(x) for items, _ in leaves for x in items) or len(
+            {(treedef, tuple((jnp.shape(x), jnp.result_type(x)) for x in items))
+             for items, treedef in leaves}) != 1:
         raise _error(seq, index, 'its items are not arrays of one shape and dtype, nor '
                                  'functions')
     stacked = jax.tree_util.tree_map(lambda *xs: jnp.stack(xs), *seq)
@@ -63,7 +64,7 @@ def _position(index, length):
 
 
 def _is_number(x):
-    return isinstance(x, (jax.Array, int, float, complex, bool)) or hasattr(x, 'dtype')
+    return isinstance(x, (jax.Array, np.ndarray, np.generic, int, float, complex, bool))
 
 
 class _Switch:

@@ -25,5 +25,5 @@ from .text import text
 
 __all__ = ['Undefined', 'all', 'and_', 'any', 'assert_', 'bool', 'call', 'enumerate',
            'float', 'for_stmt', 'format', 'getitem', 'if_exp', 'if_stmt', 'in_', 'int', 'max',
-           'min', 'not_', 'or_', 'pow', 'range', 'repeat', 'repr', 'str', 'sum', 'text', 'while_stmt',
-           'zip']
+           'min', 'not_', 'or_', 'pow', 'range', 'repeat', 'repr', 'str', 'sum', 'text',
+           'while_stmt', 'zip']

@@ -10,6 +10,8 @@ A Python list cannot be indexed by a value known only when the program runs, so:
 with Python's meaning: a negative index counts from the end, and an index out of range
 is an error, checked when the program runs (JAX would clamp it silently).
 """
+import ast
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -81,11 +83,33 @@ class _Switch:
         return lax.switch(self.position, branches, *args)
 
 
+def computed_index(index):
+    """True for an index expression (ast) that is not a literal, slice or index tuple: the
+    reads the converter routes through `getitem` (see autograph.passes.sequences)."""
+    if isinstance(index, ast.UnaryOp):
+        index = index.operand
+    return not isinstance(index, (ast.Constant, ast.Slice, ast.Tuple))
+
+
 def _error(seq, index, reason):
     location = here(2)
     at = f' at {location} (`{location.source_line()}`)' if location else ''
-    kinds = sorted({type(item).__name__ for item in seq})
+    kinds = sorted({'traced array' if is_traced(item) else type(item).__name__
+                    for item in seq})
+    kind = type(seq).__name__
     return ControlFlowError(
-        f'a Python {type(seq).__name__} of {len(seq)} items ({", ".join(kinds)}) is indexed '
-        f'by a traced value{at}, but {reason}. Make the index a Python int, or the '
-        f'{type(seq).__name__} an array (jnp.stack) or a list of functions.')
+        f'{_indexed_names(location)}a Python {kind} of {len(seq)} items ({", ".join(kinds)}) '
+        f'is indexed by a traced value{at}, but {reason}. Make the index a Python int, or the '
+        f'{kind} an array (jnp.stack) or a list of functions.')
+
+
+def _indexed_names(location):
+    """"'params': " for the line `y = f(params[i])`: the sequences the line reads at a
+    computed index (named from the user's source; empty when it cannot be read)."""
+    try:
+        tree = ast.parse(location.source_line()) if location else None
+    except SyntaxError:     # a line of a longer statement
+        tree = None
+    names = sorted({ast.unparse(n.value) for n in ast.walk(tree) if isinstance(n, ast.Subscript)
+                    and computed_index(n.slice)}) if tree else []
+    return f"{' or '.join(repr(n) for n in names)}: " if names else ''

@@ -101,7 +101,7 @@ def test_list_of_unlike_items_at_a_traced_index_names_the_list():
     with pytest.raises(autograph.ControlFlowError) as info:
         autograph.convert(f)(jnp.float32(1.), jnp.int32(0))
     message = str(info.value)
-    assert 'list of 2 items' in message and 'mixed[i]' in message
+    assert message.startswith("'mixed': a Python list of 2 items") and 'mixed[i]' in message
     assert f'{HERE}:' in message and 'traced' in message
 
 

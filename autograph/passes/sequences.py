@@ -14,18 +14,12 @@ reads the item from the items' stack (or switches between functions). Assignment
 import ast
 
 from autograph.passes.base import ScopeTransformer
+from autograph.runtime.indexing import computed_index
 
 
 def transform(function, ctx):
     _Indexing(function, ctx).visit(function)
     return function
-
-
-def computed(index):
-    """True for an index that is an expression, not a literal, slice or index tuple."""
-    if isinstance(index, ast.UnaryOp):
-        index = index.operand
-    return not isinstance(index, (ast.Constant, ast.Slice, ast.Tuple))
 
 
 class _Indexing(ScopeTransformer):
@@ -35,7 +29,7 @@ class _Indexing(ScopeTransformer):
 
     def visit_Subscript(self, node):
         self.generic_visit(node)
-        if not isinstance(node.ctx, ast.Load) or not computed(node.slice) or (
+        if not isinstance(node.ctx, ast.Load) or not computed_index(node.slice) or (
                 isinstance(node.value, ast.Attribute) and node.value.attr == 'at'):
             return node
         return ast.copy_location(ast.Call(func=self.ctx.runtime('getitem'),

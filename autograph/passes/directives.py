@@ -27,6 +27,9 @@ def transform(function, ctx):
                 if keyword.arg not in OPTIONS:
                     raise unsupported(f'unknown loop option {keyword.arg!r}; '
                                       f'known: {", ".join(OPTIONS)}', ctx, call)
+                if keyword.arg == 'maximum_iterations' and isinstance(loop, ast.For):
+                    raise unsupported('maximum_iterations bounds a `while` loop; a `for` '
+                                      'loop is bounded by what it iterates', ctx, call)
             ctx.loop_options[loop] = call.keywords
             loop.body = loop.body[1:] or [ast.Pass()]
         return [loop]

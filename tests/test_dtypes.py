@@ -278,3 +278,24 @@ def test_reverse_mode_through_a_while_keeps_the_dtype(dtype):
     assert grad.dtype == dtype
     eps = 1e-4
     np.testing.assert_allclose(grad, (f(1.3 + eps) - f(1.3 - eps)) / (2 * eps), rtol=1e-3)
+
+
+def early_return(x, n):
+    k = 1
+    if x > 0:
+        k = k + 1
+        if k > n:
+            return x, k
+    k = (k + n) % 11
+    return x, k
+
+
+def test_a_return_in_one_branch_keeps_the_weak_type():
+    # The path without the return is filled with zeros of the returned types: a weak
+    # int must stay weak there, or it would no longer mix with the int32 `n` (under x64:
+    # int64 vs int32), as found by the fuzzer.
+    check_types(early_return, jnp.float32(1), jnp.int32(5))
+    # Returning early, k is a Python int in plain JAX; staged, it takes the type both
+    # paths share: int32, as JAX promotes a Python int with `n`.
+    x, k = autograph.convert(early_return)(jnp.float32(1), jnp.int32(0))
+    assert int(k) == early_return(1.0, 0)[1] and _type(k) == (jnp.dtype('int32'), False)

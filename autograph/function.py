@@ -17,7 +17,7 @@ import jax
 import numpy as np
 
 from autograph.conversion import converted_callable
-from autograph.runtime import origin
+from autograph.runtime import loop_policy, origin
 from autograph.runtime.asserts import MARKER
 from autograph.runtime.state import check_defined
 
@@ -108,7 +108,7 @@ def call_key(args, kwargs):
 class Function:
     """A converted function, traced and compiled per call key (see module docstring)."""
 
-    def __init__(self, python_function, input_signature=None, jit=True):
+    def __init__(self, python_function, input_signature=None, jit=True, unroll_loops=None):
         functools.update_wrapper(self, python_function)
         for attr in ('__name__', '__qualname__'):   # callable objects have neither
             if not hasattr(self, attr):
@@ -117,6 +117,7 @@ class Function:
         self.input_signature = (tuple(input_signature) if input_signature is not None
                                 else None)
         self._jit = jit
+        self.unroll_loops = unroll_loops   # see autograph.convert
         self._converted = None
         self._concrete = {}
         self._lock = threading.Lock()
@@ -153,7 +154,7 @@ class Function:
             bound = None
         if bound is None:
             bound = Function(self.python_function.__get__(instance, owner),
-                             self.input_signature, self._jit)
+                             self.input_signature, self._jit, self.unroll_loops)
             try:
                 self._bound[instance] = bound
             except TypeError:
@@ -166,7 +167,7 @@ class Function:
         self._calls += 1
         try:
             if not self._jit:
-                return check_defined(self.converted(*args, **kwargs))
+                return self._run_converted(args, kwargs)
             if not kwargs and self.input_signature is None and _all_arrays(args):
                 return self._arrays_jit(*args)
             key, leaves = self._key(args, kwargs)
@@ -212,7 +213,11 @@ class Function:
                 and self._trace_calls[-1] - self._trace_calls[0] == RETRACE_WINDOW - 1):
             self._warned_retracing = True
             warnings.warn(retrace_message(self, *self._trace_keys), stacklevel=4)
-        return check_defined(self.converted(*args, **kwargs))
+        return self._run_converted(args, kwargs)
+
+    def _run_converted(self, args, kwargs):
+        with loop_policy.unroll_loops(self.unroll_loops):
+            return check_defined(self.converted(*args, **kwargs))
 
     def pretty_printed_concrete_signatures(self):
         return '\n\n'.join(str(c) for c in self._concrete.values())

@@ -284,7 +284,10 @@ def and_(left, right):
     """Python reference: `left and right()`. A traced `left` selects as Python would,
     `jnp.where(left, right, left)` (`jnp.logical_and` for booleans)."""
     if is_traced(left):
-        return jnp.where(left, right(), left)
+        right = right()
+        if _both_bool(left, right):
+            return jnp.logical_and(left, right)
+        return jnp.where(left, right, left)
     return left and right()
 
 
@@ -292,8 +295,15 @@ def or_(left, right):
     """Python reference: `left or right()`. A traced `left` selects as Python would,
     `jnp.where(left, left, right)` (`jnp.logical_or` for booleans)."""
     if is_traced(left):
-        return jnp.where(left, left, right())
+        right = right()
+        if _both_bool(left, right):
+            return jnp.logical_or(left, right)
+        return jnp.where(left, left, right)
     return left or right()
+
+
+def _both_bool(left, right):
+    return jnp.result_type(left) == jnp.bool_ and jnp.result_type(right) == jnp.bool_
 
 
 def not_(value):

@@ -124,8 +124,7 @@ def _range_for(iterable, items, body, values, names, extra_test, watch, unroll):
         else:
             loop_policy.report_staged(location, len(items), 'lax.while_loop' if extra_test
                                       else 'lax.scan')
-            for _ in iterable:   # a Python iterator is used up, as the Python loop would
-                pass
+            _use_up(iterable)
             return staged
     staged_rest = items if stage is not False else None
     return _python_for(iterable, body, values, names, extra_test, watch, staged_rest,
@@ -137,6 +136,14 @@ _NEEDS_PYTHON = (TypeError, IndexError, ControlFlowError)
 Python int (`layers[i]`, `jnp.zeros(i)`, `int(i)`) or its state cannot be carried (a
 shape that grows): such a loop runs as Python instead. Any other error is the user's own
 and propagates (the Python loop would raise it too)."""
+
+
+def _use_up(iterable):
+    """A Python iterator (not a range) is used up after a staged loop over it, as the
+    Python loop would leave it."""
+    if builtins.iter(iterable) is iterable:
+        for _ in iterable:
+            pass
 
 
 def _reason(error):
@@ -179,7 +186,7 @@ def _python_for(iterable, body, values, names, extra_test, watch, items=None, wa
             go = extra_test(*values)
             if is_traced(go):
                 return _finish_staged(items, item, iterator, count, body, values, names,
-                                      extra_test, watch)
+                                      extra_test, watch, iterator is iterable)
             if not go:
                 break
         values = pack(names, body(item, *values))
@@ -189,7 +196,8 @@ def _python_for(iterable, body, values, names, extra_test, watch, items=None, wa
     return values
 
 
-def _finish_staged(items, item, rest, done, body, values, names, extra_test, watch):
+def _finish_staged(items, item, rest, done, body, values, names, extra_test, watch,
+                   use_up):
     """Run the rest of a Python loop after its exit flag became traced.
 
     Over a range the rest becomes one staged loop if it can; otherwise each remaining
@@ -201,8 +209,8 @@ def _finish_staged(items, item, rest, done, body, values, names, extra_test, wat
             with _unchanged(watch, location, '`for` loop'):
                 staged = items.after(done).loop(body, values, names, location, extra_test,
                                                 require_traced=False)
-            for _ in rest:
-                pass
+            if use_up:
+                _use_up(rest)
             return staged
         except _NEEDS_PYTHON:
             pass

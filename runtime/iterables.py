@@ -67,7 +67,8 @@ class StagedRange:
                                   names, location)
 
     def __iter__(self):
-        return iter(builtins.range(self.start, self.stop, self.step))
+        indices = builtins.range(self.start, self.stop, self.step)
+        return iter(indices) if self.item is None else map(self.item, indices)
 
     def __len__(self):
         return len(builtins.range(self.start, self.stop, self.step))

@@ -448,6 +448,11 @@ def _bounded(test_fn, step, leaves, length):
     return out
 
 
+def _index_dtype():
+    """The iteration count's dtype: int64 with jax_enable_x64, else int32."""
+    return jax.dtypes.canonicalize_dtype(jnp.int_)
+
+
 def scan_loop(length, sequences, make_item, body, values, names, location,
               extra_test=None, indexed=True, require_traced=False):
     """A `for` over `length` items as `lax.scan`; items are `make_item(k, *slices)`, where
@@ -460,7 +465,7 @@ def scan_loop(length, sequences, make_item, body, values, names, location,
     """
     names = tuple(names)
     n_seq = len(sequences)
-    item_avals = [jax.ShapeDtypeStruct((), jnp.int32)] + [
+    item_avals = [jax.ShapeDtypeStruct((), _index_dtype())] + [
         jax.ShapeDtypeStruct(jnp.shape(s)[1:], jnp.result_type(s)) for s in sequences]
 
     def body_of_item(k, *rest):
@@ -472,7 +477,7 @@ def scan_loop(length, sequences, make_item, body, values, names, location,
         _require_traced(traced)
     targets = [aval(x) for x in leaves]
     step = _caster(traced, targets)
-    first = jnp.int32(0) if indexed else None
+    first = jnp.zeros((), _index_dtype()) if indexed else None
     if extra_test is None:
         def scan_step(carry, xs):
             k, leaves = carry

@@ -105,7 +105,15 @@ def write_section(rows, short):
         '|---|' + '---|' * len(short),
         '| unrolled | ' + ' | '.join(f'{s["unrolled"]:.3f}' for s in short) + ' |',
         '| staged | ' + ' | '.join(f'{s["staged"]:.3f}' for s in short) + ' |',
-        '', '![first call against N](benchmarks/loop_scaling.png)', '']
+        '', '![first call against N](benchmarks/loop_scaling.png)', '',
+        'The three natural loops are also rows of the table above (`range rnn 1000 + '
+        'append`, `range sum with if 500`, `range euler 2000`; targets: first call within '
+        '1.5x of the hand-written lax, jaxpr equations within 1.2x, steady state within '
+        '1.05x). Before staging, the unrolled versions took 66 s, 7.7 s and over 10 minutes '
+        'to their first result. The RNN has 13 equations to the hand-written 4: the body '
+        'reads `xs[t]` with a traced `t` (a dynamic slice plus JAX\'s negative-index '
+        'check, 5 equations) where `lax.scan` hands the body its slice, and the index is '
+        'carried (1 more). Its compiled program runs at the same speed.', '']
     with open(os.path.join(ROOT, 'benchmarks', 'loop_scaling.md'), 'w') as f:
         f.write('\n'.join(lines))
     print('\n'.join(lines))

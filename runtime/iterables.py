@@ -6,6 +6,7 @@ import builtins
 import operator
 
 import jax.numpy as jnp
+from jax._src.lax.lax import _convert_element_type  # the only way to make a weak type
 
 from . import lowering
 from .errors import ControlFlowError
@@ -164,7 +165,7 @@ class RangeItems:
 
     def loop(self, body, values, names, location, extra_test, require_traced):
         def body_at(k, *state):
-            return body(self.item(k), *state)
+            return body(self.item(_weak(k)), *state)
         if extra_test is not None:
             return lowering.range_loop(0, self.length, 1, body_at, values, names, location,
                                        extra_test, require_traced)
@@ -173,6 +174,12 @@ class RangeItems:
 
 
 _INT32_MAX = 2 ** 31 - 1
+
+
+def _weak(k):
+    """A traced count typed like a Python int (weakly typed), so that the body computes
+    the dtypes it computes with the Python index (`x_f16 * i` stays float16)."""
+    return _convert_element_type(k, weak_type=True)
 
 
 def _affine(start, step):

@@ -343,3 +343,17 @@ def test_unroll_option_on_a_while_loop_is_a_conversion_error():
         return x
     with pytest.raises(SyntaxError, match="unroll"):   # at the directive, with a caret
         autograph.to_code(f)
+
+
+def test_staged_index_has_python_int_dtypes():
+    def f(x):
+        out = []
+        for i in range(20):
+            x = x + i
+            out.append(x * (i / 20))
+        return out
+    x = jnp.float16(1.)
+    result = autograph.convert(f)(x)
+    assert staged(f, x) == {'scan'}
+    assert result[0].dtype == jnp.float16
+    assert_same(result, f(x))

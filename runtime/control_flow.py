@@ -112,6 +112,7 @@ def _range_for(iterable, items, body, values, names, extra_test, watch, unroll):
     location = here(2)
     stage = loop_policy.wanted(len(items), unroll)
     traced = any_traced(values)
+    reported = False
     if stage is not False and (traced or _reads_traced(body)):
         try:
             with _unchanged(watch, location, '`for` loop'):
@@ -121,6 +122,7 @@ def _range_for(iterable, items, body, values, names, extra_test, watch, unroll):
             pass
         except _NEEDS_PYTHON as error:
             loop_policy.report_unrolled(location, len(items), _reason(error), stage)
+            reported = True
         else:
             loop_policy.report_staged(location, len(items), 'lax.while_loop' if extra_test
                                       else 'lax.scan')
@@ -128,7 +130,7 @@ def _range_for(iterable, items, body, values, names, extra_test, watch, unroll):
             return staged
     staged_rest = items if stage is not False else None
     return _python_for(iterable, body, values, names, extra_test, watch, staged_rest,
-                       warn=stage is not False)
+                       warn=stage is not False and not reported)
 
 
 _NEEDS_PYTHON = (TypeError, IndexError, ControlFlowError)

@@ -14,6 +14,7 @@ import jax
 import jax.numpy as jnp
 from jax import lax
 
+from . import slices
 from .errors import ControlFlowError, where
 from .stacked import Stacked
 from .state import RETURN_VALUE, Undefined, describe, merge, pack, split
@@ -475,6 +476,10 @@ def scan_loop(length, sequences, make_item, body, values, names, location,
                                      allow_append=extra_test is None)
     if require_traced:
         _require_traced(traced)
+    if indexed:   # reads xs[k] become slices of the scan (see runtime.slices)
+        jaxpr, sources, indexed = slices.hoist(traced.jaxpr, length)
+        traced = dataclasses.replace(traced, jaxpr=jaxpr)
+        sequences = [*sources, *sequences]
     targets = [aval(x) for x in leaves]
     step = _caster(traced, targets)
     first = jnp.zeros((), _index_dtype()) if indexed else None

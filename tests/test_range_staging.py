@@ -357,3 +357,19 @@ def test_staged_index_has_python_int_dtypes():
     assert staged(f, x) == {'scan'}
     assert result[0].dtype == jnp.float16
     assert_same(result, f(x))
+
+
+def test_reads_at_the_index_become_the_scans_slices():
+    def rnn_lax(xs, h, w):
+        return jax.lax.scan(lambda h, x: (jnp.tanh(x + h @ w),) * 2, h, xs)[1]
+    args = rnn_args(100)
+    hand_written = jax.make_jaxpr(rnn_lax)(*args)
+    assert equation_count(rnn, *args) == len(hand_written.eqns) + len(
+        hand_written.eqns[0].params['jaxpr'].eqns)
+
+    def other_reads(xs, ys):
+        total = xs[0] * 0
+        for t in range(ys.shape[0]):
+            total = total + xs[t] * ys[t] - xs[t - 1] + ys[-t]   # only ys[t] is a slice
+        return total
+    check(other_reads, jnp.arange(130.).reshape(65, 2), jnp.linspace(0., 1., 120).reshape(60, 2))

@@ -45,7 +45,9 @@ def hoist(closed, length):
         slices.append(users[0].outvars[0])
         sources.append(consts[operand])
     eqns = _live([e for e in jaxpr.eqns if id(e) not in dropped], jaxpr.outvars)
-    new = jaxpr.replace(invars=[k, *slices, *jaxpr.invars[1:]], eqns=eqns, debug_info=None)
+    invars = [k, *slices, *jaxpr.invars[1:]]
+    debug = jaxpr.debug_info._replace(arg_names=('',) * len(invars))
+    new = jaxpr.replace(invars=invars, eqns=eqns, debug_info=debug)
     k_used = any(k in e.invars for e in eqns) or k in jaxpr.outvars
     return ClosedJaxpr(new, closed.consts), sources, k_used
 

@@ -11,6 +11,8 @@ from autograph.passes import (
     fence,
     loop_exits,
     returns,
+    sequences,
+    text,
 )
 from autograph.passes.base import walk_scope
 
@@ -21,11 +23,13 @@ PIPELINE = [
     loop_exits,    # break / continue -> flags and guards
     asserts,       # assert -> ag.assert_
     calls,         # user calls -> ag.call; builtins that see traced values -> ag.range...
+    sequences,     # seq[i], [0] * n -> ag.getitem, ag.repeat (lists and traced integers)
+    text,          # f-strings / '%' of values -> ag.text (no text from traced values)
     expressions,   # and / or / not, ternaries, chained comparisons -> ag operators
     control_flow,  # if / while / for -> small functions + ag.if_stmt / while_stmt / for_stmt
 ]
 
-LAMBDA_PIPELINE = [calls, expressions]
+LAMBDA_PIPELINE = [calls, sequences, text, expressions]
 
 
 def run(root, ctx):

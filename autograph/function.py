@@ -23,7 +23,7 @@ import jax
 import numpy as np
 
 from autograph.conversion import converted_callable
-from autograph.runtime import loop_autodiff, origin
+from autograph.runtime import loop_autodiff, loop_policy, origin
 from autograph.runtime.asserts import MARKER
 from autograph.runtime.state import check_defined
 
@@ -114,7 +114,8 @@ def call_key(args, kwargs):
 class Function:
     """A converted function, traced and compiled per call key (see module docstring)."""
 
-    def __init__(self, python_function, input_signature=None, jit=True, loop_autodiff=None):
+    def __init__(self, python_function, input_signature=None, jit=True, unroll_loops=None,
+                 loop_autodiff=None):
         functools.update_wrapper(self, python_function)
         for attr in ('__name__', '__qualname__'):   # callable objects have neither
             if not hasattr(self, attr):
@@ -123,6 +124,7 @@ class Function:
         self.input_signature = (tuple(input_signature) if input_signature is not None
                                 else None)
         self._jit = jit
+        self.unroll_loops = unroll_loops   # see autograph.convert
         self.loop_autodiff = loop_autodiff   # see runtime/loop_autodiff.py
         self._converted = None
         self._concrete = {}
@@ -160,7 +162,8 @@ class Function:
             bound = None
         if bound is None:
             bound = Function(self.python_function.__get__(instance, owner),
-                             self.input_signature, self._jit, self.loop_autodiff)
+                             self.input_signature, self._jit, self.unroll_loops,
+                             self.loop_autodiff)
             try:
                 self._bound[instance] = bound
             except TypeError:
@@ -240,7 +243,8 @@ class Function:
         return _Result.of(self._run_converted(args, kwargs))
 
     def _run_converted(self, args, kwargs):
-        with loop_autodiff.autodiff_mode(self.loop_autodiff):
+        with loop_policy.unroll_loops(self.unroll_loops), \
+                loop_autodiff.autodiff_mode(self.loop_autodiff):
             return check_defined(self.converted(*args, **kwargs))
 
     def pretty_printed_concrete_signatures(self):

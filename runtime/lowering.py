@@ -15,7 +15,7 @@ import jax.numpy as jnp
 from jax import lax
 from jax._src.lax.lax import _convert_element_type   # lax.convert_element_type, keeping weak
 
-from . import loop_autodiff
+from . import loop_autodiff, slices
 from .errors import ControlFlowError, where
 from .stacked import Stacked
 from .state import RETURN_VALUE, Undefined, describe, merge, pack, split
@@ -500,12 +500,14 @@ def _index_type():
 
 
 def scan_loop(length, sequences, make_item, body, values, names, location,
-              extra_test=None, indexed=True):
+              extra_test=None, indexed=True, require_traced=False):
     """A `for` over `length` items as `lax.scan`; items are `make_item(k, *slices)`, where
     `k` counts iterations (carried only when `indexed`).
 
     Lists that the body appends to collect the appended items as the scan's outputs.
-    With `extra_test` (a `break`), the iterations after it fails do nothing.
+    With `extra_test` (a `break`), the iterations after it fails do nothing. With
+    `require_traced`, raises NothingTraced when the body computes nothing from traced
+    values (see NothingTraced).
     """
     names = tuple(names)
     n_seq = len(sequences)
@@ -518,6 +520,12 @@ def scan_loop(length, sequences, make_item, body, values, names, location,
 
     traced, leaves, state = _carried(body_of_item, names, values, location, item_avals,
                                      allow_append=extra_test is None)
+    if require_traced:
+        _require_traced(traced)
+    if indexed:   # reads xs[k] become slices of the scan (see runtime.slices)
+        jaxpr, sources, indexed = slices.hoist(traced.jaxpr, length)
+        traced = dataclasses.replace(traced, jaxpr=jaxpr)
+        sequences = [*sources, *sequences]
     targets = [aval(x) for x in leaves]
     step = _caster(traced, targets)
     first = _cast(jnp.asarray(0), index) if indexed else None
@@ -544,6 +552,17 @@ def scan_loop(length, sequences, make_item, body, values, names, location,
     return tuple(_extend_lists(names, result, traced.appended, ys or [], length))
 
 
+class NothingTraced(Exception):
+    """A loop over Python values was offered for staging (its body can see traced values)
+    but computes nothing from them, nor does its state hold any: it stays a Python loop,
+    which gives Python results (a list of ints stays a list of ints)."""
+
+
+def _require_traced(traced):
+    if not any(isinstance(c, jax.core.Tracer) for c in traced.jaxpr.consts):
+        raise NothingTraced()
+
+
 def _extend_lists(names, values, appended, ys, length):
     """Lists after the loop: their items before it, then each iteration's appended items.
     A list that was empty and got one item per iteration stays one stacked array."""
@@ -559,15 +578,17 @@ def _extend_lists(names, values, appended, ys, length):
     return values
 
 
-def range_loop(start, stop, step, body, values, names, location, extra_test=None):
+def range_loop(start, stop, step, body, values, names, location, extra_test=None,
+               require_traced=False):
     """A `for` over a range with traced bounds (or a `break`): a while loop over the index
-    (see loop_autodiff: reverse-differentiable by default).
-
-    Python bounds stay constants of the loop; only the index is carried.
+    (see loop_autodiff: reverse-differentiable by default). Python bounds stay constants
+    of the loop; only the index is carried. `require_traced` as for scan_loop.
     """
     names = tuple(names)
     index = _index_type()
     traced, leaves, state = _carried(body, names, values, location, [index])
+    if require_traced:
+        _require_traced(traced)
     targets = [aval(x) for x in leaves]
     run = _caster(traced, targets)
     test_fn = (_test_function(extra_test, state, leaves, location, '`for` loop')

@@ -152,6 +152,7 @@ class _ControlFlow:
             functions.append(templates.function(
                 test_name, carried, [ast.Return(value=negation(self.ctx, flag))]))
             keywords.append(ast.keyword(arg='extra_test', value=templates.name(test_name)))
+        keywords += self.ctx.loop_options.get(node, [])
         call = self.operator('for_stmt', [node.iter, templates.name(body_name)], carried,
                              carried, keywords)
         new = functions + [self.assign(carried, call)]

@@ -197,12 +197,3 @@ def test_python_loops_stay_python():
     assert autograph.convert(f, jit=False)(1.0) == f(1.0)
     assert primitives(f, 1.0) == set()
 
-
-def test_maximum_iterations_on_a_for_loop_is_a_conversion_error():
-    def f(x, n):
-        for i in range(n):
-            autograph.set_loop_options(maximum_iterations=3)
-            x = x * 2
-        return x
-    with pytest.raises(SyntaxError, match='maximum_iterations bounds a .while. loop'):
-        autograph.convert(f)(jnp.float32(1), jnp.int32(2))

@@ -145,7 +145,7 @@ class _ControlFlow:
         body_name = self.ctx.namer.new('loop_body')
         functions = [self.function(body_name, [item] + carried, body, carried,
                                    body_pending - targets)]
-        keywords = list(self.ctx.loop_options.get(node, []))
+        keywords = []
         flag = self.ctx.break_flags.get(node)
         if flag is not None:
             test_name = self.ctx.namer.new('loop_test')

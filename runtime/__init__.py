@@ -11,8 +11,10 @@ from .py_builtins import float_ as float
 from .py_builtins import int_ as int
 from .py_builtins import max_ as max
 from .py_builtins import min_ as min
+from .raises import raise_, raise_if
 from .state import Undefined
 
 __all__ = ['Undefined', 'and_', 'assert_', 'bool', 'call', 'enumerate', 'float', 'for_stmt',
-           'if_exp', 'if_stmt', 'int', 'max', 'min', 'not_', 'or_', 'range', 'while_stmt',
+           'if_exp', 'if_stmt', 'int', 'max', 'min', 'not_', 'or_', 'raise_', 'raise_if', 'range',
+           'while_stmt',
            'zip']

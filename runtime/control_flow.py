@@ -15,6 +15,7 @@ import jax.numpy as jnp
 from . import lowering
 from .errors import ControlFlowError, here, where
 from .iterables import StagedRange, TracedIterable
+from .raises import on_path
 from .state import any_traced, is_traced, pack, unpack
 
 UNROLL_WARNING_ITERATIONS = 500
@@ -66,6 +67,7 @@ def while_stmt(test, body, state=(), names=(), maximum_iterations=None, watch=No
                          else maximum_iterations - iterations)
             location = here()
             with _unchanged(watch, location, '`while` loop'):
+                body = on_path(body, test, lambda *state: unpack(names, state))
                 values = lowering.while_loop(test, body, values, names, location, remaining)
             break
         if not cond:

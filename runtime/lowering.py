@@ -15,8 +15,9 @@ import jax.numpy as jnp
 from jax import lax
 
 from .errors import ControlFlowError, where
+from .raises import on_path, raised
 from .stacked import Stacked
-from .state import RETURN_VALUE, Undefined, describe, merge, pack, split
+from .state import RETURN_VALUE, Undefined, describe, merge, pack, split, unpack
 
 _local = threading.local()
 
@@ -257,15 +258,25 @@ def cond(pred, if_true, if_false, args, names, location, what='`if`'):
     names = tuple(names)
     in_leaves, in_state = State.flatten(range(len(args)), args)
     in_avals = [aval(x) for x in in_leaves]
-    true = trace(if_true, in_state, in_avals, names)
-    false = trace(if_false, in_state, in_avals, names)
+    true_path = on_path(if_true, lambda *a: pred, _undefined_outputs(names))
+    false_path = on_path(if_false, lambda *a: jnp.logical_not(pred), _undefined_outputs(names))
+    true = trace(true_path, in_state, in_avals, names)
+    false = trace(false_path, in_state, in_avals, names)
+    if true_path.raised and false_path.raised:
+        raised()  # both branches raise: so does the `if`
 
-    # Compare per variable; a return value set on one path only is filled with zeros
-    # (a flag guards its reads).
+    # Compare per variable; a return value set on one path only, and every output of a
+    # branch that always raises, are filled with zeros (nothing reads them).
     specs, fill_true, fill_false = [], set(), set()
     for i, name in enumerate(names):
         t_spec, f_spec = true.state.specs[i], false.state.specs[i]
-        if t_spec.same_as(f_spec):
+        if true_path.raised:
+            fill_true.add(i)
+            specs.append(f_spec)
+        elif false_path.raised:
+            fill_false.add(i)
+            specs.append(t_spec)
+        elif t_spec.same_as(f_spec):
             specs.append(t_spec)
         elif _is_undefined_return(t_spec):
             fill_true.add(i)
@@ -302,6 +313,11 @@ def cond(pred, if_true, if_false, args, names, location, what='`if`'):
         leaves = [lax.select(pred, t, f) if t is not f else t for t, f in zip(
             run(true, fill_true)(*in_leaves), run(false, fill_false)(*in_leaves))]
     return out_state.unflatten(leaves)
+
+
+def _undefined_outputs(names):
+    """What a branch that always raises returns (see runtime.raises.on_path)."""
+    return lambda *args: unpack(names, tuple(Undefined(RETURN_VALUE) for _ in names))
 
 
 def _is_undefined_return(spec):

@@ -10,16 +10,20 @@ from autograph.passes import (
     expressions,
     fence,
     loop_exits,
+    raises,
     returns,
+    unreachable,
 )
 from autograph.passes.base import walk_scope
 
 PIPELINE = [
     fence,         # reject generators/async with a caret at the user's line
+    unreachable,   # drop code after return/raise/break/continue and endless loops
     directives,    # autograph.set_loop_options(...) -> ctx.loop_options
     returns,       # return in loops -> flag + break; other returns to tail position
     loop_exits,    # break / continue -> flags and guards
     asserts,       # assert -> ag.assert_
+    raises,        # raise in if/loops -> ag.raise_if / ag.raise_ (run-time checks)
     calls,         # user calls -> ag.call; builtins that see traced values -> ag.range...
     expressions,   # and / or / not, ternaries, chained comparisons -> ag operators
     control_flow,  # if / while / for -> small functions + ag.if_stmt / while_stmt / for_stmt

@@ -6,6 +6,7 @@ from .control_flow import and_, for_stmt, if_exp, if_stmt, not_, or_, while_stmt
 from .iterables import enumerate_ as enumerate
 from .iterables import range_ as range
 from .iterables import zip_ as zip
+from .matching import python_subject
 from .py_builtins import bool_ as bool
 from .py_builtins import float_ as float
 from .py_builtins import int_ as int
@@ -15,6 +16,5 @@ from .raises import raise_, raise_if
 from .state import Undefined
 
 __all__ = ['Undefined', 'and_', 'assert_', 'bool', 'call', 'enumerate', 'float', 'for_stmt',
-           'if_exp', 'if_stmt', 'int', 'max', 'min', 'not_', 'or_', 'raise_', 'raise_if', 'range',
-           'while_stmt',
-           'zip']
+           'if_exp', 'if_stmt', 'int', 'max', 'min', 'not_', 'or_', 'python_subject', 'raise_',
+           'raise_if', 'range', 'while_stmt', 'zip']

@@ -189,17 +189,22 @@ def _split_appended(names, args, out):
 # --- errors -----------------------------------------------------------------------------
 
 def _branch_mismatch(name, true_value, false_value, location, what):
-    if name == RETURN_VALUE:
-        if 'None' in (true_value, false_value):
-            return ControlFlowError(
-                f'the {what}{where(location)} returns a value in one branch but not in the '
-                f'other (true branch: {true_value}, false branch: {false_value}). Its '
-                f'condition is traced, so both branches must return values of the same '
-                f'shape and dtype.')
+    if what == 'conditional expression':
+        name, true_value, false_value = _where_differs('the value', true_value, false_value)
+        text = f' (`{location.source_line()}`)' if location else ''
         return ControlFlowError(
-            f'the {what}{where(location)} returns {true_value} in the true branch but '
-            f'{false_value} in the false branch; with a traced condition both branches '
-            f'must return the same shape and dtype.')
+            f'the conditional expression{where(location)}{text} gives {name} {true_value} '
+            f'when its condition is true but {false_value} when it is false. The condition is '
+            f'traced, so both must have the same shape, dtype and structure.')
+    if name == RETURN_VALUE:
+        label, true_value, false_value = _where_differs('the return value', true_value,
+                                                        false_value)
+        ends = (' (`return None`, or the end of the function, on that path)'
+                if 'None' in (true_value, false_value) else '')
+        return ControlFlowError(
+            f'{label} is {true_value} when the condition of the {what}{where(location)} holds '
+            f'but {false_value} when it does not{ends}. The condition is traced, so every path '
+            f'must return a value of the same shape, dtype and structure.')
     if 'undefined' in (true_value, false_value):
         assigned = 'true' if false_value == 'undefined' else 'false'
         other = 'false' if assigned == 'true' else 'true'
@@ -208,10 +213,28 @@ def _branch_mismatch(name, true_value, false_value, location, what):
             f"but not in the {other} branch, and it is used after the {what}. The condition "
             f"is traced (its value is known only when the program runs), so both branches "
             f"must give '{name}' a value: assign it before the {what} or in both branches.")
+    label, true_value, false_value = _where_differs(f"'{name}'", true_value, false_value)
     return ControlFlowError(
-        f"'{name}' is {true_value} in the true branch but {false_value} in the false branch "
+        f"{label} is {true_value} in the true branch but {false_value} in the false branch "
         f"of the {what}{where(location)}. With a traced condition both branches must give "
         f"'{name}' the same shape, dtype and structure.")
+
+
+def _where_differs(label, a, b):
+    """(label, a, b) narrowed to the first part of two described values that differs:
+    `'y['b']'`, or a key that one of them has and the other has not."""
+    a_leaves, b_leaves = getattr(a, 'leaves', {}), getattr(b, 'leaves', {})
+    if not (a_leaves and b_leaves) or a.partition(' of ')[0] != b.partition(' of ')[0]:
+        return label, a, b
+    for path in list(a_leaves) + list(b_leaves):
+        if path not in b_leaves:
+            return f'{label}{path}', a_leaves[path], 'missing'
+        if path not in a_leaves:
+            return f'{label}{path}', 'missing', b_leaves[path]
+    for path, text in a_leaves.items():
+        if b_leaves[path] != text:
+            return f'{label}{path}', text, b_leaves[path]
+    return label, a, b
 
 
 def _carry_mismatch(name, before, after, location, hint=''):
@@ -221,8 +244,9 @@ def _carry_mismatch(name, before, after, location, hint=''):
             f"in it and used after it or by the next iteration. The loop is staged (its "
             f"condition or iterable is traced), so '{name}' needs a value of its final shape "
             f"and dtype before the loop starts: initialise it before the loop.")
+    label, before, after = _where_differs(f"'{name}'", before, after)
     return ControlFlowError(
-        f"'{name}' is {before} before the staged loop{where(location)} but {after} after one "
+        f"{label} is {before} before the staged loop{where(location)} but {after} after one "
         f"iteration. A staged loop carries each variable with a fixed shape, dtype and "
         f"structure; {hint or _carry_fix(name, before, after)}.")
 

@@ -189,9 +189,12 @@ def _split_appended(names, args, out):
 # --- errors -----------------------------------------------------------------------------
 
 def _branch_mismatch(name, true_value, false_value, location, what):
+    statement = location.source_line() if location else ''
+    if what == 'conditional expression' and statement.startswith(('if ', 'elif ', 'case ')):
+        name, what = RETURN_VALUE, '`if`'  # `if c: return a` + `return b` (passes.returns)
     if what == 'conditional expression':
         name, true_value, false_value = _where_differs('the value', true_value, false_value)
-        text = f' (`{location.source_line()}`)' if location else ''
+        text = f' (`{statement}`)' if statement else ''
         return ControlFlowError(
             f'the conditional expression{where(location)}{text} gives {name} {true_value} '
             f'when its condition is true but {false_value} when it is false. The condition is '
@@ -286,8 +289,6 @@ def cond(pred, if_true, if_false, args, names, location, what='`if`'):
     false_path = on_path(if_false, lambda *a: jnp.logical_not(pred), _undefined_outputs(names))
     true = trace(true_path, in_state, in_avals, names)
     false = trace(false_path, in_state, in_avals, names)
-    if true_path.raised and false_path.raised:
-        raised()  # both branches raise: so does the `if`
 
     # Compare per variable; a return value set on one path only, and every output of a
     # branch that always raises, are filled with zeros (nothing reads them).
@@ -336,6 +337,8 @@ def cond(pred, if_true, if_false, args, names, location, what='`if`'):
         # a select computes the same values and derivatives without a conditional.
         leaves = [lax.select(pred, t, f) if t is not f else t for t, f in zip(
             run(true, fill_true)(*in_leaves), run(false, fill_false)(*in_leaves))]
+    if true_path.raised and false_path.raised:
+        raised()  # both branches raise (their checks are staged above): so does the `if`
     return out_state.unflatten(leaves)
 
 

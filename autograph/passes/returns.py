@@ -111,7 +111,7 @@ def _always_returns(stmts):
 def _tail_returns(stmts, ctx, flags):
     """Move what follows an `if` containing a return into its non-returning branches.
 
-    When more than one branch would need a copy of what follows, the `if`'s returns set
+    When more than one branch would need a copy of a long tail, the `if`'s returns set
     `retval` and `did_return` instead (as in loops), and what follows becomes
     `if did_return: return retval` + the rest, which needs no copy.
     """
@@ -120,7 +120,7 @@ def _tail_returns(stmts, ctx, flags):
         if isinstance(stmt, ast.If) and contains([stmt], ast.Return, SCOPES):
             rest = stmts[i + 1:]
             open_branches = [b for b in (stmt.body, stmt.orelse) if not _always_returns(b)]
-            if rest and len(open_branches) > 1:
+            if rest and len(open_branches) > 1 and not _is_short(rest):
                 return out + _flag_returns(stmt, rest, ctx, flags)
             for field in ('body', 'orelse'):
                 block = getattr(stmt, field)
@@ -139,6 +139,13 @@ def _tail_returns(stmts, ctx, flags):
                 block[:] = _tail_returns(block, ctx, flags)
         out.append(stmt)
     return out
+
+
+def _is_short(stmts):
+    """A few simple statements, cheap to copy into each branch (which, unlike a flag,
+    keeps variables assigned only on the paths that reach them out of the state)."""
+    return len(stmts) <= 3 and not any(isinstance(s, (ast.If, ast.With, ast.Try, ast.Match)
+                                           + LOOPS + SCOPES) for s in stmts)
 
 
 def _flag_returns(stmt, rest, ctx, flags):

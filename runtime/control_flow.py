@@ -90,6 +90,9 @@ def for_stmt(iterable, body, state=(), names=(), extra_test=None, watch=None):
     over an array's leading axis, `lax.while_loop` over a traced range.
     """
     values = tuple(state)
+    if extra_test is not None:  # a staged body runs only while the loop has not broken
+        body = on_path(body, lambda item, *state: extra_test(*state),
+                       lambda item, *state: unpack(names, state))
     if isinstance(iterable, (TracedIterable, StagedRange)) or is_traced(iterable):
         staged = iterable if isinstance(iterable, (TracedIterable, StagedRange)) \
             else TracedIterable.over(iterable)

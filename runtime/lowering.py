@@ -190,24 +190,24 @@ def _split_appended(names, args, out):
 
 def _branch_mismatch(name, true_value, false_value, location, what):
     statement = location.source_line() if location else ''
-    if what == 'conditional expression' and statement.startswith(('if ', 'elif ', 'case ')):
-        name, what = RETURN_VALUE, '`if`'  # `if c: return a` + `return b` (passes.returns)
-    if what == 'conditional expression':
-        name, true_value, false_value = _where_differs('the value', true_value, false_value)
-        text = f' (`{statement}`)' if statement else ''
-        return ControlFlowError(
-            f'the conditional expression{where(location)}{text} gives {name} {true_value} '
-            f'when its condition is true but {false_value} when it is false. The condition is '
-            f'traced, so both must have the same shape, dtype and structure.')
+    if what == 'conditional expression' and statement.startswith(_COMPOUND):
+        name = RETURN_VALUE  # `if c: return a` + `return b` (see passes.returns)
     if name == RETURN_VALUE:
         label, true_value, false_value = _where_differs('the return value', true_value,
                                                         false_value)
-        ends = (' (`return None`, or the end of the function, on that path)'
+        ends = (' (`return None`, or the end of the function)'
                 if 'None' in (true_value, false_value) else '')
         return ControlFlowError(
-            f'{label} is {true_value} when the condition of the {what}{where(location)} holds '
-            f'but {false_value} when it does not{ends}. The condition is traced, so every path '
-            f'must return a value of the same shape, dtype and structure.')
+            f'{label} is {true_value} on one path but {false_value} on another{ends}: the '
+            f'paths part{where(location)} (`{statement}`), where a condition is traced, so '
+            f'every path must return a value of the same shape, dtype and structure.')
+    if what == 'conditional expression':
+        name, true_value, false_value = _where_differs('the value', true_value, false_value)
+        return ControlFlowError(
+            f'the conditional expression{where(location)} (`{statement}`) gives {name} '
+            f'{true_value} when its condition is true but {false_value} when it is false. '
+            f'The condition is traced, so both must have the same shape, dtype and '
+            f'structure.')
     if 'undefined' in (true_value, false_value):
         assigned = 'true' if false_value == 'undefined' else 'false'
         other = 'false' if assigned == 'true' else 'true'
@@ -221,6 +221,10 @@ def _branch_mismatch(name, true_value, false_value, location, what):
         f"{label} is {true_value} in the true branch but {false_value} in the false branch "
         f"of the {what}{where(location)}. With a traced condition both branches must give "
         f"'{name}' the same shape, dtype and structure.")
+
+
+_COMPOUND = ('if ', 'elif ', 'else', 'case ', 'while ', 'for ', 'with ', 'try', 'async ')
+"""How the line of a lowered `if ...: return` starts (not a conditional expression)."""
 
 
 def _where_differs(label, a, b):
@@ -247,7 +251,8 @@ def _carry_mismatch(name, before, after, location, hint=''):
             f"in it and used after it or by the next iteration. The loop is staged (its "
             f"condition or iterable is traced), so '{name}' needs a value of its final shape "
             f"and dtype before the loop starts: initialise it before the loop.")
-    label, before, after = _where_differs(f"'{name}'", before, after)
+    quoted = 'the return value' if name == RETURN_VALUE else f"'{name}'"
+    label, before, after = _where_differs(quoted, before, after)
     return ControlFlowError(
         f"{label} is {before} before the staged loop{where(location)} but {after} after one "
         f"iteration. A staged loop carries each variable with a fixed shape, dtype and "

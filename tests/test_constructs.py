@@ -175,6 +175,23 @@ def test_assert_in_a_branch_under_vmap_checks_only_the_taken_path():
         jax.block_until_ready(batched(jnp.array([1., 20.])))
 
 
+def test_raise_after_break_under_vmap_checks_only_iterations_that_run():
+    def f(x):
+        total = 0.
+        for v in x:
+            if v == 0:
+                break
+            if v < 0:
+                raise ValueError(f'negative {v}')
+            total += v
+        return total
+    batched = jax.vmap(autograph.convert(f, jit=False))
+    x = jnp.array([[1., 0., -1.], [1., 2., 3.]])
+    assert_same(batched(x), jnp.array([f(row) for row in x]))
+    with pytest.raises(Exception, match='negative -1.0'):
+        jax.block_until_ready(batched(x.at[0, 1].set(-1.)))
+
+
 # --- while True + return ----------------------------------------------------------------
 
 def doubling(x):
@@ -215,7 +232,7 @@ def test_loop_that_can_end_without_return_is_a_named_error():
     with pytest.raises(autograph.ControlFlowError) as info:
         autograph.convert(f)(f32(1.), i32(3))
     message = str(info.value)
-    assert 'the return value is float32[]' in message and 'None when it does not' in message
+    assert 'the return value is float32[] on one path but None on another' in message
     assert f'{HERE}:{line_of(f, "for i in range(n)")}' in message
 
 
@@ -476,7 +493,8 @@ def test_return_values_that_differ_say_return_value():
             return jnp.zeros(2)
         return x
     message = mismatch(f, f32(1.))
-    assert 'the return value is float32[2] when the condition of the `if`' in message
+    assert 'the return value is float32[2] on one path but float32[] on another' in message
+    assert f'{HERE}:{line_of(f, "if x > 0")} (`if x > 0:`)' in message
     assert 'retval' not in message and "'return'" not in message
 
 
@@ -487,6 +505,19 @@ def test_loop_carry_dict_key_path():
             state = {'a': state['a'] + 1, 'b': jnp.stack([state['b']] * 2)}
         return state
     assert "'state'['b'] is float32[] before the staged loop" in mismatch(f, f32(1.), i32(3))
+
+
+def test_loop_return_values_that_differ_say_return_value():
+    def f(x, n):
+        for i in range(n):
+            if x > i:
+                return x
+            if x < -i:
+                return jnp.zeros(3)
+        return x
+    message = mismatch(f, f32(1.), i32(3))
+    assert 'the return value is float32[3] on one path but float32[] on another' in message
+    assert 'retval' not in message
 
 
 def test_python_numbers_compare_as_before():

@@ -86,8 +86,8 @@ def test_return_in_one_branch_only():
             return x
         print('no return here')
     message = raises(f, jnp.float32(1.))
-    assert 'the return value is float32[] when the condition' in message
-    assert 'None when it does not (`return None`, or the end of the function' in message
+    assert ('the return value is float32[] on one path but None on another (`return None`, '
+            'or the end of the function)') in message
     assert f'{HERE}:{line_of(f, "if x > 0")}' in message
 
 

@@ -186,7 +186,7 @@ def test_early_return_possibly_undefined_legal_with_python_values(x):
 @pytest.mark.parametrize('x', [0, 3, 5])
 def test_early_return_possibly_undefined_illegal_when_traced(x):
     control_flow_error(only_some_paths_return, jnp.asarray(x),
-                       match='the return value is .* but None')
+                       match='the return value is .* but None on another')
 
 
 @pytest.mark.parametrize('kind', KINDS)

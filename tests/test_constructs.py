@@ -406,15 +406,31 @@ def test_structural_match_on_traced_subject_is_a_named_error():
     assert f'{HERE}:{line_of(describe_shape, "match shape")}' in message
 
 
-def test_structural_match_returning_inside_a_loop_is_a_conversion_error():
+def test_control_flow_inside_a_structural_match_is_converted():
     def f(x, shapes):
-        for s in shapes:
-            match s:
+        for shape in shapes:
+            match shape:
                 case [a, b]:
-                    return x * a
+                    if x > a:
+                        return x * a
+                    x = x + b
+                case {'k': k}:
+                    x = x - k
         return x
-    with pytest.raises(autograph.ConversionError, match='cannot return, break or continue'):
-        autograph.to_code(f)
+    for x in (1., -5.):
+        check(f, f32(x), [[0., 1.], {'k': 2.}, [3., 4.]])
+
+    def g(x, shape):
+        y = x
+        match shape:
+            case [a, b]:
+                if x > a:
+                    return x * a
+                y = x + b
+        return y * 2
+    for x in (1., -1.):
+        for shape in ([0., 1.], 'other'):
+            check(g, f32(x), shape)
 
 
 # --- generators given to convert --------------------------------------------------------

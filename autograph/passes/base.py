@@ -50,6 +50,8 @@ def blocks(stmt):
            if isinstance(getattr(stmt, field, None), list)]
     for handler in getattr(stmt, 'handlers', []):
         out.append(handler.body)
+    for case in getattr(stmt, 'cases', []):  # a `match` that stays Python
+        out.append(case.body)
     return out
 
 

@@ -15,48 +15,37 @@ variable. On Python values the chain does what the `match` did.
 
 Class, sequence and mapping patterns test a value's Python structure: such a `match`
 stays as written, its subject wrapped in `ag.python_subject(...)`, which raises a
-ControlFlowError naming the line when the subject is traced. (Its cases are plain
-Python, so they may `return`, `break` or `continue` only at the top of the function.)
+ControlFlowError naming the line when the subject is traced; the statements in its cases
+are converted like those of any other block.
 """
 import ast
 
 from autograph import templates
-from autograph.errors import unsupported
 from autograph.passes.base import SCOPES, blocks
-
-_EXITS = (ast.Return, ast.Break, ast.Continue)
 
 
 def transform(function, ctx):
-    function.body = _lower(function.body, ctx, top=True)
+    function.body = _lower(function.body, ctx)
     return function
 
 
-def _lower(stmts, ctx, top):
+def _lower(stmts, ctx):
     out = []
     for stmt in stmts:
         if isinstance(stmt, SCOPES):
             out.append(stmt)
             continue
         for block in blocks(stmt):
-            block[:] = _lower(block, ctx, top=False)
+            block[:] = _lower(block, ctx)
         if isinstance(stmt, ast.Match):
-            for case in stmt.cases:
-                case.body = _lower(case.body, ctx, top=False)
-            out.extend(_lower_match(stmt, ctx, top))
+            out.extend(_lower_match(stmt, ctx))
         else:
             out.append(stmt)
     return out
 
 
-def _lower_match(node, ctx, top):
+def _lower_match(node, ctx):
     if not all(_is_value_pattern(case.pattern) for case in node.cases):
-        if not top and any(isinstance(n, _EXITS) for case in node.cases
-                           for n in ast.walk(ast.Module(body=case.body, type_ignores=[]))):
-            raise unsupported('a `match` with class, sequence or mapping patterns stays '
-                              'Python, so its cases cannot return, break or continue inside '
-                              'a loop or a branch: set a variable in the case instead',
-                              ctx, node)
         node.subject = ast.copy_location(ast.Call(
             func=ctx.runtime('python_subject'), args=[node.subject], keywords=[]), node.subject)
         return [node]

@@ -18,7 +18,8 @@
 
    The conditional pass then turns such an `if` into `return ag.if_stmt(...)`; one whose
    branches are just `return a` and `return b` becomes `return a if c else b`.
-3. A `with` or `try` block with a return inside, followed by more code, sets the flag
+3. A `with`, `try` or `match` (one that stays Python) with a return inside, followed by
+   more code, sets the flag
    and `retval` as loops do; `if did_return: return retval` follows the block (so
    `finally` and `__exit__` run before the function returns, as in Python).
 """
@@ -129,7 +130,7 @@ def _tail_returns(stmts, ctx, flags):
                 setattr(stmt, field, _tail_returns(block, ctx, flags))
             out.append(_as_conditional_expression(stmt))
             return out
-        if isinstance(stmt, (ast.With, ast.Try)):
+        if isinstance(stmt, (ast.With, ast.Try, ast.Match)):
             rest = stmts[i + 1:]
             if rest and contains([stmt], ast.Return, SCOPES):
                 # The block ends before the function does (`finally` and `__exit__` run

@@ -233,6 +233,8 @@ def _where_differs(label, a, b):
     a_leaves, b_leaves = getattr(a, 'leaves', {}), getattr(b, 'leaves', {})
     if not (a_leaves and b_leaves) or a.partition(' of ')[0] != b.partition(' of ')[0]:
         return label, a, b
+    if a != b and not a.startswith('dict'):
+        return label, a, b  # sequences of different lengths: 'list of 1' says it
     for path in list(a_leaves) + list(b_leaves):
         if path not in b_leaves:
             return f'{label}{path}', a_leaves[path], 'missing'

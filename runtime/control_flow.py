@@ -22,11 +22,13 @@ UNROLL_WARNING_ITERATIONS = 500
 _warned_unrolls = set()
 
 
-def if_stmt(cond, if_true, if_false, args=(), names=(), watch=None):
+def if_stmt(cond, if_true, if_false, args=(), names=(), watch=None, returned=None):
     """Python reference: `return if_true(*args) if cond else if_false(*args)`.
 
     A traced `cond` becomes `lax.cond`: both branches are traced once. `if_false=None`
-    stands for an absent `else`: the state passes through unchanged.
+    stands for an absent `else`: the state passes through unchanged. `returned` ('true'
+    or 'false') names a branch taken only after the function has returned: variables it
+    leaves undefined are never read, so they may be undefined there.
     """
     if if_false is None:
         def if_false(*state):
@@ -35,7 +37,8 @@ def if_stmt(cond, if_true, if_false, args=(), names=(), watch=None):
         location = here()
         pred = lowering.predicate(cond, location, '`if`')
         with _unchanged(watch, location, '`if`'):
-            return unpack(names, lowering.cond(pred, if_true, if_false, args, names, location))
+            return unpack(names, lowering.cond(pred, if_true, if_false, args, names, location,
+                                               returned=returned))
     if cond:
         return if_true(*args)
     return if_false(*args)

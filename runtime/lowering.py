@@ -287,8 +287,10 @@ def predicate(cond, location, what):
     return cond if cond.dtype == jnp.bool_ else cond != 0
 
 
-def cond(pred, if_true, if_false, args, names, location, what='`if`'):
-    """`lax.cond` of two user branches that take `args` and return one value per name."""
+def cond(pred, if_true, if_false, args, names, location, what='`if`', returned=None):
+    """`lax.cond` of two user branches that take `args` and return one value per name.
+    A branch that always raises, or the `returned` one (see `if_stmt`), may leave
+    values undefined: they are filled with zeros of the other branch's types."""
     names = tuple(names)
     in_leaves, in_state = State.flatten(range(len(args)), args)
     in_avals = [aval(x) for x in in_leaves]
@@ -310,10 +312,10 @@ def cond(pred, if_true, if_false, args, names, location, what='`if`'):
             specs.append(t_spec)
         elif t_spec.same_as(f_spec):
             specs.append(t_spec)
-        elif _is_undefined_return(t_spec):
+        elif _is_undefined_return(t_spec) or (returned == 'true' and _is_undefined(t_spec)):
             fill_true.add(i)
             specs.append(f_spec)
-        elif _is_undefined_return(f_spec):
+        elif _is_undefined_return(f_spec) or (returned == 'false' and _is_undefined(f_spec)):
             fill_false.add(i)
             specs.append(t_spec)
         else:
@@ -352,6 +354,10 @@ def cond(pred, if_true, if_false, args, names, location, what='`if`'):
 def _undefined_outputs(names):
     """What a branch that always raises returns (see runtime.raises.on_path)."""
     return lambda *args: unpack(names, tuple(Undefined(RETURN_VALUE) for _ in names))
+
+
+def _is_undefined(spec):
+    return len(spec.statics) == 1 and isinstance(spec.statics[0], Undefined)
 
 
 def _is_undefined_return(spec):

@@ -279,6 +279,31 @@ def test_return_in_try_finally_runs_finally_first():
         assert log == expected_log
 
 
+def test_variables_assigned_only_on_paths_that_did_not_return():
+    def in_with(x):
+        with contextlib.nullcontext():
+            if x < 0:
+                return 0.
+            y = x * 2
+        return y + 1
+
+    def in_try(x):
+        try:
+            if x < 0:
+                return 0.
+            else:
+                y = x * 3
+        finally:
+            pass
+        return y
+    for fn in (in_with, in_try):
+        for x in (1., -1.):
+            check(fn, f32(x))
+            check(fn, x)
+        assert 'cond' in staged(fn, f32(1.))
+    assert "returned='false'" in autograph.to_code(in_with)
+
+
 def test_return_in_nested_ifs_and_dead_code():
     def f(x, y):
         if x > 0:

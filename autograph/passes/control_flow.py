@@ -113,13 +113,40 @@ class _ControlFlow:
             functions.append(self.function(false_name, params, orelse, outs, orelse_pending))
             false_branch = templates.name(false_name)
         names = [RETURN_VALUE] if returns else outs
+        maybe_undefined = set(outs) - self.flow.defined_in[node]
+        returned = self.returned_branch(node) if maybe_undefined else None
         call = self.operator('if_stmt', [node.test, templates.name(true_name), false_branch],
-                             params, names)
+                             params, names, [ast.keyword(arg='returned', value=ast.Constant(
+                                 value=returned))] if returned else [])
         if returns:
             result = ast.Return(value=call)
         else:
             result = self.assign(outs, call)
         return templates.set_origin(functions + [result], node), pending
+
+    def returned_branch(self, node):
+        """'true' or 'false' when that branch of `node` is taken only once the function
+        has returned (its `did_return` flag is set: passes.returns guards every later
+        statement with it), so the values it leaves undefined are never read."""
+        flag = self.ctx.return_flag
+        if flag is None:
+            return None
+        test = node.test
+        if isinstance(test, ast.Call) and getattr(test.func, 'attr', None) == 'not_':
+            test = test.args[0]
+        elif isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            test = test.operand
+        else:
+            test = None
+        if isinstance(test, ast.Name) and test.id == flag:
+            return 'false'  # `if not did_return: ...`
+        for name, block in (('true', node.body), ('false', node.orelse)):
+            last = block[-1] if block else None
+            if (isinstance(last, ast.Assign) and isinstance(last.targets[0], ast.Name)
+                    and last.targets[0].id == flag and isinstance(last.value, ast.Constant)
+                    and last.value.value is True):
+                return name
+        return None
 
     # --- loops --------------------------------------------------------------------------
 

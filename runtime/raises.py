@@ -92,6 +92,7 @@ def raise_if(cond, make, args=()):
             return
         if not staged:
             raise _made_now(make, args)
+        cond = True
     location = here()
     conditions = [] if cond is True else [predicate(cond, location, '`raise` condition')]
     frames = _frames()

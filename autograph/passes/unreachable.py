@@ -1,6 +1,6 @@
 """Drop the statements Python never runs: those after a `return`, `raise`, `break` or
-`continue` in the same block, and after a `while True:` loop that has no `break` (its
-only exits are `return` and `raise`).
+`continue` in the same block (or an `if` all of whose branches end so), and after a
+`while True:` loop that has no `break` (its only exits are `return` and `raise`).
 
     while True:                    while True:
         x = f(x)                       x = f(x)
@@ -31,9 +31,16 @@ def _reachable(stmts):
             for block in blocks(stmt):
                 block[:] = _reachable(block)
         out.append(stmt)
-        if isinstance(stmt, _ENDS_BLOCK) or is_endless(stmt):
+        if _ends(stmt):
             break
     return out
+
+
+def _ends(stmt):
+    """True when nothing after `stmt` in its block can run."""
+    if isinstance(stmt, ast.If):
+        return bool(stmt.orelse) and all(_ends(b[-1]) for b in (stmt.body, stmt.orelse))
+    return isinstance(stmt, _ENDS_BLOCK) or is_endless(stmt)
 
 
 def is_endless(stmt):

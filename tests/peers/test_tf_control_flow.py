@@ -386,3 +386,42 @@ def items_of_while(n):
 def test_generators_are_rejected(fn, args):
     with pytest.raises(autograph.ConversionError, match='generator'):
         autograph.convert(fn)(*args)
+
+
+# --- loop_control_flow_illegal_cases_test.py (the returns) ------------------------------
+
+def traced_return_in_python_for(items):
+    s = 0
+    for c in items:
+        if jnp.greater(c % 2, 0):
+            return s
+        else:
+            return s
+        s += c  # noqa: unreachable on purpose, as upstream
+    return s
+
+
+def traced_return_in_python_while(x, items):
+    s = 0
+    while x > 0:
+        x -= 1
+        if jnp.greater(items[x] % 2, 0):
+            return s
+        else:
+            return s
+        s += x  # noqa: unreachable on purpose, as upstream
+    return s
+
+
+@pytest.mark.parametrize('items', [[1], [1, 2], [1, 2, 3]])
+def test_traced_return_in_python_for(items):
+    # Upstream: NotImplementedError ("not supported in Python for"). A Python loop here
+    # turns staged from the iteration whose exit condition is traced: same value as Python.
+    check(traced_return_in_python_for, [jnp.int32(v) for v in items])
+
+
+@pytest.mark.parametrize('n', [1, 2, 3])
+def test_traced_return_in_python_while(n):
+    # Upstream: NotImplementedError ("condition of while loop started as non-Tensor, then
+    # changed to Tensor"); ours stages the loop from then on.
+    check(traced_return_in_python_while, n, jnp.arange(3, dtype=jnp.int32))

@@ -25,10 +25,9 @@ from autograph.passes.base import SCOPES, blocks
 
 
 def transform(function, ctx):
-    local = scope_of(function).locals
-    function.body = [_Lowering(ctx, local).statement(s, nested=False)
-                     for s in function.body]
-    function.body = [s for group in function.body for s in group]
+    lowering = _Lowering(ctx, scope_of(function).locals)
+    function.body = [new for stmt in function.body
+                     for new in lowering.statement(stmt, nested=False)]
     return function
 
 

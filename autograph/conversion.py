@@ -12,7 +12,7 @@ import warnings
 import weakref
 
 from autograph import runtime
-from autograph import codegen, parsing, passes
+from autograph import codegen, parsing, passes, prebuilt
 from autograph.errors import ConversionError
 from autograph.library import is_library
 from autograph.naming import Namer
@@ -84,13 +84,16 @@ def converted_callable(fn, strict=False):
         return converted_callable(inner)
     if isinstance(fn, functools.partial):
         return functools.partial(converted_callable(fn.func), *fn.args, **fn.keywords)
+    if prebuilt.wraps_user_code(fn):   # jax.jit(p), jax.vmap(p), ... made outside
+        return prebuilt.rewrap(fn, lambda f: converted_callable(f, strict))
     if inspect.ismethod(fn):
         func = converted_callable(fn.__func__, strict)
         return fn if func is fn.__func__ else types.MethodType(func, fn.__self__)
     if inspect.isfunction(fn):
         if strict and _is_generator(fn):
             raise ConversionError(_generator_message(fn))
-        if is_converted(fn) or is_library(fn) or _is_generator(fn):
+        if (is_converted(fn) or codegen.is_generated(fn.__code__) or is_library(fn)
+                or _is_generator(fn)):
             return fn
         return convert_function(fn) if strict else _convert_or_warn(fn)
     if isinstance(fn, type) or is_library(fn):

@@ -169,16 +169,6 @@ def test_list_growing_in_while_loop():
     assert "'out'" in message and 'cannot collect values in a list' in message
 
 
-def test_int_of_traced_value():
-    def f(x):
-        return int(x) + 1
-    with pytest.raises(TypeError) as info:
-        autograph.convert(f)(jnp.float32(2.))
-    assert 'int() of a traced value' in str(info.value)
-    assert f'{HERE}:{line_of(f, "return int(x)")}' in str(info.value)
-    assert 'astype' in str(info.value)
-
-
 def test_recursion_on_traced_value_fails_fast():
     import time
 

@@ -13,6 +13,8 @@ from autograph.passes import (
     match,
     raises,
     returns,
+    sequences,
+    text,
     unreachable,
 )
 from autograph.passes.base import walk_scope
@@ -27,11 +29,13 @@ PIPELINE = [
     asserts,       # assert -> ag.assert_
     raises,        # raise in if/loops -> ag.raise_if / ag.raise_ (run-time checks)
     calls,         # user calls -> ag.call; builtins that see traced values -> ag.range...
+    sequences,     # seq[i], [0] * n -> ag.getitem, ag.repeat (lists and traced integers)
+    text,          # f-strings / '%' of values -> ag.text (no text from traced values)
     expressions,   # and / or / not, ternaries, chained comparisons -> ag operators
     control_flow,  # if / while / for -> small functions + ag.if_stmt / while_stmt / for_stmt
 ]
 
-LAMBDA_PIPELINE = [calls, expressions]
+LAMBDA_PIPELINE = [calls, sequences, text, expressions]
 
 
 def run(root, ctx):

@@ -272,7 +272,6 @@ def test_for_in_dynamic_range():
     assert 'while' in staged(f, jnp.int32(3))
 
 
-@pytest.mark.xfail(strict=True, reason='issue 10 (branch calls): a Python list indexed by a tracer')
 def test_for_in_dynamic_range_indexing_python_list_is_a_named_error():
     # upstream: TestForLoops.test_for_in_dynamic_range_indexing_numeric_list /
     # _object_list: Catalyst raises TracerIntegerConversionError; we name the list.

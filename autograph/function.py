@@ -24,7 +24,7 @@ import numpy as np
 
 from autograph.conversion import converted_callable
 from autograph.runtime import loop_autodiff, loop_policy, origin
-from autograph.runtime.asserts import MARKER
+from autograph.runtime.raises import user_exception
 from autograph.runtime.state import check_defined
 
 _eager = threading.local()
@@ -297,14 +297,11 @@ def _all_arrays(args):
 
 
 def _user_facing(error):
-    """The error to show: assertion failures unwrapped, user lines noted."""
-    message = str(error)
-    if MARKER in message and not isinstance(error, AssertionError):
-        start = message.index(MARKER)
-        text = message[start:].split('\n')[0]
-        new = AssertionError(text)
-        new.__traceback__ = error.__traceback__
-        return new
+    """The error to show: the user's exception for a failed run-time check (`assert`,
+    `raise`), user lines noted."""
+    user = user_exception(error)
+    if user is not None:
+        return user
     origin.add_user_notes(error)
     return loop_autodiff.explain(error)
 

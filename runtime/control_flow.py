@@ -17,17 +17,20 @@ import jax.numpy as jnp
 from . import loop_autodiff, loop_policy, lowering
 from .errors import ControlFlowError, here, where
 from .iterables import StagedRange, TracedIterable, range_items
+from .raises import on_path
 from .state import any_traced, is_traced, pack, unpack
 
 UNROLL_WARNING_ITERATIONS = 500
 _warned_unrolls = set()
 
 
-def if_stmt(cond, if_true, if_false, args=(), names=(), watch=None):
+def if_stmt(cond, if_true, if_false, args=(), names=(), watch=None, returned=None):
     """Python reference: `return if_true(*args) if cond else if_false(*args)`.
 
     A traced `cond` becomes `lax.cond`: both branches are traced once. `if_false=None`
-    stands for an absent `else`: the state passes through unchanged.
+    stands for an absent `else`: the state passes through unchanged. `returned` ('true'
+    or 'false') names a branch taken only after the function has returned: variables it
+    leaves undefined are never read, so they may be undefined there.
     """
     if if_false is None:
         def if_false(*state):
@@ -36,7 +39,8 @@ def if_stmt(cond, if_true, if_false, args=(), names=(), watch=None):
         location = here()
         pred = lowering.predicate(cond, location, '`if`')
         with _unchanged(watch, location, '`if`'):
-            return unpack(names, lowering.cond(pred, if_true, if_false, args, names, location))
+            return unpack(names, lowering.cond(pred, if_true, if_false, args, names, location,
+                                               returned=returned))
     if cond:
         return if_true(*args)
     return if_false(*args)
@@ -75,6 +79,7 @@ def _while(test, body, state, names, maximum_iterations, watch):
                          else maximum_iterations - iterations)
             location = here()
             with _unchanged(watch, location, '`while` loop'):
+                body = on_path(body, test, lambda *state: unpack(names, state))
                 values = lowering.while_loop(test, body, values, names, location, remaining)
             break
         if not cond:
@@ -108,6 +113,9 @@ def for_stmt(iterable, body, state=(), names=(), extra_test=None, watch=None, un
 def _for(iterable, body, state, names, extra_test, watch, unroll):
     values = tuple(state)
     items = range_items(iterable)
+    if extra_test is not None:  # a staged body runs only while the loop has not broken
+        body = on_path(body, lambda item, *state: extra_test(*state),
+                       lambda item, *state: unpack(names, state))
     if isinstance(iterable, (TracedIterable, StagedRange)) or is_traced(iterable):
         staged = iterable if isinstance(iterable, (TracedIterable, StagedRange)) \
             else TracedIterable.over(iterable)
@@ -170,6 +178,7 @@ def _reason(error):
 def _reads_traced(fn, depth=3):
     """Whether `fn` closes over traced values (directly, or through the functions and
     plain objects it closes over, up to `depth` levels)."""
+    fn = getattr(fn, '__wrapped__', fn)   # a body wrapped by runtime.raises.on_path
     for cell in fn.__closure__ or ():
         try:
             value = cell.cell_contents

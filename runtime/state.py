@@ -120,8 +120,23 @@ def merge(spec, dynamic):
     return jax.tree_util.tree_unflatten(spec.treedef, leaves)
 
 
+class Description(str):
+    """What `describe` returns: the text, and `leaves`, each leaf's text by its key path
+    (`['b']`, `[0]`), so that a message can say where two values differ."""
+    leaves = {}
+
+
 def describe(value):
-    """A short human description of a value's type: 'float32[3]', 'None', 'tuple of 2'."""
+    """A short human description of a value's type: 'float32[3]', 'None', "str 'hi'",
+    'tuple of 2'."""
+    text = Description(_describe_one(value))
+    if isinstance(value, (tuple, list, dict)) or dataclasses.is_dataclass(value):
+        paths, _ = jax.tree_util.tree_flatten_with_path(value)
+        text.leaves = {jax.tree_util.keystr(path): _describe_one(leaf) for path, leaf in paths}
+    return text
+
+
+def _describe_one(value):
     if isinstance(value, Undefined):
         return 'undefined'
     if value is None:
@@ -132,7 +147,8 @@ def describe(value):
         return aval.str_short(short_dtypes=False) + weak
     if isinstance(value, (tuple, list, dict)):
         return f'{type(value).__name__} of {len(value)}'
-    return type(value).__name__
+    shown = repr(value) if isinstance(value, (str, bytes)) else ''
+    return f'{type(value).__name__} {shown}' if 0 < len(shown) <= 40 else type(value).__name__
 
 
 def pack(names, value):

@@ -86,7 +86,8 @@ def test_return_in_one_branch_only():
             return x
         print('no return here')
     message = raises(f, jnp.float32(1.))
-    assert 'returns a value in one branch but not in the other' in message
+    assert ('the return value is float32[] on one path but None on another (`return None`, '
+            'or the end of the function)') in message
     assert f'{HERE}:{line_of(f, "if x > 0")}' in message
 
 

@@ -351,8 +351,7 @@ def cond(pred, if_true, if_false, args, names, location, what='`if`', returned=N
         if target is None:
             name = out_state.leaf_owner(index)
             i = names.index(name)
-            raise _branch_mismatch(name, *_with_leaves(true.values[i], false.values[i], a, b),
-                                   location, what)
+            raise _branch_mismatch(name, true.values[i], false.values[i], location, what)
         targets.append(target)
 
     def run(traced, fills):
@@ -455,28 +454,12 @@ def _reconcile(names, values, state, traced, location):
             before = aval(leaf)
             target = _promoted(before, out)
             if target is None:
-                described = _with_leaves(describe(value), after, before, out)
-                hint = '' if '[' in after else (
-                    f"give each part of '{name}' the same dtype and shape before the loop "
-                    f"that it has after an iteration")
-                raise _carry_mismatch(name, *described, location, hint)
+                raise _carry_mismatch(name, describe(value), after, location)
             if not _same_type(target, before):
                 leaf, changed = _cast(jnp.asarray(leaf), target), True
             cast_leaves.append(leaf)
         new_values.append(merge(spec, cast_leaves))
     return tuple(new_values), changed
-
-
-def _with_leaves(first, second, a, b):
-    """Descriptions of two values that differ in one leaf's type: arrays describe
-    themselves; a container ('tuple of 3') also names the leaf types that differ."""
-    if '[' in first and '[' in second:
-        return first, second
-    return f'{first} containing {_short(a)}', f'{second} containing {_short(b)}'
-
-
-def _short(t):
-    return jax.core.ShapedArray(t.shape, t.dtype).str_short(short_dtypes=False)
 
 
 def _list_hint(name, value):

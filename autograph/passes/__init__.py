@@ -9,6 +9,7 @@ from autograph.passes import (
     directives,
     expressions,
     fence,
+    item_assignments,
     loop_exits,
     returns,
 )
@@ -22,6 +23,7 @@ PIPELINE = [
     asserts,       # assert -> ag.assert_
     calls,         # user calls -> ag.call; builtins that see traced values -> ag.range...
     expressions,   # and / or / not, ternaries, chained comparisons -> ag operators
+    item_assignments,  # x[i] = v -> x = ag.setitem(x, i, v) (JAX arrays get .at[].set)
     control_flow,  # if / while / for -> small functions + ag.if_stmt / while_stmt / for_stmt
 ]
 

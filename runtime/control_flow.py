@@ -15,17 +15,19 @@ import jax.numpy as jnp
 from . import lowering
 from .errors import ControlFlowError, here, where
 from .iterables import StagedRange, TracedIterable
+from .mutation import Mutations
 from .state import any_traced, is_traced, pack, unpack
 
 UNROLL_WARNING_ITERATIONS = 500
 _warned_unrolls = set()
 
 
-def if_stmt(cond, if_true, if_false, args=(), names=(), watch=None):
+def if_stmt(cond, if_true, if_false, args=(), names=(), watch=None, fields=None):
     """Python reference: `return if_true(*args) if cond else if_false(*args)`.
 
     A traced `cond` becomes `lax.cond`: both branches are traced once. `if_false=None`
-    stands for an absent `else`: the state passes through unchanged.
+    stands for an absent `else`: the state passes through unchanged. `fields` gives the
+    attributes the branches assign (see mutation.py).
     """
     if if_false is None:
         def if_false(*state):
@@ -33,14 +35,18 @@ def if_stmt(cond, if_true, if_false, args=(), names=(), watch=None):
     if is_traced(cond):
         location = here()
         pred = lowering.predicate(cond, location, '`if`')
+        objects = Mutations(args, names, fields)
         with _unchanged(watch, location, '`if`'):
-            return unpack(names, lowering.cond(pred, if_true, if_false, args, names, location))
+            return objects.finish(lowering.cond(
+                pred, objects.wrap(if_true), objects.wrap(if_false), objects.state,
+                objects.all_names, location))
     if cond:
         return if_true(*args)
     return if_false(*args)
 
 
-def while_stmt(test, body, state=(), names=(), maximum_iterations=None, watch=None):
+def while_stmt(test, body, state=(), names=(), maximum_iterations=None, watch=None,
+               fields=None):
     """Python reference:
 
         while test(*state):
@@ -50,7 +56,9 @@ def while_stmt(test, body, state=(), names=(), maximum_iterations=None, watch=No
     The loop is staged into `lax.while_loop` from the first time `test` gives a traced
     value (so a loop whose flag becomes traced midway switches over then).
     """
-    values = tuple(state)
+    objects = Mutations(state, names, fields)
+    test, body = objects.wrap(test, returns_state=False), objects.wrap(body)
+    values, names = objects.state, objects.all_names
     iterations = 0
     while True:
         if maximum_iterations is not None and iterations >= maximum_iterations:
@@ -72,10 +80,10 @@ def while_stmt(test, body, state=(), names=(), maximum_iterations=None, watch=No
             break
         values = pack(names, body(*values))
         iterations += 1
-    return unpack(names, values)
+    return objects.finish(values)
 
 
-def for_stmt(iterable, body, state=(), names=(), extra_test=None, watch=None):
+def for_stmt(iterable, body, state=(), names=(), extra_test=None, watch=None, fields=None):
     """Python reference:
 
         for item in iterable:
@@ -87,7 +95,9 @@ def for_stmt(iterable, body, state=(), names=(), extra_test=None, watch=None):
     A traced iterable (an array, or a range with traced bounds) is staged: `lax.scan`
     over an array's leading axis, `lax.while_loop` over a traced range.
     """
-    values = tuple(state)
+    objects = Mutations(state, names, fields)
+    body, extra_test = objects.wrap(body, leading=1), objects.wrap(extra_test, returns_state=False)
+    values, names = objects.state, objects.all_names
     if isinstance(iterable, (TracedIterable, StagedRange)) or is_traced(iterable):
         staged = iterable if isinstance(iterable, (TracedIterable, StagedRange)) \
             else TracedIterable.over(iterable)
@@ -96,7 +106,7 @@ def for_stmt(iterable, body, state=(), names=(), extra_test=None, watch=None):
             values = staged.loop(body, values, names, location, extra_test)
     else:
         values = _python_for(iterable, body, values, names, extra_test, watch)
-    return unpack(names, values)
+    return objects.finish(values)
 
 
 def _python_for(iterable, body, values, names, extra_test, watch):

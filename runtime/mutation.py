@@ -28,12 +28,14 @@ _MUTABLE = (list, dict)
 
 class Mutations:
     def __init__(self, values, names, fields=None):
+        """`values`: the statement's inputs; `names`: its outputs (for a loop, the same
+        variables); `fields`: a function giving {label: (object, attribute)}."""
         self.values = tuple(values)
         self.names = tuple(names)
         self.fields = _resolve(fields)
         self.depth = staged_depth()
-        self.kept = [False] * len(self.values)      # a traced path changed it in place
-        self.replaced = [False] * len(self.values)  # a traced path rebound it
+        self.kept = {}          # output index -> the input a traced path changed in place
+        self.replaced = set()   # output indices a traced path rebound
         self.all_names = self.names + tuple(label for label, _, _ in self.fields)
         self.state = self.values + tuple(_get(*field) for field in self.fields)
 
@@ -70,13 +72,12 @@ class Mutations:
         return wrapped
 
     def _record(self, values, before, out):
-        for i, (value, contents, new) in enumerate(zip(values, before, out)):
-            if contents is None:
-                continue
-            if new is not value:
-                self.replaced[i] = True
-            elif _contents(new) != contents:
-                self.kept[i] = True
+        for i, new in enumerate(out):
+            source = next((j for j, value in enumerate(values) if value is new), None)
+            if source is None:
+                self.replaced.add(i)
+            elif before[source] is not None and _contents(new) != before[source]:
+                self.kept[i] = source
 
     def finish(self, results):
         """The statement's results for `names` (from one value per name in `all_names`),
@@ -86,14 +87,17 @@ class Mutations:
             if not isinstance(value, Undefined):
                 _set(field, value)
         out = []
-        for i, (name, before, after) in enumerate(zip(self.names, self.values, results)):
-            if self.kept[i] and self.replaced[i]:
+        for i, (name, after) in enumerate(zip(self.names, results)):
+            if i not in self.kept:
+                out.append(after)
+                continue
+            if i in self.replaced:
                 raise ControlFlowError(
                     f"'{name}' is changed in place on one path of the staged statement"
                     f"{where(here())} but replaced by a new object on another. Staged "
                     f"code cannot decide at run time which object the caller sees: change "
                     f"it in place on every path, or assign a copy on every path.")
-            out.append(write_back(before, after) if self.kept[i] else after)
+            out.append(write_back(self.values[self.kept[i]], after))
         return unpack(self.names, tuple(out))
 
 

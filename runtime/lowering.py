@@ -16,7 +16,7 @@ from jax import lax
 
 from .errors import ControlFlowError, where
 from .stacked import Stacked
-from .state import RETURN_VALUE, Undefined, describe, grow, merge, pack, split
+from .state import RETURN_VALUE, Undefined, grow, merge, pack, pinpoint, split
 
 _local = threading.local()
 
@@ -119,7 +119,7 @@ class State:
 class Traced:
     jaxpr: object          # ClosedJaxpr
     state: State           # specs of the outputs, per name
-    values: tuple          # descriptions of the outputs, per name (for messages)
+    values: tuple          # the outputs of the trace, per name (for messages)
     appended: dict         # name -> number of items appended to that list per call
 
     def out_avals(self):
@@ -148,7 +148,7 @@ def trace(fn, in_state, in_avals, out_names, n_extra=0, allow_append=False):
         if allow_append:
             out, appended, extra = _split_appended(out_names, args, out)
         out_leaves, out_state = State.flatten(out_names, out)
-        record['traced'] = (out_state, tuple(describe(v) for v in out), appended)
+        record['traced'] = (out_state, tuple(out), appended)
         return out_leaves + extra
 
     with _staging():
@@ -274,7 +274,8 @@ def cond(pred, if_true, if_false, args, names, location, what='`if`'):
             fill_false.add(i)
             specs.append(t_spec)
         else:
-            raise _branch_mismatch(name, true.values[i], false.values[i], location, what)
+            raise _branch_mismatch(*pinpoint(name, true.values[i], false.values[i]),
+                                  location, what)
     out_state = State(names, specs)
 
     true_avals = _with_fills(true, out_state, fill_true, false)
@@ -285,7 +286,8 @@ def cond(pred, if_true, if_false, args, names, location, what='`if`'):
         if target is None:
             name = out_state.leaf_owner(index)
             i = names.index(name)
-            raise _branch_mismatch(name, true.values[i], false.values[i], location, what)
+            raise _branch_mismatch(*pinpoint(name, true.values[i], false.values[i]),
+                                  location, what)
         targets.append(target)
 
     def run(traced, fills):
@@ -378,7 +380,7 @@ def _reconcile(names, values, state, traced, location):
                 new_values.append(grown)
                 changed = True
                 continue
-            raise _carry_mismatch(name, describe(value), after, location,
+            raise _carry_mismatch(*pinpoint(name, value, after), location,
                                   _list_hint(name, value))
         leaves, _ = split(value)
         cast_leaves = []
@@ -386,7 +388,7 @@ def _reconcile(names, values, state, traced, location):
             before = aval(leaf)
             target = _promoted(before, out)
             if target is None:
-                raise _carry_mismatch(name, describe(value), after, location)
+                raise _carry_mismatch(*pinpoint(name, value, after), location)
             if not _same_type(target, before):
                 leaf, changed = _cast(jnp.asarray(leaf), target), True
             cast_leaves.append(leaf)

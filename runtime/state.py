@@ -156,6 +156,31 @@ def describe(value):
     return type(value).__name__
 
 
+def pinpoint(name, a, b):
+    """Where two values of the variable `name` first differ in kind, as (the part's name
+    in the user's terms, description of `a`'s part, of `b`'s): `d['a']['b']` for a dict
+    key present on one side only, `xs[1]` for a list item of another dtype."""
+    if name != RETURN_VALUE:
+        if type(a) is dict and type(b) is dict:
+            keys = list(a) + [k for k in b if k not in a]
+            for key in keys:
+                if key not in a or key not in b or _differ(a[key], b[key]):
+                    return pinpoint(f'{name}[{key!r}]', a.get(key, Undefined(name)),
+                                    b.get(key, Undefined(name)))
+        if type(a) in (list, tuple) and type(b) is type(a) and len(a) == len(b):
+            for i, (x, y) in enumerate(zip(a, b)):
+                if _differ(x, y):
+                    return pinpoint(f'{name}[{i}]', x, y)
+    return name, describe(a), describe(b)
+
+
+def _differ(a, b):
+    (a_leaves, a_spec), (b_leaves, b_spec) = split(a), split(b)
+    if not a_spec.same_as(b_spec):
+        return True
+    return any(describe(x) != describe(y) for x, y in zip(a_leaves, b_leaves))
+
+
 def pack(names, value):
     """Generated functions return one value per name: bare for one name, a tuple else."""
     if len(names) == 1:

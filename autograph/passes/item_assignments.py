@@ -15,7 +15,10 @@ rewritten; `obj.attr[i] = v` and items of free variables keep Python's `__setite
 Unpacking into several targets assigns the unpacked values to temporaries first, then
 stores them left to right, as Python does. A key of an outer level of a nested target is
 evaluated twice (once to read the inner container, once to store it back): such a key
-that calls something is computed once into a temporary first.
+that calls something is computed once into a temporary first. Python computes the value
+before the target's keys; where both call something, the value goes into a temporary
+first too. (Otherwise the keys are computed first: this differs from Python only if
+computing the value rebinds a variable the target reads.)
 """
 import ast
 import copy
@@ -109,7 +112,11 @@ class _ItemAssignments:
             return [_assign(ast.Tuple(elts=temps, ctx=ast.Store()), value)] + stores
         if not self.is_item(target):
             return [_assign(target, value)]
-        return self.store(target, lambda container, key: self.call(
+        hoisted = []
+        if _calls(value) and any(_calls(key) for key in _keys(target)):
+            temp = self.ctx.namer.new('value')   # Python computes the value first
+            hoisted, value = [_assign(templates.name(temp, ast.Store()), value)], _load(temp)
+        return hoisted + self.store(target, lambda container, key: self.call(
             'setitem', [container, key, value]))
 
     def update(self, target, op, value):
@@ -143,6 +150,12 @@ class _ItemAssignments:
 
     def call(self, op, args):
         return ast.Call(func=self.ctx.runtime(op), args=args, keywords=[])
+
+
+def _keys(target):
+    while isinstance(target, ast.Subscript):
+        yield target.slice
+        target = target.value
 
 
 def _key(node):

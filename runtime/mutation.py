@@ -83,7 +83,7 @@ class Mutations:
         """The statement's results for `names` (from one value per name in `all_names`),
         after setting the attributes and writing changed containers back into the
         objects that came in."""
-        for field, value in zip(self.fields, results[len(self.values):]):
+        for field, value in zip(self.fields, results[len(self.names):]):
             if not isinstance(value, Undefined):
                 _set(field, value)
         out = []

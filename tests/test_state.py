@@ -129,6 +129,21 @@ def test_attribute_of_a_global_object():
     assert {'scan', 'cond'} <= staged(accumulate_into_global, xs)
 
 
+def test_attribute_beside_branch_outputs_that_are_not_inputs():
+    # The branches take (b,) but give (b, y): attributes follow the outputs.
+    def f(x):
+        b = Box()
+        b.f = x
+        if x > 0:
+            b.f += 1.0
+            y = jnp.ones(4) * x
+        else:
+            y = -jnp.ones(4)
+        return b.f, y
+    check(f, jnp.float32(2))
+    check(f, jnp.float32(-2))
+
+
 def test_attribute_assigned_in_one_branch_only_names_it():
     def f(x):
         b = Box()

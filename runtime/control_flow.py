@@ -96,7 +96,8 @@ def for_stmt(iterable, body, state=(), names=(), extra_test=None, watch=None, fi
     over an array's leading axis, `lax.while_loop` over a traced range.
     """
     objects = Mutations(state, names, fields)
-    body, extra_test = objects.wrap(body, leading=1), objects.wrap(extra_test, returns_state=False)
+    body = objects.wrap(body, leading=1)
+    extra_test = objects.wrap(extra_test, returns_state=False)
     values, names = objects.state, objects.all_names
     if isinstance(iterable, (TracedIterable, StagedRange)) or is_traced(iterable):
         staged = iterable if isinstance(iterable, (TracedIterable, StagedRange)) \

@@ -25,7 +25,8 @@ def _own_nodes(stmts):
 
 def _store_targets(stmts):
     for node in _own_nodes(stmts):
-        if isinstance(node, (ast.Attribute, ast.Subscript)) and isinstance(node.ctx, ast.Store):
+        if isinstance(node, (ast.Attribute, ast.Subscript)) \
+                and isinstance(node.ctx, ast.Store):
             yield node
         elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
               and node.func.attr in MUTATING_METHODS):

@@ -216,10 +216,10 @@ class _ControlFlow:
         attributes = assigned_attributes(stmts, self.ctx.ag)
         if not attributes:
             return []
-        table = ast.Dict(keys=[ast.Constant(value=label) for label in attributes],
-                         values=[ast.Tuple(elts=[copy.deepcopy(holder), ast.Constant(value=attr)],
-                                           ctx=ast.Load())
-                                 for holder, attr in attributes.values()])
+        table = ast.Dict(
+            keys=[ast.Constant(value=label) for label in attributes],
+            values=[ast.Tuple(elts=[copy.deepcopy(holder), ast.Constant(value=attr)],
+                              ctx=ast.Load()) for holder, attr in attributes.values()])
         return [ast.keyword(arg='fields', value=templates.thunk(table))]
 
     def modified(self, stmts):

@@ -1,6 +1,7 @@
 """Cases from PennyLane Catalyst's AutoGraph tests (frontend/test/pytest/test_autograph.py)
-on array updates, loop-carried and loop-created variables, restated for plain JAX (no
-quantum parts). Each test names the upstream test it restates; expected values come from
+on array item and slice updates and containers carried through loops, restated for plain
+JAX (no quantum parts); its loop-carried and loop-created variable cases are in
+test_catalyst_control_flow.py. Each test names the upstream test it restates; expected values come from
 the same function run as Python on NumPy arrays, or from its `.at[]` spelling.
 
 Catalyst rejects `x[0, 1] += 5`, `x[i] %= 2` and `x[array] += 3` with JAX's immutability
@@ -230,96 +231,3 @@ def test_containers_carried_through_loop(upstream, update, start):
         return x
     check(fn, start, 4)
     check(fn, start, jnp.int32(4))
-
-
-# --- TestForLoops / TestWhileLoops: carried and loop-created variables --------------------
-
-def test_loop_carried_value():
-    # upstream: TestForLoops.test_loop_carried_value (f1, f2, f3)
-    def f1(n):
-        acc = 0
-        for x in range(n):
-            acc = acc + x
-        return acc
-
-    def f3(xs):
-        acc = 0.0
-        for x in xs:
-            acc += x
-        return acc
-    check(f1, jnp.int32(6))
-    check(f3, jnp.array([0.0, 4.0, 5.0]))
-
-
-def test_iteration_element_access_no_init():
-    # upstream: TestForLoops.test_iteration_element_access_no_init (xfail upstream):
-    # the loop target and items read after the loop, without initialising them first
-    def f1(xs):
-        acc = 0.0
-        for x in xs:
-            acc = acc + x
-        return x, acc
-
-    def f2(n, table):
-        acc = 0.0
-        for i in range(n):
-            acc = acc + table[i]
-        return i, acc
-
-    def f3(xs):
-        acc = 0.0
-        for i, x in enumerate(xs):
-            acc = acc + x
-        return i, x, acc
-    xs = jnp.array([0.0, 4.0, 5.0])
-    check(f1, xs)
-    check(f2, jnp.int32(3), xs)
-    check(f3, xs)
-    assert 'while' in staged(f2, jnp.int32(3), xs)
-
-
-def test_temporary_loop_variable():
-    # upstream: TestForLoops.test_temporary_loop_variable and
-    # TestWhileLoops.test_whileloop_temporary_variable
-    def f1(xs):
-        acc = 0.0
-        for x in xs:
-            c = x * 2
-            acc = acc + c
-        return acc, c
-
-    def f2(limit):
-        acc = 0
-        while acc < limit:
-            c = 2
-            acc = acc + c
-        return acc, c
-    check(f1, jnp.array([0.0, 4.0, 5.0]))
-    check(f2, jnp.int32(3))
-    assert 'while' in staged(f2, jnp.int32(3))
-
-
-def test_uninitialized_variables():
-    # upstream: TestForLoops.test_uninitialized_variables (f1): `acc` read before it has
-    # a value is an error that names it (Python: UnboundLocalError)
-    def f1(xs):
-        for x in xs:
-            acc = acc + x
-        return acc
-    with pytest.raises(autograph.ControlFlowError, match="'acc' has no value"):
-        autograph.convert(f1)(jnp.array([0.0, 4.0, 5.0]))
-    with pytest.raises(UnboundLocalError):
-        autograph.convert(f1, jit=False)([0.0, 4.0])
-
-
-def test_while_loop_cond_interop():
-    # upstream: TestWhileLoops.test_whileloop_cond_interop, with a traced start
-    def f(acc):
-        while acc < 5:
-            if acc < 2:
-                acc += 1
-            else:
-                acc += 2
-        return acc
-    check(f, jnp.int32(0))
-    assert {'while', 'cond'} <= staged(f, jnp.int32(0))

@@ -21,6 +21,7 @@ test: install
 	$(PY) -m pytest -q
 
 bench: install
+	$(PY) benchmarks/loop_scaling.py
 	$(PY) benchmarks/run.py
 
 fuzz: install

@@ -8,20 +8,26 @@ from autograph.function import Function
 from autograph.runtime.iterables import StagedRange
 
 
-def convert(fn=None, *, input_signature=None, jit=True):
+def convert(fn=None, *, input_signature=None, jit=True, unroll_loops=None):
     """Convert `fn`'s Python control flow to JAX and compile it with `jax.jit`.
 
     Works as `@convert`, `convert(fn)` and `@convert(input_signature=..., jit=...)`.
     Returns a `Function` (see autograph.function); with `jit=False`, calls run the
     converted code directly, for use inside the caller's own `jax.jit` or framework.
+
+    `unroll_loops` decides for the `for` loops over Python ranges traced while `fn` runs
+    (and the functions it calls): True unrolls them (as Python runs them), False stages
+    each as one loop where its body allows, None (the default) stages the long ones (see
+    autograph.runtime.loop_policy). A loop's own `set_loop_options(unroll=...)` wins.
     """
     if fn is None:
-        return lambda f: convert(f, input_signature=input_signature, jit=jit)
+        return lambda f: convert(f, input_signature=input_signature, jit=jit,
+                                 unroll_loops=unroll_loops)
     if isinstance(fn, Function):
         fn = fn.python_function
     if not callable(fn):
         raise TypeError(f'convert expects a function or callable, got {fn!r}')
-    return Function(fn, input_signature=input_signature, jit=jit)
+    return Function(fn, input_signature=input_signature, jit=jit, unroll_loops=unroll_loops)
 
 
 def to_code(fn, recursive=False):
@@ -79,12 +85,15 @@ def do_not_convert(fn):
     return conversion.do_not_convert(fn)
 
 
-def set_loop_options(maximum_iterations=None):
-    """As the first statement of a loop: options for that loop when it is staged.
+def set_loop_options(maximum_iterations=None, unroll=None):
+    """As the first statement of a loop: options for that loop.
 
     `maximum_iterations=N` bounds a staged `while` loop; it then becomes a `lax.scan` of N
     steps that stops doing work once the condition fails, which reverse-mode
-    differentiation supports. Outside converted code this does nothing.
+    differentiation supports. `unroll=True` runs a `for` over a Python range as Python
+    (unrolled into the compiled program); `unroll=False` stages it as one loop even when
+    it is short (see `convert(unroll_loops=...)`). Outside converted code this does
+    nothing.
     """
 
 

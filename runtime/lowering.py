@@ -14,9 +14,11 @@ import jax
 import jax.numpy as jnp
 from jax import lax
 
+from . import slices
 from .errors import ControlFlowError, where
+from .raises import on_path, raised
 from .stacked import Stacked
-from .state import RETURN_VALUE, Undefined, grow, merge, pack, pinpoint, split
+from .state import RETURN_VALUE, Undefined, describe, grow, merge, pack, split, unpack
 
 _local = threading.local()
 
@@ -119,7 +121,7 @@ class State:
 class Traced:
     jaxpr: object          # ClosedJaxpr
     state: State           # specs of the outputs, per name
-    values: tuple          # the outputs of the trace, per name (for messages)
+    values: tuple          # descriptions of the outputs, per name (for messages)
     appended: dict         # name -> number of items appended to that list per call
 
     def out_avals(self):
@@ -148,7 +150,7 @@ def trace(fn, in_state, in_avals, out_names, n_extra=0, allow_append=False):
         if allow_append:
             out, appended, extra = _split_appended(out_names, args, out)
         out_leaves, out_state = State.flatten(out_names, out)
-        record['traced'] = (out_state, tuple(out), appended)
+        record['traced'] = (out_state, tuple(describe(v) for v in out), appended)
         return out_leaves + extra
 
     with _staging():
@@ -188,17 +190,25 @@ def _split_appended(names, args, out):
 # --- errors -----------------------------------------------------------------------------
 
 def _branch_mismatch(name, true_value, false_value, location, what):
+    statement = location.source_line() if location else ''
+    if what == 'conditional expression' and statement.startswith(_COMPOUND):
+        name = RETURN_VALUE  # `if c: return a` + `return b` (see passes.returns)
     if name == RETURN_VALUE:
-        if 'None' in (true_value, false_value):
-            return ControlFlowError(
-                f'the {what}{where(location)} returns a value in one branch but not in the '
-                f'other (true branch: {true_value}, false branch: {false_value}). Its '
-                f'condition is traced, so both branches must return values of the same '
-                f'shape and dtype.')
+        label, true_value, false_value = _where_differs('the return value', true_value,
+                                                        false_value)
+        ends = (' (`return None`, or the end of the function)'
+                if 'None' in (true_value, false_value) else '')
         return ControlFlowError(
-            f'the {what}{where(location)} returns {true_value} in the true branch but '
-            f'{false_value} in the false branch; with a traced condition both branches '
-            f'must return the same shape and dtype.')
+            f'{label} is {true_value} on one path but {false_value} on another{ends}: the '
+            f'paths part{where(location)} (`{statement}`), where a condition is traced, so '
+            f'every path must return a value of the same shape, dtype and structure.')
+    if what == 'conditional expression':
+        name, true_value, false_value = _where_differs('the value', true_value, false_value)
+        return ControlFlowError(
+            f'the conditional expression{where(location)} (`{statement}`) gives {name} '
+            f'{true_value} when its condition is true but {false_value} when it is false. '
+            f'The condition is traced, so both must have the same shape, dtype and '
+            f'structure.')
     if 'undefined' in (true_value, false_value):
         assigned = 'true' if false_value == 'undefined' else 'false'
         other = 'false' if assigned == 'true' else 'true'
@@ -207,10 +217,41 @@ def _branch_mismatch(name, true_value, false_value, location, what):
             f"but not in the {other} branch, and it is used after the {what}. The condition "
             f"is traced (its value is known only when the program runs), so both branches "
             f"must give '{name}' a value: assign it before the {what} or in both branches.")
+    label, true_value, false_value = _where_differs(f"'{name}'", true_value, false_value)
     return ControlFlowError(
-        f"'{name}' is {true_value} in the true branch but {false_value} in the false branch "
+        f"{label} is {true_value} in the true branch but {false_value} in the false branch "
         f"of the {what}{where(location)}. With a traced condition both branches must give "
         f"'{name}' the same shape, dtype and structure.")
+
+
+_COMPOUND = ('if ', 'elif ', 'else', 'case ', 'while ', 'for ', 'with ', 'try', 'async ')
+"""How the line of a lowered `if ...: return` starts (not a conditional expression)."""
+
+
+def _where_differs(label, a, b):
+    """(label, a, b) narrowed to the first part of two described values that differs:
+    `'y['b']'`, or a key that one of them has and the other has not."""
+    a_leaves, b_leaves = getattr(a, 'leaves', {}), getattr(b, 'leaves', {})
+    if not (a_leaves and b_leaves) or a.partition(' of ')[0] != b.partition(' of ')[0]:
+        return label, a, b
+    if a != b and not a.startswith('dict'):
+        return label, a, b  # sequences of different lengths: 'list of 1' says it
+    for path in list(a_leaves) + list(b_leaves):
+        if path not in b_leaves:
+            return _with_path(label, path), a_leaves[path], 'missing'
+        if path not in a_leaves:
+            return _with_path(label, path), 'missing', b_leaves[path]
+    for path, text in a_leaves.items():
+        if b_leaves[path] != text:
+            return _with_path(label, path), text, b_leaves[path]
+    return label, a, b
+
+
+def _with_path(label, path):
+    """`'d'` and `['a']['b']` -> `'d['a']['b']'`: the part named as the user writes it."""
+    if len(label) > 1 and label[0] == label[-1] == "'":
+        return f"'{label[1:-1]}{path}'"
+    return f'{label}{path}'
 
 
 def _carry_mismatch(name, before, after, location, hint=''):
@@ -220,8 +261,10 @@ def _carry_mismatch(name, before, after, location, hint=''):
             f"in it and used after it or by the next iteration. The loop is staged (its "
             f"condition or iterable is traced), so '{name}' needs a value of its final shape "
             f"and dtype before the loop starts: initialise it before the loop.")
+    quoted = 'the return value' if name == RETURN_VALUE else f"'{name}'"
+    label, before, after = _where_differs(quoted, before, after)
     return ControlFlowError(
-        f"'{name}' is {before} before the staged loop{where(location)} but {after} after one "
+        f"{label} is {before} before the staged loop{where(location)} but {after} after one "
         f"iteration. A staged loop carries each variable with a fixed shape, dtype and "
         f"structure; {hint or _carry_fix(name, before, after)}.")
 
@@ -252,30 +295,39 @@ def predicate(cond, location, what):
     return cond if cond.dtype == jnp.bool_ else cond != 0
 
 
-def cond(pred, if_true, if_false, args, names, location, what='`if`'):
-    """`lax.cond` of two user branches that take `args` and return one value per name."""
+def cond(pred, if_true, if_false, args, names, location, what='`if`', returned=None):
+    """`lax.cond` of two user branches that take `args` and return one value per name.
+    A branch that always raises, or the `returned` one (see `if_stmt`), may leave
+    values undefined: they are filled with zeros of the other branch's types."""
     names = tuple(names)
     in_leaves, in_state = State.flatten(range(len(args)), args)
     in_avals = [aval(x) for x in in_leaves]
-    true = trace(if_true, in_state, in_avals, names)
-    false = trace(if_false, in_state, in_avals, names)
+    true_path = on_path(if_true, lambda *a: pred, _undefined_outputs(names))
+    false_path = on_path(if_false, lambda *a: jnp.logical_not(pred), _undefined_outputs(names))
+    true = trace(true_path, in_state, in_avals, names)
+    false = trace(false_path, in_state, in_avals, names)
 
-    # Compare per variable; a return value set on one path only is filled with zeros
-    # (a flag guards its reads).
+    # Compare per variable; a return value set on one path only, and every output of a
+    # branch that always raises, are filled with zeros (nothing reads them).
     specs, fill_true, fill_false = [], set(), set()
     for i, name in enumerate(names):
         t_spec, f_spec = true.state.specs[i], false.state.specs[i]
-        if t_spec.same_as(f_spec):
-            specs.append(t_spec)
-        elif _is_undefined_return(t_spec):
+        if true_path.raised:
             fill_true.add(i)
             specs.append(f_spec)
-        elif _is_undefined_return(f_spec):
+        elif false_path.raised:
+            fill_false.add(i)
+            specs.append(t_spec)
+        elif t_spec.same_as(f_spec):
+            specs.append(t_spec)
+        elif _is_undefined_return(t_spec) or (returned == 'true' and _is_undefined(t_spec)):
+            fill_true.add(i)
+            specs.append(f_spec)
+        elif _is_undefined_return(f_spec) or (returned == 'false' and _is_undefined(f_spec)):
             fill_false.add(i)
             specs.append(t_spec)
         else:
-            raise _branch_mismatch(*pinpoint(name, true.values[i], false.values[i]),
-                                  location, what)
+            raise _branch_mismatch(name, true.values[i], false.values[i], location, what)
     out_state = State(names, specs)
 
     true_avals = _with_fills(true, out_state, fill_true, false)
@@ -286,8 +338,7 @@ def cond(pred, if_true, if_false, args, names, location, what='`if`'):
         if target is None:
             name = out_state.leaf_owner(index)
             i = names.index(name)
-            raise _branch_mismatch(*pinpoint(name, true.values[i], false.values[i]),
-                                  location, what)
+            raise _branch_mismatch(name, true.values[i], false.values[i], location, what)
         targets.append(target)
 
     def run(traced, fills):
@@ -303,7 +354,18 @@ def cond(pred, if_true, if_false, args, names, location, what='`if`'):
         # a select computes the same values and derivatives without a conditional.
         leaves = [lax.select(pred, t, f) if t is not f else t for t, f in zip(
             run(true, fill_true)(*in_leaves), run(false, fill_false)(*in_leaves))]
+    if true_path.raised and false_path.raised:
+        raised()  # both branches raise (their checks are staged above): so does the `if`
     return out_state.unflatten(leaves)
+
+
+def _undefined_outputs(names):
+    """What a branch that always raises returns (see runtime.raises.on_path)."""
+    return lambda *args: unpack(names, tuple(Undefined(RETURN_VALUE) for _ in names))
+
+
+def _is_undefined(spec):
+    return len(spec.statics) == 1 and isinstance(spec.statics[0], Undefined)
 
 
 def _is_undefined_return(spec):
@@ -380,7 +442,7 @@ def _reconcile(names, values, state, traced, location):
                 new_values.append(grown)
                 changed = True
                 continue
-            raise _carry_mismatch(*pinpoint(name, value, after), location,
+            raise _carry_mismatch(name, describe(value), after, location,
                                   _list_hint(name, value))
         leaves, _ = split(value)
         cast_leaves = []
@@ -388,7 +450,7 @@ def _reconcile(names, values, state, traced, location):
             before = aval(leaf)
             target = _promoted(before, out)
             if target is None:
-                raise _carry_mismatch(*pinpoint(name, value, after), location)
+                raise _carry_mismatch(name, describe(value), after, location)
             if not _same_type(target, before):
                 leaf, changed = _cast(jnp.asarray(leaf), target), True
             cast_leaves.append(leaf)
@@ -459,17 +521,24 @@ def _bounded(test_fn, step, leaves, length):
     return out
 
 
+def _index_dtype():
+    """The iteration count's dtype: int64 with jax_enable_x64, else int32."""
+    return jax.dtypes.canonicalize_dtype(jnp.int_)
+
+
 def scan_loop(length, sequences, make_item, body, values, names, location,
-              extra_test=None, indexed=True):
+              extra_test=None, indexed=True, require_traced=False):
     """A `for` over `length` items as `lax.scan`; items are `make_item(k, *slices)`, where
     `k` counts iterations (carried only when `indexed`).
 
     Lists that the body appends to collect the appended items as the scan's outputs.
-    With `extra_test` (a `break`), the iterations after it fails do nothing.
+    With `extra_test` (a `break`), the iterations after it fails do nothing. With
+    `require_traced`, raises NothingTraced when the body computes nothing from traced
+    values (see NothingTraced).
     """
     names = tuple(names)
     n_seq = len(sequences)
-    item_avals = [jax.ShapeDtypeStruct((), jnp.int32)] + [
+    item_avals = [jax.ShapeDtypeStruct((), _index_dtype())] + [
         jax.ShapeDtypeStruct(jnp.shape(s)[1:], jnp.result_type(s)) for s in sequences]
 
     def body_of_item(k, *rest):
@@ -477,9 +546,15 @@ def scan_loop(length, sequences, make_item, body, values, names, location,
 
     traced, leaves, state = _carried(body_of_item, names, values, location, item_avals,
                                      allow_append=extra_test is None)
+    if require_traced:
+        _require_traced(traced)
+    if indexed:   # reads xs[k] become slices of the scan (see runtime.slices)
+        jaxpr, sources, indexed = slices.hoist(traced.jaxpr, length)
+        traced = dataclasses.replace(traced, jaxpr=jaxpr)
+        sequences = [*sources, *sequences]
     targets = [aval(x) for x in leaves]
     step = _caster(traced, targets)
-    first = jnp.int32(0) if indexed else None
+    first = jnp.zeros((), _index_dtype()) if indexed else None
     if extra_test is None:
         def scan_step(carry, xs):
             k, leaves = carry
@@ -503,6 +578,17 @@ def scan_loop(length, sequences, make_item, body, values, names, location,
     return tuple(_extend_lists(names, result, traced.appended, ys or [], length))
 
 
+class NothingTraced(Exception):
+    """A loop over Python values was offered for staging (its body can see traced values)
+    but computes nothing from them, nor does its state hold any: it stays a Python loop,
+    which gives Python results (a list of ints stays a list of ints)."""
+
+
+def _require_traced(traced):
+    if not any(isinstance(c, jax.core.Tracer) for c in traced.jaxpr.consts):
+        raise NothingTraced()
+
+
 def _extend_lists(names, values, appended, ys, length):
     """Lists after the loop: their items before it, then each iteration's appended items.
     A list that was empty and got one item per iteration stays one stacked array."""
@@ -518,15 +604,18 @@ def _extend_lists(names, values, appended, ys, length):
     return values
 
 
-def range_loop(start, stop, step, body, values, names, location, extra_test=None):
-    """A `for` over a range with traced bounds: `lax.while_loop` over the index.
-
-    Python bounds stay constants of the loop; only the index is carried.
+def range_loop(start, stop, step, body, values, names, location, extra_test=None,
+               require_traced=False):
+    """A `for` over a range with traced bounds (or a `break`): `lax.while_loop` over the
+    index. Python bounds stay constants of the loop; only the index is carried.
+    `require_traced` as for scan_loop.
     """
     names = tuple(names)
     dtype = jnp.result_type(start, stop, step)
     index_aval = jax.ShapeDtypeStruct((), dtype)
     traced, leaves, state = _carried(body, names, values, location, [index_aval])
+    if require_traced:
+        _require_traced(traced)
     targets = [aval(x) for x in leaves]
     run = _caster(traced, targets)
     test_fn = (_test_function(extra_test, state, leaves, location, '`for` loop')

@@ -215,7 +215,7 @@ def test_dict_key_added_in_one_branch_names_the_key():
     with pytest.raises(autograph.ControlFlowError) as info:
         autograph.convert(f)(jnp.float32(1))
     message = str(info.value)
-    assert "'d['a']['c']' is assigned in the true branch" in message
+    assert "'d['a']['c']' is float32[] in the true branch but missing" in message
     assert 'dict of' not in message
     assert f'{HERE}:{line_of(f, "if x > 0")}' in message
 

@@ -34,13 +34,24 @@ def transform(function, ctx):
     extra_reads = {loop: [flag] for loop, flag in ctx.break_flags.items()}
     scope = scope_of(function)
     flow = Dataflow(function, extra_reads, scope.closures)
-    converter = _ControlFlow(ctx, flow, scope)
+    converter = _ControlFlow(ctx, flow, scope, _return_values(function))
     body, pending = converter.block(function.body)
     params = flow.activity(function.args).writes
     docstring = body[:1] if _is_docstring(body[:1]) else []
     inits = converter.inits(pending - params)
     function.body = docstring + inits + body[len(docstring):]
     return function
+
+
+def _return_values(function):
+    """The variables passes.returns made for the return value (`retval = ag.Undefined(
+    'return')`): messages call them "the return value", and `names` says so."""
+    return {target.id for node in ast.walk(function) if isinstance(node, ast.Assign)
+            and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute)
+            and node.value.func.attr == 'Undefined' and node.value.args
+            and isinstance(node.value.args[0], ast.Constant)
+            and node.value.args[0].value == RETURN_VALUE
+            for target in node.targets if isinstance(target, ast.Name)}
 
 
 def _is_docstring(stmts):
@@ -50,8 +61,9 @@ def _is_docstring(stmts):
 
 
 class _ControlFlow:
-    def __init__(self, ctx, flow, scope):
+    def __init__(self, ctx, flow, scope, return_values=()):
         self.ctx = ctx
+        self.return_values = return_values
         self.flow = flow
         self.locals, self.declared, self.order = scope.locals, scope.declared, scope.order
         self.cell_writes = scope.cell_writes
@@ -104,13 +116,41 @@ class _ControlFlow:
             functions.append(self.function(false_name, params, orelse, outs, orelse_pending))
             false_branch = templates.name(false_name)
         names = [RETURN_VALUE] if returns else outs
+        maybe_undefined = set(outs) - self.flow.defined_in[node]
+        returned = self.returned_branch(node) if maybe_undefined else None
         call = self.operator('if_stmt', [node.test, templates.name(true_name), false_branch],
-                             params, names, fields)
+                             params, names, ([ast.keyword(
+                                 arg='returned', value=ast.Constant(value=returned))]
+                                 if returned else []) + fields)
         if returns:
             result = ast.Return(value=call)
         else:
             result = self.assign(outs, call)
         return templates.set_origin(functions + [result], node), pending
+
+    def returned_branch(self, node):
+        """'true' or 'false' when that branch of `node` is taken only once the function
+        has returned (its `did_return` flag is set: passes.returns guards every later
+        statement with it), so the values it leaves undefined are never read."""
+        flag = self.ctx.return_flag
+        if flag is None:
+            return None
+        test = node.test
+        if isinstance(test, ast.Call) and getattr(test.func, 'attr', None) == 'not_':
+            test = test.args[0]
+        elif isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            test = test.operand
+        else:
+            test = None
+        if isinstance(test, ast.Name) and test.id == flag:
+            return 'false'  # `if not did_return: ...`
+        for name, block in (('true', node.body), ('false', node.orelse)):
+            last = block[-1] if block else None
+            if (isinstance(last, ast.Assign) and isinstance(last.targets[0], ast.Name)
+                    and last.targets[0].id == flag and isinstance(last.value, ast.Constant)
+                    and last.value.value is True):
+                return name
+        return None
 
     # --- loops --------------------------------------------------------------------------
 
@@ -156,6 +196,7 @@ class _ControlFlow:
             functions.append(templates.function(
                 test_name, carried, [ast.Return(value=negation(self.ctx, flag))]))
             keywords.append(ast.keyword(arg='extra_test', value=templates.name(test_name)))
+        keywords += self.ctx.loop_options.get(node, [])
         call = self.operator('for_stmt', [node.iter, templates.name(body_name)], carried,
                              carried, keywords + fields)
         new = functions + [self.assign(carried, call)]
@@ -184,6 +225,7 @@ class _ControlFlow:
             args = args + [templates.tuple_of(state)]
         keywords = list(keywords)
         if names:
+            names = [RETURN_VALUE if n in self.return_values else n for n in names]
             keywords.insert(0, ast.keyword(arg='names', value=templates.strings(names)))
         if self.cell_writes:
             watched = self.ordered(self.cell_writes)

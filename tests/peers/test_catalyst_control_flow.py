@@ -165,14 +165,13 @@ def test_multiple_return_early():
     assert printed == ['illegal fruit']
 
 
-@pytest.mark.xfail(strict=True, reason='issue 10 (branch constructs): the message names an internal value, not the return')
 def test_multiple_return_mismatched_structure():
     # upstream: TestConditionals.test_multiple_return_mismatched_type
     def f(switch):
         if switch:
             return (switch, switch)
         return switch
-    with pytest.raises(autograph.ControlFlowError, match='return'):
+    with pytest.raises(autograph.ControlFlowError, match='the return value is tuple of 2'):
         autograph.convert(f)(jnp.bool_(True))
 
 
@@ -273,7 +272,6 @@ def test_for_in_dynamic_range():
     assert 'while' in staged(f, jnp.int32(3))
 
 
-@pytest.mark.xfail(strict=True, reason='issue 10 (branch calls): a Python list indexed by a tracer')
 def test_for_in_dynamic_range_indexing_python_list_is_a_named_error():
     # upstream: TestForLoops.test_for_in_dynamic_range_indexing_numeric_list /
     # _object_list: Catalyst raises TracerIntegerConversionError; we name the list.

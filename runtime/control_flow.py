@@ -17,6 +17,7 @@ import jax.numpy as jnp
 from . import loop_autodiff, loop_policy, lowering
 from .errors import ControlFlowError, here, where
 from .iterables import StagedRange, TracedIterable, range_items
+from .mutation import Mutations
 from .raises import on_path
 from .state import any_traced, is_traced, pack, unpack
 
@@ -24,13 +25,15 @@ UNROLL_WARNING_ITERATIONS = 500
 _warned_unrolls = set()
 
 
-def if_stmt(cond, if_true, if_false, args=(), names=(), watch=None, returned=None):
+def if_stmt(cond, if_true, if_false, args=(), names=(), watch=None, returned=None,
+            fields=None):
     """Python reference: `return if_true(*args) if cond else if_false(*args)`.
 
     A traced `cond` becomes `lax.cond`: both branches are traced once. `if_false=None`
     stands for an absent `else`: the state passes through unchanged. `returned` ('true'
     or 'false') names a branch taken only after the function has returned: variables it
-    leaves undefined are never read, so they may be undefined there.
+    leaves undefined are never read, so they may be undefined there. `fields` gives the
+    attributes the branches assign (see mutation.py).
     """
     if if_false is None:
         def if_false(*state):
@@ -38,16 +41,18 @@ def if_stmt(cond, if_true, if_false, args=(), names=(), watch=None, returned=Non
     if is_traced(cond):
         location = here()
         pred = lowering.predicate(cond, location, '`if`')
+        objects = Mutations(args, names, fields)
         with _unchanged(watch, location, '`if`'):
-            return unpack(names, lowering.cond(pred, if_true, if_false, args, names, location,
-                                               returned=returned))
+            return objects.finish(lowering.cond(
+                pred, objects.wrap(if_true), objects.wrap(if_false), objects.state,
+                objects.all_names, location, returned=returned))
     if cond:
         return if_true(*args)
     return if_false(*args)
 
 
 def while_stmt(test, body, state=(), names=(), maximum_iterations=None, autodiff=None,
-               watch=None):
+               watch=None, fields=None):
     """Python reference:
 
         while test(*state):
@@ -58,12 +63,15 @@ def while_stmt(test, body, state=(), names=(), maximum_iterations=None, autodiff
     value (so a loop whose flag becomes traced midway switches over then); `autodiff`
     picks its lowering (see loop_autodiff).
     """
+    objects = Mutations(state, names, fields)
+    test, body = objects.wrap(test, returns_state=False), objects.wrap(body)
     with loop_autodiff.autodiff_mode(autodiff):
-        return _while(test, body, state, names, maximum_iterations, watch)
+        values = _while(test, body, objects.state, objects.all_names, maximum_iterations,
+                        watch)
+    return objects.finish(values)
 
 
-def _while(test, body, state, names, maximum_iterations, watch):
-    values = tuple(state)
+def _while(test, body, values, names, maximum_iterations, watch):
     iterations = 0
     while True:
         if maximum_iterations is not None and iterations >= maximum_iterations:
@@ -86,11 +94,11 @@ def _while(test, body, state, names, maximum_iterations, watch):
             break
         values = pack(names, body(*values))
         iterations += 1
-    return unpack(names, values)
+    return values
 
 
 def for_stmt(iterable, body, state=(), names=(), extra_test=None, watch=None, unroll=None,
-             autodiff=None):
+             autodiff=None, fields=None):
     """Python reference:
 
         for item in iterable:
@@ -106,12 +114,16 @@ def for_stmt(iterable, body, state=(), names=(), extra_test=None, watch=None, un
     its values are traced, unless it is short, `unroll` (a `set_loop_options` directive)
     says otherwise, or its body needs the index as a Python int: see runtime.loop_policy.
     """
+    objects = Mutations(state, names, fields)
+    body = objects.wrap(body, leading=1)
+    extra_test = objects.wrap(extra_test, returns_state=False)
     with loop_autodiff.autodiff_mode(autodiff):
-        return _for(iterable, body, state, names, extra_test, watch, unroll)
+        values = _for(iterable, body, objects.state, objects.all_names, extra_test, watch,
+                      unroll)
+    return objects.finish(values)
 
 
-def _for(iterable, body, state, names, extra_test, watch, unroll):
-    values = tuple(state)
+def _for(iterable, body, values, names, extra_test, watch, unroll):
     items = range_items(iterable)
     if extra_test is not None:  # a staged body runs only while the loop has not broken
         body = on_path(body, lambda item, *state: extra_test(*state),
@@ -126,7 +138,7 @@ def _for(iterable, body, state, names, extra_test, watch, unroll):
         values = _range_for(iterable, items, body, values, names, extra_test, watch, unroll)
     else:
         values = _python_for(iterable, body, values, names, extra_test, watch)
-    return unpack(names, values)
+    return values
 
 
 def _range_for(iterable, items, body, values, names, extra_test, watch, unroll):

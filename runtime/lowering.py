@@ -19,7 +19,7 @@ from . import loop_autodiff, slices
 from .errors import ControlFlowError, where
 from .raises import on_path, raised
 from .stacked import Stacked
-from .state import RETURN_VALUE, Undefined, describe, merge, pack, split, unpack
+from .state import RETURN_VALUE, Undefined, describe, grow, merge, pack, split, unpack
 
 _local = threading.local()
 
@@ -258,13 +258,20 @@ def _where_differs(label, a, b):
         return label, a, b  # sequences of different lengths: 'list of 1' says it
     for path in list(a_leaves) + list(b_leaves):
         if path not in b_leaves:
-            return f'{label}{path}', a_leaves[path], 'missing'
+            return _with_path(label, path), a_leaves[path], 'missing'
         if path not in a_leaves:
-            return f'{label}{path}', 'missing', b_leaves[path]
+            return _with_path(label, path), 'missing', b_leaves[path]
     for path, text in a_leaves.items():
         if b_leaves[path] != text:
-            return f'{label}{path}', text, b_leaves[path]
+            return _with_path(label, path), text, b_leaves[path]
     return label, a, b
+
+
+def _with_path(label, path):
+    """`'d'` and `['a']['b']` -> `'d['a']['b']'`: the part named as the user writes it."""
+    if len(label) > 1 and label[0] == label[-1] == "'":
+        return f"'{label[1:-1]}{path}'"
+    return f'{label}{path}'
 
 
 def _carry_mismatch(name, before, after, location, hint=''):
@@ -419,14 +426,21 @@ def _fill_outputs(traced, out_state, fills, outs, targets):
 def _carried(body, names, values, location, item_avals=(), allow_append=False):
     """Trace a loop body until the types it carries settle (weak types promote as in JAX).
 
-    Returns (traced body, initial leaves, state). A return value that starts undefined
-    takes zeros of the type the body gives it (a flag guards its reads).
+    Returns (traced body, initial leaves, state). A variable that starts undefined (the
+    loop creates it; a return value) takes zeros of the type the body gives it, as in
+    TensorFlow: after a loop that ran it has the body's value (after a staged loop that
+    ran zero times, zeros). Reading it in the body before assigning it is an error.
     """
     values = tuple(values)
     for _ in range(4):
         leaves, state = State.flatten(names, values)
-        traced = trace(body, state, list(item_avals) + [aval(x) for x in leaves], names,
-                       n_extra=len(item_avals), allow_append=allow_append)
+        try:
+            traced = trace(body, state, list(item_avals) + [aval(x) for x in leaves],
+                           names, n_extra=len(item_avals), allow_append=allow_append)
+        except UnboundLocalError as error:   # the body reads a variable it creates
+            if Undefined(error.name) not in values:
+                raise
+            raise _carry_mismatch(error.name, 'undefined', None, location) from None
         values, changed = _reconcile(names, values, state, traced, location)
         if not changed:
             return traced, leaves, state
@@ -440,12 +454,13 @@ def _reconcile(names, values, state, traced, location):
     for name, value, spec, out_spec, after in zip(
             names, values, state.specs, traced.state.specs, traced.values):
         out_avals = [next(outs) for _ in range(out_spec.dynamic_count)]
-        if _is_undefined_return(spec) and not _is_undefined_return(out_spec):
-            zeros = [_zeros(a) for a in out_avals]
-            new_values.append(merge(out_spec, zeros))
-            changed = True
-            continue
         if not spec.same_as(out_spec):
+            # A variable (or dict key) the loop creates takes its type from the body.
+            grown = grow(value, merge(out_spec, [_zeros(a) for a in out_avals]))
+            if grown is not None and split(grown)[1].same_as(out_spec):
+                new_values.append(grown)
+                changed = True
+                continue
             raise _carry_mismatch(name, describe(value), after, location,
                                   _list_hint(name, value))
         leaves, _ = split(value)

@@ -34,7 +34,8 @@ class Undefined:
 
     def _fail(self, *args, **kwargs):
         raise UnboundLocalError(
-            f"local variable '{self.name}' is used before it has a value on this path")
+            f"local variable '{self.name}' is used before it has a value on this path",
+            name=self.name)
 
     __bool__ = __call__ = __getitem__ = __setitem__ = __iter__ = __len__ = _fail
     __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = _fail
@@ -55,6 +56,26 @@ def check_defined(value):
         if isinstance(leaf, Undefined):
             leaf._fail()
     return value
+
+
+def grow(value, grown):
+    """`value` completed by `grown` (a value of the same kind): undefined parts and dict
+    keys that `value` lacks are taken from `grown`. None when `grown` is not `value` with
+    parts added (a type or structure that changed). `value` itself is not changed."""
+    if isinstance(value, Undefined):
+        return grown
+    if type(value) is dict and type(grown) is dict:
+        if not set(value) <= set(grown):
+            return None
+        parts = {k: grow(value[k], grown[k]) if k in value else grown[k] for k in grown}
+        return None if any(p is None for p in parts.values()) else parts
+    if type(value) in (list, tuple) and type(grown) is type(value) \
+            and len(value) == len(grown):
+        parts = [grow(v, g) for v, g in zip(value, grown)]
+        return None if any(p is None for p in parts) else type(value)(parts)
+    if jax.tree_util.tree_structure(value) == jax.tree_util.tree_structure(grown):
+        return value
+    return None
 
 
 RETURN_VALUE = 'return'

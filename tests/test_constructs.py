@@ -507,7 +507,7 @@ def test_dict_key_one_branch_adds_is_named():
             y['b'] = x
         return y
     message = mismatch(f, f32(1.))
-    assert "'y'['b'] is float32[] in the true branch but missing in the false branch" in message
+    assert "'y['b']' is float32[] in the true branch but missing in the false branch" in message
 
 
 def test_dict_leaf_that_differs_is_named():
@@ -516,7 +516,7 @@ def test_dict_leaf_that_differs_is_named():
         if x > 0:
             y['b'] = jnp.zeros(3)
         return y
-    assert "'y'['b'] is float32[3] in the true branch but float32[]" in mismatch(f, f32(1.))
+    assert "'y['b']' is float32[3] in the true branch but float32[]" in mismatch(f, f32(1.))
 
 
 def test_conditional_expression_names_the_users_expression():
@@ -545,7 +545,7 @@ def test_loop_carry_dict_key_path():
         for i in range(n):
             state = {'a': state['a'] + 1, 'b': jnp.stack([state['b']] * 2)}
         return state
-    assert "'state'['b'] is float32[] before the staged loop" in mismatch(f, f32(1.), i32(3))
+    assert "'state['b']' is float32[] before the staged loop" in mismatch(f, f32(1.), i32(3))
 
 
 def test_loop_return_values_that_differ_say_return_value():

@@ -110,11 +110,13 @@ def test_non_scalar_while_condition():
     assert 'condition of the `while` loop' in message and 'shape (3,)' in message
 
 
-def test_variable_first_assigned_in_staged_loop():
+def test_variable_read_before_assigned_in_staged_loop():
+    # A variable the loop creates takes its type from the body (tests/test_state.py);
+    # one the body reads before assigning it has no value in the first iteration.
     def f(n):
         i = 0
         while i < n:
-            last = i
+            last = last + i
             i += 1
         return last
     message = raises(f, jnp.int32(3))

@@ -9,6 +9,7 @@ from autograph.passes import (
     directives,
     expressions,
     fence,
+    item_assignments,
     loop_exits,
     match,
     raises,
@@ -32,6 +33,7 @@ PIPELINE = [
     sequences,     # seq[i], [0] * n -> ag.getitem, ag.repeat (lists and traced integers)
     text,          # f-strings / '%' of values -> ag.text (no text from traced values)
     expressions,   # and / or / not, ternaries, chained comparisons -> ag operators
+    item_assignments,  # x[i] = v -> x = ag.setitem(x, i, v) (JAX arrays get .at[].set)
     control_flow,  # if / while / for -> small functions + ag.if_stmt / while_stmt / for_stmt
 ]
 

@@ -19,10 +19,12 @@ Runs last: `break`/`continue`/`return` in loops are already lowered, so the data
 analysis sees structured code only. Statements are converted innermost first.
 """
 import ast
+import copy
 
 from autograph import templates
 from autograph.analysis.activity import activity, scope_of
 from autograph.analysis.dataflow import Dataflow
+from autograph.analysis.mutation import assigned_attributes, changed_in_place
 from autograph.errors import unsupported
 from autograph.passes.base import SCOPES, blocks, contains, negation
 from autograph.runtime.state import RETURN_VALUE
@@ -96,11 +98,12 @@ class _ControlFlow:
     def if_statement(self, node):
         writes = self.modified(node.body + node.orelse)
         returns = contains([node], ast.Return, SCOPES)
-        outs = [] if returns else self.ordered(writes & self.flow.live_out[node])
+        outs = [] if returns else self.ordered(writes & self.live_after(node))
         live_in = (self.flow.block_live_in(node.body, frozenset(outs), record=False)
                    | self.flow.block_live_in(node.orelse, frozenset(outs), record=False))
         params = self.ordered(writes & live_in)
         pending = set(params) - self.flow.defined_in[node]
+        fields = self.fields(node.body + node.orelse)
 
         body, body_pending = self.block(node.body)
         orelse, orelse_pending = self.block(node.orelse)
@@ -116,8 +119,9 @@ class _ControlFlow:
         maybe_undefined = set(outs) - self.flow.defined_in[node]
         returned = self.returned_branch(node) if maybe_undefined else None
         call = self.operator('if_stmt', [node.test, templates.name(true_name), false_branch],
-                             params, names, [ast.keyword(arg='returned', value=ast.Constant(
-                                 value=returned))] if returned else [])
+                             params, names, ([ast.keyword(
+                                 arg='returned', value=ast.Constant(value=returned))]
+                                 if returned else []) + fields)
         if returns:
             result = ast.Return(value=call)
         else:
@@ -155,8 +159,9 @@ class _ControlFlow:
             raise unsupported('an assignment expression (:=) in a `while` condition cannot '
                               'be converted: assign before the loop and at the end of its '
                               'body instead', self.ctx, node.test)
-        carried = self.ordered(self.modified(node.body) & self.flow.loop_head[node])
+        carried = self.ordered(self.modified(node.body) & self.live_after(node))
         pending = set(carried) - self.flow.defined_in[node]
+        fields = self.fields(node.body)
         body, body_pending = self.block(node.body)
         orelse, orelse_pending = self.block(node.orelse)
         test_name = self.ctx.namer.new('loop_test')
@@ -165,15 +170,15 @@ class _ControlFlow:
         functions = [test, self.function(body_name, carried, body, carried, body_pending)]
         call = self.operator('while_stmt', [templates.name(test_name),
                                             templates.name(body_name)], carried, carried,
-                             self.ctx.loop_options.get(node, []))
+                             self.ctx.loop_options.get(node, []) + fields)
         new = functions + [self.assign(carried, call)]
         return templates.set_origin(new, node) + orelse, pending | orelse_pending
 
     def for_statement(self, node):
         targets = self.flow.activity(node.target).writes
-        carried = self.ordered((self.modified(node.body) | targets)
-                               & self.flow.loop_head[node])
+        carried = self.ordered((self.modified(node.body) | targets) & self.live_after(node))
         pending = set(carried) - self.flow.defined_in[node]
+        fields = self.fields(node.body)
         body, body_pending = self.block(node.body)
         orelse, orelse_pending = self.block(node.orelse)
         if isinstance(node.target, ast.Name) and node.target.id not in carried:
@@ -193,7 +198,7 @@ class _ControlFlow:
             keywords.append(ast.keyword(arg='extra_test', value=templates.name(test_name)))
         keywords += self.ctx.loop_options.get(node, [])
         call = self.operator('for_stmt', [node.iter, templates.name(body_name)], carried,
-                             carried, keywords)
+                             carried, keywords + fields)
         new = functions + [self.assign(carried, call)]
         return templates.set_origin(new, node) + orelse, pending | orelse_pending
 
@@ -239,6 +244,25 @@ class _ControlFlow:
         return [templates.statements('name = ag.Undefined(label)', name=n, ag=self.ctx.ag,
                                      label=ast.Constant(value=n))[0]
                 for n in self.ordered(names)]
+
+    def live_after(self, node):
+        """What must come out of `node`: the variables live after it (at a loop's head),
+        and those whose objects it changes in place, which other references may see."""
+        live = self.flow.loop_head[node] if node in self.flow.loop_head \
+            else self.flow.live_out[node]
+        return live | changed_in_place([node], self.ctx.ag)
+
+    def fields(self, stmts):
+        """`fields=lambda: {'self.count': (self, 'count')}`: the attributes `stmts` assign,
+        carried as state when the statement is staged (see runtime/mutation.py)."""
+        attributes = assigned_attributes(stmts, self.ctx.ag)
+        if not attributes:
+            return []
+        table = ast.Dict(
+            keys=[ast.Constant(value=label) for label in attributes],
+            values=[ast.Tuple(elts=[copy.deepcopy(holder), ast.Constant(value=attr)],
+                              ctx=ast.Load()) for holder, attr in attributes.values()])
+        return [ast.keyword(arg='fields', value=templates.thunk(table))]
 
     def modified(self, stmts):
         """Local variables that `stmts` assign or mutate (not globals, not closures)."""

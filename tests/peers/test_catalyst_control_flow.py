@@ -368,7 +368,6 @@ def test_loop_carried_value():
     assert autograph.convert(f3)() == 9
 
 
-@pytest.mark.xfail(strict=True, reason='issue 9 (branch state): variables first assigned in a staged loop')
 def test_iteration_element_access_after_the_loop():
     # upstream: TestForLoops.test_iteration_element_access (+ _no_init, an xfail upstream)
     def f1(acc):

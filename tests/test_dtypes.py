@@ -226,7 +226,7 @@ def test_a_container_with_mismatched_leaves_names_the_leaf_types():
         if x > 0:
             pair = (x, x)
         return pair
-    with pytest.raises(ControlFlowError, match=r"'pair'\[1\] is float32\[\] in the true "
+    with pytest.raises(ControlFlowError, match=r"'pair\[1\]' is float32\[\] in the true "
                                                r"branch but int32\[\]"):
         autograph.convert(f)(jnp.float32(1))
 
@@ -236,7 +236,7 @@ def test_a_container_with_mismatched_leaves_names_the_leaf_types():
             pair = (x, x)
             x = x / 2
         return pair
-    with pytest.raises(ControlFlowError, match=r"'pair'\[1\] is int32\[\] before the "
+    with pytest.raises(ControlFlowError, match=r"'pair\[1\]' is int32\[\] before the "
                                                r"staged loop .* but float32\[\] after"):
         autograph.convert(g)(jnp.float32(8))
 

@@ -44,6 +44,15 @@ class Generated:
         return converted
 
 
+_files = set()   # the names of the generated modules
+
+
+def is_generated(code):
+    """True for code compiled from generated source: functions defined inside converted
+    code (nested defs, lambdas) were converted with it."""
+    return code.co_filename in _files
+
+
 def generate(node, source_file, runtime_name, freevars):
     """Compile the converted `node` (a FunctionDef or Lambda) into a `Generated`."""
     is_lambda = isinstance(node, ast.Lambda)
@@ -62,6 +71,7 @@ def generate(node, source_file, runtime_name, freevars):
     function_source = _inner_source(text, is_lambda)
 
     file = f'<autograph {next(_counter)}: {inner_name} from {origin.short(source_file)}>'
+    _files.add(file)
     first_line = getattr(fn_ast, 'lineno', None) or 1
     origin.register(file, text,
                     lambda: _line_map(text, module, source_file, inner_name, first_line))

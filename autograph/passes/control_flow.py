@@ -19,10 +19,12 @@ Runs last: `break`/`continue`/`return` in loops are already lowered, so the data
 analysis sees structured code only. Statements are converted innermost first.
 """
 import ast
+import copy
 
 from autograph import templates
 from autograph.analysis.activity import activity, scope_of
 from autograph.analysis.dataflow import Dataflow
+from autograph.analysis.mutation import assigned_attributes, changed_in_place
 from autograph.errors import unsupported
 from autograph.passes.base import SCOPES, blocks, contains, negation
 from autograph.runtime.state import RETURN_VALUE
@@ -32,13 +34,24 @@ def transform(function, ctx):
     extra_reads = {loop: [flag] for loop, flag in ctx.break_flags.items()}
     scope = scope_of(function)
     flow = Dataflow(function, extra_reads, scope.closures)
-    converter = _ControlFlow(ctx, flow, scope)
+    converter = _ControlFlow(ctx, flow, scope, _return_values(function))
     body, pending = converter.block(function.body)
     params = flow.activity(function.args).writes
     docstring = body[:1] if _is_docstring(body[:1]) else []
     inits = converter.inits(pending - params)
     function.body = docstring + inits + body[len(docstring):]
     return function
+
+
+def _return_values(function):
+    """The variables passes.returns made for the return value (`retval = ag.Undefined(
+    'return')`): messages call them "the return value", and `names` says so."""
+    return {target.id for node in ast.walk(function) if isinstance(node, ast.Assign)
+            and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute)
+            and node.value.func.attr == 'Undefined' and node.value.args
+            and isinstance(node.value.args[0], ast.Constant)
+            and node.value.args[0].value == RETURN_VALUE
+            for target in node.targets if isinstance(target, ast.Name)}
 
 
 def _is_docstring(stmts):
@@ -48,8 +61,9 @@ def _is_docstring(stmts):
 
 
 class _ControlFlow:
-    def __init__(self, ctx, flow, scope):
+    def __init__(self, ctx, flow, scope, return_values=()):
         self.ctx = ctx
+        self.return_values = return_values
         self.flow = flow
         self.locals, self.declared, self.order = scope.locals, scope.declared, scope.order
         self.cell_writes = scope.cell_writes
@@ -84,11 +98,12 @@ class _ControlFlow:
     def if_statement(self, node):
         writes = self.modified(node.body + node.orelse)
         returns = contains([node], ast.Return, SCOPES)
-        outs = [] if returns else self.ordered(writes & self.flow.live_out[node])
+        outs = [] if returns else self.ordered(writes & self.live_after(node))
         live_in = (self.flow.block_live_in(node.body, frozenset(outs), record=False)
                    | self.flow.block_live_in(node.orelse, frozenset(outs), record=False))
         params = self.ordered(writes & live_in)
         pending = set(params) - self.flow.defined_in[node]
+        fields = self.fields(node.body + node.orelse)
 
         body, body_pending = self.block(node.body)
         orelse, orelse_pending = self.block(node.orelse)
@@ -101,13 +116,41 @@ class _ControlFlow:
             functions.append(self.function(false_name, params, orelse, outs, orelse_pending))
             false_branch = templates.name(false_name)
         names = [RETURN_VALUE] if returns else outs
+        maybe_undefined = set(outs) - self.flow.defined_in[node]
+        returned = self.returned_branch(node) if maybe_undefined else None
         call = self.operator('if_stmt', [node.test, templates.name(true_name), false_branch],
-                             params, names)
+                             params, names, ([ast.keyword(
+                                 arg='returned', value=ast.Constant(value=returned))]
+                                 if returned else []) + fields)
         if returns:
             result = ast.Return(value=call)
         else:
             result = self.assign(outs, call)
         return templates.set_origin(functions + [result], node), pending
+
+    def returned_branch(self, node):
+        """'true' or 'false' when that branch of `node` is taken only once the function
+        has returned (its `did_return` flag is set: passes.returns guards every later
+        statement with it), so the values it leaves undefined are never read."""
+        flag = self.ctx.return_flag
+        if flag is None:
+            return None
+        test = node.test
+        if isinstance(test, ast.Call) and getattr(test.func, 'attr', None) == 'not_':
+            test = test.args[0]
+        elif isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            test = test.operand
+        else:
+            test = None
+        if isinstance(test, ast.Name) and test.id == flag:
+            return 'false'  # `if not did_return: ...`
+        for name, block in (('true', node.body), ('false', node.orelse)):
+            last = block[-1] if block else None
+            if (isinstance(last, ast.Assign) and isinstance(last.targets[0], ast.Name)
+                    and last.targets[0].id == flag and isinstance(last.value, ast.Constant)
+                    and last.value.value is True):
+                return name
+        return None
 
     # --- loops --------------------------------------------------------------------------
 
@@ -116,8 +159,9 @@ class _ControlFlow:
             raise unsupported('an assignment expression (:=) in a `while` condition cannot '
                               'be converted: assign before the loop and at the end of its '
                               'body instead', self.ctx, node.test)
-        carried = self.ordered(self.modified(node.body) & self.flow.loop_head[node])
+        carried = self.ordered(self.modified(node.body) & self.live_after(node))
         pending = set(carried) - self.flow.defined_in[node]
+        fields = self.fields(node.body)
         body, body_pending = self.block(node.body)
         orelse, orelse_pending = self.block(node.orelse)
         test_name = self.ctx.namer.new('loop_test')
@@ -126,15 +170,15 @@ class _ControlFlow:
         functions = [test, self.function(body_name, carried, body, carried, body_pending)]
         call = self.operator('while_stmt', [templates.name(test_name),
                                             templates.name(body_name)], carried, carried,
-                             self.ctx.loop_options.get(node, []))
+                             self.ctx.loop_options.get(node, []) + fields)
         new = functions + [self.assign(carried, call)]
         return templates.set_origin(new, node) + orelse, pending | orelse_pending
 
     def for_statement(self, node):
         targets = self.flow.activity(node.target).writes
-        carried = self.ordered((self.modified(node.body) | targets)
-                               & self.flow.loop_head[node])
+        carried = self.ordered((self.modified(node.body) | targets) & self.live_after(node))
         pending = set(carried) - self.flow.defined_in[node]
+        fields = self.fields(node.body)
         body, body_pending = self.block(node.body)
         orelse, orelse_pending = self.block(node.orelse)
         if isinstance(node.target, ast.Name) and node.target.id not in carried:
@@ -152,8 +196,9 @@ class _ControlFlow:
             functions.append(templates.function(
                 test_name, carried, [ast.Return(value=negation(self.ctx, flag))]))
             keywords.append(ast.keyword(arg='extra_test', value=templates.name(test_name)))
+        keywords += self.ctx.loop_options.get(node, [])
         call = self.operator('for_stmt', [node.iter, templates.name(body_name)], carried,
-                             carried, keywords)
+                             carried, keywords + fields)
         new = functions + [self.assign(carried, call)]
         return templates.set_origin(new, node) + orelse, pending | orelse_pending
 
@@ -180,6 +225,7 @@ class _ControlFlow:
             args = args + [templates.tuple_of(state)]
         keywords = list(keywords)
         if names:
+            names = [RETURN_VALUE if n in self.return_values else n for n in names]
             keywords.insert(0, ast.keyword(arg='names', value=templates.strings(names)))
         if self.cell_writes:
             watched = self.ordered(self.cell_writes)
@@ -198,6 +244,25 @@ class _ControlFlow:
         return [templates.statements('name = ag.Undefined(label)', name=n, ag=self.ctx.ag,
                                      label=ast.Constant(value=n))[0]
                 for n in self.ordered(names)]
+
+    def live_after(self, node):
+        """What must come out of `node`: the variables live after it (at a loop's head),
+        and those whose objects it changes in place, which other references may see."""
+        live = self.flow.loop_head[node] if node in self.flow.loop_head \
+            else self.flow.live_out[node]
+        return live | changed_in_place([node], self.ctx.ag)
+
+    def fields(self, stmts):
+        """`fields=lambda: {'self.count': (self, 'count')}`: the attributes `stmts` assign,
+        carried as state when the statement is staged (see runtime/mutation.py)."""
+        attributes = assigned_attributes(stmts, self.ctx.ag)
+        if not attributes:
+            return []
+        table = ast.Dict(
+            keys=[ast.Constant(value=label) for label in attributes],
+            values=[ast.Tuple(elts=[copy.deepcopy(holder), ast.Constant(value=attr)],
+                              ctx=ast.Load()) for holder, attr in attributes.values()])
+        return [ast.keyword(arg='fields', value=templates.thunk(table))]
 
     def modified(self, stmts):
         """Local variables that `stmts` assign or mutate (not globals, not closures)."""

@@ -165,14 +165,13 @@ def test_multiple_return_early():
     assert printed == ['illegal fruit']
 
 
-@pytest.mark.xfail(strict=True, reason='issue 10 (branch constructs): the message names an internal value, not the return')
 def test_multiple_return_mismatched_structure():
     # upstream: TestConditionals.test_multiple_return_mismatched_type
     def f(switch):
         if switch:
             return (switch, switch)
         return switch
-    with pytest.raises(autograph.ControlFlowError, match='return'):
+    with pytest.raises(autograph.ControlFlowError, match='the return value is tuple of 2'):
         autograph.convert(f)(jnp.bool_(True))
 
 
@@ -273,7 +272,6 @@ def test_for_in_dynamic_range():
     assert 'while' in staged(f, jnp.int32(3))
 
 
-@pytest.mark.xfail(strict=True, reason='issue 10 (branch calls): a Python list indexed by a tracer')
 def test_for_in_dynamic_range_indexing_python_list_is_a_named_error():
     # upstream: TestForLoops.test_for_in_dynamic_range_indexing_numeric_list /
     # _object_list: Catalyst raises TracerIntegerConversionError; we name the list.
@@ -370,7 +368,6 @@ def test_loop_carried_value():
     assert autograph.convert(f3)() == 9
 
 
-@pytest.mark.xfail(strict=True, reason='issue 9 (branch state): variables first assigned in a staged loop')
 def test_iteration_element_access_after_the_loop():
     # upstream: TestForLoops.test_iteration_element_access (+ _no_init, an xfail upstream)
     def f1(acc):

@@ -20,8 +20,6 @@ import autograph
 from tests.helpers import assert_same
 
 PYTHON, TRACED = 'python', 'traced'
-TRACED_LOOP_CREATED = pytest.param(TRACED, id='traced', marks=pytest.mark.xfail(
-    strict=True, reason='issue 9 (branch state): variables first assigned in a staged loop'))
 
 
 def matches(fn, *args, kinds=None):
@@ -531,7 +529,7 @@ def loop_initializing_variant_variable(n):
     return a
 
 
-@pytest.mark.parametrize('n,kind', itertools.product((1, 2), (PYTHON, TRACED_LOOP_CREATED)))
+@pytest.mark.parametrize('n,kind', itertools.product((1, 2), (PYTHON, TRACED)))
 def test_loop_initializing_invariant_variable_legal(n, kind):
     matches(loop_initializing_invariant_variable, n, kinds=[kind])
 
@@ -546,7 +544,6 @@ def test_loop_initializing_variant_variable_python(n):
     matches(loop_initializing_variant_variable, n)
 
 
-@pytest.mark.xfail(strict=True, reason='issue 9 (branch state): a named error for a loop-created variable read before assignment')
 @pytest.mark.parametrize('n', (0, 1, 2))
 def test_loop_initializing_variant_variable_traced_is_a_named_error(n):
     with pytest.raises(autograph.ControlFlowError, match="'a'"):
@@ -599,7 +596,6 @@ def test_composite_if_imbalanced_python(target, a):
     matches(target, a)
 
 
-@pytest.mark.xfail(strict=True, reason='issue 9 (branch state): composite names in branch errors')
 @pytest.mark.parametrize('target,name', [(if_imbalanced, r"x\['b'\]"),
                                          (if_imbalanced_nested, r"x\['a'\]\['b'\]")])
 def test_composite_if_imbalanced_traced_names_the_key(target, name):
@@ -666,7 +662,7 @@ def while_creates_nested_var_static_shape(n):
 
 @pytest.mark.parametrize('target,n,kind', itertools.product(
     (while_creates_var_static_shape, while_creates_nested_var_static_shape), (1, 2),
-    (PYTHON, TRACED_LOOP_CREATED)))
+    (PYTHON, TRACED)))
 def test_while_creates_var(target, n, kind):
     matches(target, n, kinds=[kind])
 

@@ -6,7 +6,6 @@ loop bodies are functions of the variables they change; `names` are those variab
 names in the user's code, used in error messages.
 """
 import builtins
-import contextlib
 import warnings
 
 import jax
@@ -15,32 +14,38 @@ import jax.numpy as jnp
 from . import lowering
 from .errors import ControlFlowError, here, where
 from .iterables import StagedRange, TracedIterable
+from .nonlocals import Nonlocals
 from .state import any_traced, is_traced, pack, unpack
 
 UNROLL_WARNING_ITERATIONS = 500
 _warned_unrolls = set()
 
 
-def if_stmt(cond, if_true, if_false, args=(), names=(), watch=None):
+def if_stmt(cond, if_true, if_false, args=(), names=(), nonlocals=()):
     """Python reference: `return if_true(*args) if cond else if_false(*args)`.
 
     A traced `cond` becomes `lax.cond`: both branches are traced once. `if_false=None`
-    stands for an absent `else`: the state passes through unchanged.
+    stands for an absent `else`: the state passes through unchanged. `nonlocals` are
+    variables the branches assign in place (see runtime.nonlocals).
     """
     if if_false is None:
         def if_false(*state):
             return unpack(names, state)
+    if nonlocals:
+        shared = Nonlocals(nonlocals, (if_true, if_false))
+        return shared.finish(names, if_stmt(
+            cond, shared.wrap(if_true, names), shared.wrap(if_false, names),
+            tuple(args) + shared.get(), tuple(names) + shared.names))
     if is_traced(cond):
         location = here()
         pred = lowering.predicate(cond, location, '`if`')
-        with _unchanged(watch, location, '`if`'):
-            return unpack(names, lowering.cond(pred, if_true, if_false, args, names, location))
+        return unpack(names, lowering.cond(pred, if_true, if_false, args, names, location))
     if cond:
         return if_true(*args)
     return if_false(*args)
 
 
-def while_stmt(test, body, state=(), names=(), maximum_iterations=None, watch=None):
+def while_stmt(test, body, state=(), names=(), maximum_iterations=None, nonlocals=()):
     """Python reference:
 
         while test(*state):
@@ -50,6 +55,11 @@ def while_stmt(test, body, state=(), names=(), maximum_iterations=None, watch=No
     The loop is staged into `lax.while_loop` from the first time `test` gives a traced
     value (so a loop whose flag becomes traced midway switches over then).
     """
+    if nonlocals:
+        shared = Nonlocals(nonlocals, (body, test), loop=True)
+        return shared.finish(names, while_stmt(
+            shared.wrap_test(test), shared.wrap(body, names), tuple(state) + shared.get(),
+            tuple(names) + shared.names, maximum_iterations))
     values = tuple(state)
     iterations = 0
     while True:
@@ -64,9 +74,7 @@ def while_stmt(test, body, state=(), names=(), maximum_iterations=None, watch=No
         if is_traced(cond) or cond is lowering.TRACED:
             remaining = (None if maximum_iterations is None
                          else maximum_iterations - iterations)
-            location = here()
-            with _unchanged(watch, location, '`while` loop'):
-                values = lowering.while_loop(test, body, values, names, location, remaining)
+            values = lowering.while_loop(test, body, values, names, here(), remaining)
             break
         if not cond:
             break
@@ -75,7 +83,7 @@ def while_stmt(test, body, state=(), names=(), maximum_iterations=None, watch=No
     return unpack(names, values)
 
 
-def for_stmt(iterable, body, state=(), names=(), extra_test=None, watch=None):
+def for_stmt(iterable, body, state=(), names=(), extra_test=None, nonlocals=()):
     """Python reference:
 
         for item in iterable:
@@ -87,24 +95,27 @@ def for_stmt(iterable, body, state=(), names=(), extra_test=None, watch=None):
     A traced iterable (an array, or a range with traced bounds) is staged: `lax.scan`
     over an array's leading axis, `lax.while_loop` over a traced range.
     """
+    if nonlocals:
+        shared = Nonlocals(nonlocals, (body, extra_test), loop=True)
+        return shared.finish(names, for_stmt(
+            iterable, shared.wrap(body, names), tuple(state) + shared.get(),
+            tuple(names) + shared.names, shared.wrap_test(extra_test)))
     values = tuple(state)
     if isinstance(iterable, (TracedIterable, StagedRange)) or is_traced(iterable):
         staged = iterable if isinstance(iterable, (TracedIterable, StagedRange)) \
             else TracedIterable.over(iterable)
-        location = here()
-        with _unchanged(watch, location, '`for` loop'):
-            values = staged.loop(body, values, names, location, extra_test)
+        values = staged.loop(body, values, names, here(), extra_test)
     else:
-        values = _python_for(iterable, body, values, names, extra_test, watch)
+        values = _python_for(iterable, body, values, names, extra_test)
     return unpack(names, values)
 
 
-def _python_for(iterable, body, values, names, extra_test, watch):
+def _python_for(iterable, body, values, names, extra_test):
     """The plain Python loop, which turns staged if a `break` flag becomes traced."""
     if (extra_test is not None and isinstance(iterable, builtins.range)
             and len(iterable) > 1 and any_traced(values)):
         # A loop that may break on a traced value: try it as one staged loop at once.
-        staged = _try_staged_range(iterable, body, values, names, extra_test, here(2), watch)
+        staged = _try_staged_range(iterable, body, values, names, extra_test, here(2))
         if staged is not None:
             return staged
     count = 0
@@ -114,7 +125,7 @@ def _python_for(iterable, body, values, names, extra_test, watch):
             go = extra_test(*values)
             if is_traced(go):
                 return _finish_staged(iterable, item, items, count, body, values, names,
-                                      extra_test, watch)
+                                      extra_test)
             if not go:
                 break
         values = pack(names, body(item, *values))
@@ -129,16 +140,15 @@ _NEEDS_PYTHON = (TypeError, IndexError, ControlFlowError)
 int (`layers[i]`) or collects a list: such a loop runs as Python instead."""
 
 
-def _try_staged_range(r, body, values, names, extra_test, location, watch):
-    with _unchanged(watch, location, '`for` loop'):
-        try:
-            return lowering.range_loop(r.start, r.stop, r.step, body, values, names,
-                                       location, extra_test)
-        except _NEEDS_PYTHON:
-            return None
+def _try_staged_range(r, body, values, names, extra_test, location):
+    try:
+        return lowering.range_loop(r.start, r.stop, r.step, body, values, names,
+                                   location, extra_test)
+    except _NEEDS_PYTHON:
+        return None
 
 
-def _finish_staged(iterable, item, items, done, body, values, names, extra_test, watch):
+def _finish_staged(iterable, item, items, done, body, values, names, extra_test):
     """Run the rest of a Python loop after its exit flag became traced.
 
     Over a `range` the rest becomes one staged loop if it can; otherwise each remaining
@@ -147,7 +157,7 @@ def _finish_staged(iterable, item, items, done, body, values, names, extra_test,
     location = here(2)
     if isinstance(iterable, builtins.range):
         staged = _try_staged_range(iterable[done:], body, values, names, extra_test,
-                                   location, watch)
+                                   location)
         if staged is not None:
             return staged
     for item in _chain(item, items):
@@ -160,38 +170,12 @@ def _finish_staged(iterable, item, items, done, body, values, names, extra_test,
             return unpack(names, state)
         if is_traced(go):
             pred = lowering.predicate(go, location, '`for` loop')
-            with _unchanged(watch, location, '`for` loop'):
-                values = lowering.cond(pred, run, skip, values, names, location)
+            values = lowering.cond(pred, run, skip, values, names, location)
         elif go:
             values = pack(names, body(item, *values))
         else:
             break
     return values
-
-
-@contextlib.contextmanager
-def _unchanged(watch, location, what):
-    """Staged code runs a nested function's `nonlocal v = ...` once, while tracing: the
-    new value cannot reach later iterations or the other branch. Report it."""
-    before = _read(watch)
-    yield
-    after = _read(watch)
-    for name, value in (before or {}).items():
-        if after is not None and after.get(name) is not value:
-            raise ControlFlowError(
-                f"'{name}' is assigned by a nested function (nonlocal) called inside the "
-                f"staged {what}{where(location)}. Staged code runs that assignment once, "
-                f"while tracing, so its value cannot be carried through the {what}: return "
-                f"the new value from the function and assign '{name}' where it is called.")
-
-
-def _read(watch):
-    if watch is None:
-        return None
-    try:
-        return watch()
-    except NameError:   # not assigned yet
-        return None
 
 
 def _chain(first, rest):

@@ -2,6 +2,7 @@
 function scope (innermost first), so later passes see a smaller language."""
 import ast
 
+from autograph.analysis.scopes import sharing
 from autograph.passes import (
     asserts,
     calls,
@@ -34,7 +35,9 @@ def run(root, ctx):
         for step in LAMBDA_PIPELINE:
             step.transform(root, ctx)
         return root
-    for scope in _scopes_innermost_first(root):
+    scopes = _scopes_innermost_first(root)
+    ctx.sharing.update((scope, sharing(scope)) for scope in scopes)
+    for scope in scopes:
         for step in PIPELINE:
             step.transform(scope, ctx)
     return root

@@ -158,7 +158,9 @@ class _Visitor(ast.NodeVisitor):
     def visit_Name(self, node):
         if isinstance(node.ctx, ast.Load):
             self.reads.add(node.id)
-        else:
+        else:   # `del x` needs x's value too: it fails when x has none
+            if isinstance(node.ctx, ast.Del):
+                self.reads.add(node.id)
             self.writes.add(node.id)
 
     def _visit_modified(self, node):

@@ -10,23 +10,27 @@ from autograph.passes import (
     directives,
     expressions,
     fence,
+    identity,
     loop_exits,
     returns,
+    super_calls,
 )
 from autograph.passes.base import walk_scope
 
 PIPELINE = [
     fence,         # reject generators/async with a caret at the user's line
     directives,    # autograph.set_loop_options(...) -> ctx.loop_options
+    super_calls,   # super() -> super(__class__, self), for code moved into branch functions
     returns,       # return in loops -> flag + break; other returns to tail position
     loop_exits,    # break / continue -> flags and guards
     asserts,       # assert -> ag.assert_
     calls,         # user calls -> ag.call; builtins that see traced values -> ag.range...
     expressions,   # and / or / not, ternaries, chained comparisons -> ag operators
+    identity,      # flag is True / is False -> ag.is_ / ag.is_not (flags may be traced)
     control_flow,  # if / while / for -> small functions + ag.if_stmt / while_stmt / for_stmt
 ]
 
-LAMBDA_PIPELINE = [calls, expressions]
+LAMBDA_PIPELINE = [calls, expressions, identity]
 
 
 def run(root, ctx):

@@ -178,7 +178,7 @@ class _ControlFlow:
         declarations = [
             (ast.Global if self.declared.get(n) == 'global' else ast.Nonlocal)(names=[n])
             for n in shared]
-        body = declarations + self.inits(pending - set(params)) + body
+        body = declarations + self.inits(pending - set(params)) + _deleted(body, outs, self.ctx)
         if outs:
             body.append(ast.Return(value=templates.names_tuple(outs)))
         return templates.function(name, params, body or [ast.Pass()])
@@ -229,3 +229,25 @@ class _ControlFlow:
 
 def _calls(node):
     return any(isinstance(n, ast.Call) for n in ast.walk(node))
+
+
+def _deleted(stmts, outs, ctx):
+    """`stmts` where `del v` of a variable the function returns becomes
+    `v = ag.Undefined('v')`: the variable leaves the branch or loop body without a value."""
+    out = []
+    for stmt in stmts:
+        if isinstance(stmt, ast.Delete) and any(
+                isinstance(t, ast.Name) and t.id in outs for t in stmt.targets):
+            for target in stmt.targets:
+                if isinstance(target, ast.Name) and target.id in outs:
+                    new = templates.statements('name = ag.Undefined(label)', name=target.id,
+                                               ag=ctx.ag, label=ast.Constant(value=target.id))
+                else:
+                    new = [ast.Delete(targets=[target])]
+                out += templates.set_origin(new, stmt)
+            continue
+        if not isinstance(stmt, SCOPES):
+            for block in blocks(stmt):
+                block[:] = _deleted(block, outs, ctx)
+        out.append(stmt)
+    return out

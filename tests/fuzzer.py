@@ -3,12 +3,15 @@
 Each program takes `x` (float32), `n` (int32, 0..6) and `v` (float32[4]), mixes
 if/elif/else, bounded `while`, `for` over static and traced ranges and over arrays,
 break/continue/early return, and/or/not, ternaries and helper calls, nested at least
-three deep. It runs unconverted on concrete arrays (the ground truth) and converted under
+three deep. With `--scopes`, half of the programs also use Python's scopes (ScopeFeatures): closures
+and lambdas reading variables that the control flow rebinds, closures over loop
+variables called in and after the loop, and `nonlocal`/`global` writes. It runs unconverted on concrete arrays (the ground truth) and converted under
 `jax.jit` with traced inputs; results must match.
 
-    python -m tests.fuzzer --programs 1000 [--seed 0] [--jobs 2]
+    python -m tests.fuzzer --programs 1000 [--seed 0] [--jobs 2] [--scopes]
 """
 import argparse
+import functools
 import linecache
 import multiprocessing
 import os
@@ -38,12 +41,62 @@ FLOAT_VARS = ('a', 'b')
 INT_VARS = ('k',)
 
 
+class ScopeFeatures:
+    """Python scope rules for the generated programs (closures see current values)."""
+
+    def __init__(self, generator, enabled):
+        self.gen = generator
+        self.enabled = enabled and generator.rng.random() < 0.5
+
+    def prelude(self):
+        """Closures over the state, a nonlocal writer and a global, defined up front."""
+        emit = self.gen.emit
+        for line in ('global G', 'G = 0.0', 'acc = 0.0', 'def peek():', '    return a * 0.5 + k',
+                     'scaled = lambda: b * 0.1 + acc', 'def bump(w):', '    nonlocal acc',
+                     '    acc = acc + w * 0.1'):
+            emit(1, line)
+
+    def float_options(self):
+        return ['peek()', 'scaled() + a', f'acc * 0.5 + {self.gen.rng.choice(FLOAT_VARS)}',
+                'G + b * 0.5'] if self.enabled else []
+
+    def statement(self, depth):
+        """A write through a closure or to the global; False when disabled."""
+        if not self.enabled or self.gen.rng.random() < 0.7:
+            return False
+        a = self.gen.rng.choice(FLOAT_VARS)
+        self.gen.emit(depth, self.gen.rng.choice([f'bump({a})', f'G = G + {a} * 0.1']))
+        return True
+
+    def before_loop(self, depth, target):
+        """A closure over the loop variable, made before the loop."""
+        if self.enabled:
+            self.gen.emit(depth, f'{target} = 0')
+            self.gen.emit(depth, f'peek_{target} = lambda: {target} * 0.25')
+
+    def in_loop(self, depth, target):
+        """Uses of closures over the loop variable inside the body."""
+        if not self.enabled:
+            return
+        if self.gen.rng.random() < 0.5:
+            self.gen.emit(depth, f'def term_{target}():')
+            self.gen.emit(depth + 1, f'return {target} * 0.5 + b')
+            self.gen.emit(depth, f'a = a + term_{target}() * 0.1')
+        else:
+            self.gen.emit(depth, f'b = b + peek_{target}()')
+
+    def after_loop(self, depth, target):
+        if self.enabled:
+            self.gen.emit(depth, f'a = a + peek_{target}()')
+
+
 class ProgramGenerator:
-    def __init__(self, seed):
+    def __init__(self, seed, scopes=False):
         self.rng = random.Random(seed)
         self.lines = []
         self.counter = 0
         self.loop_depth = 0
+        self.scopes = ScopeFeatures(self, scopes)
 
     def emit(self, depth, text):
         self.lines.append('    ' * depth + text)
@@ -61,7 +114,7 @@ class ProgramGenerator:
             f'helper({a}, {b})',
             f'{a} + jnp.sum(v) * 0.1',
             f'{a} * 0.9 + k * 0.01',
-        ]
+        ] + self.scopes.float_options()
         return r.choice(options)
 
     def int_expr(self):
@@ -118,6 +171,8 @@ class ProgramGenerator:
         elif r < 0.18:
             self.emit(depth, f'if {self.cond()}:')
             self.emit(depth + 1, self.return_statement())
+        elif self.scopes.statement(depth):
+            pass
         else:
             self.assign(depth)
 
@@ -154,32 +209,37 @@ class ProgramGenerator:
         self.counter += 1
         target = f'j{self.counter}'
         iterable = self.rng.choice(['range(3)', 'range(n)', 'v', 'range(1, n, 2)'])
+        self.scopes.before_loop(depth, target)
         self.emit(depth, f'for {target} in {iterable}:')
         if iterable == 'v':
             self.emit(depth + 1, f'a = a + {target} * 0.1')
         else:
             self.emit(depth + 1, f'k = (k + {target}) % 19')
+        self.scopes.in_loop(depth + 1, target)
         self.loop_depth += 1
         self.block(depth + 1, nesting - 1)
         self.loop_depth -= 1
         if self.rng.random() < 0.2:
             self.emit(depth, 'else:')
             self.emit(depth + 1, 'b = b - 0.5')
+        self.scopes.after_loop(depth, target)
 
     def program(self, name):
         self.emit(0, f'def {name}(x, n, v):')
         self.emit(1, 'a = x')
         self.emit(1, 'b = jnp.sum(v) * 0.5')
         self.emit(1, 'k = 1')
+        if self.scopes.enabled:
+            self.scopes.prelude()
         self.block(1, nesting=3, size=self.rng.randint(2, 4))
         self.emit(1, 'return a, b, k')
         return '\n'.join(self.lines) + '\n'
 
 
-def make_program(seed):
+def make_program(seed, scopes=False):
     """(source, function) of the program for `seed`."""
     name = f'program_{seed}'
-    source = 'import jax.numpy as jnp\n' + HELPERS + '\n\n' + ProgramGenerator(seed).program(name)
+    source = 'import jax.numpy as jnp\n' + HELPERS + '\n\n' + ProgramGenerator(seed, scopes).program(name)
     file = f'<autograph fuzz {seed}>'
     linecache.cache[file] = (len(source), None, source.splitlines(True), file)
     namespace = {'__name__': f'fuzz_{seed}'}
@@ -193,10 +253,10 @@ def inputs_for(seed):
             jnp.asarray(rng.normal(size=4), dtype=jnp.float32))
 
 
-def run_one(seed):
+def run_one(seed, scopes=False):
     """None when plain and converted agree, else a description of the mismatch."""
     import autograph
-    source, fn = make_program(seed)
+    source, fn = make_program(seed, scopes)
     args = inputs_for(seed)
     expected = fn(*args)
     try:
@@ -214,11 +274,13 @@ def main(argv=None):
     parser.add_argument('--programs', type=int, default=1000)
     parser.add_argument('--seed', type=int, default=0)
     parser.add_argument('--jobs', type=int, default=os.cpu_count() or 1)
+    parser.add_argument('--scopes', action='store_true',
+                        help='also generate closures and global/nonlocal writes')
     options = parser.parse_args(argv)
     failures = 0
     seeds = range(options.seed, options.seed + options.programs)
     with multiprocessing.get_context('spawn').Pool(options.jobs) as pool:
-        for i, problem in enumerate(pool.imap(run_one, seeds)):
+        for i, problem in enumerate(pool.imap(functools.partial(run_one, scopes=options.scopes), seeds)):
             if problem:
                 failures += 1
                 print(problem, flush=True)

@@ -8,8 +8,15 @@ module and the original function's free variables:
             ...
         return f
 
-Only the inner code object is used: it is bound to the *original* function's globals and
-closure cells, so globals and closed-over variables are read live, as in the original.
+Only the inner code object is used (the factory never runs): it is bound to the
+*original* function's globals and closure cells, so globals and closed-over variables are
+read live, as in the original. Two details keep names meaning what they meant:
+
+- the factory declares the function's own name `global` (unless it is a closure
+  variable), so a function calling itself by its module-level name reads that global,
+  not the factory's local;
+- a method is compiled inside a class of the same name, so that Python mangles its
+  private names (`self.__secret` -> `self._Model__secret`) as it did in the class body.
 """
 import ast
 import dataclasses
@@ -53,14 +60,21 @@ def is_generated(code):
     return code.co_filename in _files
 
 
-def generate(node, source_file, runtime_name, freevars):
-    """Compile the converted `node` (a FunctionDef or Lambda) into a `Generated`."""
+def generate(node, source_file, runtime_name, freevars, class_name=None):
+    """Compile the converted `node` (a FunctionDef or Lambda) into a `Generated`.
+    `class_name` names the class whose body defined it, for private-name mangling."""
     is_lambda = isinstance(node, ast.Lambda)
     inner_name = '<lambda>' if is_lambda else node.name
-    fn_ast = node
     params = [runtime_name] + [v for v in freevars if v != runtime_name]
-    body = [ast.Return(value=fn_ast)] if is_lambda else [
-        fn_ast, ast.Return(value=ast.Name(id=inner_name, ctx=ast.Load()))]
+    if is_lambda:
+        body = [ast.Return(value=node)]
+    else:
+        definition = node
+        if class_name:
+            definition = ast.ClassDef(name=class_name, bases=[], keywords=[], body=[node],
+                                      decorator_list=[], type_params=[])
+        own_names = [n for n in (inner_name, class_name) if n and n not in params]
+        body = ([ast.Global(names=own_names)] if own_names else []) + [definition]
     factory = ast.FunctionDef(
         name=FACTORY, args=ast.arguments(posonlyargs=[], args=[ast.arg(arg=p) for p in params],
                                          vararg=None, kwonlyargs=[], kw_defaults=[],
@@ -68,31 +82,41 @@ def generate(node, source_file, runtime_name, freevars):
         body=body, decorator_list=[], returns=None, type_comment=None, lineno=None)
     module = ast.Module(body=[factory], type_ignores=[])
     text = _compact(ast.unparse(module)) + '\n'
-    function_source = _inner_source(text, is_lambda)
 
     file = f'<autograph {next(_counter)}: {inner_name} from {origin.short(source_file)}>'
     _files.add(file)
-    first_line = getattr(fn_ast, 'lineno', None) or 1
+    first_line = getattr(node, 'lineno', None) or 1
     origin.register(file, text,
                     lambda: _line_map(text, module, source_file, inner_name, first_line))
-    factory_code = compile(text, file, 'exec').co_consts[0]
-    code = next(c for c in factory_code.co_consts
-                if isinstance(c, types.CodeType) and c.co_name == inner_name)
-    return Generated(function_source, file, code, runtime_name)
+    code = _find_code(compile(text, file, 'exec'), inner_name)
+    return Generated(unparse_function(node), file, code, runtime_name)
+
+
+def _find_code(code, name):
+    """The code object called `name` nested (at any depth) in `code`."""
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            if const.co_name == name:
+                return const
+            found = _find_code(const, name)
+            if found is not None:
+                return found
+    return None
+
+
+def defining_class(qualname):
+    """The innermost class in a qualified name: 'Model' for 'Model.step' and for
+    'Model.step.<locals>.inner'; None for 'f' and 'f.<locals>.g'."""
+    parts = qualname.split('.')
+    for i in range(len(parts) - 2, -1, -1):
+        if '<locals>' not in (parts[i], parts[i + 1]):
+            return parts[i]
+    return None
 
 
 def unparse_function(node):
     """The source of a converted function, as `to_code` shows it."""
     return _compact(ast.unparse(node)) + '\n'
-
-
-def _inner_source(text, is_lambda):
-    """The converted function's own source, cut out of the factory's."""
-    lines = text.splitlines()[1:-1] if not is_lambda else [text.splitlines()[1]]
-    lines = [line[4:] for line in lines]
-    if is_lambda:
-        lines[0] = lines[0][len('return '):]
-    return '\n'.join(lines) + '\n'
 
 
 def _compact(text):

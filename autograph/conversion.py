@@ -4,6 +4,7 @@ The generated code is cached per code object (one conversion per `def`, however 
 closures it makes); the bound function per function object, weakly, so converting many
 closures keeps none of them alive. Conversion takes a lock: threads share the caches.
 """
+import ast
 import functools
 import inspect
 import threading
@@ -63,7 +64,9 @@ def _generate(fn):
     ctx = Context(file=source.file, namer=namer, ag=namer.new('ag'), resolver=LiveResolver(fn),
                   column_offset=source.column_offset)
     node = passes.run(source.node, ctx)
-    return codegen.generate(node, source.file, ctx.ag, fn.__code__.co_freevars)
+    qualname = getattr(fn.__code__, 'co_qualname', fn.__qualname__)
+    class_name = None if isinstance(node, ast.Lambda) else codegen.defining_class(qualname)
+    return codegen.generate(node, source.file, ctx.ag, fn.__code__.co_freevars, class_name)
 
 
 def _forget(key, _):

@@ -90,6 +90,7 @@ def _active():
 
 def _recursion_error(fn, code):
     name = getattr(fn, '__qualname__', repr(fn))
+    code = getattr(getattr(fn, '__func__', fn), '__code__', code)   # the user's, not ours
     location = here(2)
     defined = f' (defined at {code.co_filename}:{code.co_firstlineno})' if code else ''
     return ControlFlowError(

@@ -18,6 +18,7 @@ from . import loop_autodiff, loop_policy, lowering, registry
 from .errors import ControlFlowError, here, where
 from .iterables import StagedRange, TracedIterable, range_items
 from .mutation import Mutations
+from .nonlocals import Nonlocals
 from .raises import on_path
 from .state import any_traced, is_traced, pack, unpack
 
@@ -26,18 +27,25 @@ _warned_unrolls = set()
 
 
 def if_stmt(cond, if_true, if_false, args=(), names=(), watch=None, returned=None,
-            fields=None):
+            fields=None, nonlocals=()):
     """Python reference: `return if_true(*args) if cond else if_false(*args)`.
 
     A traced `cond` becomes `lax.cond`: both branches are traced once. `if_false=None`
     stands for an absent `else`: the state passes through unchanged. `returned` ('true'
     or 'false') names a branch taken only after the function has returned: variables it
     leaves undefined are never read, so they may be undefined there. `fields` gives the
-    attributes the branches assign (see mutation.py).
+    attributes the branches assign (see mutation.py); `nonlocals` the variables they
+    assign in place, which closures can see (see nonlocals.py).
     """
     if if_false is None:
         def if_false(*state):
             return unpack(names, state)
+    if nonlocals:
+        shared = Nonlocals(nonlocals, (if_true, if_false))
+        return shared.finish(names, if_stmt(
+            cond, shared.wrap(if_true, names), shared.wrap(if_false, names),
+            tuple(args) + shared.get(), tuple(names) + shared.names, watch, returned,
+            fields))
     framework = registry.lowering_for(cond)
     if framework is not None:
         return framework.if_stmt(cond, if_true, if_false, args, names)
@@ -55,7 +63,7 @@ def if_stmt(cond, if_true, if_false, args=(), names=(), watch=None, returned=Non
 
 
 def while_stmt(test, body, state=(), names=(), maximum_iterations=None, autodiff=None,
-               watch=None, fields=None):
+               watch=None, fields=None, nonlocals=()):
     """Python reference:
 
         while test(*state):
@@ -66,6 +74,11 @@ def while_stmt(test, body, state=(), names=(), maximum_iterations=None, autodiff
     value (so a loop whose flag becomes traced midway switches over then); `autodiff`
     picks its lowering (see loop_autodiff).
     """
+    if nonlocals:
+        shared = Nonlocals(nonlocals, (body, test), loop=True)
+        return shared.finish(names, while_stmt(
+            shared.wrap_test(test), shared.wrap(body, names), tuple(state) + shared.get(),
+            tuple(names) + shared.names, maximum_iterations, autodiff, watch, fields))
     objects = Mutations(state, names, fields)
     test, body = objects.wrap(test, returns_state=False), objects.wrap(body)
     with loop_autodiff.autodiff_mode(autodiff):
@@ -107,7 +120,7 @@ def _while(test, body, values, names, maximum_iterations, watch):
 
 
 def for_stmt(iterable, body, state=(), names=(), extra_test=None, watch=None, unroll=None,
-             autodiff=None, fields=None):
+             autodiff=None, fields=None, nonlocals=()):
     """Python reference:
 
         for item in iterable:
@@ -123,6 +136,12 @@ def for_stmt(iterable, body, state=(), names=(), extra_test=None, watch=None, un
     its values are traced, unless it is short, `unroll` (a `set_loop_options` directive)
     says otherwise, or its body needs the index as a Python int: see runtime.loop_policy.
     """
+    if nonlocals:
+        shared = Nonlocals(nonlocals, (body, extra_test), loop=True)
+        return shared.finish(names, for_stmt(
+            iterable, shared.wrap(body, names), tuple(state) + shared.get(),
+            tuple(names) + shared.names, shared.wrap_test(extra_test), watch, unroll,
+            autodiff, fields))
     framework = registry.loop_lowering_for(iterable)
     if framework is not None:
         return framework.for_stmt(iterable, body, tuple(state), names, extra_test)

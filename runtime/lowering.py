@@ -16,10 +16,11 @@ from jax import lax
 from jax._src.lax.lax import _convert_element_type   # lax.convert_element_type, keeping weak
 
 from . import loop_autodiff, slices
-from .errors import ControlFlowError, where
+from .errors import ControlFlowError, here, where
 from .raises import on_path, raised
 from .stacked import Stacked
-from .state import RETURN_VALUE, Undefined, describe, grow, merge, pack, split, unpack
+from .state import (RETURN_VALUE, Undefined, describe, grow, is_dynamic, merge, pack, split,
+                    unpack)
 
 _local = threading.local()
 
@@ -201,10 +202,22 @@ def _split_appended(names, args, out):
             n = before.entry_length
             if len(after) > n:
                 appended[name] = len(after) - n
-                extra += [jnp.asarray(item) for item in after[n:]]
+                extra += [_collectable(name, item) for item in after[n:]]
             after = list(after[:n])
         kept.append(after)
     return tuple(kept), appended, extra
+
+
+def _collectable(name, item):
+    """An item appended to list `name` in a staged loop, as an array (or a named error:
+    a function or object made in a staged iteration cannot outlive its trace)."""
+    if not is_dynamic(item):
+        raise ControlFlowError(
+            f"'{name}' collects {describe(item)} values in the staged loop{where(here())}. "
+            f"A staged loop runs its body once, while tracing, so it can only collect arrays "
+            f"in a list (stacked per iteration); build '{name}' with a Python loop (over a "
+            f"list or a Python range) instead.")
+    return jnp.asarray(item)
 
 
 # --- errors -----------------------------------------------------------------------------

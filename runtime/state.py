@@ -33,7 +33,10 @@ class Undefined:
         return hash(('Undefined', self.name))
 
     def _fail(self, *args, **kwargs):
-        raise UnboundLocalError(
+        raise self.error()
+
+    def error(self):
+        return UnboundLocalError(
             f"local variable '{self.name}' is used before it has a value on this path",
             name=self.name)
 

@@ -90,19 +90,17 @@ class Scope:
 
     `locals`: names bound in the scope (parameters, targets, nested definitions, imports)
     less those declared global/nonlocal; `declared`: {name: 'global' or 'nonlocal'};
-    `closures`: {nested function name: the names it reads from this scope};
-    `cell_writes`: local names that nested functions assign (`nonlocal`); `order`: each
+    `closures`: {nested function name: the names it reads from this scope}; `order`: each
     name's rank by first appearance, for readable parameter lists.
     """
     locals: frozenset
     declared: dict
     closures: dict
-    cell_writes: frozenset
     order: dict
 
 
 def scope_of(function):
-    bound, declared, closures, order, nonlocals = set(), {}, {}, {}, set()
+    bound, declared, closures, order = set(), {}, {}, {}
 
     def visit(node):
         for child in ast.iter_child_nodes(node):
@@ -118,8 +116,6 @@ def scope_of(function):
                 if not isinstance(child, ast.ClassDef):
                     closures[child.name] = closures.get(child.name, frozenset()) | \
                         free_variables(child)
-                    nonlocals.update(n for node in ast.walk(child)
-                                     if isinstance(node, ast.Nonlocal) for n in node.names)
                 continue
             elif isinstance(child, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp,
                                     ast.GeneratorExp)):
@@ -135,7 +131,7 @@ def scope_of(function):
     for stmt in body:
         visit(ast.Module(body=[stmt], type_ignores=[]))
     local = frozenset(bound - set(declared))
-    return Scope(local, declared, closures, frozenset(nonlocals & local), order)
+    return Scope(local, declared, closures, order)
 
 
 def base_name(node):
@@ -162,7 +158,9 @@ class _Visitor(ast.NodeVisitor):
     def visit_Name(self, node):
         if isinstance(node.ctx, ast.Load):
             self.reads.add(node.id)
-        else:
+        else:   # `del x` needs x's value too: it fails when x has none
+            if isinstance(node.ctx, ast.Del):
+                self.reads.add(node.id)
             self.writes.add(node.id)
 
     def _visit_modified(self, node):

@@ -2,6 +2,7 @@
 function scope (innermost first), so later passes see a smaller language."""
 import ast
 
+from autograph.analysis.scopes import sharing
 from autograph.passes import (
     asserts,
     calls,
@@ -9,12 +10,14 @@ from autograph.passes import (
     directives,
     expressions,
     fence,
+    identity,
     item_assignments,
     loop_exits,
     match,
     raises,
     returns,
     sequences,
+    super_calls,
     text,
     unreachable,
 )
@@ -25,6 +28,7 @@ PIPELINE = [
     unreachable,   # drop code after return/raise/break/continue and endless loops
     directives,    # autograph.set_loop_options(...) -> ctx.loop_options
     match,         # match -> if/elif chain (value patterns); others stay Python
+    super_calls,   # super() -> super(__class__, self), for code moved into branch functions
     returns,       # return in loops -> flag + break; other returns to tail position
     loop_exits,    # break / continue -> flags and guards
     asserts,       # assert -> ag.assert_
@@ -33,11 +37,12 @@ PIPELINE = [
     sequences,     # seq[i], [0] * n -> ag.getitem, ag.repeat (lists and traced integers)
     text,          # f-strings / '%' of values -> ag.text (no text from traced values)
     expressions,   # and / or / not, ternaries, chained comparisons -> ag operators
+    identity,      # flag is True / is False -> ag.is_ / ag.is_not (flags may be traced)
     item_assignments,  # x[i] = v -> x = ag.setitem(x, i, v) (JAX arrays get .at[].set)
     control_flow,  # if / while / for -> small functions + ag.if_stmt / while_stmt / for_stmt
 ]
 
-LAMBDA_PIPELINE = [calls, sequences, text, expressions]
+LAMBDA_PIPELINE = [calls, sequences, text, expressions, identity]
 
 
 def run(root, ctx):
@@ -46,7 +51,9 @@ def run(root, ctx):
         for step in LAMBDA_PIPELINE:
             step.transform(root, ctx)
         return root
-    for scope in _scopes_innermost_first(root):
+    scopes = _scopes_innermost_first(root)
+    ctx.sharing.update((scope, sharing(scope)) for scope in scopes)
+    for scope in scopes:
         for step in PIPELINE:
             step.transform(scope, ctx)
     return root

@@ -14,7 +14,8 @@ class Context:
     `break_flag_names[loop]` names the flag a lowered `break` will set (when the returns
     pass wants it to be its `did_return`); `break_flags[for_loop]` is the flag a lowered
     `break` sets (the `for` stops when it is true); `loop_options[loop]` are the keywords
-    of an `autograph.set_loop_options` directive.
+    of an `autograph.set_loop_options` directive. `sharing[scope]` tells which variables
+of each scope nested functions see, from the user's code before any pass ran.
     """
     file: str
     namer: Namer
@@ -25,6 +26,7 @@ class Context:
     break_flags: dict = dataclasses.field(default_factory=dict)
     loop_options: dict = dataclasses.field(default_factory=dict)
     return_flag: str = None  # the `did_return` flag of passes.returns, if it made one
+    sharing: dict = dataclasses.field(default_factory=dict)  # scope -> analysis.scopes
 
     def copy(self, nodes):
         """A deep copy of `nodes` whose loops keep their entries in the side tables."""

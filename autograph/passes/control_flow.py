@@ -15,6 +15,11 @@ variable that must be passed in but may have no value yet starts as
 false branch (the state is unchanged). An `if` that returns (in tail position, see
 passes.returns) becomes `return ag.if_stmt(...)`.
 
+A variable that nested functions can see (see analysis.scopes), or that the function
+declares `global`/`nonlocal`, is not passed around: the branch and loop functions declare
+it `nonlocal` (or `global`) and assign it in place, and the operator gets its name in
+`nonlocals=(...)` (see runtime.nonlocals), so closures see its current value.
+
 Runs last: `break`/`continue`/`return` in loops are already lowered, so the dataflow
 analysis sees structured code only. Statements are converted innermost first.
 """
@@ -22,7 +27,8 @@ import ast
 import copy
 
 from autograph import templates
-from autograph.analysis.activity import activity, scope_of
+from autograph.analysis.activity import scope_of
+from autograph.analysis.scopes import sharing
 from autograph.analysis.dataflow import Dataflow
 from autograph.analysis.mutation import assigned_attributes, changed_in_place
 from autograph.errors import unsupported
@@ -34,11 +40,12 @@ def transform(function, ctx):
     extra_reads = {loop: [flag] for loop, flag in ctx.break_flags.items()}
     scope = scope_of(function)
     flow = Dataflow(function, extra_reads, scope.closures)
-    converter = _ControlFlow(ctx, flow, scope, _return_values(function))
+    shared = ctx.sharing.get(function) or sharing(function)
+    converter = _ControlFlow(ctx, flow, scope, shared, _return_values(function))
     body, pending = converter.block(function.body)
     params = flow.activity(function.args).writes
     docstring = body[:1] if _is_docstring(body[:1]) else []
-    inits = converter.inits(pending - params)
+    inits = converter.inits((pending | converter.unbound_cells) - params)
     function.body = docstring + inits + body[len(docstring):]
     return function
 
@@ -61,12 +68,13 @@ def _is_docstring(stmts):
 
 
 class _ControlFlow:
-    def __init__(self, ctx, flow, scope, return_values=()):
+    def __init__(self, ctx, flow, scope, sharing, return_values=()):
         self.ctx = ctx
         self.return_values = return_values
         self.flow = flow
         self.locals, self.declared, self.order = scope.locals, scope.declared, scope.order
-        self.cell_writes = scope.cell_writes
+        self.sharing = sharing
+        self.unbound_cells = set()   # shared locals that need a binding in the function
 
     # --- blocks -------------------------------------------------------------------------
 
@@ -96,7 +104,8 @@ class _ControlFlow:
     # --- if -----------------------------------------------------------------------------
 
     def if_statement(self, node):
-        writes = self.modified(node.body + node.orelse)
+        shared = self.shared(node)
+        writes = self.modified(node.body + node.orelse) - set(shared)
         returns = contains([node], ast.Return, SCOPES)
         outs = [] if returns else self.ordered(writes & self.live_after(node))
         live_in = (self.flow.block_live_in(node.body, frozenset(outs), record=False)
@@ -108,12 +117,13 @@ class _ControlFlow:
         body, body_pending = self.block(node.body)
         orelse, orelse_pending = self.block(node.orelse)
         true_name = self.ctx.namer.new('if_true')
-        functions = [self.function(true_name, params, body, outs, body_pending)]
+        functions = [self.function(true_name, params, body, outs, body_pending, shared)]
         if not orelse and params == outs and not returns:
             false_branch = ast.Constant(value=None)  # no else: state unchanged
         else:
             false_name = self.ctx.namer.new('if_false')
-            functions.append(self.function(false_name, params, orelse, outs, orelse_pending))
+            functions.append(self.function(false_name, params, orelse, outs, orelse_pending,
+                                           shared))
             false_branch = templates.name(false_name)
         names = [RETURN_VALUE] if returns else outs
         maybe_undefined = set(outs) - self.flow.defined_in[node]
@@ -121,7 +131,7 @@ class _ControlFlow:
         call = self.operator('if_stmt', [node.test, templates.name(true_name), false_branch],
                              params, names, ([ast.keyword(
                                  arg='returned', value=ast.Constant(value=returned))]
-                                 if returned else []) + fields)
+                                 if returned else []) + fields, shared)
         if returns:
             result = ast.Return(value=call)
         else:
@@ -159,7 +169,9 @@ class _ControlFlow:
             raise unsupported('an assignment expression (:=) in a `while` condition cannot '
                               'be converted: assign before the loop and at the end of its '
                               'body instead', self.ctx, node.test)
-        carried = self.ordered(self.modified(node.body) & self.live_after(node))
+        shared = self.shared(node)
+        carried = self.ordered((self.modified(node.body) - set(shared))
+                               & self.live_after(node))
         pending = set(carried) - self.flow.defined_in[node]
         fields = self.fields(node.body)
         body, body_pending = self.block(node.body)
@@ -167,28 +179,31 @@ class _ControlFlow:
         test_name = self.ctx.namer.new('loop_test')
         body_name = self.ctx.namer.new('loop_body')
         test = templates.function(test_name, carried, [ast.Return(value=node.test)])
-        functions = [test, self.function(body_name, carried, body, carried, body_pending)]
+        functions = [test, self.function(body_name, carried, body, carried, body_pending,
+                                         shared)]
         call = self.operator('while_stmt', [templates.name(test_name),
                                             templates.name(body_name)], carried, carried,
-                             self.ctx.loop_options.get(node, []) + fields)
+                             self.ctx.loop_options.get(node, []) + fields, shared)
         new = functions + [self.assign(carried, call)]
         return templates.set_origin(new, node) + orelse, pending | orelse_pending
 
     def for_statement(self, node):
+        shared = self.shared(node)
         targets = self.flow.activity(node.target).writes
-        carried = self.ordered((self.modified(node.body) | targets) & self.live_after(node))
+        carried = self.ordered(((self.modified(node.body) | targets) - set(shared))
+                               & self.live_after(node))
         pending = set(carried) - self.flow.defined_in[node]
         fields = self.fields(node.body)
         body, body_pending = self.block(node.body)
         orelse, orelse_pending = self.block(node.orelse)
-        if isinstance(node.target, ast.Name) and node.target.id not in carried:
+        if isinstance(node.target, ast.Name) and node.target.id not in carried + shared:
             item = node.target.id
         else:
             item = self.ctx.namer.new('item')
             body = templates.statements('target = item', target=node.target, item=item) + body
         body_name = self.ctx.namer.new('loop_body')
         functions = [self.function(body_name, [item] + carried, body, carried,
-                                   body_pending - targets)]
+                                   body_pending - targets, shared)]
         keywords = []
         flag = self.ctx.break_flags.get(node)
         if flag is not None:
@@ -198,41 +213,47 @@ class _ControlFlow:
             keywords.append(ast.keyword(arg='extra_test', value=templates.name(test_name)))
         keywords += self.ctx.loop_options.get(node, [])
         call = self.operator('for_stmt', [node.iter, templates.name(body_name)], carried,
-                             carried, keywords + fields)
+                             carried, keywords + fields, shared)
         new = functions + [self.assign(carried, call)]
         return templates.set_origin(new, node) + orelse, pending | orelse_pending
 
     # --- building blocks ----------------------------------------------------------------
 
-    def function(self, name, params, body, outs, pending):
+    def function(self, name, params, body, outs, pending, shared):
         """`def name(*params): <declarations> <inits> body; return outs`."""
-        written = activity(body).writes if self.declared else ()
         declarations = [
-            (ast.Global if kind == 'global' else ast.Nonlocal)(names=[n])
-            for n, kind in sorted(self.declared.items()) if n in written]
-        body = declarations + self.inits(pending - set(params)) + body
+            (ast.Global if self.declared.get(n) == 'global' else ast.Nonlocal)(names=[n])
+            for n in shared]
+        body = declarations + self.inits(pending - set(params)) + _deleted(body, outs, self.ctx)
         if outs:
             body.append(ast.Return(value=templates.names_tuple(outs)))
         return templates.function(name, params, body or [ast.Pass()])
 
-    def operator(self, op, args, state, names, keywords=()):
-        """`ag.op(*args, (state,), names=(...), **keywords)`, leaving out what is empty.
-
-        In a scope whose nested functions assign its variables (`nonlocal`), the operator
-        also gets `watch=lambda: {'v': v}`, to report such an assignment made while
-        staging (it could not be carried through the staged code)."""
+    def operator(self, op, args, state, names, keywords=(), shared=()):
+        """`ag.op(*args, (state,), names=(...), **keywords, nonlocals=(...))`, leaving out
+        what is empty."""
         if state:
             args = args + [templates.tuple_of(state)]
         keywords = list(keywords)
         if names:
             names = [RETURN_VALUE if n in self.return_values else n for n in names]
             keywords.insert(0, ast.keyword(arg='names', value=templates.strings(names)))
-        if self.cell_writes:
-            watched = self.ordered(self.cell_writes)
-            keywords.append(ast.keyword(arg='watch', value=templates.thunk(ast.Dict(
-                keys=[ast.Constant(value=n) for n in watched],
-                values=[templates.name(n) for n in watched]))))
+        if shared:
+            keywords.append(ast.keyword(arg='nonlocals', value=templates.strings(shared)))
         return ast.Call(func=self.ctx.runtime(op), args=args, keywords=keywords)
+
+    def shared(self, node):
+        """The variables statement `node` changes that must be assigned in place: those
+        nested functions can see, and declared global/nonlocal ones, including those the
+        nested functions it calls assign. (Locals that may have no value before `node`
+        get one at the top of the function: a `nonlocal` declaration needs a binding.)"""
+        used = self.flow.activity(node)
+        names = used.writes & (self.sharing.captured | set(self.declared))
+        for writer, assigned in self.sharing.writers.items():
+            if writer in used.reads or (writer in self.sharing.escaped and _calls(node)):
+                names |= assigned
+        self.unbound_cells |= (names & self.locals) - self.flow.defined_in[node]
+        return self.ordered(names)
 
     def assign(self, outs, call):
         if not outs:
@@ -270,3 +291,29 @@ class _ControlFlow:
 
     def ordered(self, names):
         return sorted(names, key=lambda n: (self.order.get(n, len(self.order)), n))
+
+
+def _calls(node):
+    return any(isinstance(n, ast.Call) for n in ast.walk(node))
+
+
+def _deleted(stmts, outs, ctx):
+    """`stmts` where `del v` of a variable the function returns becomes
+    `v = ag.Undefined('v')`: the variable leaves the branch or loop body without a value."""
+    out = []
+    for stmt in stmts:
+        if isinstance(stmt, ast.Delete) and any(
+                isinstance(t, ast.Name) and t.id in outs for t in stmt.targets):
+            for target in stmt.targets:
+                if isinstance(target, ast.Name) and target.id in outs:
+                    new = templates.statements('name = ag.Undefined(label)', name=target.id,
+                                               ag=ctx.ag, label=ast.Constant(value=target.id))
+                else:
+                    new = [ast.Delete(targets=[target])]
+                out += templates.set_origin(new, stmt)
+            continue
+        if not isinstance(stmt, SCOPES):
+            for block in blocks(stmt):
+                block[:] = _deleted(block, outs, ctx)
+        out.append(stmt)
+    return out

@@ -1,0 +1,36 @@
+"""`x is True`, `x is False` (and `is not`) -> `ag.is_(x, True)`, `ag.is_not(x, False)`.
+
+A flag that starts as a Python bool and is set under a traced condition becomes a traced
+boolean; `flag is False` must then compare its value (see runtime.identity). Only
+comparisons with a literal `True`/`False` are rewritten: `x is None`, `a is b` keep
+Python's `is`. Runs after the expressions pass, so comparisons are single.
+"""
+import ast
+
+from autograph.passes.base import ScopeTransformer
+
+
+def transform(function, ctx):
+    _Identity(function, ctx).visit(function)
+    return function
+
+
+def _is_bool_literal(node):
+    return isinstance(node, ast.Constant) and isinstance(node.value, bool)
+
+
+class _Identity(ScopeTransformer):
+    def __init__(self, root, ctx):
+        super().__init__(root)
+        self.ctx = ctx
+
+    def visit_Compare(self, node):
+        self.generic_visit(node)
+        if len(node.ops) != 1 or not isinstance(node.ops[0], (ast.Is, ast.IsNot)):
+            return node
+        left, right = node.left, node.comparators[0]
+        if not (_is_bool_literal(left) or _is_bool_literal(right)):
+            return node
+        op = 'is_' if isinstance(node.ops[0], ast.Is) else 'is_not'
+        return ast.copy_location(
+            ast.Call(func=self.ctx.runtime(op), args=[left, right], keywords=[]), node)

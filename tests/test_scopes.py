@@ -1,0 +1,426 @@
+"""Python's scope rules in converted code: late binding, global/nonlocal, `is True` on
+traced flags, super() and private names, recursion, `del`. Each case runs the same
+function plain and converted on the same inputs (Python values, traced values, and
+under jit/vmap/grad where they apply)."""
+import functools
+
+import jax
+import jax.numpy as jnp
+import pytest
+
+import autograph
+from tests.helpers import assert_same, check, staged
+
+COUNTER = 0.0
+SCALE = 2.0
+
+
+def fact(n):
+    return 1 if n <= 1 else n * fact(n - 1)
+
+
+def countdown(x, n):
+    if n == 0:
+        return x
+    return countdown(x * 2.0, n - 1)
+
+
+def converted(fn):
+    return autograph.convert(fn, jit=False)
+
+
+# --- late binding: closures see a variable's current value ------------------------------
+
+def late_while(n):
+    i = 0
+    g = lambda: i + 2   # noqa: E731
+    s = 0
+    while i < n:
+        s = s * 10 + g()
+        i += 1
+    return s
+
+
+def test_lambda_sees_the_loop_variable_of_a_python_while():
+    assert late_while(3) == 234
+    assert converted(late_while)(3) == 234
+    assert int(autograph.convert(late_while)(3)) == 234
+
+
+def test_lambda_sees_the_loop_variable_of_a_staged_while():
+    assert int(autograph.convert(late_while)(jnp.int32(3))) == late_while(3)
+    assert staged(late_while, jnp.int32(3)) == {'while'}
+
+
+def test_lambdas_made_in_a_python_loop_all_see_the_last_value():
+    def f(items):
+        fns = []
+        for i in items:
+            fns.append(lambda: i)
+        return [g() for g in fns]
+    assert f([1, 2]) == [2, 2]
+    assert converted(f)([1, 2]) == [2, 2]
+
+
+def test_nested_def_in_a_python_loop_sees_the_last_value():
+    def f(items, x):
+        fns = []
+        for i in items:
+            def scaled():
+                return x * i
+            fns.append(scaled)
+        return [g() for g in fns]
+    check(f, [1, 2, 3], jnp.float32(1.5))
+
+
+def test_partial_over_a_late_bound_closure_and_over_a_value():
+    def f(items):
+        late, early = [], []
+        for i in items:
+            late.append(functools.partial(lambda k: k + i, 1))
+            early.append(functools.partial(lambda k, m: k + m, i))
+        return [g() for g in late], [g(1) for g in early]
+    assert converted(f)([1, 2, 3]) == f([1, 2, 3])
+
+
+def test_closure_over_a_staged_loop_variable_gives_the_final_value_after_the_loop():
+    def f(xs):
+        x = 0.0
+        g = lambda: x * 2   # noqa: E731
+        total = 0.0
+        for x in xs:
+            total = total + g()
+        return total, g()
+    xs = jnp.arange(3.)
+    check(f, xs)
+    assert staged(f, xs) == {'scan'}
+    assert_same(jax.vmap(converted(f))(jnp.arange(6.).reshape(2, 3)),
+                jax.vmap(f)(jnp.arange(6.).reshape(2, 3)))
+    assert_same(jax.grad(lambda v: converted(f)(v)[0])(xs), jnp.full(3, 2.))
+
+
+def test_closure_in_a_staged_branch_sees_the_branch_value():
+    def f(x):
+        y = x
+        g = lambda: y * 3   # noqa: E731
+        if x > 0:
+            y = x + 1
+        else:
+            y = x - 1
+        return g()
+    for value in (2., -2.):
+        check(f, jnp.float32(value))
+    assert staged(f, jnp.float32(1.)) == {'cond'}
+    assert float(jax.grad(converted(f))(2.)) == 3.
+
+
+def test_method_closure_over_a_loop_variable_in_a_staged_loop():
+    class Model:
+        def __init__(self):
+            self.k = 2.0
+
+        def run(self, xs):
+            total = 0.0
+            for x in xs:
+                def term():
+                    return self.k * x
+                total = total + term()
+            return total
+    model = Model()
+    assert_same(autograph.convert(model.run)(jnp.arange(4.)), model.run(jnp.arange(4.)))
+
+
+def test_a_closure_made_in_a_staged_loop_cannot_be_collected():
+    def f(xs):
+        fns = []
+        for x in xs:
+            fns.append(lambda: x * 2)
+        return [g() for g in fns]
+    with pytest.raises(autograph.ControlFlowError) as info:
+        autograph.convert(f)(jnp.arange(3.))
+    assert "'fns' collects function values" in str(info.value)
+    assert 'test_scopes.py:' in str(info.value)
+    assert_same(converted(f)([1., 2.]), f([1., 2.]))   # a Python loop can
+
+
+def test_a_variable_first_assigned_in_a_staged_loop_and_read_later_is_named():
+    def f(xs):
+        g = lambda: x * 2   # noqa: E731
+        total = 0.0
+        for x in xs:
+            total = total + g()
+        return total + g()
+    assert_same(converted(f)([1., 2.]), f([1., 2.]))   # a Python loop: the last value
+    with pytest.raises(autograph.ControlFlowError) as info:
+        autograph.convert(f)(jnp.arange(3.))
+    assert "'x' is first assigned inside the staged loop" in str(info.value)
+    assert 'test_scopes.py:' in str(info.value)
+
+
+def test_nonlocal_writes_by_a_nested_function_are_carried():
+    def f(x, n):
+        acc = 0.0
+
+        def add(v):
+            nonlocal acc
+            acc = acc + v
+
+        def twice(v):
+            add(v)
+            add(v)
+        for i in range(n):
+            twice(x)
+        return acc
+    check(f, jnp.float32(1.5), 3)
+    assert float(autograph.convert(f)(jnp.float32(1.5), jnp.int32(3))) == f(1.5, 3)
+    assert float(jax.grad(converted(f))(1.5, jnp.int32(3))) == 6.
+
+
+def test_nonlocal_writer_passed_as_a_value_is_still_carried():
+    def f(x, n):
+        acc = 0.0
+
+        def add():
+            nonlocal acc
+            acc = acc + x
+        hooks = [add]
+        i = 0
+        while i < n:
+            for hook in hooks:
+                hook()
+            i += 1
+        return acc
+    assert float(autograph.convert(f)(jnp.float32(2.), jnp.int32(3))) == f(2., 3)
+
+
+def test_generated_code_assigns_shared_variables_in_place():
+    code = autograph.to_code(late_while)
+    assert 'nonlocal i' in code
+    assert "nonlocals=('i',)" in code
+    assert 'def loop_body(s):' in code     # `i` is not a parameter
+
+
+# --- global and nonlocal declarations ---------------------------------------------------
+
+def bump_counter(x, n):
+    global COUNTER
+    for i in range(n):
+        if x > i:
+            COUNTER = COUNTER + x
+    return COUNTER * SCALE
+
+
+def test_global_statement_writes_the_module_global():
+    global COUNTER
+    COUNTER = 0.0
+    expected = bump_counter(3., 4)
+    expected_counter = COUNTER
+    COUNTER = 0.0
+    try:
+        assert converted(bump_counter)(3., 4) == expected
+        assert COUNTER == expected_counter
+        COUNTER = 0.0
+        # staged `if` and loop: the value carried through them is the global's
+        assert float(autograph.convert(bump_counter)(jnp.float32(3.), jnp.int32(4))) == \
+            expected
+        assert staged(bump_counter, jnp.float32(3.), jnp.int32(4)) == {'while', 'cond'}
+    finally:
+        COUNTER = 0.0
+
+
+def test_nonlocal_statement_writes_the_enclosing_cell():
+    def make():
+        total = 0.0
+
+        def f(x, n):
+            nonlocal total
+            i = 0
+            while i < n:
+                total = total + x
+                i += 1
+            return total
+        return f
+    plain = make()
+    expected = [plain(2., 3), plain(2., 3)]
+    conv = converted(make())
+    assert [conv(2., 3), conv(2., 3)] == expected
+    assert float(autograph.convert(make())(jnp.float32(2.), jnp.int32(3))) == expected[0]
+
+
+def test_globals_and_cells_rebound_after_convert_are_seen_by_the_next_trace():
+    global SCALE
+    k = 1.0
+
+    def f(x):
+        if x.sum() > 0:
+            x = x * k
+        return x + SCALE
+    g = autograph.convert(f)
+    assert_same(g(jnp.ones(2)), f(jnp.ones(2)))
+    k, SCALE = 10.0, 100.0
+    try:
+        assert_same(g(jnp.ones(3)), f(jnp.ones(3)))   # a new shape: a new trace
+    finally:
+        SCALE = 2.0
+
+
+# --- `is True` / `is False` on flags that became traced ----------------------------------
+
+def settle(x, y):
+    done = False
+    if x > y:
+        done = True
+    steps = 0
+    while done is False:
+        x = x + 1.0
+        steps += 1
+        if x > y:
+            done = True
+    if done is not True or steps is None:
+        return x * 100.0
+    return x * 2.0
+
+
+@pytest.mark.parametrize('x,y', [(1., 2.5), (3., 2.)])
+def test_is_false_on_a_traced_flag_compares_its_value(x, y):
+    check(settle, jnp.float32(x), jnp.float32(y))
+    check(settle, x, y)
+    assert 'while' in staged(settle, jnp.float32(x), jnp.float32(y))
+
+
+def test_is_false_on_a_traced_flag_under_vmap_and_grad():
+    xs, ys = jnp.array([1., 3.]), jnp.array([2.5, 2.])
+    assert_same(jax.vmap(converted(settle))(xs, ys),
+                jnp.array([settle(1., 2.5), settle(3., 2.)]))
+    assert float(jax.grad(converted(settle))(1., 2.5)) == 2.
+
+
+def test_is_keeps_identity_for_none_and_for_non_boolean_values():
+    def f(x, default=None):
+        if default is None:
+            default = x
+        same = x is True           # a float is never the object True
+        return default * 2, same
+    assert converted(f)(jnp.float32(1.)) == (2., False)
+    out = jax.jit(converted(f))(jnp.float32(1.))
+    assert float(out[0]) == 2. and not bool(out[1])
+
+
+# --- super() and private names in methods -----------------------------------------------
+
+class Base:
+    def value(self, x):
+        return x + 1.0
+
+
+class Child(Base):
+    def __init__(self):
+        self.__secret = 3.0
+
+    def __bonus(self, x):
+        return x * self.__secret
+
+    def value(self, x):
+        if x > 0:
+            x = super().value(x) + self.__secret
+        else:
+            x = self.__bonus(x)
+        for _ in range(2):
+            x = super().value(x)
+        return x
+
+
+@pytest.mark.parametrize('x', [1., -1.])
+def test_super_and_private_names_inside_branches(x):
+    child = Child()
+    check(child.value, x)
+    check(child.value, jnp.float32(x))
+    assert float(jax.grad(converted(child.value))(x)) == (1. if x > 0 else 3.)
+
+
+def test_private_names_are_mangled_in_a_nested_class():
+    class Outer:
+        class _Inner:
+            __slots__ = ('__n',)
+
+            def __init__(self):
+                self.__n = 2.0
+
+            def scaled(self, x):
+                while x < 10.0:
+                    x = x * self.__n
+                return x
+    inner = Outer._Inner()
+    check(inner.scaled, jnp.float32(1.5))
+    assert staged(inner.scaled, jnp.float32(1.5)) == {'while'}
+
+
+# --- recursion ---------------------------------------------------------------------------
+
+def test_recursion_by_module_level_name_on_python_values():
+    assert converted(fact)(5) == fact(5)
+    check(countdown, jnp.float32(1.5), 4)
+
+
+def test_recursion_on_a_traced_value_is_a_named_error():
+    with pytest.raises(autograph.ControlFlowError) as info:
+        autograph.convert(fact)(jnp.int32(5))
+    message = str(info.value)
+    assert 'fact' in message and 'calls itself' in message
+    assert f'test_scopes.py:{fact.__code__.co_firstlineno}' in message
+
+
+# --- del ---------------------------------------------------------------------------------
+
+def test_del_after_python_and_staged_loops():
+    def f(x, n):
+        i = 0
+        for i in range(n):
+            x = x + i
+        del i
+        return x
+    check(f, jnp.float32(1.), 3)
+    check(f, jnp.float32(1.), jnp.int32(3))
+
+    def g(x):
+        for i in range(3):
+            x = x + i
+        del i
+        return i
+    with pytest.raises(UnboundLocalError):
+        g(1.)
+    with pytest.raises(UnboundLocalError):
+        converted(g)(1.)
+
+
+def test_del_in_a_branch_keeps_python_semantics():
+    def f(x, c):
+        y = x
+        if c:
+            del y
+        return y
+    assert converted(f)(1., False) == f(1., False)
+    with pytest.raises(UnboundLocalError, match="'y'"):
+        converted(f)(1., True)
+    with pytest.raises(autograph.ControlFlowError) as info:
+        autograph.convert(f)(jnp.float32(1.), jnp.bool_(True))
+    assert "'y'" in str(info.value) and 'test_scopes.py:' in str(info.value)
+
+
+def test_del_in_both_branches_and_in_a_staged_loop_body():
+    def f(x):
+        t = x
+        if x > 0:
+            del t
+            y = x
+        else:
+            del t
+            y = -x
+        total = 0.0
+        for v in jnp.arange(3.):
+            tmp = v * y
+            total = total + tmp
+            del tmp
+        return total
+    check(f, jnp.float32(2.))
+    check(f, jnp.float32(-2.))

@@ -17,11 +17,17 @@ $(STAMP): pyproject.toml
 demo: install
 	$(PY) examples/demo.py
 
+# The x64 pass reruns the tests marked x64 (every construct) with 64-bit types enabled:
+# Python numbers then become weakly typed 64-bit values, which the staging must promote
+# as JAX does. x64 is process-wide, hence a second run.
 test: install
 	$(PY) -m pytest -q
+	JAX_ENABLE_X64=1 $(PY) -m pytest -q -m x64
 
 bench: install
+	$(PY) benchmarks/loop_scaling.py
 	$(PY) benchmarks/run.py
+	$(PY) benchmarks/loop_gradients.py
 
 fuzz: install
 	$(PY) -m tests.fuzzer --programs 1000

@@ -10,7 +10,14 @@
 
 `to_code(f)` shows the generated source; `autograph-show file.py:f` does it from the shell.
 """
-from autograph.api import convert, do_not_convert, range, set_loop_options, to_code
+from autograph.api import (
+                           convert,
+                           do_not_convert,
+                           range,
+                           set_loop_options,
+                           to_code,
+                           transform,
+)
 from autograph.errors import ConversionError
 from autograph.function import (
                                 ConcreteFunction,
@@ -20,9 +27,11 @@ from autograph.function import (
 )
 from autograph.library import convert_modules, do_not_convert_modules
 from autograph.runtime.errors import ControlFlowError
+from autograph.runtime.registry import Embedding, Lowering, register, unregister
 
 __all__ = [
-    'ConcreteFunction', 'ControlFlowError', 'ConversionError', 'Function', 'convert',
-    'convert_modules', 'do_not_convert', 'do_not_convert_modules', 'functions_run_eagerly',
-    'range', 'run_functions_eagerly', 'set_loop_options', 'to_code',
+    'ConcreteFunction', 'ControlFlowError', 'ConversionError', 'Embedding', 'Function',
+    'Lowering', 'convert', 'convert_modules', 'do_not_convert', 'do_not_convert_modules',
+    'functions_run_eagerly', 'range', 'register', 'run_functions_eagerly',
+    'set_loop_options', 'to_code', 'transform', 'unregister',
 ]

@@ -1,27 +1,70 @@
-"""The public entry points: `convert`, `to_code`, `do_not_convert`, loop options."""
+"""The public entry points: `convert`, `transform`, `to_code`, `do_not_convert`, loop
+options."""
 import ast
+import functools
 import inspect
 
 from autograph import conversion, parsing
 from autograph.errors import ConversionError
 from autograph.function import Function
 from autograph.runtime.iterables import StagedRange
+from autograph.runtime.loop_autodiff import check_mode
 
 
-def convert(fn=None, *, input_signature=None, jit=True):
+def convert(fn=None, *, input_signature=None, jit=True, unroll_loops=None,
+            loop_autodiff=None):
     """Convert `fn`'s Python control flow to JAX and compile it with `jax.jit`.
 
     Works as `@convert`, `convert(fn)` and `@convert(input_signature=..., jit=...)`.
     Returns a `Function` (see autograph.function); with `jit=False`, calls run the
     converted code directly, for use inside the caller's own `jax.jit` or framework.
+
+    `unroll_loops` decides for the `for` loops over Python ranges traced while `fn` runs
+    (and the functions it calls): True unrolls them (as Python runs them), False stages
+    each as one loop where its body allows, None (the default) stages the long ones (see
+    autograph.runtime.loop_policy). A loop's own `set_loop_options(unroll=...)` wins.
+    `loop_autodiff` sets how the function's staged loops with a run-time exit can be
+    differentiated: 'reverse' (the default: `jax.grad`) or 'forward' (`jax.jvp`); see
+    `set_loop_options`.
     """
     if fn is None:
-        return lambda f: convert(f, input_signature=input_signature, jit=jit)
+        return lambda f: convert(f, input_signature=input_signature, jit=jit,
+                                 unroll_loops=unroll_loops, loop_autodiff=loop_autodiff)
     if isinstance(fn, Function):
         fn = fn.python_function
     if not callable(fn):
         raise TypeError(f'convert expects a function or callable, got {fn!r}')
-    return Function(fn, input_signature=input_signature, jit=jit)
+    return Function(fn, input_signature=input_signature, jit=jit, unroll_loops=unroll_loops,
+                    loop_autodiff=check_mode(loop_autodiff, 'loop_autodiff'))
+
+
+def transform(fn=None, *, embedding=None):
+    """The converted Python function of `fn`: no tracing, no `jax.jit`, no cache of its own.
+
+    For frameworks that run their own tracing (`nnx.jit`, their own tracer): calling the
+    result runs the generated code, whose operators dispatch on the values they meet.
+    With an `autograph.Embedding`, it is active while the result runs, so the framework's
+    lowerings and options apply. Works on functions, methods, lambdas and callables;
+    `fn` is converted at the first call. `@transform(embedding=e)` decorates.
+    """
+    if fn is None:
+        return lambda f: transform(f, embedding=embedding)
+    if isinstance(fn, Function):
+        fn = fn.python_function
+    if not callable(fn):
+        raise TypeError(f'transform expects a function or callable, got {fn!r}')
+    converted = []
+
+    @functools.wraps(fn)
+    def run(*args, **kwargs):
+        if not converted:
+            converted.append(conversion.converted_callable(fn, strict=True))
+        if embedding is None:
+            return converted[0](*args, **kwargs)
+        with embedding:
+            return converted[0](*args, **kwargs)
+    run.__ag_python_function__ = fn
+    return run
 
 
 def to_code(fn, recursive=False):
@@ -79,12 +122,23 @@ def do_not_convert(fn):
     return conversion.do_not_convert(fn)
 
 
-def set_loop_options(maximum_iterations=None):
-    """As the first statement of a loop: options for that loop when it is staged.
+def set_loop_options(maximum_iterations=None, unroll=None, autodiff=None):
+    """As the first statement of a loop: options for that loop.
 
     `maximum_iterations=N` bounds a staged `while` loop; it then becomes a `lax.scan` of N
-    steps that stops doing work once the condition fails, which reverse-mode
-    differentiation supports. Outside converted code this does nothing.
+    steps that stops doing work once the condition fails, which both forward- and
+    reverse-mode differentiation support. `unroll=True` runs a `for` over a Python range
+    as Python (unrolled into the compiled program); `unroll=False` stages it as one loop
+    even when it is short (see `convert(unroll_loops=...)`).
+
+    `autodiff` chooses how a staged loop whose trip count is known only when it runs
+    (a `while`, a `for` over a traced range, a `break` on a traced value) and the loops
+    nested in it can be differentiated: 'reverse' (the default) supports `jax.grad` by
+    checkpointing, in memory that does not grow with the trip count, but not `jax.jvp`;
+    'forward' is a plain `lax.while_loop`, which supports `jax.jvp`/`jax.jacfwd` but not
+    `jax.grad`. Neither costs anything when the program is not differentiated.
+
+    Outside converted code this does nothing.
     """
 
 

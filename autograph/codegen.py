@@ -51,6 +51,15 @@ class Generated:
         return converted
 
 
+_files = set()   # the names of the generated modules
+
+
+def is_generated(code):
+    """True for code compiled from generated source: functions defined inside converted
+    code (nested defs, lambdas) were converted with it."""
+    return code.co_filename in _files
+
+
 def generate(node, source_file, runtime_name, freevars, class_name=None):
     """Compile the converted `node` (a FunctionDef or Lambda) into a `Generated`.
     `class_name` names the class whose body defined it, for private-name mangling."""
@@ -75,6 +84,7 @@ def generate(node, source_file, runtime_name, freevars, class_name=None):
     text = _compact(ast.unparse(module)) + '\n'
 
     file = f'<autograph {next(_counter)}: {inner_name} from {origin.short(source_file)}>'
+    _files.add(file)
     first_line = getattr(node, 'lineno', None) or 1
     origin.register(file, text,
                     lambda: _line_map(text, module, source_file, inner_name, first_line))

@@ -13,7 +13,8 @@ import warnings
 import weakref
 
 from autograph import runtime
-from autograph import codegen, parsing, passes
+from autograph import codegen, parsing, passes, prebuilt
+from autograph.runtime import registry
 from autograph.errors import ConversionError
 from autograph.library import is_library
 from autograph.naming import Namer
@@ -50,7 +51,8 @@ def generated_code(fn):
     entry = _generated.get(id(code))
     generated = entry[1] if entry is not None and entry[0]() is code else None
     if generated is None:
-        generated = _generate(fn)
+        with registry.suspended():   # generated code is shared by every embedding
+            generated = _generate(fn)
         key = id(code)
         _generated[key] = (weakref.ref(code, functools.partial(_forget, key)), generated)
     return generated
@@ -87,11 +89,16 @@ def converted_callable(fn, strict=False):
         return converted_callable(inner)
     if isinstance(fn, functools.partial):
         return functools.partial(converted_callable(fn.func), *fn.args, **fn.keywords)
+    if prebuilt.wraps_user_code(fn):   # jax.jit(p), jax.vmap(p), ... made outside
+        return prebuilt.rewrap(fn, lambda f: converted_callable(f, strict))
     if inspect.ismethod(fn):
         func = converted_callable(fn.__func__, strict)
         return fn if func is fn.__func__ else types.MethodType(func, fn.__self__)
     if inspect.isfunction(fn):
-        if is_converted(fn) or is_library(fn) or _is_generator(fn):
+        if strict and _is_generator(fn):
+            raise ConversionError(_generator_message(fn))
+        if (is_converted(fn) or codegen.is_generated(fn.__code__) or is_library(fn)
+                or _is_generator(fn)):
             return fn
         return convert_function(fn) if strict else _convert_or_warn(fn)
     if isinstance(fn, type) or is_library(fn):
@@ -107,6 +114,16 @@ def _is_generator(fn):
     """Generators and coroutines run as Python (consumed while tracing)."""
     return inspect.isgeneratorfunction(fn) or inspect.iscoroutinefunction(fn) or \
         inspect.isasyncgenfunction(fn)
+
+
+def _generator_message(fn):
+    kind = ('an async generator' if inspect.isasyncgenfunction(fn) else
+            'a coroutine (async def)' if inspect.iscoroutinefunction(fn) else 'a generator')
+    code = fn.__code__
+    return (f'{fn.__qualname__} ({code.co_filename}:{code.co_firstlineno}) is {kind}, which '
+            f'cannot be converted: a compiled function returns arrays. Return a value (or '
+            f'accumulate with lax.scan) instead; generators called from converted code run '
+            f'as Python while tracing.')
 
 
 def _convert_or_warn(fn):

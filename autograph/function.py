@@ -1,9 +1,15 @@
 """`Function` and `ConcreteFunction`: `tf.function`'s tracing semantics on `jax.jit`.
 
-A call is keyed by its arguments: arrays by shape and dtype, Python scalars, strings and
-None by value, containers by structure and their leaves' keys, other objects by hash (or
-identity). A new key traces the converted function and compiles it; the same key reuses
-the compiled program, so a Python `print` in the function runs only while tracing.
+A call is keyed by its arguments, bound to the function's parameters with their defaults
+(so `f(x)` and `f(x, b=2)` are one trace of `def f(a, b=2)`): arrays by shape and dtype,
+Python scalars, strings and None by value, containers by structure and their leaves' keys,
+other objects by hash (or identity). A new key traces the converted function and compiles
+it; the same key reuses the compiled program, so a Python `print` in the function runs only
+while tracing.
+
+Results are returned as the function returned them: array leaves come out of the compiled
+program, and everything else (strings, None, Python numbers, functions, objects) is kept
+from the trace that made them, as `equinox.filter_jit` does (see `_Result`).
 """
 import collections
 import dataclasses
@@ -17,8 +23,8 @@ import jax
 import numpy as np
 
 from autograph.conversion import converted_callable
-from autograph.runtime import origin
-from autograph.runtime.asserts import MARKER
+from autograph.runtime import loop_autodiff, loop_policy, origin
+from autograph.runtime.raises import user_exception
 from autograph.runtime.state import check_defined
 
 _eager = threading.local()
@@ -108,7 +114,8 @@ def call_key(args, kwargs):
 class Function:
     """A converted function, traced and compiled per call key (see module docstring)."""
 
-    def __init__(self, python_function, input_signature=None, jit=True):
+    def __init__(self, python_function, input_signature=None, jit=True, unroll_loops=None,
+                 loop_autodiff=None):
         functools.update_wrapper(self, python_function)
         for attr in ('__name__', '__qualname__'):   # callable objects have neither
             if not hasattr(self, attr):
@@ -117,6 +124,8 @@ class Function:
         self.input_signature = (tuple(input_signature) if input_signature is not None
                                 else None)
         self._jit = jit
+        self.unroll_loops = unroll_loops   # see autograph.convert
+        self.loop_autodiff = loop_autodiff   # see runtime/loop_autodiff.py
         self._converted = None
         self._concrete = {}
         self._lock = threading.Lock()
@@ -153,7 +162,8 @@ class Function:
             bound = None
         if bound is None:
             bound = Function(self.python_function.__get__(instance, owner),
-                             self.input_signature, self._jit)
+                             self.input_signature, self._jit, self.unroll_loops,
+                             self.loop_autodiff)
             try:
                 self._bound[instance] = bound
             except TypeError:
@@ -166,7 +176,7 @@ class Function:
         self._calls += 1
         try:
             if not self._jit:
-                return check_defined(self.converted(*args, **kwargs))
+                return self._run_converted(args, kwargs)
             if not kwargs and self.input_signature is None and _all_arrays(args):
                 return self._arrays_jit(*args)
             key, leaves = self._key(args, kwargs)
@@ -178,7 +188,25 @@ class Function:
     def _key(self, args, kwargs):
         if self.input_signature is not None:
             check_signature(self.python_function, self.input_signature, args, kwargs)
+        else:
+            args, kwargs = self._bind(args, kwargs)
         return call_key(args, kwargs)
+
+    @functools.cached_property
+    def _signature(self):
+        try:
+            return inspect.signature(self.python_function)
+        except (TypeError, ValueError):
+            return None
+
+    def _bind(self, args, kwargs):
+        """The arguments bound to the parameters, defaults included, as positional
+        arguments where the signature allows (Python's own TypeError when they do not fit)."""
+        if self._signature is None:
+            return args, kwargs
+        bound = self._signature.bind(*args, **kwargs)
+        bound.apply_defaults()
+        return bound.args, bound.kwargs
 
     def get_concrete_function(self, *args, **kwargs):
         """The ConcreteFunction for these arguments (arrays or jax.ShapeDtypeStruct)."""
@@ -212,13 +240,52 @@ class Function:
                 and self._trace_calls[-1] - self._trace_calls[0] == RETRACE_WINDOW - 1):
             self._warned_retracing = True
             warnings.warn(retrace_message(self, *self._trace_keys), stacklevel=4)
-        return check_defined(self.converted(*args, **kwargs))
+        return _Result.of(self._run_converted(args, kwargs))
+
+    def _run_converted(self, args, kwargs):
+        with loop_policy.unroll_loops(self.unroll_loops), \
+                loop_autodiff.autodiff_mode(self.loop_autodiff):
+            return check_defined(self.converted(*args, **kwargs))
 
     def pretty_printed_concrete_signatures(self):
         return '\n\n'.join(str(c) for c in self._concrete.values())
 
     def __repr__(self):
         return f'<autograph.Function {self.__qualname__}>'
+
+
+class _Result:
+    """A traced result with leaves that are not arrays, as a pytree node: its children
+    are the array leaves (what the compiled program returns), its auxiliary data the rest.
+    jax.jit keeps the auxiliary data of each trace and rebuilds the result from it on each
+    call: unflattening returns the user's own value, not a _Result."""
+
+    def __init__(self, arrays, spec):
+        self.arrays = arrays
+        self.spec = spec
+
+    @staticmethod
+    def of(value):
+        leaves, treedef = jax.tree_util.tree_flatten(value)
+        if all(_is_array(leaf) for leaf in leaves):
+            return value
+        arrays = [leaf for leaf in leaves if _is_array(leaf)]
+        return _Result(arrays, (treedef, [None if _is_array(leaf) else (leaf,)
+                                          for leaf in leaves]))
+
+    @staticmethod
+    def rebuild(spec, arrays):
+        treedef, statics = spec
+        it = iter(arrays)
+        return jax.tree_util.tree_unflatten(
+            treedef, [next(it) if s is None else s[0] for s in statics])
+
+
+def _is_array(leaf):
+    return isinstance(leaf, (jax.Array, np.ndarray, np.generic))
+
+
+jax.tree_util.register_pytree_node(_Result, lambda r: (r.arrays, r.spec), _Result.rebuild)
 
 
 def _all_arrays(args):
@@ -230,16 +297,13 @@ def _all_arrays(args):
 
 
 def _user_facing(error):
-    """The error to show: assertion failures unwrapped, user lines noted."""
-    message = str(error)
-    if MARKER in message and not isinstance(error, AssertionError):
-        start = message.index(MARKER)
-        text = message[start:].split('\n')[0]
-        new = AssertionError(text)
-        new.__traceback__ = error.__traceback__
-        return new
+    """The error to show: the user's exception for a failed run-time check (`assert`,
+    `raise`), user lines noted."""
+    user = user_exception(error)
+    if user is not None:
+        return user
     origin.add_user_notes(error)
-    return error
+    return loop_autodiff.explain(error)
 
 
 def retrace_message(function, previous, current):
@@ -365,16 +429,36 @@ class ConcreteFunction:
 
     def ensure_traced(self):
         if self._outputs is None:
-            self._outputs = jax.eval_shape(self._jitted, *self._avals)
+            self._outputs = self._jitted.eval_shape(*self._avals)
 
     def __call__(self, *args, **kwargs):
         try:
-            key, leaves = self.function._key(args, kwargs)
+            if self.function.input_signature is None:
+                key, leaves = call_key(*self._pin(args, kwargs))
+            else:
+                key, leaves = self.function._key(args, kwargs)
             if key != self.key:
                 raise self._incompatible(key)
             return self.call_leaves(leaves)
         except Exception as error:
             raise _user_facing(error) from None
+
+    def _pin(self, args, kwargs):
+        """The call's arguments bound to the parameters; a Python argument left out takes
+        the value it was traced with (as tf.function's concrete functions do)."""
+        signature = self.function._signature
+        if signature is None:
+            return args, kwargs
+        bound = signature.bind(*args, **kwargs)
+        traced = signature.bind(*self.structured_input_signature[0],
+                                **self.structured_input_signature[1])
+        for name, value in traced.arguments.items():
+            if name not in bound.arguments and not any(
+                    isinstance(leaf, jax.ShapeDtypeStruct)
+                    for leaf in jax.tree_util.tree_leaves(value)):
+                bound.arguments[name] = value
+        bound.apply_defaults()
+        return bound.args, bound.kwargs
 
     def _incompatible(self, key):
         if key[0] != self.key[0]:
@@ -384,11 +468,17 @@ class ConcreteFunction:
         for i, (mine, theirs) in enumerate(zip(self.key[1], key[1])):
             if mine != theirs:
                 name = names[i] if i < len(names) else f'argument {i}'
-                kind = TypeError if isinstance(mine, ValueKey) else ValueError
-                return kind(f"argument '{name}' of this concrete function of "
-                            f"{self.function.__qualname__} was traced as {mine}, but got "
-                            f"{theirs}. Call the Function itself to trace it again for new "
-                            f"values.")
+                if isinstance(mine, ArrayKey):
+                    return ValueError(
+                        f"argument '{name}' of this concrete function of "
+                        f"{self.function.__qualname__} was traced as {mine}, but got "
+                        f"{theirs}. Call the Function itself to trace it again for new "
+                        f"shapes.")
+                return TypeError(
+                    f"this concrete function of {self.function.__qualname__} was traced "
+                    f"with {name}={_pinned(mine)}: its Python arguments are fixed, but got "
+                    f"{name}={_pinned(theirs)}. Pass {name}={_pinned(mine)} or leave it "
+                    f"out, or call the Function itself to trace it for the new value.")
         return TypeError('incompatible arguments')
 
     @functools.cached_property
@@ -427,6 +517,10 @@ class ConcreteFunction:
     __repr__ = __str__
 
 
+def _pinned(key):
+    return repr(key.value) if isinstance(key, ValueKey) else f'<{key}>'
+
+
 class _ArraysCall:
     """Calls a Function's all-arrays jit with flat leaves (as ConcreteFunction does)."""
 
@@ -441,6 +535,10 @@ class _ArraysCall:
     def lower(self, *avals):
         args, _ = jax.tree_util.tree_unflatten(self.treedef, avals)
         return self.jitted.lower(*args)
+
+    def eval_shape(self, *avals):
+        args, _ = jax.tree_util.tree_unflatten(self.treedef, avals)
+        return self.jitted.eval_shape(*args)
 
 
 def _named(fn, name):

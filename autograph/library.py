@@ -2,12 +2,15 @@
 
 JAX, NumPy, SciPy, the standard library, neural-network libraries, and autograph itself.
 Users can add their own modules (`do_not_convert_modules`) or force conversion of a
-module that would otherwise be skipped (`convert_modules`).
+module that would otherwise be skipped (`convert_modules`); an active `Embedding` can do
+the same for its own code only.
 """
 import functools
 import inspect
 import sys
 import threading
+
+from autograph.runtime import registry
 
 _LIBRARIES = {
     'jax', 'jaxlib', 'numpy', 'scipy', 'flax', 'equinox', 'optax', 'chex', 'haiku',
@@ -38,6 +41,10 @@ def _matches(module, names):
 def is_library_module(module):
     if not module:
         return False
+    embedding = registry.active()
+    verdict = embedding.library_verdict(module) if embedding is not None else None
+    if verdict is not None:
+        return verdict
     if _matches(module, _included):
         return False
     top = module.split('.')[0]

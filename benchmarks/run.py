@@ -248,6 +248,10 @@ def write_report(rows, conv_median, conv_min, overhead, ours, plain):
         '- "spread" is the interquartile range over the median; on this shared 2-core VM, '
         'workloads under 50 us per call vary by 10-20% from run to run.',
         '', '![ratios](benchmarks/ratios.png)', '']
+    scaling = os.path.join(ROOT, 'benchmarks', 'loop_scaling.md')   # by loop_scaling.py
+    if os.path.exists(scaling):
+        with open(scaling) as f:
+            lines += ['', f.read()]
     with open(os.path.join(ROOT, 'BENCHMARKS.md'), 'w') as f:
         f.write('\n'.join(lines))
     print('\n'.join(lines))

@@ -182,6 +182,61 @@ def train_step_lax(w, xs, ys):
     return w - 0.1 * jax.grad(loss)(w)
 
 
+# --- natural loops over a Python range (staged as one loop, not unrolled) ---------------
+
+def range_rnn(xs, state, w):
+    states = []
+    for t in range(xs.shape[0]):
+        state = jnp.tanh(xs[t] + state @ w)
+        states.append(state)
+    return jnp.stack(states)
+
+
+def sum_with_if(x):
+    total = 0.0
+    for i in range(x.shape[0]):
+        if x[i] > 0:
+            total = total + x[i]
+        else:
+            total = total - 0.5
+    return total
+
+
+def sum_with_if_lax(x):
+    def body(i, total):
+        return lax.cond(x[i] > 0, lambda: total + x[i], lambda: total - 0.5)
+    return lax.fori_loop(0, x.shape[0], body, 0.0)
+
+
+EULER_STEPS = 2000
+
+
+def euler(y):
+    dt = 0.001
+    for _ in range(EULER_STEPS):
+        y = y + dt * (jnp.sin(y) - 0.5 * y)
+    return y
+
+
+def euler_lax(y):
+    dt = 0.001
+    return lax.fori_loop(0, EULER_STEPS, lambda _, y: y + dt * (jnp.sin(y) - 0.5 * y), y)
+
+
+def natural_loops(n_rnn=1000, n_sum=500):
+    """The three natural range loops, as workloads (also used by loop_scaling.py)."""
+    rng = np.random.default_rng(1)
+    rnn_args = (jnp.asarray(rng.normal(size=(n_rnn, 16)), jnp.float32), jnp.zeros(16),
+                jnp.asarray(rng.normal(size=(16, 16)) * 0.3, jnp.float32))
+    return [
+        Workload(f'range rnn {n_rnn} + append', range_rnn, rnn_lax, rnn_args),
+        Workload(f'range sum with if {n_sum}', sum_with_if, sum_with_if_lax,
+                 (jnp.asarray(rng.normal(size=n_sum), jnp.float32),)),
+        Workload(f'range euler {EULER_STEPS}', euler, euler_lax,
+                 (jnp.linspace(-2., 2., 64),)),
+    ]
+
+
 def make_workloads():
     rng = np.random.default_rng(0)
     xs = jnp.asarray(rng.normal(size=(32, 16)), jnp.float32)
@@ -203,4 +258,4 @@ def make_workloads():
         Workload('train step (grad)', train_step, train_step_lax,
                  (jnp.asarray(rng.normal(size=(16, 4)) * 0.1, jnp.float32),
                   xs.reshape(8, 4, 16), jnp.zeros((8, 4, 4))), eager=False),
-    ]
+    ] + natural_loops()

@@ -4,16 +4,31 @@ from .asserts import assert_
 from .calls import call
 from .control_flow import and_, for_stmt, if_exp, if_stmt, not_, or_, while_stmt
 from .identity import is_, is_not
+from .items import setitem, update_item
 from .iterables import enumerate_ as enumerate
 from .iterables import range_ as range
 from .iterables import zip_ as zip
+from .indexing import getitem, repeat
+from .matching import python_subject
+from .py_builtins import all_ as all
+from .py_builtins import any_ as any
 from .py_builtins import bool_ as bool
 from .py_builtins import float_ as float
+from .py_builtins import in_
 from .py_builtins import int_ as int
 from .py_builtins import max_ as max
 from .py_builtins import min_ as min
+from .py_builtins import pow_ as pow
+from .py_builtins import sum_ as sum
+from .raises import raise_, raise_if
 from .state import Undefined
+from .text import format_ as format
+from .text import repr_ as repr
+from .text import str_ as str
+from .text import text
 
-__all__ = ['Undefined', 'and_', 'assert_', 'bool', 'call', 'enumerate', 'float', 'for_stmt',
-           'if_exp', 'if_stmt', 'int', 'is_', 'is_not', 'max', 'min', 'not_', 'or_', 'range',
+__all__ = ['Undefined', 'all', 'and_', 'any', 'assert_', 'bool', 'call', 'enumerate',
+           'float', 'for_stmt', 'format', 'getitem', 'if_exp', 'if_stmt', 'in_', 'int', 'is_',
+           'is_not', 'max', 'min', 'not_', 'or_', 'pow', 'python_subject', 'raise_', 'raise_if',
+           'range', 'repeat', 'repr', 'setitem', 'str', 'sum', 'text', 'update_item',
            'while_stmt', 'zip']

@@ -1,32 +1,24 @@
 """`ag.assert_`: a Python assert, checked when the program runs if its test is traced."""
 import logging
 
-import jax
-import numpy as np
+import jax.numpy as jnp
 
-from .errors import here
+from .raises import MARKER, raise_if
 from .state import is_traced
-
-MARKER = 'autograph assertion failed'
 
 
 def assert_(test, message=None):
-    """Python reference: `assert test, message()`."""
+    """Python reference: `assert test, message()`. A traced test (an array: all of its
+    elements must hold) is checked by the compiled program (see runtime.raises)."""
     if not is_traced(test):
         if not test:
             raise AssertionError(message()) if message is not None else AssertionError()
         return
-    location = here()
     text = str(message()) if message is not None else 'assertion failed'
-    where = f' at {location}' if location else ''
-
-    def check(value):
-        if not np.all(value):
-            raise AssertionError(f'{MARKER}{where}: {text}')
-    jax.debug.callback(check, test)
+    raise_if(jnp.logical_not(jnp.all(test)), lambda: AssertionError(text))
 
 
-class _HideAssertionLogs(logging.Filter):
+class _HideCheckLogs(logging.Filter):
     """JAX logs a failed callback before raising it; ours are reported as errors."""
 
     def filter(self, record):
@@ -35,4 +27,4 @@ class _HideAssertionLogs(logging.Filter):
 
 
 for _name in ('jax._src.debugging', 'jax._src.callback'):
-    logging.getLogger(_name).addFilter(_HideAssertionLogs())
+    logging.getLogger(_name).addFilter(_HideCheckLogs())

@@ -16,11 +16,16 @@ STAGED_RECURSION_LIMIT = 16
 _local = threading.local()
 
 TRANSFORMS = frozenset({
-    'jax.grad', 'jax.value_and_grad', 'jax.vmap', 'jax.jit', 'jax.checkpoint', 'jax.remat',
-    'jax.jacfwd', 'jax.jacrev', 'jax.hessian', 'jax.jvp', 'jax.vjp', 'jax.linearize',
+    'jax.grad', 'jax.value_and_grad', 'jax.vmap', 'jax.pmap', 'jax.jit', 'jax.checkpoint',
+    'jax.remat', 'jax.jacfwd', 'jax.jacrev', 'jax.jacobian', 'jax.hessian', 'jax.jvp',
+    'jax.vjp', 'jax.linearize', 'jax.linear_transpose', 'jax.custom_jvp', 'jax.custom_vjp',
+    'jax.eval_shape', 'jax.make_jaxpr', 'jax.named_call',
     'jax.lax.scan', 'jax.lax.map', 'jax.lax.cond', 'jax.lax.switch', 'jax.lax.while_loop',
-    'jax.lax.fori_loop', 'jax.lax.associative_scan'})
-"""JAX functions that take user functions: converted code converts what it gives them."""
+    'jax.lax.fori_loop', 'jax.lax.associative_scan', 'jax.lax.custom_root',
+    'jax.lax.custom_linear_solve'})
+"""JAX functions that take user functions (alone, or in a list like lax.switch's
+branches): converted code converts what it gives them. Wrappers these made outside
+converted code are rebuilt around the converted function (see autograph.prebuilt)."""
 
 
 def _resolve(dotted):
@@ -47,9 +52,8 @@ def call(fn, *args, **kwargs):
                 isinstance(args[0], Stacked) and args[0].stacked() is not None:
             return args[0].stacked()
         if name in TRANSFORMS:
-            args = [converted_callable(a) if callable(a) else a for a in args]
-            kwargs = {k: converted_callable(v) if callable(v) else v
-                      for k, v in kwargs.items()}
+            args = [_converted_functions(a) for a in args]
+            kwargs = {k: _converted_functions(v) for k, v in kwargs.items()}
         return fn(*args, **kwargs)
     code = getattr(getattr(target, '__func__', target), '__code__', None)
     active = _active()
@@ -66,6 +70,16 @@ def call(fn, *args, **kwargs):
         depths.pop()
         if not depths:
             del active[code]
+
+
+def _converted_functions(arg):
+    """`arg` converted when it is a function, or a list/tuple of functions."""
+    from autograph.conversion import converted_callable
+    if callable(arg):
+        return converted_callable(arg)
+    if isinstance(arg, (list, tuple)) and arg and all(callable(a) for a in arg):
+        return type(arg)(converted_callable(a) for a in arg)
+    return arg
 
 
 def _active():

@@ -6,27 +6,35 @@ loop bodies are functions of the variables they change; `names` are those variab
 names in the user's code, used in error messages.
 """
 import builtins
+import collections.abc
+import types
 import warnings
 
 import jax
 import jax.numpy as jnp
 
-from . import lowering
+from . import loop_autodiff, loop_policy, lowering, registry
 from .errors import ControlFlowError, here, where
-from .iterables import StagedRange, TracedIterable
+from .iterables import StagedRange, TracedIterable, range_items
+from .mutation import Mutations
 from .nonlocals import Nonlocals
+from .raises import on_path
 from .state import any_traced, is_traced, pack, unpack
 
 UNROLL_WARNING_ITERATIONS = 500
 _warned_unrolls = set()
 
 
-def if_stmt(cond, if_true, if_false, args=(), names=(), nonlocals=()):
+def if_stmt(cond, if_true, if_false, args=(), names=(), returned=None, fields=None,
+            nonlocals=()):
     """Python reference: `return if_true(*args) if cond else if_false(*args)`.
 
     A traced `cond` becomes `lax.cond`: both branches are traced once. `if_false=None`
-    stands for an absent `else`: the state passes through unchanged. `nonlocals` are
-    variables the branches assign in place (see runtime.nonlocals).
+    stands for an absent `else`: the state passes through unchanged. `returned` ('true'
+    or 'false') names a branch taken only after the function has returned: variables it
+    leaves undefined are never read, so they may be undefined there. `fields` gives the
+    attributes the branches assign (see mutation.py); `nonlocals` the variables they
+    assign in place (see nonlocals.py).
     """
     if if_false is None:
         def if_false(*state):
@@ -35,32 +43,47 @@ def if_stmt(cond, if_true, if_false, args=(), names=(), nonlocals=()):
         shared = Nonlocals(nonlocals, (if_true, if_false))
         return shared.finish(names, if_stmt(
             cond, shared.wrap(if_true, names), shared.wrap(if_false, names),
-            tuple(args) + shared.get(), tuple(names) + shared.names))
+            tuple(args) + shared.get(), tuple(names) + shared.names, returned, fields))
+    framework = registry.lowering_for(cond)
+    if framework is not None:
+        return framework.if_stmt(cond, if_true, if_false, args, names)
     if is_traced(cond):
         location = here()
         pred = lowering.predicate(cond, location, '`if`')
-        return unpack(names, lowering.cond(pred, if_true, if_false, args, names, location))
+        objects = Mutations(args, names, fields)
+        return objects.finish(lowering.cond(
+            pred, objects.wrap(if_true), objects.wrap(if_false), objects.state,
+            objects.all_names, location, returned=returned))
     if cond:
         return if_true(*args)
     return if_false(*args)
 
 
-def while_stmt(test, body, state=(), names=(), maximum_iterations=None, nonlocals=()):
+def while_stmt(test, body, state=(), names=(), maximum_iterations=None, autodiff=None,
+               fields=None, nonlocals=()):
     """Python reference:
 
         while test(*state):
             state = body(*state)
         return state
 
-    The loop is staged into `lax.while_loop` from the first time `test` gives a traced
-    value (so a loop whose flag becomes traced midway switches over then).
+    The loop is staged into a while loop from the first time `test` gives a traced
+    value (so a loop whose flag becomes traced midway switches over then); `autodiff`
+    picks its lowering (see loop_autodiff).
     """
     if nonlocals:
         shared = Nonlocals(nonlocals, (body, test), loop=True)
         return shared.finish(names, while_stmt(
             shared.wrap_test(test), shared.wrap(body, names), tuple(state) + shared.get(),
-            tuple(names) + shared.names, maximum_iterations))
-    values = tuple(state)
+            tuple(names) + shared.names, maximum_iterations, autodiff, fields))
+    objects = Mutations(state, names, fields)
+    test, body = objects.wrap(test, returns_state=False), objects.wrap(body)
+    with loop_autodiff.autodiff_mode(autodiff):
+        values = _while(test, body, objects.state, objects.all_names, maximum_iterations)
+    return objects.finish(values)
+
+
+def _while(test, body, values, names, maximum_iterations):
     iterations = 0
     while True:
         if maximum_iterations is not None and iterations >= maximum_iterations:
@@ -71,19 +94,27 @@ def while_stmt(test, body, state=(), names=(), maximum_iterations=None, nonlocal
             cond = lowering.probe(test, values)
         else:
             cond = test(*values)
+        framework = registry.lowering_for(cond)
+        if framework is not None:
+            remaining = (None if maximum_iterations is None
+                         else maximum_iterations - iterations)
+            values = pack(names, framework.while_stmt(test, body, values, names, remaining))
+            break
         if is_traced(cond) or cond is lowering.TRACED:
             remaining = (None if maximum_iterations is None
                          else maximum_iterations - iterations)
+            body = on_path(body, test, lambda *state: unpack(names, state))
             values = lowering.while_loop(test, body, values, names, here(), remaining)
             break
         if not cond:
             break
         values = pack(names, body(*values))
         iterations += 1
-    return unpack(names, values)
+    return values
 
 
-def for_stmt(iterable, body, state=(), names=(), extra_test=None, nonlocals=()):
+def for_stmt(iterable, body, state=(), names=(), extra_test=None, unroll=None,
+             autodiff=None, fields=None, nonlocals=()):
     """Python reference:
 
         for item in iterable:
@@ -93,74 +124,158 @@ def for_stmt(iterable, body, state=(), names=(), extra_test=None, nonlocals=()):
         return state
 
     A traced iterable (an array, or a range with traced bounds) is staged: `lax.scan`
-    over an array's leading axis, `lax.while_loop` over a traced range.
+    over an array's leading axis, a while loop over a traced range
+    (`autodiff` picks its lowering, see loop_autodiff). A range with
+    Python bounds (also under `enumerate`, `zip`, `reversed`) is staged as one loop when
+    its values are traced, unless it is short, `unroll` (a `set_loop_options` directive)
+    says otherwise, or its body needs the index as a Python int: see runtime.loop_policy.
     """
     if nonlocals:
         shared = Nonlocals(nonlocals, (body, extra_test), loop=True)
         return shared.finish(names, for_stmt(
             iterable, shared.wrap(body, names), tuple(state) + shared.get(),
-            tuple(names) + shared.names, shared.wrap_test(extra_test)))
-    values = tuple(state)
+            tuple(names) + shared.names, shared.wrap_test(extra_test), unroll, autodiff,
+            fields))
+    framework = registry.loop_lowering_for(iterable)
+    if framework is not None:
+        return framework.for_stmt(iterable, body, tuple(state), names, extra_test)
+    objects = Mutations(state, names, fields)
+    body = objects.wrap(body, leading=1)
+    extra_test = objects.wrap(extra_test, returns_state=False)
+    with loop_autodiff.autodiff_mode(autodiff):
+        values = _for(iterable, body, objects.state, objects.all_names, extra_test, unroll)
+    return objects.finish(values)
+
+
+def _for(iterable, body, values, names, extra_test, unroll):
+    items = range_items(iterable)
+    if extra_test is not None:  # a staged body runs only while the loop has not broken
+        body = on_path(body, lambda item, *state: extra_test(*state),
+                       lambda item, *state: unpack(names, state))
     if isinstance(iterable, (TracedIterable, StagedRange)) or is_traced(iterable):
         staged = iterable if isinstance(iterable, (TracedIterable, StagedRange)) \
             else TracedIterable.over(iterable)
         values = staged.loop(body, values, names, here(), extra_test)
+    elif items is not None:
+        values = _range_for(iterable, items, body, values, names, extra_test, unroll)
     else:
         values = _python_for(iterable, body, values, names, extra_test)
-    return unpack(names, values)
+    return values
 
 
-def _python_for(iterable, body, values, names, extra_test):
-    """The plain Python loop, which turns staged if a `break` flag becomes traced."""
-    if (extra_test is not None and isinstance(iterable, builtins.range)
-            and len(iterable) > 1 and any_traced(values)):
-        # A loop that may break on a traced value: try it as one staged loop at once.
-        staged = _try_staged_range(iterable, body, values, names, extra_test, here(2))
-        if staged is not None:
+def _range_for(iterable, items, body, values, names, extra_test, unroll):
+    """A `for` over a range with Python bounds: one staged loop, or the Python loop."""
+    location = here(2)
+    stage = loop_policy.wanted(len(items), unroll)
+    traced = any_traced(values)
+    reported = False
+    if stage is not False and (traced or _reads_traced(body)):
+        try:
+            staged = items.loop(body, values, names, location, extra_test,
+                                require_traced=not traced)
+        except lowering.NothingTraced:
+            pass
+        except _NEEDS_PYTHON as error:
+            loop_policy.report_unrolled(location, len(items), _reason(error), stage)
+            reported = True
+        else:
+            loop_policy.report_staged(location, len(items), 'lax.while_loop' if extra_test
+                                      else 'lax.scan')
+            _use_up(iterable)
             return staged
+    staged_rest = items if stage is not False else None
+    return _python_for(iterable, body, values, names, extra_test, staged_rest,
+                       warn=stage is not False and not reported)
+
+
+_NEEDS_PYTHON = (TypeError, IndexError, ControlFlowError)
+"""What staging a loop over a Python range raises when its body needs the index as a
+Python int (`layers[i]`, `jnp.zeros(i)`, `int(i)`) or its state cannot be carried (a
+shape that grows): such a loop runs as Python instead. Any other error is the user's own
+and propagates (the Python loop would raise it too)."""
+
+
+def _use_up(iterable):
+    """A Python iterator (not a range) is used up after a staged loop over it, as the
+    Python loop would leave it."""
+    if builtins.iter(iterable) is iterable:
+        for _ in iterable:
+            pass
+
+
+def _reason(error):
+    message = str(error).strip().splitlines()
+    return f'{type(error).__name__}: {message[0] if message else "no message"}'
+
+
+def _reads_traced(fn, depth=3):
+    """Whether `fn` closes over traced values (directly, or through the functions and
+    plain objects it closes over, up to `depth` levels)."""
+    fn = getattr(fn, '__wrapped__', fn)   # a body wrapped by runtime.raises.on_path
+    for cell in fn.__closure__ or ():
+        try:
+            value = cell.cell_contents
+        except ValueError:   # an empty cell: a variable not assigned yet
+            continue
+        if isinstance(value, types.FunctionType):
+            if depth > 0 and _reads_traced(value, depth - 1):
+                return True
+        elif isinstance(value, collections.abc.Iterator):
+            continue   # a generator or iterator: not looked into (that would consume it)
+        elif any_traced(value) or any_traced(_attributes(value)):
+            return True
+    return False
+
+
+def _attributes(value):
+    if isinstance(value, (types.ModuleType, type)) or not hasattr(value, '__dict__'):
+        return []
+    return list(vars(value).values())
+
+
+def _python_for(iterable, body, values, names, extra_test, items=None, warn=True):
+    """The plain Python loop, which turns staged if a `break` flag becomes traced (the
+    rest of the loop is one staged loop when `items` are the range's items). With `warn`,
+    a long loop over traced values is reported once."""
     count = 0
-    items = builtins.iter(iterable)
-    for item in items:
+    iterator = builtins.iter(iterable)
+    for item in iterator:
         if extra_test is not None:
             go = extra_test(*values)
+            framework = registry.lowering_for(go)
+            if framework is not None:   # each remaining step runs under the framework's cond
+                values = framework.guarded(go, lambda s, item=item: pack(names, body(item, *s)),
+                                           values)
+                continue
             if is_traced(go):
-                return _finish_staged(iterable, item, items, count, body, values, names,
-                                      extra_test)
+                return _finish_staged(items, item, iterator, count, body, values, names,
+                                      extra_test, iterator is iterable)
             if not go:
                 break
         values = pack(names, body(item, *values))
         count += 1
-        if count == UNROLL_WARNING_ITERATIONS:
+        if count == UNROLL_WARNING_ITERATIONS and warn:
             _warn_unroll(values)
     return values
 
 
-_NEEDS_PYTHON = (TypeError, IndexError, ControlFlowError)
-"""What staging a Python range loop raises when its body needs the index as a Python
-int (`layers[i]`) or collects a list: such a loop runs as Python instead."""
-
-
-def _try_staged_range(r, body, values, names, extra_test, location):
-    try:
-        return lowering.range_loop(r.start, r.stop, r.step, body, values, names,
-                                   location, extra_test)
-    except _NEEDS_PYTHON:
-        return None
-
-
-def _finish_staged(iterable, item, items, done, body, values, names, extra_test):
+def _finish_staged(items, item, rest, done, body, values, names, extra_test, use_up):
     """Run the rest of a Python loop after its exit flag became traced.
 
-    Over a `range` the rest becomes one staged loop if it can; otherwise each remaining
+    Over a range the rest becomes one staged loop if it can; otherwise each remaining
     iteration becomes a `lax.cond` on the flag.
     """
     location = here(2)
-    if isinstance(iterable, builtins.range):
-        staged = _try_staged_range(iterable[done:], body, values, names, extra_test,
-                                   location)
-        if staged is not None:
+    if items is not None:
+        try:
+            staged = items.after(done).loop(body, values, names, location, extra_test,
+                                            require_traced=False)
+            if use_up:
+                _use_up(rest)
             return staged
-    for item in _chain(item, items):
+        except _NEEDS_PYTHON:
+            pass
+    for item in _chain(item, rest):
         go = extra_test(*values)
 
         def run(*state, item=item):
@@ -186,19 +301,22 @@ def _chain(first, rest):
 def _warn_unroll(values):
     if not any(is_traced(leaf) for leaf in jax.tree_util.tree_leaves(values)):
         return
-    location = here(3)
+    location = here()
     if location in _warned_unrolls:
         return
     _warned_unrolls.add(location)
     warnings.warn(
         f'the Python loop at {location} has run {UNROLL_WARNING_ITERATIONS} iterations while '
-        f'tracing; each one is unrolled into the compiled program. Iterate over '
-        f'autograph.range(n) (or an array) to stage it as one loop instead.',
+        f'tracing; each one is unrolled into the compiled program. Iterate over an array '
+        f'or a range to stage it as one loop instead.',
         stacklevel=4)
 
 
 def if_exp(cond, if_true, if_false):
     """Python reference: `if_true() if cond else if_false()` (a conditional expression)."""
+    framework = registry.lowering_for(cond)
+    if framework is not None:
+        return framework.select(cond, if_true, if_false)
     if is_traced(cond):
         location = here()
         pred = lowering.predicate(cond, location, 'conditional expression')
@@ -211,21 +329,40 @@ def if_exp(cond, if_true, if_false):
 def and_(left, right):
     """Python reference: `left and right()`. A traced `left` selects as Python would,
     `jnp.where(left, right, left)` (`jnp.logical_and` for booleans)."""
+    framework = registry.lowering_for(left)
+    if framework is not None:
+        return framework.select(left, right, lambda: left)
     if is_traced(left):
-        return jnp.where(left, right(), left)
+        right = right()
+        if _both_bool(left, right):
+            return jnp.logical_and(left, right)
+        return jnp.where(left, right, left)
     return left and right()
 
 
 def or_(left, right):
     """Python reference: `left or right()`. A traced `left` selects as Python would,
     `jnp.where(left, left, right)` (`jnp.logical_or` for booleans)."""
+    framework = registry.lowering_for(left)
+    if framework is not None:
+        return framework.select(left, lambda: left, right)
     if is_traced(left):
-        return jnp.where(left, left, right())
+        right = right()
+        if _both_bool(left, right):
+            return jnp.logical_or(left, right)
+        return jnp.where(left, left, right)
     return left or right()
+
+
+def _both_bool(left, right):
+    return jnp.result_type(left) == jnp.bool_ and jnp.result_type(right) == jnp.bool_
 
 
 def not_(value):
     """Python reference: `not value`; a traced value gives `jnp.logical_not`."""
+    framework = registry.lowering_for(value)
+    if framework is not None:
+        return framework.select(value, lambda: False, lambda: True)
     if is_traced(value):
         return jnp.logical_not(value)
     return not value

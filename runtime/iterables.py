@@ -6,8 +6,9 @@ import builtins
 import operator
 
 import jax.numpy as jnp
+from jax._src.lax.lax import _convert_element_type  # the only way to make a weak type
 
-from . import lowering
+from . import lowering, registry
 from .errors import ControlFlowError
 from .state import is_traced
 
@@ -67,7 +68,8 @@ class StagedRange:
                                   names, location)
 
     def __iter__(self):
-        return iter(builtins.range(self.start, self.stop, self.step))
+        indices = builtins.range(self.start, self.stop, self.step)
+        return iter(indices) if self.item is None else map(self.item, indices)
 
     def __len__(self):
         return len(builtins.range(self.start, self.stop, self.step))
@@ -104,6 +106,8 @@ def range_(*args):
     """`range` in converted code: the builtin, unless a bound is traced."""
     if any(is_traced(a) for a in args):
         return TracedRange(*args)
+    if any(registry.lowering_for(a) for a in args):   # a framework's own values
+        return registry.Range(*args)
     return builtins.range(*args)
 
 
@@ -142,3 +146,77 @@ def zip_(*iterables):
             start += count
         return tuple(items)
     return TracedIterable(sequences, make_item, length, any(p.indexed for p in parts))
+
+
+class RangeItems:
+    """The items of a range with Python bounds, as a function of the iteration count `k`:
+    `range(...)` (item `start + k * step`), and `enumerate`, `zip` and `reversed`/`iter`
+    over ranges (items built from those). A converted `for` over them may stage the loop
+    with a traced `k` instead of unrolling it (see runtime.loop_policy)."""
+
+    def __init__(self, length, item):
+        self.length = length
+        self.item = item
+
+    def __len__(self):
+        return self.length
+
+    def after(self, done):
+        """The items left after the first `done`."""
+        return RangeItems(max(self.length - done, 0), lambda k: self.item(k + done))
+
+    def loop(self, body, values, names, location, extra_test, require_traced):
+        def body_at(k, *state):
+            return body(self.item(_weak(k)), *state)
+        if extra_test is not None:
+            return lowering.range_loop(0, self.length, 1, body_at, values, names, location,
+                                       extra_test, require_traced)
+        return lowering.scan_loop(self.length, (), lambda k: k, body_at, values, names,
+                                  location, require_traced=require_traced)
+
+
+_INT32_MAX = 2 ** 31 - 1
+
+
+def _weak(k):
+    """A traced count typed like a Python int (weakly typed), so that the body computes
+    the dtypes it computes with the Python index (`x_f16 * i` stays float16)."""
+    return _convert_element_type(k, weak_type=True)
+
+
+def _affine(start, step):
+    """k -> start + k * step, without the operations that do nothing (on a traced k)."""
+    if step == 1:
+        return (lambda k: k) if start == 0 else (lambda k: start + k)
+    return (lambda k: k * step) if start == 0 else (lambda k: start + k * step)
+
+
+def range_items(iterable):
+    """`iterable` as RangeItems when it is a range (or Python's lazy `enumerate`, `zip`,
+    `reversed`/`iter` over ranges, read through their `__reduce__`), else None."""
+    if isinstance(iterable, builtins.range):
+        r = iterable
+        if max(abs(r.start), abs(r.stop)) > _INT32_MAX:
+            return None
+        return RangeItems(len(r), _affine(r.start, r.step))
+    kind = type(iterable)
+    if kind is type(iter(builtins.range(0))):
+        _, (r,), done = iterable.__reduce__()
+        inner = range_items(r)
+        return inner.after(done) if inner is not None else None
+    if kind is builtins.enumerate:
+        _, (inner, start) = iterable.__reduce__()
+        inner = range_items(inner)
+        if inner is None:
+            return None
+        return RangeItems(inner.length, lambda k: (start + k, inner.item(k)))
+    if kind is builtins.zip:
+        reduced = iterable.__reduce__()
+        parts = [range_items(i) for i in reduced[1]]
+        if not parts or None in parts:
+            return None
+        lengths = {p.length for p in parts}
+        if len(reduced) > 2 and reduced[2] and len(lengths) > 1:
+            return None   # zip(strict=True) raises: let Python do it
+        return RangeItems(min(lengths), lambda k: tuple(p.item(k) for p in parts))
+    return None

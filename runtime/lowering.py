@@ -13,10 +13,14 @@ import threading
 import jax
 import jax.numpy as jnp
 from jax import lax
+from jax._src.lax.lax import _convert_element_type   # lax.convert_element_type, keeping weak
 
+from . import loop_autodiff, slices
 from .errors import ControlFlowError, here, where
+from .raises import on_path, raised
 from .stacked import Stacked
-from .state import RETURN_VALUE, Undefined, describe, is_dynamic, merge, pack, split
+from .state import (RETURN_VALUE, Undefined, describe, grow, is_dynamic, merge, pack, split,
+                    unpack)
 
 _local = threading.local()
 
@@ -62,22 +66,41 @@ def _same_type(a, b):
 
 
 def _promoted(a, b):
-    """The type JAX gives a value that is `a` on one path and `b` on another, or None."""
+    """The type JAX gives a value that is `a` on one path and `b` on another, or None.
+
+    A weakly typed value (a Python number) takes the other's dtype as JAX promotes it
+    (`jnp.where(c, 0.0, x)` is float32 for a float32 `x`, with or without x64); two
+    different strong dtypes do not mix.
+    """
     if a.shape != b.shape:
         return None
     if a.dtype == b.dtype:
         return jax.ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type and b.weak_type)
     if not (a.weak_type or b.weak_type):
         return None
-    dtype, weak = jax.dtypes.result_type(a, b, return_weak_type_flag=True)
+    dtype, weak = jax.dtypes.result_type(_operand(a), _operand(b), return_weak_type_flag=True)
     return jax.ShapeDtypeStruct(a.shape, dtype, weak_type=weak)
 
 
+_PYTHON_SCALARS = {'b': False, 'i': 0, 'u': 0, 'f': 0.0, 'c': 0j}
+
+
+def _operand(t):
+    """What `result_type` promotes like a value of type `t`: a weak type promotes like
+    the Python number of its kind (`result_type` ignores ShapeDtypeStruct.weak_type)."""
+    return _PYTHON_SCALARS[t.dtype.kind] if t.weak_type else t.dtype
+
+
 def _cast(value, target):
+    """`value` as the type `target` (weak types stay weak, as JAX keeps them)."""
     t = jax.typeof(value)
-    if t.dtype == target.dtype and (t.weak_type == target.weak_type or target.weak_type):
+    if t.dtype == target.dtype and t.weak_type == target.weak_type:
         return value
-    return lax.convert_element_type(value, target.dtype)
+    return _convert_element_type(value, target.dtype, weak_type=target.weak_type)
+
+
+def _zeros(target):
+    return _cast(jnp.zeros(target.shape, target.dtype), target)
 
 
 # --- state: a tuple of per-variable values, flattened to leaves -------------------------
@@ -200,17 +223,25 @@ def _collectable(name, item):
 # --- errors -----------------------------------------------------------------------------
 
 def _branch_mismatch(name, true_value, false_value, location, what):
+    statement = location.source_line() if location else ''
+    if what == 'conditional expression' and statement.startswith(_COMPOUND):
+        name = RETURN_VALUE  # `if c: return a` + `return b` (see passes.returns)
     if name == RETURN_VALUE:
-        if 'None' in (true_value, false_value):
-            return ControlFlowError(
-                f'the {what}{where(location)} returns a value in one branch but not in the '
-                f'other (true branch: {true_value}, false branch: {false_value}). Its '
-                f'condition is traced, so both branches must return values of the same '
-                f'shape and dtype.')
+        label, true_value, false_value = _where_differs('the return value', true_value,
+                                                        false_value)
+        ends = (' (`return None`, or the end of the function)'
+                if 'None' in (true_value, false_value) else '')
         return ControlFlowError(
-            f'the {what}{where(location)} returns {true_value} in the true branch but '
-            f'{false_value} in the false branch; with a traced condition both branches '
-            f'must return the same shape and dtype.')
+            f'{label} is {true_value} on one path but {false_value} on another{ends}: the '
+            f'paths part{where(location)} (`{statement}`), where a condition is traced, so '
+            f'every path must return a value of the same shape, dtype and structure.')
+    if what == 'conditional expression':
+        name, true_value, false_value = _where_differs('the value', true_value, false_value)
+        return ControlFlowError(
+            f'the conditional expression{where(location)} (`{statement}`) gives {name} '
+            f'{true_value} when its condition is true but {false_value} when it is false. '
+            f'The condition is traced, so both must have the same shape, dtype and '
+            f'structure.')
     if 'undefined' in (true_value, false_value):
         assigned = 'true' if false_value == 'undefined' else 'false'
         other = 'false' if assigned == 'true' else 'true'
@@ -219,10 +250,41 @@ def _branch_mismatch(name, true_value, false_value, location, what):
             f"but not in the {other} branch, and it is used after the {what}. The condition "
             f"is traced (its value is known only when the program runs), so both branches "
             f"must give '{name}' a value: assign it before the {what} or in both branches.")
+    label, true_value, false_value = _where_differs(f"'{name}'", true_value, false_value)
     return ControlFlowError(
-        f"'{name}' is {true_value} in the true branch but {false_value} in the false branch "
+        f"{label} is {true_value} in the true branch but {false_value} in the false branch "
         f"of the {what}{where(location)}. With a traced condition both branches must give "
         f"'{name}' the same shape, dtype and structure.")
+
+
+_COMPOUND = ('if ', 'elif ', 'else', 'case ', 'while ', 'for ', 'with ', 'try', 'async ')
+"""How the line of a lowered `if ...: return` starts (not a conditional expression)."""
+
+
+def _where_differs(label, a, b):
+    """(label, a, b) narrowed to the first part of two described values that differs:
+    `'y['b']'`, or a key that one of them has and the other has not."""
+    a_leaves, b_leaves = getattr(a, 'leaves', {}), getattr(b, 'leaves', {})
+    if not (a_leaves and b_leaves) or a.partition(' of ')[0] != b.partition(' of ')[0]:
+        return label, a, b
+    if a != b and not a.startswith('dict'):
+        return label, a, b  # sequences of different lengths: 'list of 1' says it
+    for path in list(a_leaves) + list(b_leaves):
+        if path not in b_leaves:
+            return _with_path(label, path), a_leaves[path], 'missing'
+        if path not in a_leaves:
+            return _with_path(label, path), 'missing', b_leaves[path]
+    for path, text in a_leaves.items():
+        if b_leaves[path] != text:
+            return _with_path(label, path), text, b_leaves[path]
+    return label, a, b
+
+
+def _with_path(label, path):
+    """`'d'` and `['a']['b']` -> `'d['a']['b']'`: the part named as the user writes it."""
+    if len(label) > 1 and label[0] == label[-1] == "'":
+        return f"'{label[1:-1]}{path}'"
+    return f'{label}{path}'
 
 
 def _carry_mismatch(name, before, after, location, hint=''):
@@ -232,8 +294,10 @@ def _carry_mismatch(name, before, after, location, hint=''):
             f"in it and used after it or by the next iteration. The loop is staged (its "
             f"condition or iterable is traced), so '{name}' needs a value of its final shape "
             f"and dtype before the loop starts: initialise it before the loop.")
+    quoted = 'the return value' if name == RETURN_VALUE else f"'{name}'"
+    label, before, after = _where_differs(quoted, before, after)
     return ControlFlowError(
-        f"'{name}' is {before} before the staged loop{where(location)} but {after} after one "
+        f"{label} is {before} before the staged loop{where(location)} but {after} after one "
         f"iteration. A staged loop carries each variable with a fixed shape, dtype and "
         f"structure; {hint or _carry_fix(name, before, after)}.")
 
@@ -264,25 +328,35 @@ def predicate(cond, location, what):
     return cond if cond.dtype == jnp.bool_ else cond != 0
 
 
-def cond(pred, if_true, if_false, args, names, location, what='`if`'):
-    """`lax.cond` of two user branches that take `args` and return one value per name."""
+def cond(pred, if_true, if_false, args, names, location, what='`if`', returned=None):
+    """`lax.cond` of two user branches that take `args` and return one value per name.
+    A branch that always raises, or the `returned` one (see `if_stmt`), may leave
+    values undefined: they are filled with zeros of the other branch's types."""
     names = tuple(names)
     in_leaves, in_state = State.flatten(range(len(args)), args)
     in_avals = [aval(x) for x in in_leaves]
-    true = trace(if_true, in_state, in_avals, names)
-    false = trace(if_false, in_state, in_avals, names)
+    true_path = on_path(if_true, lambda *a: pred, _undefined_outputs(names))
+    false_path = on_path(if_false, lambda *a: jnp.logical_not(pred), _undefined_outputs(names))
+    true = trace(true_path, in_state, in_avals, names)
+    false = trace(false_path, in_state, in_avals, names)
 
-    # Compare per variable; a return value set on one path only is filled with zeros
-    # (a flag guards its reads).
+    # Compare per variable; a return value set on one path only, and every output of a
+    # branch that always raises, are filled with zeros (nothing reads them).
     specs, fill_true, fill_false = [], set(), set()
     for i, name in enumerate(names):
         t_spec, f_spec = true.state.specs[i], false.state.specs[i]
-        if t_spec.same_as(f_spec):
-            specs.append(t_spec)
-        elif _is_undefined_return(t_spec):
+        if true_path.raised:
             fill_true.add(i)
             specs.append(f_spec)
-        elif _is_undefined_return(f_spec):
+        elif false_path.raised:
+            fill_false.add(i)
+            specs.append(t_spec)
+        elif t_spec.same_as(f_spec):
+            specs.append(t_spec)
+        elif _is_undefined_return(t_spec) or (returned == 'true' and _is_undefined(t_spec)):
+            fill_true.add(i)
+            specs.append(f_spec)
+        elif _is_undefined_return(f_spec) or (returned == 'false' and _is_undefined(f_spec)):
             fill_false.add(i)
             specs.append(t_spec)
         else:
@@ -313,7 +387,18 @@ def cond(pred, if_true, if_false, args, names, location, what='`if`'):
         # a select computes the same values and derivatives without a conditional.
         leaves = [lax.select(pred, t, f) if t is not f else t for t, f in zip(
             run(true, fill_true)(*in_leaves), run(false, fill_false)(*in_leaves))]
+    if true_path.raised and false_path.raised:
+        raised()  # both branches raise (their checks are staged above): so does the `if`
     return out_state.unflatten(leaves)
+
+
+def _undefined_outputs(names):
+    """What a branch that always raises returns (see runtime.raises.on_path)."""
+    return lambda *args: unpack(names, tuple(Undefined(RETURN_VALUE) for _ in names))
+
+
+def _is_undefined(spec):
+    return len(spec.statics) == 1 and isinstance(spec.statics[0], Undefined)
 
 
 def _is_undefined_return(spec):
@@ -340,7 +425,7 @@ def _fill_outputs(traced, out_state, fills, outs, targets):
     for i, spec in enumerate(out_state.specs):
         count = spec.dynamic_count
         if i in fills:
-            result += [jnp.zeros(t.shape, t.dtype) for t in targets[start:start + count]]
+            result += [_zeros(t) for t in targets[start:start + count]]
         else:
             mine = traced.state.specs[i].dynamic_count
             result += outs[position:position + mine]
@@ -354,14 +439,21 @@ def _fill_outputs(traced, out_state, fills, outs, targets):
 def _carried(body, names, values, location, item_avals=(), allow_append=False):
     """Trace a loop body until the types it carries settle (weak types promote as in JAX).
 
-    Returns (traced body, initial leaves, state). A return value that starts undefined
-    takes zeros of the type the body gives it (a flag guards its reads).
+    Returns (traced body, initial leaves, state). A variable that starts undefined (the
+    loop creates it; a return value) takes zeros of the type the body gives it, as in
+    TensorFlow: after a loop that ran it has the body's value (after a staged loop that
+    ran zero times, zeros). Reading it in the body before assigning it is an error.
     """
     values = tuple(values)
     for _ in range(4):
         leaves, state = State.flatten(names, values)
-        traced = trace(body, state, list(item_avals) + [aval(x) for x in leaves], names,
-                       n_extra=len(item_avals), allow_append=allow_append)
+        try:
+            traced = trace(body, state, list(item_avals) + [aval(x) for x in leaves],
+                           names, n_extra=len(item_avals), allow_append=allow_append)
+        except UnboundLocalError as error:   # the body reads a variable it creates
+            if Undefined(error.name) not in values:
+                raise
+            raise _carry_mismatch(error.name, 'undefined', None, location) from None
         values, changed = _reconcile(names, values, state, traced, location)
         if not changed:
             return traced, leaves, state
@@ -375,12 +467,13 @@ def _reconcile(names, values, state, traced, location):
     for name, value, spec, out_spec, after in zip(
             names, values, state.specs, traced.state.specs, traced.values):
         out_avals = [next(outs) for _ in range(out_spec.dynamic_count)]
-        if _is_undefined_return(spec) and not _is_undefined_return(out_spec):
-            zeros = [jnp.zeros(a.shape, a.dtype) for a in out_avals]
-            new_values.append(merge(out_spec, zeros))
-            changed = True
-            continue
         if not spec.same_as(out_spec):
+            # A variable (or dict key) the loop creates takes its type from the body.
+            grown = grow(value, merge(out_spec, [_zeros(a) for a in out_avals]))
+            if grown is not None and split(grown)[1].same_as(out_spec):
+                new_values.append(grown)
+                changed = True
+                continue
             raise _carry_mismatch(name, describe(value), after, location,
                                   _list_hint(name, value))
         leaves, _ = split(value)
@@ -432,7 +525,8 @@ def _caster(traced, targets):
 
 
 def while_loop(test, body, values, names, location, maximum_iterations=None):
-    """`lax.while_loop` of a user test and body over the named state.
+    """A while loop (see loop_autodiff: reverse-differentiable by default) of a user test
+    and body over the named state.
 
     With `maximum_iterations`, a `lax.scan` of that length with a done flag instead, which
     can be differentiated in reverse mode.
@@ -443,10 +537,16 @@ def while_loop(test, body, values, names, location, maximum_iterations=None):
     targets = [aval(x) for x in leaves]
     step = _caster(traced, targets)
     if maximum_iterations is None:
-        out = lax.while_loop(lambda c: test_fn(*c), lambda c: step(*c)[0], leaves)
+        out = _retyped(loop_autodiff.while_loop(
+            lambda c: test_fn(*c), lambda c: step(*c)[0], leaves), targets)
     else:
         out = _bounded(test_fn, lambda *c: step(*c)[0], leaves, maximum_iterations)
     return state.unflatten(out)
+
+
+def _retyped(leaves, targets):
+    """A loop's results with the carried types (a checkpointed loop drops weak types)."""
+    return [_cast(leaf, t) for leaf, t in zip(leaves, targets)]
 
 
 def _bounded(test_fn, step, leaves, length):
@@ -460,17 +560,26 @@ def _bounded(test_fn, step, leaves, length):
     return out
 
 
+def _index_type():
+    """The type of a staged loop's index: a weak int, like the Python ints of a `range`
+    (int64 under x64, so it is read when the loop is staged)."""
+    return aval(0)
+
+
 def scan_loop(length, sequences, make_item, body, values, names, location,
-              extra_test=None, indexed=True):
+              extra_test=None, indexed=True, require_traced=False):
     """A `for` over `length` items as `lax.scan`; items are `make_item(k, *slices)`, where
     `k` counts iterations (carried only when `indexed`).
 
     Lists that the body appends to collect the appended items as the scan's outputs.
-    With `extra_test` (a `break`), the iterations after it fails do nothing.
+    With `extra_test` (a `break`), the iterations after it fails do nothing. With
+    `require_traced`, raises NothingTraced when the body computes nothing from traced
+    values (see NothingTraced).
     """
     names = tuple(names)
     n_seq = len(sequences)
-    item_avals = [jax.ShapeDtypeStruct((), jnp.int32)] + [
+    index = _index_type()
+    item_avals = [index] + [
         jax.ShapeDtypeStruct(jnp.shape(s)[1:], jnp.result_type(s)) for s in sequences]
 
     def body_of_item(k, *rest):
@@ -478,9 +587,15 @@ def scan_loop(length, sequences, make_item, body, values, names, location,
 
     traced, leaves, state = _carried(body_of_item, names, values, location, item_avals,
                                      allow_append=extra_test is None)
+    if require_traced:
+        _require_traced(traced)
+    if indexed:   # reads xs[k] become slices of the scan (see runtime.slices)
+        jaxpr, sources, indexed = slices.hoist(traced.jaxpr, length)
+        traced = dataclasses.replace(traced, jaxpr=jaxpr)
+        sequences = [*sources, *sequences]
     targets = [aval(x) for x in leaves]
     step = _caster(traced, targets)
-    first = jnp.int32(0) if indexed else None
+    first = _cast(jnp.asarray(0), index) if indexed else None
     if extra_test is None:
         def scan_step(carry, xs):
             k, leaves = carry
@@ -504,6 +619,17 @@ def scan_loop(length, sequences, make_item, body, values, names, location,
     return tuple(_extend_lists(names, result, traced.appended, ys or [], length))
 
 
+class NothingTraced(Exception):
+    """A loop over Python values was offered for staging (its body can see traced values)
+    but computes nothing from them, nor does its state hold any: it stays a Python loop,
+    which gives Python results (a list of ints stays a list of ints)."""
+
+
+def _require_traced(traced):
+    if not any(isinstance(c, jax.core.Tracer) for c in traced.jaxpr.consts):
+        raise NothingTraced()
+
+
 def _extend_lists(names, values, appended, ys, length):
     """Lists after the loop: their items before it, then each iteration's appended items.
     A list that was empty and got one item per iteration stays one stacked array."""
@@ -519,15 +645,17 @@ def _extend_lists(names, values, appended, ys, length):
     return values
 
 
-def range_loop(start, stop, step, body, values, names, location, extra_test=None):
-    """A `for` over a range with traced bounds: `lax.while_loop` over the index.
-
-    Python bounds stay constants of the loop; only the index is carried.
+def range_loop(start, stop, step, body, values, names, location, extra_test=None,
+               require_traced=False):
+    """A `for` over a range with traced bounds (or a `break`): a while loop over the index
+    (see loop_autodiff: reverse-differentiable by default). Python bounds stay constants
+    of the loop; only the index is carried. `require_traced` as for scan_loop.
     """
     names = tuple(names)
-    dtype = jnp.result_type(start, stop, step)
-    index_aval = jax.ShapeDtypeStruct((), dtype)
-    traced, leaves, state = _carried(body, names, values, location, [index_aval])
+    index = _index_type()
+    traced, leaves, state = _carried(body, names, values, location, [index])
+    if require_traced:
+        _require_traced(traced)
     targets = [aval(x) for x in leaves]
     run = _caster(traced, targets)
     test_fn = (_test_function(extra_test, state, leaves, location, '`for` loop')
@@ -543,7 +671,13 @@ def range_loop(start, stop, step, body, values, names, location, extra_test=None
 
     def body_fun(carry):
         i, leaves = carry
-        return i + step, run(i, *leaves)[0]
+        return _cast(i + step, index), run(i, *leaves)[0]
 
-    _, out = lax.while_loop(cond_fun, body_fun, (jnp.asarray(start, dtype), list(leaves)))
-    return state.unflatten(out)
+    bound = len(range(start, stop, step)) if _all_python(start, stop, step) else None
+    _, out = loop_autodiff.while_loop(cond_fun, body_fun,
+                                      (_cast(jnp.asarray(start), index), list(leaves)), bound)
+    return state.unflatten(_retyped(out, targets))
+
+
+def _all_python(*values):
+    return all(isinstance(v, int) for v in values)

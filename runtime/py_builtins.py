@@ -1,52 +1,199 @@
-"""Builtins that converted code routes through the runtime because they see traced
-values: `min`/`max` over arrays, and `int`/`float`/`bool`, which cannot convert one.
-(`range`, `enumerate` and `zip` are in runtime.iterables.)"""
+"""Builtins that converted code routes through the runtime because they see traced values.
+
+Each keeps Python's meaning: with Python values it *is* the builtin; with traced values it
+computes the same result with `jnp` (`int(x)` truncates toward zero, `max(xs, key=f)`
+returns the first largest item, `any` stops at the first true Python item). `range`,
+`enumerate` and `zip` are in runtime.iterables; `str`/`repr`/`format` in runtime.text.
+"""
 import builtins
 
+import jax
 import jax.numpy as jnp
+from jax import lax
 
-from .errors import here
+from .errors import ControlFlowError, here, where
 from .state import any_traced, is_traced
 
 
-def _extremum(python_fn, jnp_fn, reduce_fn, args, kwargs):
-    if kwargs or not any_traced(args):
-        return python_fn(*args, **kwargs)
+def _items(iterable):
+    """The items of an iterable as a list (a traced array stays an array)."""
+    if isinstance(iterable, (jax.Array, list, tuple)):
+        return iterable
+    return list(iterable)
+
+
+def _stack(items, what):
+    """The items stacked on a new axis 0 (pytrees leaf by leaf); a named error when
+    they differ in structure or shape."""
+    try:
+        return jax.tree_util.tree_map(lambda *xs: jnp.stack(xs), *items)
+    except (ValueError, TypeError) as error:
+        raise ControlFlowError(
+            f'{what}{where(here(2))}: its items are traced but differ in structure or shape, '
+            f'so they cannot be compared as one array ({error})') from None
+
+
+def _extremum(name, python_fn, pairwise, arg_best, args, kwargs):
     if len(args) == 1:
-        return reduce_fn(jnp.asarray(args[0]), axis=0)
-    result = args[0]
-    for value in args[1:]:
-        result = jnp_fn(result, value)
-    return result
+        args = (_items(args[0]),)
+    if not any_traced(args) and not any_traced(kwargs.get('default')):
+        return python_fn(*args, **kwargs)
+    key = kwargs.pop('key', None)
+    items = args[0] if len(args) == 1 else list(args)
+    if len(args) == 1 and not len(items):
+        if 'default' in kwargs:
+            return kwargs['default']
+        raise ValueError(f'{name}() iterable argument is empty')
+    if key is None and isinstance(items, jax.Array):
+        return (jnp.max if name == 'max' else jnp.min)(items, axis=0)
+    if key is None:
+        result = items[0]
+        for item in items[1:]:
+            result = pairwise(result, item)
+        return result
+    keys = jnp.stack([jnp.asarray(key(item)) for item in items])
+    chosen = arg_best(keys)                     # the first best, as Python's
+    return jax.tree_util.tree_map(lambda s: s[chosen], _stack(items, f'{name}(..., key=)'))
 
 
 def min_(*args, **kwargs):
-    """Python reference: `min(*args, **kwargs)`; traced values give `jnp.minimum`."""
-    return _extremum(builtins.min, jnp.minimum, jnp.min, args, kwargs)
+    """Python reference: `min(*args, key=None, default=...)`; traced items give
+    `jnp.minimum` (`jnp.min` over an array's first axis; `argmin` of the keys)."""
+    return _extremum('min', builtins.min, jnp.minimum, jnp.argmin, args, kwargs)
 
 
 def max_(*args, **kwargs):
-    """Python reference: `max(*args, **kwargs)`; traced values give `jnp.maximum`."""
-    return _extremum(builtins.max, jnp.maximum, jnp.max, args, kwargs)
+    """Python reference: `max(*args, key=None, default=...)`; traced items give
+    `jnp.maximum` (`jnp.max` over an array's first axis; `argmax` of the keys)."""
+    return _extremum('max', builtins.max, jnp.maximum, jnp.argmax, args, kwargs)
 
 
-def _concrete(python_type, suggestion):
-    def convert(value=0, *args):
-        if is_traced(value):
-            where = f' at {here()}' if here() else ''
-            raise TypeError(
-                f'{python_type.__name__}() of a traced value{where}: '
-                f'the value is known only when the compiled program runs, so it cannot become '
-                f'a Python {python_type.__name__} while tracing. {suggestion}')
-        return python_type(value, *args)
-    convert.__name__ = python_type.__name__ + '_'
-    convert.__doc__ = f'Python reference: `{python_type.__name__}(value)`.'
+def sum_(iterable, /, start=0):
+    """Python reference: `sum(iterable, start)`: `start + item0 + item1 + ...`; a traced
+    array sums along its first axis in one `jnp.sum`."""
+    if is_traced(iterable):
+        return start + jnp.sum(iterable, axis=0)
+    return builtins.sum(iterable, start)
+
+
+def _truth(name, stop_on, iterable):
+    traced = []
+    for item in iterable:
+        if not is_traced(item):
+            if builtins.bool(item) is stop_on:
+                return stop_on
+            continue
+        if jnp.ndim(item):
+            raise ControlFlowError(
+                f'{name}(){where(here(2))}: an item is a traced array of shape '
+                f'{jnp.shape(item)}, and Python cannot tell whether it is true (the truth '
+                f'value of an array with more than one element is ambiguous). Use '
+                f'jnp.{name}(...) on it.')
+        traced.append(item)
+    if not traced:
+        return not stop_on
+    return (jnp.any if stop_on else jnp.all)(jnp.stack(traced).astype(bool))
+
+
+def any_(iterable):
+    """Python reference: `any(iterable)`: True at the first true item. Traced items are
+    or-ed together with `jnp.any`; a true Python item still stops the iteration."""
+    return _truth('any', True, iterable)
+
+
+def all_(iterable):
+    """Python reference: `all(iterable)`: False at the first false item. Traced items are
+    and-ed together with `jnp.all`; a false Python item still stops the iteration."""
+    return _truth('all', False, iterable)
+
+
+def in_(value, container):
+    """Python reference: `value in container`: for a list/tuple/set, True when an item
+    `is` value or `== value`. Traced comparisons are or-ed together; an array container
+    means `(container == value).any()`, as NumPy's."""
+    if is_traced(container):
+        return jnp.any(container == value)
+    if not isinstance(container, (list, tuple, set, frozenset)) or not (
+            is_traced(value) or any_traced(list(container))):
+        return value in container
+    found = []
+    for item in container:
+        if item is value:
+            return True
+        equal = item == value
+        if not is_traced(equal):
+            if equal:
+                return True
+            continue
+        if jnp.ndim(equal):
+            raise ControlFlowError(
+                f'`in`{where(here())}: comparing with a traced array of shape '
+                f'{jnp.shape(equal)} has no single truth value. Compare scalars, or use '
+                f'jnp.any(x == value).')
+        found.append(equal)
+    return jnp.any(jnp.stack(found)) if found else False
+
+
+def pow_(base, exp, mod=None):
+    """Python reference: `pow(base, exp, mod)`. With a traced operand and a modulus, the
+    integer power is computed by repeated squaring modulo `mod` (no overflow of
+    `base ** exp` first); the exponent must be non-negative, checked when it runs."""
+    if mod is None or not any_traced((base, exp, mod)):
+        return builtins.pow(base, exp) if mod is None else builtins.pow(base, exp, mod)
+    base, exp, mod = jnp.asarray(base), jnp.asarray(exp), jnp.asarray(mod)
+    if not all(jnp.issubdtype(v.dtype, jnp.integer) for v in (base, exp, mod)):
+        raise TypeError('pow() 3rd argument not allowed unless all arguments are integers')
+    from .asserts import assert_
+    assert_(exp >= 0, lambda: 'pow() with a modulus needs a non-negative exponent here')
+    bits = jnp.iinfo(exp.dtype).bits
+
+    def step(_, state):
+        result, square, e = state
+        result = jnp.where(e % 2 == 1, (result * square) % mod, result)
+        return result, (square * square) % mod, e // 2
+    one = jnp.ones_like(base % mod)
+    result, _, _ = lax.fori_loop(0, bits, step, (one, base % mod, exp))
+    return result % mod
+
+
+def _scalar(python_type, make):
+    name = python_type.__name__
+
+    def convert(value=False if python_type is builtins.bool else 0, *args):
+        if not is_traced(value):
+            return python_type(value, *args)
+        if args or jnp.ndim(value):
+            what = 'with a base' if args else f'of a traced array of shape {jnp.shape(value)}'
+            raise ControlFlowError(
+                f'{name}() {what}{where(here())}: only a traced scalar converts, to an '
+                f'array of the matching dtype.')
+        return make(value)
+    convert.__name__ = name + '_'
+    convert.__doc__ = (f'Python reference: `{name}(value)`. A traced scalar becomes '
+                       f'`{make.__doc__}`.')
     return convert
 
 
-int_ = _concrete(builtins.int, 'Use x.astype(jnp.int32) to convert it inside the program, '
-                               'or pass it as a static Python value.')
-float_ = _concrete(builtins.float, 'Use x.astype(jnp.float32) to convert it inside the '
-                                   'program, or pass it as a static Python value.')
-bool_ = _concrete(builtins.bool, 'Use it directly as a condition (if/while convert it) or '
-                                 'combine conditions with jnp.logical_and/or.')
+def _to_int(x):
+    """x.astype(int), truncating toward zero"""
+    dtype = jax.dtypes.canonicalize_dtype(builtins.int)
+    if jnp.issubdtype(x.dtype, jnp.complexfloating):
+        raise TypeError("int() argument must be a string, a bytes-like object or a real "
+                        "number, not 'complex'")
+    return jnp.trunc(x).astype(dtype) if jnp.issubdtype(x.dtype, jnp.inexact) \
+        else x.astype(dtype)
+
+
+def _to_float(x):
+    """x.astype(float)"""
+    return x.astype(jax.dtypes.canonicalize_dtype(builtins.float))
+
+
+def _to_bool(x):
+    """x != 0, as a bool array"""
+    return x.astype(builtins.bool)
+
+
+int_ = _scalar(builtins.int, _to_int)
+float_ = _scalar(builtins.float, _to_float)
+bool_ = _scalar(builtins.bool, _to_bool)

@@ -37,7 +37,8 @@ class Undefined:
 
     def error(self):
         return UnboundLocalError(
-            f"local variable '{self.name}' is used before it has a value on this path")
+            f"local variable '{self.name}' is used before it has a value on this path",
+            name=self.name)
 
     __bool__ = __call__ = __getitem__ = __setitem__ = __iter__ = __len__ = _fail
     __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = _fail
@@ -58,6 +59,26 @@ def check_defined(value):
         if isinstance(leaf, Undefined):
             leaf._fail()
     return value
+
+
+def grow(value, grown):
+    """`value` completed by `grown` (a value of the same kind): undefined parts and dict
+    keys that `value` lacks are taken from `grown`. None when `grown` is not `value` with
+    parts added (a type or structure that changed). `value` itself is not changed."""
+    if isinstance(value, Undefined):
+        return grown
+    if type(value) is dict and type(grown) is dict:
+        if not set(value) <= set(grown):
+            return None
+        parts = {k: grow(value[k], grown[k]) if k in value else grown[k] for k in grown}
+        return None if any(p is None for p in parts.values()) else parts
+    if type(value) in (list, tuple) and type(grown) is type(value) \
+            and len(value) == len(grown):
+        parts = [grow(v, g) for v, g in zip(value, grown)]
+        return None if any(p is None for p in parts) else type(value)(parts)
+    if jax.tree_util.tree_structure(value) == jax.tree_util.tree_structure(grown):
+        return value
+    return None
 
 
 RETURN_VALUE = 'return'
@@ -123,8 +144,23 @@ def merge(spec, dynamic):
     return jax.tree_util.tree_unflatten(spec.treedef, leaves)
 
 
+class Description(str):
+    """What `describe` returns: the text, and `leaves`, each leaf's text by its key path
+    (`['b']`, `[0]`), so that a message can say where two values differ."""
+    leaves = {}
+
+
 def describe(value):
-    """A short human description of a value's type: 'float32[3]', 'None', 'tuple of 2'."""
+    """A short human description of a value's type: 'float32[3]', 'None', "str 'hi'",
+    'tuple of 2'."""
+    text = Description(_describe_one(value))
+    if isinstance(value, (tuple, list, dict)) or dataclasses.is_dataclass(value):
+        paths, _ = jax.tree_util.tree_flatten_with_path(value)
+        text.leaves = {jax.tree_util.keystr(path): _describe_one(leaf) for path, leaf in paths}
+    return text
+
+
+def _describe_one(value):
     if isinstance(value, Undefined):
         return 'undefined'
     if value is None:
@@ -135,7 +171,8 @@ def describe(value):
         return aval.str_short(short_dtypes=False) + weak
     if isinstance(value, (tuple, list, dict)):
         return f'{type(value).__name__} of {len(value)}'
-    return type(value).__name__
+    shown = repr(value) if isinstance(value, (str, bytes)) else ''
+    return f'{type(value).__name__} {shown}' if 0 < len(shown) <= 40 else type(value).__name__
 
 
 def pack(names, value):

@@ -3,12 +3,17 @@
 Each program takes `x` (float32), `n` (int32, 0..6) and `v` (float32[4]), mixes
 if/elif/else, bounded `while`, `for` over static and traced ranges and over arrays,
 break/continue/early return, and/or/not, ternaries and helper calls, nested at least
-three deep. With `--scopes`, half of the programs also use Python's scopes (ScopeFeatures): closures
-and lambdas reading variables that the control flow rebinds, closures over loop
-variables called in and after the loop, and `nonlocal`/`global` writes. It runs unconverted on concrete arrays (the ground truth) and converted under
-`jax.jit` with traced inputs; results must match.
+three deep, and state in objects (see StateGenerators). It runs unconverted on concrete
+arrays (the ground truth; `v` as a NumPy array, whose items Python can assign) and
+converted under `jax.jit` with traced inputs; results must match. With `--scopes`, half
+of the programs also use Python's scopes (see ScopeFeatures): closures and lambdas
+reading variables that the control flow rebinds, closures over loop variables called in
+and after the loop, and `nonlocal`/`global` writes.
 
-    python -m tests.fuzzer --programs 1000 [--seed 0] [--jobs 2] [--scopes]
+    python -m tests.fuzzer --programs 1000 [--seed 0] [--jobs 2] [--x64] [--scopes]
+
+With --x64 the programs run with jax_enable_x64: the inputs stay 32-bit, the Python
+numbers in the programs become weakly typed 64-bit values, as in JAX.
 """
 import argparse
 import functools
@@ -35,10 +40,66 @@ def int_helper(m):
         if (m + j) % 2 == 0:
             r += j
     return r
+
+
+class Cell:
+    def __init__(self, f, c):
+        self.f = f
+        self.c = c
+
+
+def push(pair, value):
+    if value > 0:
+        pair[0] = pair[0] + value
+    else:
+        pair[0], pair[1] = pair[1], pair[0] - value
 '''
 
 FLOAT_VARS = ('a', 'b')
 INT_VARS = ('k',)
+
+
+class StateGenerators:
+    """Statements on state that lives in objects: attributes of a small object (`s`),
+    items and slices of an array (`w`), a list changed in place by a called function
+    (`pair`), and variables that a staged loop creates (`t1`, ...)."""
+
+    def state_prologue(self):
+        self.emit(1, 's = Cell(x, 0)')
+        self.emit(1, 'w = v * 1.0')
+        self.emit(1, 'pair = [x * 0.0, x * 0.0]')
+
+    def state_epilogue(self):
+        self.emit(1, 'a = a + s.f * 0.01 + jnp.sum(w) * 0.01 + pair[0] * 0.1 - pair[1] * 0.2')
+        self.emit(1, 'k = k + s.c')
+
+    def state_statement(self, depth):
+        r = self.rng
+        i, j = r.randrange(4), r.randrange(4)
+        options = [
+            f's.f = s.f * 0.5 + {self.float_expr()}',
+            's.f += a * 0.1',
+            's.c = (s.c + k) % 7',
+            f'w[{i}] = {self.float_expr()}',
+            f'w[{i}] += a * 0.5',
+            'w[1:3] *= 0.5',
+            'w[k % 4] = b',
+            'w[0:4:2] -= 0.25',
+            f'w[{i}], w[{j}] = w[{j}], w[{i}]',
+            f'a = a + w[{i}] * 0.1',
+        ]
+        if depth == 1:   # a call that changes `pair` in place (under its own staged if)
+            options.append(f'push(pair, {r.choice(["a", "b", "x", "w[0]"])})')
+        self.emit(depth, r.choice(options))
+
+    def created_in_loop(self, depth):
+        """A variable assigned first in a loop that runs at least once, read after it.
+        (Only at the top level: inside a staged `if` whose other branch has no such loop
+        the variable would be undefined on one path, an error by design.)"""
+        self.counter += 1
+        name = f't{self.counter}'
+        self.emit(depth + 1, f'{name} = {self.float_expr()}')
+        return name
 
 
 class ScopeFeatures:
@@ -90,7 +151,7 @@ class ScopeFeatures:
             self.gen.emit(depth, f'a = a + peek_{target}()')
 
 
-class ProgramGenerator:
+class ProgramGenerator(StateGenerators):
     def __init__(self, seed, scopes=False):
         self.rng = random.Random(seed)
         self.lines = []
@@ -171,6 +232,8 @@ class ProgramGenerator:
         elif r < 0.18:
             self.emit(depth, f'if {self.cond()}:')
             self.emit(depth + 1, self.return_statement())
+        elif r < 0.38:
+            self.state_statement(depth)
         elif self.scopes.statement(depth):
             pass
         else:
@@ -194,16 +257,20 @@ class ProgramGenerator:
         self.counter += 1
         i = f'i{self.counter}'
         bound = self.rng.choice(['3', 'n', '4'])
-        self.emit(depth, f'{i} = 0')
         extra = f' and {self.cond()}' if self.rng.random() < 0.3 else ''
+        created = depth == 1 and bound != 'n' and not extra and self.rng.random() < 0.4
+        self.emit(depth, f'{i} = n * 0' if created else f'{i} = 0')   # n * 0: staged
         self.emit(depth, f'while {i} < {bound}{extra}:')
         self.emit(depth + 1, f'{i} += 1')
+        created = self.created_in_loop(depth) if created else None
         self.loop_depth += 1
         self.block(depth + 1, nesting - 1)
         self.loop_depth -= 1
         if self.rng.random() < 0.2:
             self.emit(depth, 'else:')
             self.emit(depth + 1, 'a = a + 1.0')
+        if created:
+            self.emit(depth, f'a = a + {created} * 0.1')
 
     def for_loop(self, depth, nesting):
         self.counter += 1
@@ -216,12 +283,16 @@ class ProgramGenerator:
         else:
             self.emit(depth + 1, f'k = (k + {target}) % 19')
         self.scopes.in_loop(depth + 1, target)
+        created = depth == 1 and iterable == 'v' and self.rng.random() < 0.4
+        created = self.created_in_loop(depth) if created else None
         self.loop_depth += 1
         self.block(depth + 1, nesting - 1)
         self.loop_depth -= 1
         if self.rng.random() < 0.2:
             self.emit(depth, 'else:')
             self.emit(depth + 1, 'b = b - 0.5')
+        if created:
+            self.emit(depth, f'a = a + {created} * 0.1')
         self.scopes.after_loop(depth, target)
 
     def program(self, name):
@@ -229,9 +300,11 @@ class ProgramGenerator:
         self.emit(1, 'a = x')
         self.emit(1, 'b = jnp.sum(v) * 0.5')
         self.emit(1, 'k = 1')
+        self.state_prologue()
         if self.scopes.enabled:
             self.scopes.prelude()
         self.block(1, nesting=3, size=self.rng.randint(2, 4))
+        self.state_epilogue()
         self.emit(1, 'return a, b, k')
         return '\n'.join(self.lines) + '\n'
 
@@ -258,7 +331,8 @@ def run_one(seed, scopes=False):
     import autograph
     source, fn = make_program(seed, scopes)
     args = inputs_for(seed)
-    expected = fn(*args)
+    x, n, v = args
+    expected = fn(x, n, np.array(v))   # item assignment as Python runs it: on NumPy
     try:
         actual = autograph.convert(fn)(*args)
     except Exception:
@@ -274,9 +348,12 @@ def main(argv=None):
     parser.add_argument('--programs', type=int, default=1000)
     parser.add_argument('--seed', type=int, default=0)
     parser.add_argument('--jobs', type=int, default=os.cpu_count() or 1)
+    parser.add_argument('--x64', action='store_true', help='run with jax_enable_x64')
     parser.add_argument('--scopes', action='store_true',
                         help='also generate closures and global/nonlocal writes')
     options = parser.parse_args(argv)
+    if options.x64:
+        os.environ['JAX_ENABLE_X64'] = '1'   # read by the worker processes as they start
     failures = 0
     seeds = range(options.seed, options.seed + options.programs)
     with multiprocessing.get_context('spawn').Pool(options.jobs) as pool:

@@ -152,19 +152,6 @@ def test_builtins_on_traced_values():
     check(f, jnp.array([1., -2., 3.]), jnp.int32(4))
 
 
-def test_float_and_bool_of_traced_values_explain_the_fix():
-    def f(x):
-        return float(x)
-
-    def g(x):
-        return bool(x > 0)
-    with pytest.raises(TypeError, match=r'float\(\) of a traced value'):
-        autograph.convert(f)(jnp.float32(1.))
-    with pytest.raises(TypeError, match=r'bool\(\) of a traced value'):
-        autograph.convert(g)(jnp.float32(1.))
-    assert autograph.convert(f)(2) == 2.0
-
-
 def test_print_runs_while_tracing_and_debug_print_every_call(capfd):
     def f(x):
         print('tracing')

@@ -6,6 +6,8 @@ import textwrap
 
 import pytest
 
+from autograph import cli
+
 SOURCE = textwrap.dedent('''
     import jax.numpy as jnp
     from helpers_module import helper
@@ -26,6 +28,10 @@ SOURCE = textwrap.dedent('''
             while x < 10:
                 x = x * 2
             return x
+
+        class Inner:
+            def steps(self):
+                yield 1
 ''')
 
 
@@ -33,6 +39,14 @@ def show(*args):
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     return subprocess.run([sys.executable, '-m', 'autograph.cli', *args], cwd=root,
                           capture_output=True, text=True, timeout=120)
+
+
+def show_here(capsys, *args):
+    """`autograph-show` in this process (faster than a subprocess that imports jax)."""
+    code = cli.main(list(args))
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    return out
 
 
 @pytest.fixture
@@ -64,7 +78,7 @@ def test_methods_and_colour(source_file):
     ('missing.py:f', 'no such file: missing.py'),
     ('{file}:nope', "no function 'nope'"),
     ('{file}:Model', 'is a class'),
-    ('{file}', 'expected path/to/file.py:function'),
+    ('', 'expected path/to/file.py or path/to/file.py:function'),
 ])
 def test_bad_targets_give_one_line(source_file, target, message):
     result = show(target.format(file=source_file))
@@ -79,3 +93,31 @@ def test_syntax_error_names_the_line(tmp_path):
     result = show(f'{path}:f')
     assert result.returncode != 0
     assert f'{path}:2' in result.stderr and 'Traceback' not in result.stderr
+
+
+def test_a_file_alone_lists_what_can_be_shown(source_file):
+    result = show(source_file)   # a subprocess: the module must not run
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == 'f  line 8' and lines[1] == 'Model.__call__  line 17'
+    assert lines[2].startswith('Model.Inner.steps  line 23  (cannot convert: generators')
+    assert len(lines) == 3 and 'executed' not in result.stdout + result.stderr
+
+
+def test_all_shows_every_function(source_file, capsys):
+    shown = show_here(capsys, source_file, '--all')
+    for name in ('f', 'Model.__call__', 'Model.Inner.steps'):
+        assert f'# {source_file}:{name}\n' in shown
+    assert show_here(capsys, f'{source_file}:f') in shown
+    assert 'while_stmt' in shown and '# cannot convert: generators' in shown
+
+
+def test_diff_goes_from_the_original_to_the_converted_code(source_file, capsys):
+    shown = show_here(capsys, f'{source_file}:f', '--diff')
+    lines = shown.splitlines()
+    assert lines[0] == f'--- {source_file}:f' and lines[1] == f'+++ {source_file}:f (converted)'
+    assert '-    if jnp.sum(x) > 0:' in lines and '-    else:' in lines
+    assert "+    y = ag.if_stmt(jnp.sum(x) > 0, if_true, if_false, names=('y',))" in lines
+    assert ' def f(x):' in lines   # unchanged lines are context
+    every = show_here(capsys, source_file, '--all', '--diff')
+    assert shown in every and f'+++ {source_file}:Model.__call__' in every

@@ -19,3 +19,12 @@ def test_programs_are_nested_and_use_every_construct():
         assert construct in text, construct
     deepest = max(len(line) - len(line.lstrip()) for line in text.splitlines()) // 4
     assert deepest >= 4   # function body + three nested blocks
+
+
+def test_programs_use_object_state():
+    import re
+    text = '\n'.join(make_program(seed)[0] for seed in range(200))
+    for construct in ('s.f = ', 's.f += ', 's.c = ', 'w[1:3] *= ', '] += a', '], w[',
+                      'push(pair, '):
+        assert construct in text, construct
+    assert re.search(r'\n +t\d+ = .*\n(.*\n)*? {4}a = a \+ t\d+ \* 0\.1', text)

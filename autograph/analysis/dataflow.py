@@ -70,6 +70,10 @@ class Dataflow:
             after_body = block(stmt.orelse, final)
             handlers = frozenset().union(*[block(h.body, final) for h in stmt.handlers])
             return block(stmt.body, after_body | handlers) | handlers | final
+        if isinstance(stmt, ast.Match):  # one that stays Python (see passes.match)
+            cases = frozenset().union(*[block(c.body, out) | self._reads(c.guard or [])
+                                        for c in stmt.cases])
+            return self._reads(stmt.subject) | cases | out
         a = self.activity(stmt)
         return (out - a.writes) | a.reads
 
@@ -123,7 +127,21 @@ class Dataflow:
                 self._defined_block(handler.body, defined)
             self._defined_block(stmt.orelse, defined)
             return self._defined_block(stmt.finalbody, defined)
+        if isinstance(stmt, ast.Match):
+            for case in stmt.cases:
+                self._defined_block(case.body, defined | _captures(case.pattern))
+            return defined  # no case need match
         return defined | self.activity(stmt).writes
 
     def _reads(self, expr):
         return self.activity(expr).reads
+
+
+def _captures(pattern):
+    """The names a `case` pattern binds."""
+    names = set()
+    for node in ast.walk(pattern):
+        name = getattr(node, 'name', None) or getattr(node, 'rest', None)
+        if isinstance(name, str):
+            names.add(name)
+    return frozenset(names)

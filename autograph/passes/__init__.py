@@ -11,26 +11,38 @@ from autograph.passes import (
     expressions,
     fence,
     identity,
+    item_assignments,
     loop_exits,
+    match,
+    raises,
     returns,
+    sequences,
     super_calls,
+    text,
+    unreachable,
 )
 from autograph.passes.base import walk_scope
 
 PIPELINE = [
     fence,         # reject generators/async with a caret at the user's line
+    unreachable,   # drop code after return/raise/break/continue and endless loops
     directives,    # autograph.set_loop_options(...) -> ctx.loop_options
     super_calls,   # super() -> super(__class__, self), for code moved into branch functions
+    match,         # match -> if/elif chain (value patterns); others stay Python
     returns,       # return in loops -> flag + break; other returns to tail position
     loop_exits,    # break / continue -> flags and guards
     asserts,       # assert -> ag.assert_
+    raises,        # raise in if/loops -> ag.raise_if / ag.raise_ (run-time checks)
     calls,         # user calls -> ag.call; builtins that see traced values -> ag.range...
+    sequences,     # seq[i], [0] * n -> ag.getitem, ag.repeat (lists and traced integers)
+    text,          # f-strings / '%' of values -> ag.text (no text from traced values)
     expressions,   # and / or / not, ternaries, chained comparisons -> ag operators
     identity,      # flag is True / is False -> ag.is_ / ag.is_not (flags may be traced)
+    item_assignments,  # x[i] = v -> x = ag.setitem(x, i, v) (JAX arrays get .at[].set)
     control_flow,  # if / while / for -> small functions + ag.if_stmt / while_stmt / for_stmt
 ]
 
-LAMBDA_PIPELINE = [calls, expressions, identity]
+LAMBDA_PIPELINE = [calls, sequences, text, expressions, identity]
 
 
 def run(root, ctx):

@@ -10,6 +10,7 @@ from autograph.naming import Namer
 class Context:
     """One function's conversion: where it came from and what the passes tell each other.
 
+    `return_flag` is set when a `return` is lowered to a flag (see passes.returns).
     `break_flag_names[loop]` names the flag a lowered `break` will set (when the returns
     pass wants it to be its `did_return`); `break_flags[for_loop]` is the flag a lowered
     `break` sets (the `for` stops when it is true); `loop_options[loop]` are the keywords
@@ -25,6 +26,7 @@ of each scope nested functions see, from the user's code before any pass ran.
     break_flags: dict = dataclasses.field(default_factory=dict)
     loop_options: dict = dataclasses.field(default_factory=dict)
     sharing: dict = dataclasses.field(default_factory=dict)  # scope -> analysis.scopes
+    return_flag: str = None  # the `did_return` flag of passes.returns, if it made one
 
     def copy(self, nodes):
         """A deep copy of `nodes` whose loops keep their entries in the side tables."""
@@ -52,6 +54,8 @@ def blocks(stmt):
            if isinstance(getattr(stmt, field, None), list)]
     for handler in getattr(stmt, 'handlers', []):
         out.append(handler.body)
+    for case in getattr(stmt, 'cases', []):  # a `match` that stays Python
+        out.append(case.body)
     return out
 
 

@@ -26,7 +26,8 @@ from autograph.runtime.calls import TRANSFORMS
 from autograph.runtime.stacked import STACKERS
 
 OVERRIDDEN_BUILTINS = frozenset(
-    {'range', 'enumerate', 'zip', 'min', 'max', 'int', 'float', 'bool'})
+    {'range', 'enumerate', 'zip', 'min', 'max', 'sum', 'any', 'all', 'pow', 'int', 'float',
+     'bool', 'str', 'repr', 'format'})
 
 _CONTAINER_METHODS = frozenset().union(
     *[{n for n in dir(t) if not n.startswith('_')}
@@ -149,6 +150,7 @@ class LiveResolver:
 
     def classify(self, name):
         from autograph.library import is_library
+        from autograph.prebuilt import wraps_user_code
         if name in self.closure:
             value = self.closure[name]
         elif name in self.globals:
@@ -159,7 +161,9 @@ class LiveResolver:
             return Resolution.USER
         if value is getattr(builtins, name, None):
             return Resolution.BUILTIN
-        return Resolution.LIBRARY if is_library(value) else Resolution.USER
+        if is_library(value) and not wraps_user_code(value):
+            return Resolution.LIBRARY
+        return Resolution.USER
 
     def known_name(self, dotted):
         from autograph.runtime.calls import known_name

@@ -24,11 +24,13 @@ Runs last: `break`/`continue`/`return` in loops are already lowered, so the data
 analysis sees structured code only. Statements are converted innermost first.
 """
 import ast
+import copy
 
 from autograph import templates
 from autograph.analysis.activity import scope_of
-from autograph.analysis.scopes import sharing
 from autograph.analysis.dataflow import Dataflow
+from autograph.analysis.scopes import sharing
+from autograph.analysis.mutation import assigned_attributes, changed_in_place
 from autograph.errors import unsupported
 from autograph.passes.base import SCOPES, blocks, contains, negation
 from autograph.runtime.state import RETURN_VALUE
@@ -39,13 +41,24 @@ def transform(function, ctx):
     scope = scope_of(function)
     flow = Dataflow(function, extra_reads, scope.closures)
     shared = ctx.sharing.get(function) or sharing(function)
-    converter = _ControlFlow(ctx, flow, scope, shared)
+    converter = _ControlFlow(ctx, flow, scope, shared, _return_values(function))
     body, pending = converter.block(function.body)
     params = flow.activity(function.args).writes
     docstring = body[:1] if _is_docstring(body[:1]) else []
     inits = converter.inits((pending | converter.unbound_cells) - params)
     function.body = docstring + inits + body[len(docstring):]
     return function
+
+
+def _return_values(function):
+    """The variables passes.returns made for the return value (`retval = ag.Undefined(
+    'return')`): messages call them "the return value", and `names` says so."""
+    return {target.id for node in ast.walk(function) if isinstance(node, ast.Assign)
+            and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute)
+            and node.value.func.attr == 'Undefined' and node.value.args
+            and isinstance(node.value.args[0], ast.Constant)
+            and node.value.args[0].value == RETURN_VALUE
+            for target in node.targets if isinstance(target, ast.Name)}
 
 
 def _is_docstring(stmts):
@@ -55,8 +68,9 @@ def _is_docstring(stmts):
 
 
 class _ControlFlow:
-    def __init__(self, ctx, flow, scope, sharing):
+    def __init__(self, ctx, flow, scope, sharing, return_values=()):
         self.ctx = ctx
+        self.return_values = return_values
         self.flow = flow
         self.locals, self.declared, self.order = scope.locals, scope.declared, scope.order
         self.sharing = sharing
@@ -93,11 +107,12 @@ class _ControlFlow:
         shared = self.shared(node)
         writes = self.modified(node.body + node.orelse) - set(shared)
         returns = contains([node], ast.Return, SCOPES)
-        outs = [] if returns else self.ordered(writes & self.flow.live_out[node])
+        outs = [] if returns else self.ordered(writes & self.live_after(node))
         live_in = (self.flow.block_live_in(node.body, frozenset(outs), record=False)
                    | self.flow.block_live_in(node.orelse, frozenset(outs), record=False))
         params = self.ordered(writes & live_in)
         pending = set(params) - self.flow.defined_in[node]
+        fields = self.fields(node.body + node.orelse)
 
         body, body_pending = self.block(node.body)
         orelse, orelse_pending = self.block(node.orelse)
@@ -111,13 +126,41 @@ class _ControlFlow:
                                            shared))
             false_branch = templates.name(false_name)
         names = [RETURN_VALUE] if returns else outs
+        maybe_undefined = set(outs) - self.flow.defined_in[node]
+        returned = self.returned_branch(node) if maybe_undefined else None
         call = self.operator('if_stmt', [node.test, templates.name(true_name), false_branch],
-                             params, names, shared=shared)
+                             params, names, ([ast.keyword(
+                                 arg='returned', value=ast.Constant(value=returned))]
+                                 if returned else []) + fields, shared)
         if returns:
             result = ast.Return(value=call)
         else:
             result = self.assign(outs, call)
         return templates.set_origin(functions + [result], node), pending
+
+    def returned_branch(self, node):
+        """'true' or 'false' when that branch of `node` is taken only once the function
+        has returned (its `did_return` flag is set: passes.returns guards every later
+        statement with it), so the values it leaves undefined are never read."""
+        flag = self.ctx.return_flag
+        if flag is None:
+            return None
+        test = node.test
+        if isinstance(test, ast.Call) and getattr(test.func, 'attr', None) == 'not_':
+            test = test.args[0]
+        elif isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            test = test.operand
+        else:
+            test = None
+        if isinstance(test, ast.Name) and test.id == flag:
+            return 'false'  # `if not did_return: ...`
+        for name, block in (('true', node.body), ('false', node.orelse)):
+            last = block[-1] if block else None
+            if (isinstance(last, ast.Assign) and isinstance(last.targets[0], ast.Name)
+                    and last.targets[0].id == flag and isinstance(last.value, ast.Constant)
+                    and last.value.value is True):
+                return name
+        return None
 
     # --- loops --------------------------------------------------------------------------
 
@@ -127,9 +170,9 @@ class _ControlFlow:
                               'be converted: assign before the loop and at the end of its '
                               'body instead', self.ctx, node.test)
         shared = self.shared(node)
-        carried = self.ordered((self.modified(node.body) - set(shared))
-                               & self.flow.loop_head[node])
+        carried = self.ordered((self.modified(node.body) - set(shared)) & self.live_after(node))
         pending = set(carried) - self.flow.defined_in[node]
+        fields = self.fields(node.body)
         body, body_pending = self.block(node.body)
         orelse, orelse_pending = self.block(node.orelse)
         test_name = self.ctx.namer.new('loop_test')
@@ -139,7 +182,7 @@ class _ControlFlow:
                                          shared)]
         call = self.operator('while_stmt', [templates.name(test_name),
                                             templates.name(body_name)], carried, carried,
-                             self.ctx.loop_options.get(node, []), shared)
+                             self.ctx.loop_options.get(node, []) + fields, shared)
         new = functions + [self.assign(carried, call)]
         return templates.set_origin(new, node) + orelse, pending | orelse_pending
 
@@ -147,8 +190,9 @@ class _ControlFlow:
         shared = self.shared(node)
         targets = self.flow.activity(node.target).writes
         carried = self.ordered(((self.modified(node.body) | targets) - set(shared))
-                               & self.flow.loop_head[node])
+                               & self.live_after(node))
         pending = set(carried) - self.flow.defined_in[node]
+        fields = self.fields(node.body)
         body, body_pending = self.block(node.body)
         orelse, orelse_pending = self.block(node.orelse)
         if isinstance(node.target, ast.Name) and node.target.id not in carried + shared:
@@ -166,8 +210,9 @@ class _ControlFlow:
             functions.append(templates.function(
                 test_name, carried, [ast.Return(value=negation(self.ctx, flag))]))
             keywords.append(ast.keyword(arg='extra_test', value=templates.name(test_name)))
+        keywords += self.ctx.loop_options.get(node, [])
         call = self.operator('for_stmt', [node.iter, templates.name(body_name)], carried,
-                             carried, keywords, shared)
+                             carried, keywords + fields, shared)
         new = functions + [self.assign(carried, call)]
         return templates.set_origin(new, node) + orelse, pending | orelse_pending
 
@@ -190,10 +235,22 @@ class _ControlFlow:
             args = args + [templates.tuple_of(state)]
         keywords = list(keywords)
         if names:
+            names = [RETURN_VALUE if n in self.return_values else n for n in names]
             keywords.insert(0, ast.keyword(arg='names', value=templates.strings(names)))
         if shared:
             keywords.append(ast.keyword(arg='nonlocals', value=templates.strings(shared)))
         return ast.Call(func=self.ctx.runtime(op), args=args, keywords=keywords)
+
+    def assign(self, outs, call):
+        if not outs:
+            return ast.Expr(value=call)
+        return ast.Assign(targets=[templates.names_tuple(outs, ast.Store())], value=call,
+                           type_comment=None)
+
+    def inits(self, names):
+        return [templates.statements('name = ag.Undefined(label)', name=n, ag=self.ctx.ag,
+                                     label=ast.Constant(value=n))[0]
+                for n in self.ordered(names)]
 
     def shared(self, node):
         """The variables statement `node` changes that must be assigned in place: those
@@ -208,16 +265,24 @@ class _ControlFlow:
         self.unbound_cells |= (names & self.locals) - self.flow.defined_in[node]
         return self.ordered(names)
 
-    def assign(self, outs, call):
-        if not outs:
-            return ast.Expr(value=call)
-        return ast.Assign(targets=[templates.names_tuple(outs, ast.Store())], value=call,
-                           type_comment=None)
+    def live_after(self, node):
+        """What must come out of `node`: the variables live after it (at a loop's head),
+        and those whose objects it changes in place, which other references may see."""
+        live = self.flow.loop_head[node] if node in self.flow.loop_head \
+            else self.flow.live_out[node]
+        return live | changed_in_place([node], self.ctx.ag)
 
-    def inits(self, names):
-        return [templates.statements('name = ag.Undefined(label)', name=n, ag=self.ctx.ag,
-                                     label=ast.Constant(value=n))[0]
-                for n in self.ordered(names)]
+    def fields(self, stmts):
+        """`fields=lambda: {'self.count': (self, 'count')}`: the attributes `stmts` assign,
+        carried as state when the statement is staged (see runtime/mutation.py)."""
+        attributes = assigned_attributes(stmts, self.ctx.ag)
+        if not attributes:
+            return []
+        table = ast.Dict(
+            keys=[ast.Constant(value=label) for label in attributes],
+            values=[ast.Tuple(elts=[copy.deepcopy(holder), ast.Constant(value=attr)],
+                              ctx=ast.Load()) for holder, attr in attributes.values()])
+        return [ast.keyword(arg='fields', value=templates.thunk(table))]
 
     def modified(self, stmts):
         """Local variables that `stmts` assign or mutate (not globals, not closures)."""

@@ -2,13 +2,14 @@
 
 The directive is removed from the loop and its keywords recorded in
 `ctx.loop_options[loop]`; the loop pass passes them to `while_stmt`/`for_stmt`.
+`maximum_iterations` applies to `while` loops, `unroll` to `for` loops.
 """
 import ast
 
 from autograph.errors import unsupported
 from autograph.passes.base import map_loops
 
-OPTIONS = ('maximum_iterations',)
+OPTIONS = {ast.While: ('maximum_iterations', 'autodiff'), ast.For: ('unroll', 'autodiff')}
 
 
 def _is_directive(stmt):
@@ -23,10 +24,12 @@ def transform(function, ctx):
     def visit(loop, inside_loop):
         if loop.body and _is_directive(loop.body[0]):
             call = loop.body[0].value
+            known = OPTIONS.get(type(loop), ())
+            kind = 'while' if isinstance(loop, ast.While) else 'for'
             for keyword in call.keywords:
-                if keyword.arg not in OPTIONS:
-                    raise unsupported(f'unknown loop option {keyword.arg!r}; '
-                                      f'known: {", ".join(OPTIONS)}', ctx, call)
+                if keyword.arg not in known:
+                    raise unsupported(f'unknown option {keyword.arg!r} for a `{kind}` loop; '
+                                      f'known: {", ".join(known)}', ctx, call)
             ctx.loop_options[loop] = call.keywords
             loop.body = loop.body[1:] or [ast.Pass()]
         return [loop]

@@ -5,6 +5,8 @@
     not a            -> ag.not_(a)
     a if c else b    -> ag.if_exp(c, lambda: a, lambda: b)
     a < b < c        -> ag.and_(a < b, lambda: b < c)
+    a in (b, c)      -> ag.in_(a, (b, c))      (traced items: (a == b) | (a == c))
+    a not in xs      -> ag.not_(ag.in_(a, xs))
 
 The right operands stay lazy, so Python values keep Python's short-circuit semantics;
 traced values become `jnp.logical_*` and `lax.cond`.
@@ -50,13 +52,19 @@ class _Expressions(ScopeTransformer):
 
     def visit_Compare(self, node):
         self.generic_visit(node)
-        if len(node.ops) == 1:
+        if len(node.ops) == 1 and not isinstance(node.ops[0], (ast.In, ast.NotIn)):
             return node
         operands = [node.left] + node.comparators
-        parts = [ast.copy_location(ast.Compare(left=operands[i], ops=[op],
-                                                 comparators=[operands[i + 1]]), node)
+        parts = [self._compare(operands[i], op, operands[i + 1], node)
                  for i, op in enumerate(node.ops)]
         result = parts[-1]
         for part in reversed(parts[:-1]):
             result = self._call('and_', [part, templates.thunk(result)], node)
         return result
+
+    def _compare(self, left, op, right, origin):
+        if isinstance(op, ast.In):
+            return self._call('in_', [left, right], origin)
+        if isinstance(op, ast.NotIn):
+            return self._call('not_', [self._call('in_', [left, right], origin)], origin)
+        return ast.copy_location(ast.Compare(left=left, ops=[op], comparators=[right]), origin)

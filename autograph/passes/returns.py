@@ -5,7 +5,8 @@
    `did_return` is the loop's break flag. A loop with a `break` of its own sets
    `did_return = True` before breaking instead. `retval` starts as
    `ag.Undefined('return')` before the outermost such loop; staged control flow may fill
-   it with zeros (the flag guards every read).
+   it with zeros (the flag guards every read). After a `while True:` without `break`,
+   whose only exit is a return, it is just `return retval`.
 2. An `if` with a `return` inside takes the rest of its block into its branches that can
    complete normally, so returns end up in tail position:
 
@@ -17,12 +18,16 @@
 
    The conditional pass then turns such an `if` into `return ag.if_stmt(...)`; one whose
    branches are just `return a` and `return b` becomes `return a if c else b`.
+3. A `with`, `try` or `match` (one that stays Python) with a return inside, followed by
+   more code, sets the flag
+   and `retval` as loops do; `if did_return: return retval` follows the block (so
+   `finally` and `__exit__` run before the function returns, as in Python).
 """
 import ast
 
 from autograph import templates
-from autograph.errors import unsupported
 from autograph.passes.base import LOOPS, SCOPES, blocks, contains, guard_exits, map_loops
+from autograph.passes.unreachable import is_endless
 from autograph.runtime.state import RETURN_VALUE
 
 _NOT_IN_LOOPS = LOOPS + SCOPES
@@ -36,7 +41,7 @@ class _Flags:
 
     def names(self):
         if self.did_return is None:
-            self.did_return = self.ctx.namer.new('did_return')
+            self.did_return = self.ctx.return_flag = self.ctx.namer.new('did_return')
             self.retval = self.ctx.namer.new('retval')
         return self.did_return, self.retval
 
@@ -52,9 +57,13 @@ def transform(function, ctx):
         reuse_flag = not contains(loop.body, ast.Break)
         if reuse_flag:
             ctx.break_flag_names[loop] = did_return
+        endless = is_endless(loop)
         loop.body = _replace_returns(loop.body, did_return, retval, set_flag=not reuse_flag)
-        after = templates.statements('if did_return:\n    return retval',
-                                     did_return=did_return, retval=retval)
+        if endless:  # it ends by returning: no flag to test
+            after = templates.statements('return retval', retval=retval)
+        else:
+            after = templates.statements('if did_return:\n    return retval',
+                                         did_return=did_return, retval=retval)
         templates.set_origin(after, loop)
         if inside_loop:
             return [loop] + after
@@ -103,7 +112,7 @@ def _always_returns(stmts):
 def _tail_returns(stmts, ctx, flags):
     """Move what follows an `if` containing a return into its non-returning branches.
 
-    When more than one branch would need a copy of what follows, the `if`'s returns set
+    When more than one branch would need a copy of a long tail, the `if`'s returns set
     `retval` and `did_return` instead (as in loops), and what follows becomes
     `if did_return: return retval` + the rest, which needs no copy.
     """
@@ -112,7 +121,7 @@ def _tail_returns(stmts, ctx, flags):
         if isinstance(stmt, ast.If) and contains([stmt], ast.Return, SCOPES):
             rest = stmts[i + 1:]
             open_branches = [b for b in (stmt.body, stmt.orelse) if not _always_returns(b)]
-            if rest and len(open_branches) > 1:
+            if rest and len(open_branches) > 1 and not _is_short(rest):
                 return out + _flag_returns(stmt, rest, ctx, flags)
             for field in ('body', 'orelse'):
                 block = getattr(stmt, field)
@@ -121,16 +130,23 @@ def _tail_returns(stmts, ctx, flags):
                 setattr(stmt, field, _tail_returns(block, ctx, flags))
             out.append(_as_conditional_expression(stmt))
             return out
-        if isinstance(stmt, (ast.With, ast.Try)):
+        if isinstance(stmt, (ast.With, ast.Try, ast.Match)):
+            rest = stmts[i + 1:]
+            if rest and contains([stmt], ast.Return, SCOPES):
+                # The block ends before the function does (`finally` and `__exit__` run
+                # first): its returns set the flag, and the return happens after it.
+                return out + _flag_returns(stmt, rest, ctx, flags)
             for block in blocks(stmt):
                 block[:] = _tail_returns(block, ctx, flags)
-            if (contains(blocks(stmt)[0], ast.If) and _has_conditional_return(stmt)
-                    and stmts[i + 1:]):
-                raise unsupported('a `return` under an `if` inside `with`/`try`, followed by '
-                                  'more code after the block, cannot be converted; move the '
-                                  'return out of the block', ctx, stmt)
         out.append(stmt)
     return out
+
+
+def _is_short(stmts):
+    """A few simple statements, cheap to copy into each branch (which, unlike a flag,
+    keeps variables assigned only on the paths that reach them out of the state)."""
+    return len(stmts) <= 3 and not any(isinstance(s, (ast.If, ast.With, ast.Try, ast.Match)
+                                           + LOOPS + SCOPES) for s in stmts)
 
 
 def _flag_returns(stmt, rest, ctx, flags):
@@ -158,8 +174,3 @@ def _as_conditional_expression(stmt):
         return ast.copy_location(ast.Return(value=ast.copy_location(expression, stmt)),
                                   stmt)
     return stmt
-
-
-def _has_conditional_return(stmt):
-    return any(isinstance(n, ast.If) and contains([n], ast.Return, SCOPES)
-               for block in blocks(stmt) for n in block)

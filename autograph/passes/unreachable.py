@@ -1,0 +1,51 @@
+"""Drop the statements Python never runs: those after a `return`, `raise`, `break` or
+`continue` in the same block (or an `if` all of whose branches end so), and after a
+`while True:` loop that has no `break` (its only exits are `return` and `raise`).
+
+    while True:                    while True:
+        x = f(x)                       x = f(x)
+        if x > 9:          ->          if x > 9:
+            return x                       return x
+        continue
+        x = 0
+    return -1
+
+Later passes then never see code that would need state it cannot have.
+"""
+import ast
+
+from autograph.passes.base import LOOPS, SCOPES, blocks, contains
+
+_ENDS_BLOCK = (ast.Return, ast.Raise, ast.Break, ast.Continue)
+
+
+def transform(function, ctx):
+    function.body = _reachable(function.body)
+    return function
+
+
+def _reachable(stmts):
+    out = []
+    for stmt in stmts:
+        if not isinstance(stmt, SCOPES):
+            for block in blocks(stmt):
+                block[:] = _reachable(block)
+        out.append(stmt)
+        if _ends(stmt):
+            break
+    return out
+
+
+def _ends(stmt):
+    """True when nothing after `stmt` in its block can run."""
+    if isinstance(stmt, ast.If):
+        return bool(stmt.orelse) and all(_ends(b[-1]) for b in (stmt.body, stmt.orelse))
+    return isinstance(stmt, _ENDS_BLOCK) or is_endless(stmt)
+
+
+def is_endless(stmt):
+    """A `while` with a true constant condition and no `break` of its own: the code after
+    it runs only if the loop `return`s... which leaves the function. (Its `else` never
+    runs either.)"""
+    return (isinstance(stmt, ast.While) and isinstance(stmt.test, ast.Constant)
+            and bool(stmt.test.value) and not contains(stmt.body, ast.Break, LOOPS + SCOPES))

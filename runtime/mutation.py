@@ -1,0 +1,157 @@
+"""State that lives in objects: attributes assigned and containers changed in place.
+
+Python code changes objects as well as variables: `self.count += 1`, `xs[0] = v` on a list
+the caller passed in, `d['a']['b'] = 1`. Staged control flow passes values, not objects:
+a branch traced for `lax.cond` gets a rebuilt copy of each container, and writing a
+traced value into a real object would leak it out of the trace. `Mutations` bridges the
+two for one `if`/`while`/`for` statement:
+
+- attributes (`fields`, {'self.count': (self, 'count')} from the converter) join the
+  state under their own names: before a branch or loop body runs, the value it gets is
+  installed on the object, and after it the attribute's new value is read back (and the
+  object restored while tracing); when the statement ends the final value is set;
+- a list or dict that a traced branch or body changed in place (it returns the same
+  container, with other contents) gets the final contents written back into the very
+  object that came in, so every other reference (the caller's) sees the change.
+
+Run as plain Python (a concrete condition), the statement changes the objects itself and
+all this is a no-op.
+"""
+import jax
+
+from .errors import ControlFlowError, here, where
+from .lowering import staged_depth
+from .state import Undefined, pack, unpack
+
+_MUTABLE = (list, dict)
+
+
+class Mutations:
+    def __init__(self, values, names, fields=None):
+        """`values`: the statement's inputs; `names`: its outputs (for a loop, the same
+        variables); `fields`: a function giving {label: (object, attribute)}."""
+        self.values = tuple(values)
+        self.names = tuple(names)
+        self.fields = _resolve(fields)
+        self.depth = staged_depth()
+        self.kept = {}          # output index -> the input a traced path changed in place
+        self.replaced = set()   # output indices a traced path rebound
+        self.all_names = self.names + tuple(label for label, _, _ in self.fields)
+        self.state = self.values + tuple(_get(*field) for field in self.fields)
+
+    @property
+    def active(self):
+        return bool(self.fields) or any(isinstance(v, _MUTABLE) for v in self.values)
+
+    def wrap(self, fn, leading=0, returns_state=True):
+        """`fn(*leading, *values)` as a function of the whole state (values and fields),
+        returning one value per name in `all_names` (or `fn`'s own result, for a test)."""
+        if fn is None or not self.active:
+            return fn
+        n = len(self.values)
+
+        def wrapped(*args):
+            extra, values = args[:leading], args[leading:leading + n]
+            tracing = staged_depth() > self.depth
+            saved = [_get(*field) for field in self.fields]
+            for field, value in zip(self.fields, args[leading + n:]):
+                _set(field, value)
+            before = [_contents(v) for v in values] if tracing else None
+            try:
+                out = fn(*extra, *values)
+                if not returns_state:
+                    return out
+                out = pack(self.names, out)
+                if tracing:
+                    self._record(values, before, out)
+                return unpack(self.all_names, out + tuple(_get(*f) for f in self.fields))
+            finally:
+                if tracing:
+                    for field, value in zip(self.fields, saved):
+                        _set(field, value)
+        return wrapped
+
+    def _record(self, values, before, out):
+        for i, new in enumerate(out):
+            source = next((j for j, value in enumerate(values) if value is new), None)
+            if source is None:
+                self.replaced.add(i)
+            elif before[source] is not None and _contents(new) != before[source]:
+                self.kept[i] = source
+
+    def finish(self, results):
+        """The statement's results for `names` (from one value per name in `all_names`),
+        after setting the attributes and writing changed containers back into the
+        objects that came in."""
+        for field, value in zip(self.fields, results[len(self.names):]):
+            if not isinstance(value, Undefined):
+                _set(field, value)
+        out = []
+        for i, (name, after) in enumerate(zip(self.names, results)):
+            if i not in self.kept:
+                out.append(after)
+                continue
+            if i in self.replaced:
+                raise ControlFlowError(
+                    f"'{name}' is changed in place on one path of the staged statement"
+                    f"{where(here())} but replaced by a new object on another. Staged "
+                    f"code cannot decide at run time which object the caller sees: change "
+                    f"it in place on every path, or assign a copy on every path.")
+            out.append(write_back(self.values[self.kept[i]], after))
+        return unpack(self.names, tuple(out))
+
+
+def write_back(target, source):
+    """`target` with the contents of `source` (lists and dicts, recursively, in place);
+    `source` itself where the two are not containers of the same kind."""
+    if target is source:
+        return target
+    if type(target) is list and type(source) is list:
+        target[:] = [write_back(t, s) for t, s in zip(target, source)] + source[len(target):]
+        return target
+    if type(target) is dict and type(source) is dict:
+        for key in [k for k in target if k not in source]:
+            del target[key]
+        for key, value in source.items():
+            target[key] = write_back(target[key], value) if key in target else value
+        return target
+    return source
+
+
+def _contents(value):
+    """What identifies a container's contents while tracing: its structure and leaves."""
+    if not isinstance(value, _MUTABLE):
+        return None
+    leaves, treedef = jax.tree_util.tree_flatten(value)
+    return treedef, tuple(id(leaf) for leaf in leaves)
+
+
+def _resolve(fields):
+    """[(label, object, attribute)] for the attributes to carry: those of objects that
+    are not pytrees (a pytree's attributes already travel with it)."""
+    if fields is None:
+        return []
+    try:
+        table = fields()
+    except (AttributeError, NameError, LookupError, TypeError):
+        return []   # an object not there yet: the statement runs as Python would
+    return [(label, holder, attr) for label, (holder, attr) in table.items()
+            if holder is not None and not isinstance(holder, Undefined)
+            and jax.tree_util.treedef_is_leaf(jax.tree_util.tree_structure(holder))
+            and not isinstance(holder, jax.Array)]
+
+
+def _get(label, holder, attr):
+    try:
+        return getattr(holder, attr)
+    except AttributeError:
+        return Undefined(label)
+
+
+def _set(field, value):
+    _, holder, attr = field
+    if isinstance(value, Undefined):
+        if hasattr(holder, attr):
+            delattr(holder, attr)
+    else:
+        setattr(holder, attr, value)

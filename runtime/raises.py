@@ -1,0 +1,180 @@
+"""`ag.raise_if` and `ag.raise_`: a `raise` that may happen only when the program runs.
+
+Python reference:
+
+    raise_if(cond, make, args)   ==   if cond: raise make(*args)
+    raise_(make, args)           ==   raise make(*args)
+
+A Python condition outside staged code raises right away, as Python does. A traced
+condition, or a `raise` inside a staged branch or loop body, becomes a run-time check (a
+`jax.debug.callback`): the compiled program raises the user's exception when, and only
+when, the condition holds at run time on a path that the program really takes.
+
+The path matters under `jax.vmap`, which runs both branches of a `lax.cond` (and loop
+bodies of finished elements): staged branches and loop bodies are traced inside `on_path`,
+which records their predicate, and a check fires only when every enclosing predicate holds.
+
+`make(*args)` builds the exception when the check fails, from the run-time values of
+`args` (the user's variables its message reads), so a message shows numbers, not tracers.
+"""
+import dataclasses
+import itertools
+import threading
+
+import jax
+import numpy as np
+
+from .errors import here, where
+from .state import is_traced, merge, split
+
+MARKER = 'autograph check failed'
+"""Starts the text of a failed run-time check inside JAX's error (see `user_exception`)."""
+
+_local = threading.local()
+_failed = {}                      # token -> the user's exception, until it is re-raised
+_tokens = itertools.count()
+_KEEP = 64                        # failures kept for re-raising (older ones are dropped)
+
+
+@dataclasses.dataclass
+class _Frame:
+    predicate: object            # () -> the predicate of this branch/body
+    depth: int                   # the staging depth the branch/body is traced at
+    raised: bool = False         # an unconditional `raise` ended the trace
+
+
+class _Raised(Exception):
+    """Ends the trace of a staged branch at an unconditional `raise` (as Python stops)."""
+
+
+def _frames():
+    if not hasattr(_local, 'frames'):
+        _local.frames = []
+    return _local.frames
+
+
+class on_path:
+    """`fn` traced as a staged branch or loop body taken when `predicate(*args)` holds.
+
+    After a call, `raised` tells whether the branch always raises; it then returns
+    `fallback(*args)` (its outputs never reach the user: the program stops first).
+    """
+
+    def __init__(self, fn, predicate, fallback):
+        self.fn, self.predicate, self.fallback = fn, predicate, fallback
+        self.__wrapped__ = fn
+        self.raised = False
+
+    def __call__(self, *args):
+        from .lowering import staged_depth
+        frame = _Frame(lambda: self.predicate(*args), staged_depth())
+        frames = _frames()
+        frames.append(frame)
+        try:
+            return self.fn(*args)
+        except _Raised:
+            return self.fallback(*args)
+        finally:
+            frames.pop()
+            self.raised = frame.raised
+
+
+def raise_(make, args=()):
+    """Python reference: `raise make(*args)`."""
+    raise_if(True, make, args)
+
+
+def raise_if(cond, make, args=()):
+    """Python reference: `if cond: raise make(*args)` (see the module docstring)."""
+    from .lowering import predicate, staged_depth
+    staged = staged_depth() > 0
+    if not is_traced(cond):
+        if not cond:
+            return
+        if not staged:
+            raise _made_now(make, args)
+        cond = True
+    location = here()
+    conditions = [] if cond is True else [predicate(cond, location, '`raise` condition')]
+    frames = _frames()
+    conditions += [f.predicate() for f in frames]
+    if any(c is False for c in conditions):
+        return  # a path that the program never takes
+    check([c for c in conditions if c is not True], make, args, location)
+    if cond is True:
+        raised()
+
+
+def raised():
+    """An unconditional `raise` in staged code: the branch being traced ends here."""
+    from .lowering import staged_depth
+    frames = _frames()
+    if frames and frames[-1].depth == staged_depth():
+        frames[-1].raised = True
+        raise _Raised()
+
+
+def check(conditions, make, args, location):
+    """Emit a run-time check: raise `make(*args)` when every condition holds."""
+    leaves, spec = split(args)
+
+    def fire(conditions, leaves):
+        if all(np.all(c) for c in conditions):
+            error = _instance(make(*merge(spec, [np.asarray(v) for v in leaves])))
+            token = next(_tokens)
+            _failed[token] = error
+            while len(_failed) > _KEEP:
+                _failed.pop(next(iter(_failed)))
+            raise RuntimeError(f'{MARKER} #{token}{where(location)}: '
+                               f'{type(error).__name__}: {error}')
+    jax.debug.callback(fire, conditions, leaves)
+
+
+def user_exception(error):
+    """The user's exception behind a JAX error raised by a failed check, or None.
+    It carries a note naming the user's line that raised it."""
+    message = str(error)
+    if MARKER not in message:
+        return None
+    text = message[message.index(MARKER):].split('\n')[0]
+    token = text[len(MARKER) + 2:].split(' ')[0].rstrip(':')
+    user = _failed.pop(int(token), None) if token.isdigit() else None
+    if user is None:
+        return RuntimeError(text)
+    location = text.split(' at ', 1)[1].split(': ', 1)[0] if ' at ' in text else None
+    if location:
+        user.add_note(f'Raised by the compiled program at {location}.')
+    return user
+
+
+def _instance(made):
+    """`raise E` raises `E()` when `E` is an exception class, as Python does."""
+    if isinstance(made, type) and issubclass(made, BaseException):
+        return made()
+    if not isinstance(made, BaseException):
+        return TypeError('exceptions must derive from BaseException')
+    return made
+
+
+class _TracedValue:
+    """Stands for a traced value in the message of an exception raised while tracing."""
+
+    def __init__(self, value):
+        self.text = f'<traced {jax.typeof(value).str_short(short_dtypes=False)}>'
+
+    def __repr__(self):
+        return self.text
+
+    def __format__(self, spec):
+        return self.text
+
+
+def _made_now(make, args):
+    """The exception, made while tracing: traced values in its message read as
+    `<traced float32[]>` (when the message only formats them)."""
+    readable = tuple(jax.tree_util.tree_map(
+        lambda v: _TracedValue(v) if is_traced(v) else v, a) for a in args)
+    try:
+        return _instance(make(*readable))
+    except Exception:
+        return _instance(make(*args))

@@ -7,7 +7,6 @@ names in the user's code, used in error messages.
 """
 import builtins
 import collections.abc
-import contextlib
 import types
 import warnings
 
@@ -26,8 +25,8 @@ UNROLL_WARNING_ITERATIONS = 500
 _warned_unrolls = set()
 
 
-def if_stmt(cond, if_true, if_false, args=(), names=(), watch=None, returned=None,
-            fields=None, nonlocals=()):
+def if_stmt(cond, if_true, if_false, args=(), names=(), returned=None, fields=None,
+            nonlocals=()):
     """Python reference: `return if_true(*args) if cond else if_false(*args)`.
 
     A traced `cond` becomes `lax.cond`: both branches are traced once. `if_false=None`
@@ -35,7 +34,7 @@ def if_stmt(cond, if_true, if_false, args=(), names=(), watch=None, returned=Non
     or 'false') names a branch taken only after the function has returned: variables it
     leaves undefined are never read, so they may be undefined there. `fields` gives the
     attributes the branches assign (see mutation.py); `nonlocals` the variables they
-    assign in place, which closures can see (see nonlocals.py).
+    assign in place (see nonlocals.py).
     """
     if if_false is None:
         def if_false(*state):
@@ -44,8 +43,7 @@ def if_stmt(cond, if_true, if_false, args=(), names=(), watch=None, returned=Non
         shared = Nonlocals(nonlocals, (if_true, if_false))
         return shared.finish(names, if_stmt(
             cond, shared.wrap(if_true, names), shared.wrap(if_false, names),
-            tuple(args) + shared.get(), tuple(names) + shared.names, watch, returned,
-            fields))
+            tuple(args) + shared.get(), tuple(names) + shared.names, returned, fields))
     framework = registry.lowering_for(cond)
     if framework is not None:
         return framework.if_stmt(cond, if_true, if_false, args, names)
@@ -53,17 +51,16 @@ def if_stmt(cond, if_true, if_false, args=(), names=(), watch=None, returned=Non
         location = here()
         pred = lowering.predicate(cond, location, '`if`')
         objects = Mutations(args, names, fields)
-        with _unchanged(watch, location, '`if`'):
-            return objects.finish(lowering.cond(
-                pred, objects.wrap(if_true), objects.wrap(if_false), objects.state,
-                objects.all_names, location, returned=returned))
+        return objects.finish(lowering.cond(
+            pred, objects.wrap(if_true), objects.wrap(if_false), objects.state,
+            objects.all_names, location, returned=returned))
     if cond:
         return if_true(*args)
     return if_false(*args)
 
 
 def while_stmt(test, body, state=(), names=(), maximum_iterations=None, autodiff=None,
-               watch=None, fields=None, nonlocals=()):
+               fields=None, nonlocals=()):
     """Python reference:
 
         while test(*state):
@@ -78,16 +75,15 @@ def while_stmt(test, body, state=(), names=(), maximum_iterations=None, autodiff
         shared = Nonlocals(nonlocals, (body, test), loop=True)
         return shared.finish(names, while_stmt(
             shared.wrap_test(test), shared.wrap(body, names), tuple(state) + shared.get(),
-            tuple(names) + shared.names, maximum_iterations, autodiff, watch, fields))
+            tuple(names) + shared.names, maximum_iterations, autodiff, fields))
     objects = Mutations(state, names, fields)
     test, body = objects.wrap(test, returns_state=False), objects.wrap(body)
     with loop_autodiff.autodiff_mode(autodiff):
-        values = _while(test, body, objects.state, objects.all_names, maximum_iterations,
-                        watch)
+        values = _while(test, body, objects.state, objects.all_names, maximum_iterations)
     return objects.finish(values)
 
 
-def _while(test, body, values, names, maximum_iterations, watch):
+def _while(test, body, values, names, maximum_iterations):
     iterations = 0
     while True:
         if maximum_iterations is not None and iterations >= maximum_iterations:
@@ -107,10 +103,8 @@ def _while(test, body, values, names, maximum_iterations, watch):
         if is_traced(cond) or cond is lowering.TRACED:
             remaining = (None if maximum_iterations is None
                          else maximum_iterations - iterations)
-            location = here()
-            with _unchanged(watch, location, '`while` loop'):
-                body = on_path(body, test, lambda *state: unpack(names, state))
-                values = lowering.while_loop(test, body, values, names, location, remaining)
+            body = on_path(body, test, lambda *state: unpack(names, state))
+            values = lowering.while_loop(test, body, values, names, here(), remaining)
             break
         if not cond:
             break
@@ -119,7 +113,7 @@ def _while(test, body, values, names, maximum_iterations, watch):
     return values
 
 
-def for_stmt(iterable, body, state=(), names=(), extra_test=None, watch=None, unroll=None,
+def for_stmt(iterable, body, state=(), names=(), extra_test=None, unroll=None,
              autodiff=None, fields=None, nonlocals=()):
     """Python reference:
 
@@ -140,8 +134,8 @@ def for_stmt(iterable, body, state=(), names=(), extra_test=None, watch=None, un
         shared = Nonlocals(nonlocals, (body, extra_test), loop=True)
         return shared.finish(names, for_stmt(
             iterable, shared.wrap(body, names), tuple(state) + shared.get(),
-            tuple(names) + shared.names, shared.wrap_test(extra_test), watch, unroll,
-            autodiff, fields))
+            tuple(names) + shared.names, shared.wrap_test(extra_test), unroll, autodiff,
+            fields))
     framework = registry.loop_lowering_for(iterable)
     if framework is not None:
         return framework.for_stmt(iterable, body, tuple(state), names, extra_test)
@@ -149,12 +143,11 @@ def for_stmt(iterable, body, state=(), names=(), extra_test=None, watch=None, un
     body = objects.wrap(body, leading=1)
     extra_test = objects.wrap(extra_test, returns_state=False)
     with loop_autodiff.autodiff_mode(autodiff):
-        values = _for(iterable, body, objects.state, objects.all_names, extra_test, watch,
-                      unroll)
+        values = _for(iterable, body, objects.state, objects.all_names, extra_test, unroll)
     return objects.finish(values)
 
 
-def _for(iterable, body, values, names, extra_test, watch, unroll):
+def _for(iterable, body, values, names, extra_test, unroll):
     items = range_items(iterable)
     if extra_test is not None:  # a staged body runs only while the loop has not broken
         body = on_path(body, lambda item, *state: extra_test(*state),
@@ -162,17 +155,15 @@ def _for(iterable, body, values, names, extra_test, watch, unroll):
     if isinstance(iterable, (TracedIterable, StagedRange)) or is_traced(iterable):
         staged = iterable if isinstance(iterable, (TracedIterable, StagedRange)) \
             else TracedIterable.over(iterable)
-        location = here()
-        with _unchanged(watch, location, '`for` loop'):
-            values = staged.loop(body, values, names, location, extra_test)
+        values = staged.loop(body, values, names, here(), extra_test)
     elif items is not None:
-        values = _range_for(iterable, items, body, values, names, extra_test, watch, unroll)
+        values = _range_for(iterable, items, body, values, names, extra_test, unroll)
     else:
-        values = _python_for(iterable, body, values, names, extra_test, watch)
+        values = _python_for(iterable, body, values, names, extra_test)
     return values
 
 
-def _range_for(iterable, items, body, values, names, extra_test, watch, unroll):
+def _range_for(iterable, items, body, values, names, extra_test, unroll):
     """A `for` over a range with Python bounds: one staged loop, or the Python loop."""
     location = here(2)
     stage = loop_policy.wanted(len(items), unroll)
@@ -180,9 +171,8 @@ def _range_for(iterable, items, body, values, names, extra_test, watch, unroll):
     reported = False
     if stage is not False and (traced or _reads_traced(body)):
         try:
-            with _unchanged(watch, location, '`for` loop'):
-                staged = items.loop(body, values, names, location, extra_test,
-                                    require_traced=not traced)
+            staged = items.loop(body, values, names, location, extra_test,
+                                require_traced=not traced)
         except lowering.NothingTraced:
             pass
         except _NEEDS_PYTHON as error:
@@ -194,7 +184,7 @@ def _range_for(iterable, items, body, values, names, extra_test, watch, unroll):
             _use_up(iterable)
             return staged
     staged_rest = items if stage is not False else None
-    return _python_for(iterable, body, values, names, extra_test, watch, staged_rest,
+    return _python_for(iterable, body, values, names, extra_test, staged_rest,
                        warn=stage is not False and not reported)
 
 
@@ -243,7 +233,7 @@ def _attributes(value):
     return list(vars(value).values())
 
 
-def _python_for(iterable, body, values, names, extra_test, watch, items=None, warn=True):
+def _python_for(iterable, body, values, names, extra_test, items=None, warn=True):
     """The plain Python loop, which turns staged if a `break` flag becomes traced (the
     rest of the loop is one staged loop when `items` are the range's items). With `warn`,
     a long loop over traced values is reported once."""
@@ -259,7 +249,7 @@ def _python_for(iterable, body, values, names, extra_test, watch, items=None, wa
                 continue
             if is_traced(go):
                 return _finish_staged(items, item, iterator, count, body, values, names,
-                                      extra_test, watch, iterator is iterable)
+                                      extra_test, iterator is iterable)
             if not go:
                 break
         values = pack(names, body(item, *values))
@@ -269,8 +259,7 @@ def _python_for(iterable, body, values, names, extra_test, watch, items=None, wa
     return values
 
 
-def _finish_staged(items, item, rest, done, body, values, names, extra_test, watch,
-                   use_up):
+def _finish_staged(items, item, rest, done, body, values, names, extra_test, use_up):
     """Run the rest of a Python loop after its exit flag became traced.
 
     Over a range the rest becomes one staged loop if it can; otherwise each remaining
@@ -279,9 +268,8 @@ def _finish_staged(items, item, rest, done, body, values, names, extra_test, wat
     location = here(2)
     if items is not None:
         try:
-            with _unchanged(watch, location, '`for` loop'):
-                staged = items.after(done).loop(body, values, names, location, extra_test,
-                                                require_traced=False)
+            staged = items.after(done).loop(body, values, names, location, extra_test,
+                                            require_traced=False)
             if use_up:
                 _use_up(rest)
             return staged

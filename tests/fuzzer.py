@@ -5,9 +5,12 @@ if/elif/else, bounded `while`, `for` over static and traced ranges and over arra
 break/continue/early return, and/or/not, ternaries and helper calls, nested at least
 three deep, and state in objects (see StateGenerators). It runs unconverted on concrete
 arrays (the ground truth; `v` as a NumPy array, whose items Python can assign) and
-converted under `jax.jit` with traced inputs; results must match.
+converted under `jax.jit` with traced inputs; results must match. With `--scopes`, half
+of the programs also use Python's scopes (see ScopeFeatures): closures and lambdas
+reading variables that the control flow rebinds, closures over loop variables called in
+and after the loop, and `nonlocal`/`global` writes.
 
-    python -m tests.fuzzer --programs 1000 [--seed 0] [--jobs 2] [--x64]
+    python -m tests.fuzzer --programs 1000 [--seed 0] [--jobs 2] [--x64] [--scopes]
 
 With --x64 the programs run with jax_enable_x64: the inputs stay 32-bit, the Python
 numbers in the programs become weakly typed 64-bit values, as in JAX.
@@ -98,8 +101,57 @@ class StateGenerators:
         return name
 
 
+class ScopeFeatures:
+    """Python scope rules for the generated programs (closures see current values)."""
+
+    def __init__(self, generator, enabled):
+        self.gen = generator
+        self.enabled = enabled and generator.rng.random() < 0.5
+
+    def prelude(self):
+        """Closures over the state, a nonlocal writer and a global, defined up front."""
+        emit = self.gen.emit
+        for line in ('global G', 'G = 0.0', 'acc = 0.0', 'def peek():', '    return a * 0.5 + k',
+                     'scaled = lambda: b * 0.1 + acc', 'def bump(w):', '    nonlocal acc',
+                     '    acc = acc + w * 0.1'):
+            emit(1, line)
+
+    def float_options(self):
+        return ['peek()', 'scaled() + a', f'acc * 0.5 + {self.gen.rng.choice(FLOAT_VARS)}',
+                'G + b * 0.5'] if self.enabled else []
+
+    def statement(self, depth):
+        """A write through a closure or to the global; False when disabled."""
+        if not self.enabled or self.gen.rng.random() < 0.7:
+            return False
+        a = self.gen.rng.choice(FLOAT_VARS)
+        self.gen.emit(depth, self.gen.rng.choice([f'bump({a})', f'G = G + {a} * 0.1']))
+        return True
+
+    def before_loop(self, depth, target):
+        """A closure over the loop variable, made before the loop."""
+        if self.enabled:
+            self.gen.emit(depth, f'{target} = 0')
+            self.gen.emit(depth, f'peek_{target} = lambda: {target} * 0.25')
+
+    def in_loop(self, depth, target):
+        """Uses of closures over the loop variable inside the body."""
+        if not self.enabled:
+            return
+        if self.gen.rng.random() < 0.5:
+            self.gen.emit(depth, f'def term_{target}():')
+            self.gen.emit(depth + 1, f'return {target} * 0.5 + b')
+            self.gen.emit(depth, f'a = a + term_{target}() * 0.1')
+        else:
+            self.gen.emit(depth, f'b = b + peek_{target}()')
+
+    def after_loop(self, depth, target):
+        if self.enabled:
+            self.gen.emit(depth, f'a = a + peek_{target}()')
+
+
 class ProgramGenerator(StateGenerators):
-    def __init__(self, seed):
+    def __init__(self, seed, scopes=False):
         self.rng = random.Random(seed)
         self.lines = []
         self.counter = 0
@@ -180,6 +232,8 @@ class ProgramGenerator(StateGenerators):
             self.emit(depth + 1, self.return_statement())
         elif r < 0.38:
             self.state_statement(depth)
+        elif self.scopes.statement(depth):
+            pass
         else:
             self.assign(depth)
 
@@ -225,6 +279,7 @@ class ProgramGenerator(StateGenerators):
             self.emit(depth + 1, f'a = a + {target} * 0.1')
         else:
             self.emit(depth + 1, f'k = (k + {target}) % 19')
+        self.scopes.in_loop(depth + 1, target)
         created = depth == 1 and iterable == 'v' and self.rng.random() < 0.4
         created = self.created_in_loop(depth) if created else None
         self.loop_depth += 1
@@ -235,6 +290,7 @@ class ProgramGenerator(StateGenerators):
             self.emit(depth + 1, 'b = b - 0.5')
         if created:
             self.emit(depth, f'a = a + {created} * 0.1')
+        self.scopes.after_loop(depth, target)
 
     def program(self, name):
         self.emit(0, f'def {name}(x, n, v):')
@@ -242,6 +298,8 @@ class ProgramGenerator(StateGenerators):
         self.emit(1, 'b = jnp.sum(v) * 0.5')
         self.emit(1, 'k = 1')
         self.state_prologue()
+        if self.scopes.enabled:
+            self.scopes.prelude()
         self.block(1, nesting=3, size=self.rng.randint(2, 4))
         self.state_epilogue()
         self.emit(1, 'return a, b, k')
@@ -288,6 +346,8 @@ def main(argv=None):
     parser.add_argument('--seed', type=int, default=0)
     parser.add_argument('--jobs', type=int, default=os.cpu_count() or 1)
     parser.add_argument('--x64', action='store_true', help='run with jax_enable_x64')
+    parser.add_argument('--scopes', action='store_true',
+                        help='also generate closures and global/nonlocal writes')
     options = parser.parse_args(argv)
     if options.x64:
         os.environ['JAX_ENABLE_X64'] = '1'   # read by the worker processes as they start

@@ -27,8 +27,8 @@ PIPELINE = [
     fence,         # reject generators/async with a caret at the user's line
     unreachable,   # drop code after return/raise/break/continue and endless loops
     directives,    # autograph.set_loop_options(...) -> ctx.loop_options
-    match,         # match -> if/elif chain (value patterns); others stay Python
     super_calls,   # super() -> super(__class__, self), for code moved into branch functions
+    match,         # match -> if/elif chain (value patterns); others stay Python
     returns,       # return in loops -> flag + break; other returns to tail position
     loop_exits,    # break / continue -> flags and guards
     asserts,       # assert -> ag.assert_

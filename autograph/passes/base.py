@@ -25,8 +25,8 @@ of each scope nested functions see, from the user's code before any pass ran.
     break_flag_names: dict = dataclasses.field(default_factory=dict)
     break_flags: dict = dataclasses.field(default_factory=dict)
     loop_options: dict = dataclasses.field(default_factory=dict)
-    return_flag: str = None  # the `did_return` flag of passes.returns, if it made one
     sharing: dict = dataclasses.field(default_factory=dict)  # scope -> analysis.scopes
+    return_flag: str = None  # the `did_return` flag of passes.returns, if it made one
 
     def copy(self, nodes):
         """A deep copy of `nodes` whose loops keep their entries in the side tables."""

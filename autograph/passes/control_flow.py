@@ -28,8 +28,8 @@ import copy
 
 from autograph import templates
 from autograph.analysis.activity import scope_of
-from autograph.analysis.scopes import sharing
 from autograph.analysis.dataflow import Dataflow
+from autograph.analysis.scopes import sharing
 from autograph.analysis.mutation import assigned_attributes, changed_in_place
 from autograph.errors import unsupported
 from autograph.passes.base import SCOPES, blocks, contains, negation
@@ -170,8 +170,7 @@ class _ControlFlow:
                               'be converted: assign before the loop and at the end of its '
                               'body instead', self.ctx, node.test)
         shared = self.shared(node)
-        carried = self.ordered((self.modified(node.body) - set(shared))
-                               & self.live_after(node))
+        carried = self.ordered((self.modified(node.body) - set(shared)) & self.live_after(node))
         pending = set(carried) - self.flow.defined_in[node]
         fields = self.fields(node.body)
         body, body_pending = self.block(node.body)
@@ -242,6 +241,17 @@ class _ControlFlow:
             keywords.append(ast.keyword(arg='nonlocals', value=templates.strings(shared)))
         return ast.Call(func=self.ctx.runtime(op), args=args, keywords=keywords)
 
+    def assign(self, outs, call):
+        if not outs:
+            return ast.Expr(value=call)
+        return ast.Assign(targets=[templates.names_tuple(outs, ast.Store())], value=call,
+                           type_comment=None)
+
+    def inits(self, names):
+        return [templates.statements('name = ag.Undefined(label)', name=n, ag=self.ctx.ag,
+                                     label=ast.Constant(value=n))[0]
+                for n in self.ordered(names)]
+
     def shared(self, node):
         """The variables statement `node` changes that must be assigned in place: those
         nested functions can see, and declared global/nonlocal ones, including those the
@@ -254,17 +264,6 @@ class _ControlFlow:
                 names |= assigned
         self.unbound_cells |= (names & self.locals) - self.flow.defined_in[node]
         return self.ordered(names)
-
-    def assign(self, outs, call):
-        if not outs:
-            return ast.Expr(value=call)
-        return ast.Assign(targets=[templates.names_tuple(outs, ast.Store())], value=call,
-                           type_comment=None)
-
-    def inits(self, names):
-        return [templates.statements('name = ag.Undefined(label)', name=n, ag=self.ctx.ag,
-                                     label=ast.Constant(value=n))[0]
-                for n in self.ordered(names)]
 
     def live_after(self, node):
         """What must come out of `node`: the variables live after it (at a loop's head),

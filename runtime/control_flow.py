@@ -285,38 +285,12 @@ def _finish_staged(items, item, rest, done, body, values, names, extra_test, use
             return unpack(names, state)
         if is_traced(go):
             pred = lowering.predicate(go, location, '`for` loop')
-            with _unchanged(watch, location, '`for` loop'):
-                values = lowering.cond(pred, run, skip, values, names, location)
+            values = lowering.cond(pred, run, skip, values, names, location)
         elif go:
             values = pack(names, body(item, *values))
         else:
             break
     return values
-
-
-@contextlib.contextmanager
-def _unchanged(watch, location, what):
-    """Staged code runs a nested function's `nonlocal v = ...` once, while tracing: the
-    new value cannot reach later iterations or the other branch. Report it."""
-    before = _read(watch)
-    yield
-    after = _read(watch)
-    for name, value in (before or {}).items():
-        if after is not None and after.get(name) is not value:
-            raise ControlFlowError(
-                f"'{name}' is assigned by a nested function (nonlocal) called inside the "
-                f"staged {what}{where(location)}. Staged code runs that assignment once, "
-                f"while tracing, so its value cannot be carried through the {what}: return "
-                f"the new value from the function and assign '{name}' where it is called.")
-
-
-def _read(watch):
-    if watch is None:
-        return None
-    try:
-        return watch()
-    except NameError:   # not assigned yet
-        return None
 
 
 def _chain(first, rest):

@@ -16,6 +16,7 @@ With --x64 the programs run with jax_enable_x64: the inputs stay 32-bit, the Pyt
 numbers in the programs become weakly typed 64-bit values, as in JAX.
 """
 import argparse
+import functools
 import linecache
 import multiprocessing
 import os
@@ -156,6 +157,7 @@ class ProgramGenerator(StateGenerators):
         self.lines = []
         self.counter = 0
         self.loop_depth = 0
+        self.scopes = ScopeFeatures(self, scopes)
 
     def emit(self, depth, text):
         self.lines.append('    ' * depth + text)
@@ -173,7 +175,7 @@ class ProgramGenerator(StateGenerators):
             f'helper({a}, {b})',
             f'{a} + jnp.sum(v) * 0.1',
             f'{a} * 0.9 + k * 0.01',
-        ]
+        ] + self.scopes.float_options()
         return r.choice(options)
 
     def int_expr(self):
@@ -274,6 +276,7 @@ class ProgramGenerator(StateGenerators):
         self.counter += 1
         target = f'j{self.counter}'
         iterable = self.rng.choice(['range(3)', 'range(n)', 'v', 'range(1, n, 2)'])
+        self.scopes.before_loop(depth, target)
         self.emit(depth, f'for {target} in {iterable}:')
         if iterable == 'v':
             self.emit(depth + 1, f'a = a + {target} * 0.1')
@@ -306,10 +309,10 @@ class ProgramGenerator(StateGenerators):
         return '\n'.join(self.lines) + '\n'
 
 
-def make_program(seed):
+def make_program(seed, scopes=False):
     """(source, function) of the program for `seed`."""
     name = f'program_{seed}'
-    source = 'import jax.numpy as jnp\n' + HELPERS + '\n\n' + ProgramGenerator(seed).program(name)
+    source = 'import jax.numpy as jnp\n' + HELPERS + '\n\n' + ProgramGenerator(seed, scopes).program(name)
     file = f'<autograph fuzz {seed}>'
     linecache.cache[file] = (len(source), None, source.splitlines(True), file)
     namespace = {'__name__': f'fuzz_{seed}'}
@@ -323,10 +326,10 @@ def inputs_for(seed):
             jnp.asarray(rng.normal(size=4), dtype=jnp.float32))
 
 
-def run_one(seed):
+def run_one(seed, scopes=False):
     """None when plain and converted agree, else a description of the mismatch."""
     import autograph
-    source, fn = make_program(seed)
+    source, fn = make_program(seed, scopes)
     args = inputs_for(seed)
     x, n, v = args
     expected = fn(x, n, np.array(v))   # item assignment as Python runs it: on NumPy
@@ -354,7 +357,7 @@ def main(argv=None):
     failures = 0
     seeds = range(options.seed, options.seed + options.programs)
     with multiprocessing.get_context('spawn').Pool(options.jobs) as pool:
-        for i, problem in enumerate(pool.imap(run_one, seeds)):
+        for i, problem in enumerate(pool.imap(functools.partial(run_one, scopes=options.scopes), seeds)):
             if problem:
                 failures += 1
                 print(problem, flush=True)

@@ -621,3 +621,71 @@ def test_long_loop_grad():
     grad = jax.grad(lambda x: autograph.convert(decay_trajectory)(x)[-1])(f32(1.))
     assert_same(grad, 0.99 ** 1000)
     assert 'while' not in primitives(weighted_sum_1000, f32(1.))
+
+
+# --- sorted() and chained comparisons ------------------------------------------------------
+
+def median(xs):
+    s = sorted(xs)
+    n = len(s)
+    if n % 2 == 1:
+        return s[n // 2]
+    return (s[n // 2 - 1] + s[n // 2]) / 2
+
+
+def top_two_by_distance(xs, centre):
+    ranked = sorted(xs, key=lambda v: abs(v - centre), reverse=True)
+    return ranked[0], ranked[1]
+
+
+def sorted_pairs(a, b, c):
+    return sorted([a, b, c]), sorted((a, b, c), reverse=True)
+
+
+@pytest.mark.parametrize('xs', [[3., 1., 2.], [4., 1., 3., 2.], [5.], [2., 2., 1., 2.]])
+def test_median_with_sorted(xs):
+    check(median, xs)
+    check(median, jnp.array(xs))
+
+
+def test_sorted_with_key_reverse_and_ties():
+    xs = [1., 5., 3., -1., 3.]          # ties in the key keep their order, also reversed
+    for centre in (3., 1., 2.):
+        check(top_two_by_distance, xs, centre)
+        check(top_two_by_distance, jnp.array(xs), f32(centre))
+    check(sorted_pairs, 3, 1, 2)
+    check(sorted_pairs, i32(3), i32(1), i32(2))
+    check_vmap(median, jnp.array([[3., 1., 2.], [0., 9., 4.]]))
+    grad = jax.grad(autograph.convert(median))(jnp.array([3., 1., 2.]))
+    assert_same(grad, jnp.array([0., 0., 1.]))
+
+
+def test_sorted_rows_of_a_traced_matrix_is_a_named_error():
+    with pytest.raises(autograph.ControlFlowError, match='sorted'):
+        autograph.convert(median)(jnp.ones((3, 2)))
+
+
+class Counter:
+    def __init__(self):
+        self.calls = 0
+
+    def value(self, v):
+        self.calls += 1
+        return v
+
+
+def in_band(counter, x, hi):
+    return 0 < counter.value(x) < hi <= 100
+
+
+@pytest.mark.parametrize('x, hi', [(5, 10), (50, 10), (-1, 10), (5, 200)])
+def test_chained_comparison_evaluates_each_operand_once(x, hi):
+    plain = Counter()
+    expected = in_band(plain, x, hi)
+    for jit in (True, False):
+        counter = Counter()
+        assert_same(autograph.convert(in_band, jit=jit)(counter, x, hi), expected)
+        assert counter.calls == plain.calls
+    counter = Counter()
+    assert_same(autograph.convert(in_band)(counter, i32(x), i32(hi)), expected)
+    assert counter.calls == 1        # traced: the chain is staged, the call traced once

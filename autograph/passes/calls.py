@@ -26,8 +26,8 @@ from autograph.runtime.calls import TRANSFORMS
 from autograph.runtime.stacked import STACKERS
 
 OVERRIDDEN_BUILTINS = frozenset(
-    {'range', 'enumerate', 'zip', 'min', 'max', 'sum', 'any', 'all', 'pow', 'int', 'float',
-     'bool', 'str', 'repr', 'format'})
+    {'range', 'enumerate', 'zip', 'min', 'max', 'sum', 'sorted', 'any', 'all', 'pow', 'int',
+     'float', 'bool', 'str', 'repr', 'format'})
 
 _CONTAINER_METHODS = frozenset().union(
     *[{n for n in dir(t) if not n.startswith('_')}

@@ -689,3 +689,26 @@ def test_chained_comparison_evaluates_each_operand_once(x, hi):
     counter = Counter()
     assert_same(autograph.convert(in_band)(counter, i32(x), i32(hi)), expected)
     assert counter.calls == 1        # traced: the chain is staged, the call traced once
+
+
+# --- a list collected in a staged loop, used by the caller -----------------------------------
+
+def trajectory(x):
+    out = []
+    for i in range(6):
+        x = x * 1.5 + i
+        out.append(x)
+    return out
+
+
+def uses_trajectory(x):
+    out = trajectory(x)
+    return jnp.array(out), jnp.asarray(out), jnp.stack(out[1:4]), out[-1] + len(out), sum(out)
+
+
+def test_collected_list_converts_like_a_list_in_the_caller():
+    check(uses_trajectory, 1.0)
+    check(uses_trajectory, f32(1.0))
+    assert 'scan' in staged(uses_trajectory, f32(1.0))
+    grad = jax.grad(lambda x: autograph.convert(uses_trajectory)(x)[0][-1])(f32(1.0))
+    assert_same(grad, 1.5 ** 6)

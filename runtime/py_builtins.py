@@ -159,10 +159,11 @@ def in_(value, container):
 
 
 def pow_(base, exp, mod=None):
-    """Python reference: `pow(base, exp, mod)`. With a traced operand and a modulus, the
-    integer power is computed by repeated squaring modulo `mod` (no overflow of
-    `base ** exp` first); the exponent must be non-negative, checked when it runs."""
-    if mod is None or not any_traced((base, exp, mod)):
+    """Python reference: `pow(base, exp, mod)`. With a JAX array operand (traced or not:
+    JAX arrays have no three-argument `__pow__`) and a modulus, the integer power is
+    computed by repeated squaring modulo `mod` (no overflow of `base ** exp` first); the
+    exponent must be non-negative, checked when it runs."""
+    if mod is None or not any(isinstance(v, jax.Array) for v in (base, exp, mod)):
         return builtins.pow(base, exp) if mod is None else builtins.pow(base, exp, mod)
     base, exp, mod = jnp.asarray(base), jnp.asarray(exp), jnp.asarray(mod)
     if not all(jnp.issubdtype(v.dtype, jnp.integer) for v in (base, exp, mod)):

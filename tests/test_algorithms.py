@@ -712,3 +712,24 @@ def test_collected_list_converts_like_a_list_in_the_caller():
     assert 'scan' in staged(uses_trajectory, f32(1.0))
     grad = jax.grad(lambda x: autograph.convert(uses_trajectory)(x)[0][-1])(f32(1.0))
     assert_same(grad, 1.5 ** 6)
+
+
+def modular_power(b, e, m):
+    r = 1
+    b = b % m
+    while e > 0:
+        if e & 1:
+            r = (r * b) % m
+        e >>= 1
+        b = (b * b) % m
+    return r, pow(b, e + 3, m)
+
+
+@pytest.mark.parametrize('b, e, m', [(4, 13, 497), (2, 0, 7), (7, 100, 13)])
+def test_modular_power_loop_and_builtin(b, e, m):
+    check(modular_power, b, e, m)
+    # neither JAX nor NumPy arrays have a 3-argument pow: the reference is the function on
+    # Python ints, the converted function runs on arrays, traced (jit) and concrete (eager)
+    expected = modular_power(b, e, m)
+    for jit in (True, False):
+        assert_same(autograph.convert(modular_power, jit=jit)(i32(b), i32(e), i32(m)), expected)

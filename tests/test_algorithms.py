@@ -733,3 +733,88 @@ def test_modular_power_loop_and_builtin(b, e, m):
     expected = modular_power(b, e, m)
     for jit in (True, False):
         assert_same(autograph.convert(modular_power, jit=jit)(i32(b), i32(e), i32(m)), expected)
+
+
+# --- dynamic programming and more integer loops ---------------------------------------------
+
+def levenshtein(a, b, d):
+    n, m = a.shape[0], b.shape[0]
+    for i in range(n + 1):
+        d[i, 0] = i
+    for j in range(m + 1):
+        d[0, j] = j
+    for i in range(1, n + 1):
+        for j in range(1, m + 1):
+            cost = 0 if a[i - 1] == b[j - 1] else 1
+            d[i, j] = min(d[i - 1, j] + 1, d[i, j - 1] + 1, d[i - 1, j - 1] + cost)
+    return d[n, m]
+
+
+def knapsack(weights, values, dp):
+    cap = dp.shape[0] - 1
+    for i in range(weights.shape[0]):
+        for c in range(cap, 0, -1):
+            if weights[i] <= c:
+                dp[c] = max(dp[c], dp[c - weights[i]] + values[i])
+    return dp[cap]
+
+
+def coin_change(coins, dp):
+    amount = dp.shape[0] - 1
+    dp[0] = 0
+    for a in range(1, amount + 1):
+        for c in coins:
+            if c <= a:
+                if dp[a - c] + 1 < dp[a]:
+                    dp[a] = dp[a - c] + 1
+    return dp[amount]
+
+
+def is_prime(n):
+    if n < 2:
+        return False
+    i = 2
+    while i * i <= n:
+        if n % i == 0:
+            return False
+        i += 1
+    return True
+
+
+def digit_sum_and_reverse(n):
+    s = 0
+    r = 0
+    while n > 0:
+        s += n % 10
+        r = r * 10 + n % 10
+        n //= 10
+    return s, r
+
+
+def mandelbrot_escape(cr, ci):
+    zr, zi = 0.0, 0.0
+    n = 0
+    while zr * zr + zi * zi <= 4.0 and n < 100:
+        zr, zi = zr * zr - zi * zi + cr, 2 * zr * zi + ci
+        n += 1
+    return n
+
+
+def test_dynamic_programming_on_arrays():
+    check_numpy(levenshtein, jnp.array([1, 2, 3, 4, 5]), jnp.array([1, 3, 4, 6]),
+                jnp.zeros((6, 5), i32))
+    check_numpy(knapsack, jnp.array([1, 3, 4, 5]), jnp.array([1, 4, 5, 7]), jnp.zeros(8, i32))
+    check_numpy(coin_change, [1, 2, 5], jnp.full(12, 1000))
+    check_numpy(coin_change, jnp.array([2, 5]), jnp.full(12, 1000))
+
+
+@pytest.mark.parametrize('n', [0, 1, 2, 91, 97])
+def test_primality_with_early_return_in_while(n):
+    check(is_prime, n)
+    check(is_prime, i32(n))
+
+
+def test_integer_loops_vmap():
+    check_vmap(is_prime, jnp.array([0, 2, 91, 97]))
+    check_vmap(digit_sum_and_reverse, jnp.array([0, 7, 12340, 98765]))
+    check_vmap(mandelbrot_escape, jnp.array([-0.5, 1.0, 0.25]), jnp.array([0.5, 1.0, 0.0]))

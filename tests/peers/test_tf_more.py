@@ -1195,3 +1195,132 @@ def test_py_builtins_named_errors():
         autograph.convert(builtin_len)(f32(1.))
     with pytest.raises((TypeError, ValueError, autograph.ControlFlowError)):
         autograph.convert(builtin_int)(jnp.array([1., 2.]))
+
+
+# --- converters/conditional_expressions_test.py, logical_expressions_test.py ----------------
+
+def ifexp_basic(x):
+    return 1 if x else 0
+
+
+def ifexp_nested_orelse(x):
+    y = x * x if x > 0 else x if x else 1
+    return y
+
+
+def logical_equals(a, b):
+    return a == b
+
+
+def logical_bool_ops(a, b, c):
+    return (a or b) and (a or b or c) and not c
+
+
+def logical_comparison_chain(a, b, c, d):
+    return a < b == c > d
+
+
+def logical_in(a, b):
+    return a in b
+
+
+@pytest.mark.parametrize('kind', KINDS)
+def test_conditional_and_logical_expressions(kind):
+    # upstream: ConditionalExpressionsTest.test_basic, test_nested_orelse;
+    # LogicalExpressionTest.test_equals, test_bool_ops, test_comparison (only the first
+    # operand an array, as upstream, and all of them), test_default_ops
+    for x in (-2, 0, 3):
+        check(ifexp_basic, kind(x))
+        check(ifexp_nested_orelse, kind(x))
+    check(logical_equals, kind(1), 1)
+    check(logical_equals, kind(1), 2)
+    for c in (False, True):
+        check(logical_bool_ops, kind(True), False, c)
+        check(logical_bool_ops, kind(False), kind(False), kind(c))
+    for d in (1, 3):
+        check(logical_comparison_chain, kind(1), 2, 2, d)
+        check(logical_comparison_chain, kind(1), kind(2), kind(2), kind(d))
+    check(logical_in, 'a', ('a',))
+    check(logical_in, kind(2), (1, 2))
+
+
+# --- converters/list_comprehensions_test.py -------------------------------------------------
+
+def comprehension_basic(items):
+    return [e * e for e in items]
+
+
+def comprehension_generators(items):
+    return [e * e for sublist in items for e in sublist]
+
+
+def comprehension_cond(items):
+    return [e * e for e in items if e > 1]
+
+
+def test_list_comprehensions():
+    # upstream: ListCompTest.test_basic, test_multiple_generators, test_cond (Python
+    # values; over an array, the items of its first axis)
+    for items in ([], [1, 2, 3]):
+        check(comprehension_basic, items)
+        check(comprehension_cond, items)
+    check(comprehension_generators, [])
+    check(comprehension_generators, [[1], [2], [3]])
+    check(comprehension_basic, jnp.array([1, 2, 3]))
+    check(comprehension_generators, jnp.array([[1, 2], [3, 4]]))
+
+
+# --- converters/variables_test.py -------------------------------------------------------------
+
+def del_then_read(x):
+    del x
+    return x   # noqa: F821 - deleted on purpose, as upstream
+
+
+def del_item(items):
+    del items[0]
+    return items
+
+
+def del_slice(items):
+    del items[0:2]
+    return items
+
+
+def del_attribute(obj):
+    del obj.a
+    return obj
+
+
+def del_mixed_used_after(a, b, c):
+    del a, b, c[0]
+    a = 1
+    return a, b, c   # noqa: F821 - b deleted on purpose, as upstream
+
+
+def del_mixed_unused_after(a, b, c):
+    del a, b, c[0]
+    a = 1
+    b = 2
+    return c
+
+
+class HasAB:
+    def __init__(self):
+        self.a = 1
+        self.b = 2
+
+
+def test_del_statements():
+    # upstream: VariablesTest.test_del, test_del_getitem_ignored_basic_slice,
+    # test_del_getitem_ignored_range_slice, test_del_getattr_ignored,
+    # test_del_item_multiple_mixed_used_after, test_del_item_multiple_mixed_unused_after
+    for fn, args in ((del_then_read, (1,)), (del_mixed_used_after, (1, 2, [1, 2]))):
+        with pytest.raises(NameError):     # UnboundLocalError is a NameError
+            autograph.convert(fn, jit=False)(*args)
+    for fn, args in ((del_item, ()), (del_slice, ()), (del_mixed_unused_after, (1, 2))):
+        expected = fn(*args, [1, 2])        # a fresh list each time: the function mutates it
+        for jit in (True, False):
+            assert_same(autograph.convert(fn, jit=jit)(*args, [1, 2]), expected)
+    obj = autograph.convert(del_attribute, jit=False)(HasAB())
+    assert not hasattr(obj, 'a') and obj.b == 2

@@ -818,3 +818,46 @@ def test_integer_loops_vmap():
     check_vmap(is_prime, jnp.array([0, 2, 91, 97]))
     check_vmap(digit_sum_and_reverse, jnp.array([0, 7, 12340, 98765]))
     check_vmap(mandelbrot_escape, jnp.array([-0.5, 1.0, 0.25]), jnp.array([0.5, 1.0, 0.0]))
+
+
+# --- user methods named like a container's methods ------------------------------------------
+
+class Clipper:
+    def __init__(self, limit):
+        self.limit = limit
+
+    def clip(self, x):
+        if x > self.limit:
+            return self.limit * 1.0
+        return x
+
+    def get(self, x):
+        while x > self.limit:
+            x = x / 2
+        return x
+
+    def mean(self, xs):
+        total = 0.0
+        for x in xs:
+            total += self.clip(x)
+        return total / len(xs)
+
+
+CLIPPER = Clipper(2.0)
+
+
+def clip_with_local_object(x):
+    c = Clipper(3.0)
+    return c.clip(x), c.get(x), c.mean([x, x + 1.0, -x])
+
+
+def clip_with_global_object(x):
+    return CLIPPER.clip(x), CLIPPER.get(x * 4)
+
+
+@pytest.mark.parametrize('x', [-1.0, 2.5, 5.0])
+@pytest.mark.parametrize('fn', [clip_with_local_object, clip_with_global_object])
+def test_user_methods_named_like_container_methods_are_converted(fn, x):
+    check(fn, x)
+    check(fn, f32(x))
+    assert 'while' in staged(fn, f32(x))    # get's loop, staged: the method was converted

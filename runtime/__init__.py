@@ -2,6 +2,7 @@
 as `ag` (or a hygienic variant) and uses only these names."""
 from .asserts import assert_
 from .calls import call
+from .comparisons import compare
 from .control_flow import and_, for_stmt, if_exp, if_stmt, not_, or_, while_stmt
 from .identity import is_, is_not
 from .items import setitem, update_item
@@ -19,6 +20,7 @@ from .py_builtins import int_ as int
 from .py_builtins import max_ as max
 from .py_builtins import min_ as min
 from .py_builtins import pow_ as pow
+from .py_builtins import sorted_ as sorted
 from .py_builtins import sum_ as sum
 from .raises import raise_, raise_if
 from .state import Undefined
@@ -27,8 +29,8 @@ from .text import repr_ as repr
 from .text import str_ as str
 from .text import text
 
-__all__ = ['Undefined', 'all', 'and_', 'any', 'assert_', 'bool', 'call', 'enumerate',
+__all__ = ['Undefined', 'all', 'and_', 'any', 'assert_', 'bool', 'call', 'compare', 'enumerate',
            'float', 'for_stmt', 'format', 'getitem', 'if_exp', 'if_stmt', 'in_', 'int', 'is_',
            'is_not', 'max', 'min', 'not_', 'or_', 'pow', 'python_subject', 'raise_', 'raise_if',
-           'range', 'repeat', 'repr', 'setitem', 'str', 'sum', 'text', 'update_item',
+           'range', 'repeat', 'repr', 'setitem', 'sorted', 'str', 'sum', 'text', 'update_item',
            'while_stmt', 'zip']

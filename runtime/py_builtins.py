@@ -76,6 +76,30 @@ def sum_(iterable, /, start=0):
     return builtins.sum(iterable, start)
 
 
+def sorted_(iterable, /, *, key=None, reverse=False):
+    """Python reference: `sorted(iterable, key=None, reverse=False)`: a new list of the
+    items in ascending order of their keys; equal keys keep their order, also with
+    `reverse`. Traced items (a traced array's rows, or a list holding traced scalars) are
+    ordered by one stable `jnp.argsort` of their scalar keys; the result is the list of
+    the reordered items."""
+    items = _items(iterable)
+    if not any_traced(items):
+        return builtins.sorted(items, key=key, reverse=reverse)
+    if not len(items):
+        return []
+    keys = items if key is None else [key(item) for item in items]
+    keys = keys if isinstance(keys, jax.Array) else _stack(keys, 'sorted()')
+    if jnp.ndim(keys) != 1:
+        raise ControlFlowError(
+            f'sorted(){where(here())}: its items are compared as traced arrays of shape '
+            f'{jnp.shape(keys)[1:]}, which have no single order (the truth value of an '
+            f'array with more than one element is ambiguous). Sort scalars, or use '
+            f'jnp.sort / jnp.argsort.')
+    order = jnp.argsort(keys, stable=True, descending=reverse)
+    ordered = jax.tree_util.tree_map(lambda s: s[order], _stack(items, 'sorted()'))
+    return [jax.tree_util.tree_map(lambda s, i=i: s[i], ordered) for i in range(len(items))]
+
+
 def _truth(name, stop_on, iterable):
     traced = []
     for item in iterable:
@@ -135,10 +159,11 @@ def in_(value, container):
 
 
 def pow_(base, exp, mod=None):
-    """Python reference: `pow(base, exp, mod)`. With a traced operand and a modulus, the
-    integer power is computed by repeated squaring modulo `mod` (no overflow of
-    `base ** exp` first); the exponent must be non-negative, checked when it runs."""
-    if mod is None or not any_traced((base, exp, mod)):
+    """Python reference: `pow(base, exp, mod)`. With a JAX array operand (traced or not:
+    JAX arrays have no three-argument `__pow__`) and a modulus, the integer power is
+    computed by repeated squaring modulo `mod` (no overflow of `base ** exp` first); the
+    exponent must be non-negative, checked when it runs."""
+    if mod is None or not any(isinstance(v, jax.Array) for v in (base, exp, mod)):
         return builtins.pow(base, exp) if mod is None else builtins.pow(base, exp, mod)
     base, exp, mod = jnp.asarray(base), jnp.asarray(exp), jnp.asarray(mod)
     if not all(jnp.issubdtype(v.dtype, jnp.integer) for v in (base, exp, mod)):

@@ -7,11 +7,15 @@
 
 It behaves as the list of the collected items (their slices are made only when an item
 is looked at); `jnp.stack`/`jnp.array`/`jnp.asarray` on it from converted code return
-the stacked array directly (see runtime.calls).
+the stacked array directly (see runtime.calls). Elsewhere (a function that did not
+collect it, or library code), `jnp.array(out)` converts it through `__jax_array__`, as it
+converts a list of arrays: JAX would otherwise treat it as an unknown sequence and ask
+NumPy for its traced items' values.
 """
 import collections.abc
 
 import jax
+import jax.numpy as jnp
 
 
 class Stacked(collections.abc.MutableSequence):
@@ -61,6 +65,11 @@ class Stacked(collections.abc.MutableSequence):
 
     def __repr__(self):
         return repr(self._list())
+
+    def __jax_array__(self):
+        """Python reference: `jnp.array(list(self))`."""
+        array = self._array
+        return array if isinstance(array, jax.Array) else jnp.array(self._list())
 
 
 jax.tree_util.register_pytree_node(

@@ -6,6 +6,9 @@
     helper(x)             -> ag.call(helper, x)   (converted when called, if user code)
     self.layer(x)         -> ag.call(self.layer, x)
     x.reshape(-1)         stays (a method that arrays and builtin containers have)
+    clipper.clip(x)       -> ag.call(clipper.clip, x)  (such a name on an object of a user
+                                                       class: `clipper = Clipper(...)` in
+                                                       the function, or a global instance)
     jax.grad(loss)        -> ag.call(jax.grad, loss)   (JAX transformations convert the
                                                          functions they are given)
     jnp.stack(out)        -> ag.call(jnp.stack, out)   (a list a staged loop collected
@@ -16,18 +19,19 @@ when converting a function object, the file's imports for `autograph-show`.
 """
 import ast
 import builtins
+import inspect
 
 import jax
 import numpy as np
 
-from autograph.analysis.activity import activity, scope_of
+from autograph.analysis.activity import MUTATING_METHODS, activity, scope_of
 from autograph.passes.base import walk_scope
 from autograph.runtime.calls import TRANSFORMS
 from autograph.runtime.stacked import STACKERS
 
 OVERRIDDEN_BUILTINS = frozenset(
-    {'range', 'enumerate', 'zip', 'min', 'max', 'sum', 'any', 'all', 'pow', 'int', 'float',
-     'bool', 'str', 'repr', 'format'})
+    {'range', 'enumerate', 'zip', 'min', 'max', 'sum', 'sorted', 'any', 'all', 'pow', 'int',
+     'float', 'bool', 'str', 'repr', 'format'})
 
 _CONTAINER_METHODS = frozenset().union(
     *[{n for n in dir(t) if not n.startswith('_')}
@@ -46,6 +50,7 @@ def transform(function, ctx):
     appended = {n.func.value.id for n in found if isinstance(n.func, ast.Attribute)
                 and n.func.attr == 'append' and isinstance(n.func.value, ast.Name)}
     calls = _Calls(ctx, local_names, _method_receiver(function), appended)
+    calls.user_objects = calls.user_objects_in(function)
     for node in found:
         calls.rewrite(node)
     return function
@@ -65,6 +70,37 @@ class _Calls:
         self.local_names = local_names
         self.receiver = receiver
         self.appended = appended   # lists the function collects values in
+        self.user_objects = set()  # local names bound only to objects made by user code
+
+    def user_objects_in(self, function):
+        """Local names every binding of which is `name = f(...)` with `f` user code (a
+        user class, mostly): objects whose methods are user code whatever their names.
+        Parameters and names bound any other way (loop targets, unpacking) are unknown."""
+        stores, made = {}, {}
+        for node in walk_scope(function):
+            if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+                stores[node.id] = stores.get(node.id, 0) + 1
+            elif (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
+                  and self._classify(node.value.func)[0] == Resolution.USER):
+                for target in node.targets:
+                    if isinstance(target, ast.Name):
+                        made[target.id] = made.get(target.id, 0) + 1
+        arguments = function.args
+        parameters = {a.arg for a in arguments.posonlyargs + arguments.args
+                      + arguments.kwonlyargs + [arguments.vararg, arguments.kwarg] if a}
+        return {name for name, count in made.items()
+                if stores.get(name) == count and name not in parameters}
+
+    def _on_user_object(self, func):
+        """`obj.clip` where `obj` holds an object of a user class, so that a method named
+        like a container's is the user's. Mutating names (`update`, `add`, ...) stay as
+        they are: the analyses read `obj.update(...)` as a change of `obj`."""
+        name = func.value.id
+        if func.attr in MUTATING_METHODS:
+            return False
+        if name in self.local_names:
+            return name in self.user_objects
+        return self.ctx.resolver.is_user_object(name)
 
     def rewrite(self, node):
         """Route the call `node` (in place): as is, to an `ag` builtin, or via ag.call."""
@@ -114,7 +150,7 @@ class _Calls:
                 if kind == Resolution.LIBRARY:
                     return kind, None
             if (isinstance(func.value, ast.Name) and func.value.id != self.receiver
-                    and func.attr in _CONTAINER_METHODS):
+                    and func.attr in _CONTAINER_METHODS and not self._on_user_object(func)):
                 return Resolution.LIBRARY, None
             if isinstance(func.value, ast.Call) and func.attr in _CONTAINER_METHODS:
                 return Resolution.LIBRARY, None  # e.g. x.at[i].set(v), jnp.zeros(3).sum()
@@ -165,6 +201,16 @@ class LiveResolver:
             return Resolution.LIBRARY
         return Resolution.USER
 
+    def is_user_object(self, name):
+        """True when global/closure `name` holds an instance of a user class."""
+        from autograph.library import is_library
+        missing = object()
+        value = self.closure.get(name, self.globals.get(name, missing))
+        if value is missing or inspect.ismodule(value) or inspect.isclass(value) \
+                or inspect.isroutine(value):
+            return False
+        return not is_library(value)
+
     def known_name(self, dotted):
         from autograph.runtime.calls import known_name
         base, *attrs = dotted.split('.')
@@ -201,6 +247,10 @@ class StaticResolver:
         if hasattr(builtins, name):
             return Resolution.BUILTIN
         return Resolution.USER
+
+    def is_user_object(self, name):
+        """Unknown without running the module: container methods stay as they are."""
+        return False
 
     def known_name(self, dotted):
         base, _, rest = dotted.partition('.')

@@ -5,6 +5,8 @@
     not a            -> ag.not_(a)
     a if c else b    -> ag.if_exp(c, lambda: a, lambda: b)
     a < b < c        -> ag.and_(a < b, lambda: b < c)
+    a < f(x) < c     -> ag.compare(a, '<', lambda: f(x), '<', lambda: c)
+                        (a middle operand that is not a name or constant: evaluated once)
     a in (b, c)      -> ag.in_(a, (b, c))      (traced items: (a == b) | (a == c))
     a not in xs      -> ag.not_(ag.in_(a, xs))
 
@@ -55,6 +57,8 @@ class _Expressions(ScopeTransformer):
         if len(node.ops) == 1 and not isinstance(node.ops[0], (ast.In, ast.NotIn)):
             return node
         operands = [node.left] + node.comparators
+        if not all(isinstance(o, (ast.Name, ast.Constant)) for o in operands[1:-1]):
+            return self._compare_once(node)
         parts = [self._compare(operands[i], op, operands[i + 1], node)
                  for i, op in enumerate(node.ops)]
         result = parts[-1]
@@ -62,9 +66,20 @@ class _Expressions(ScopeTransformer):
             result = self._call('and_', [part, templates.thunk(result)], node)
         return result
 
+    def _compare_once(self, node):
+        args = [node.left]
+        for op, operand in zip(node.ops, node.comparators):
+            args += [ast.Constant(_OPERATOR_TEXT[type(op)]), templates.thunk(operand)]
+        return self._call('compare', args, node)
+
     def _compare(self, left, op, right, origin):
         if isinstance(op, ast.In):
             return self._call('in_', [left, right], origin)
         if isinstance(op, ast.NotIn):
             return self._call('not_', [self._call('in_', [left, right], origin)], origin)
         return ast.copy_location(ast.Compare(left=left, ops=[op], comparators=[right]), origin)
+
+
+_OPERATOR_TEXT = {ast.Lt: '<', ast.LtE: '<=', ast.Gt: '>', ast.GtE: '>=', ast.Eq: '==',
+                  ast.NotEq: '!=', ast.Is: 'is', ast.IsNot: 'is not', ast.In: 'in',
+                  ast.NotIn: 'not in'}

@@ -1,8 +1,20 @@
 """Converting Python callables, with a cache.
 
-The generated code is cached per code object (one conversion per `def`, however many
-closures it makes); the bound function per function object, weakly, so converting many
-closures keeps none of them alive. Conversion takes a lock: threads share the caches.
+Cache and lifetime rules:
+
+- The generated code is cached per code object, one conversion per `def` however many
+  closures it makes; the entry goes when the code object goes (a weak reference).
+- The converted function (the generated code bound to one function's globals, closure
+  and defaults) is kept on the function object itself, in its `__dict__`. It cannot live
+  in a global weak-keyed table: it holds the function's globals and closure cells, which
+  usually hold the function, so the table's value would keep its own key alive forever.
+  On the function, the two form a cycle that Python's garbage collector frees with it.
+- Nothing else here holds a user function: converting and calling many functions and
+  dropping them frees them all (tests/test_limits_memory.py).
+
+Threads share the caches. Generating code for a `def` takes the lock of that code
+object, so two threads converting the same function at once convert it once, while
+different functions convert in parallel.
 """
 import ast
 import functools
@@ -14,7 +26,7 @@ import weakref
 
 from autograph import runtime
 from autograph import codegen, parsing, passes, prebuilt
-from autograph.runtime import registry
+from autograph.runtime import origin, registry
 from autograph.errors import ConversionError
 from autograph.library import is_library
 from autograph.naming import Namer
@@ -22,10 +34,11 @@ from autograph.passes.base import Context
 from autograph.passes.calls import LiveResolver
 
 _generated = {}                            # id(code object) -> (weakref, Generated)
-_converted = weakref.WeakKeyDictionary()   # original function -> converted function
 _is_converted = weakref.WeakSet()          # converted functions
-_lock = threading.RLock()
-_warned = set()
+_lock = threading.RLock()   # guards the tables (re-entrant for GC callbacks)
+_generating = {}                           # id(code object) -> lock of its conversion
+_warned = weakref.WeakSet()                # code objects warned about
+_CACHE_ATTRIBUTE = '__autograph_converted__'
 
 
 def do_not_convert(fn):
@@ -35,27 +48,66 @@ def do_not_convert(fn):
 
 
 def convert_function(fn):
-    """The converted version of the plain Python function `fn` (cached)."""
+    """The converted version of the plain Python function `fn` (cached on `fn`)."""
+    cached = fn.__dict__.get(_CACHE_ATTRIBUTE)
+    if cached is not None and cached.source() is fn:
+        return cached.converted
+    generated = generated_code(fn)
     with _lock:
-        converted = _converted.get(fn)
-        if converted is None:
-            converted = generated_code(fn).bind(fn, runtime)
-            _converted[fn] = converted
-            _is_converted.add(converted)
-        return converted
+        cached = fn.__dict__.get(_CACHE_ATTRIBUTE)
+        if cached is None or cached.source() is not fn:
+            cached = _Converted(fn, generated.bind(fn, runtime))
+            setattr(fn, _CACHE_ATTRIBUTE, cached)
+            _is_converted.add(cached.converted)
+        return cached.converted
+
+
+class _Converted:
+    """A function's converted version, kept on the function. `functools.wraps` copies a
+    function's `__dict__` onto its wrapper, so the entry names the function it is for;
+    pickled (cloudpickle saves a function's `__dict__`) it becomes an empty entry."""
+    __slots__ = ('source', 'converted')
+
+    def __init__(self, fn=None, converted=None):
+        self.source = weakref.ref(fn) if fn is not None else lambda: None
+        self.converted = converted
+
+    def __reduce__(self):
+        return _Converted, ()
 
 
 def generated_code(fn):
+    """The generated code of `fn`'s `def` (generated once, cached per code object)."""
     # Keyed by identity: equal code objects from different files map to different lines.
     code = fn.__code__
+    generated = _cached_code(code)
+    if generated is not None:
+        return generated
+    with _lock:
+        lock = _generating.setdefault(id(code), threading.Lock())
+    try:
+        with lock:
+            generated = _cached_code(code)
+            if generated is None:
+                with registry.suspended():   # generated code is shared by every embedding
+                    generated = _generate(fn)
+                # Its source and line map stay readable while code made from it lives.
+                weakref.finalize(generated.code, origin.unregister,
+                                 generated.file).atexit = False
+                key = id(code)
+                with _lock:
+                    _generated[key] = (weakref.ref(code, functools.partial(_forget, key)),
+                                       generated)
+            return generated
+    finally:
+        with _lock:
+            if _generating.get(id(code)) is lock:
+                del _generating[id(code)]
+
+
+def _cached_code(code):
     entry = _generated.get(id(code))
-    generated = entry[1] if entry is not None and entry[0]() is code else None
-    if generated is None:
-        with registry.suspended():   # generated code is shared by every embedding
-            generated = _generate(fn)
-        key = id(code)
-        _generated[key] = (weakref.ref(code, functools.partial(_forget, key)), generated)
-    return generated
+    return entry[1] if entry is not None and entry[0]() is code else None
 
 
 def _generate(fn):

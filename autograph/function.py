@@ -16,6 +16,7 @@ import dataclasses
 import functools
 import inspect
 import threading
+import types
 import warnings
 import weakref
 
@@ -115,12 +116,18 @@ class Function:
     """A converted function, traced and compiled per call key (see module docstring)."""
 
     def __init__(self, python_function, input_signature=None, jit=True, unroll_loops=None,
-                 loop_autodiff=None):
+                 loop_autodiff=None, instance=None):
         functools.update_wrapper(self, python_function)
         for attr in ('__name__', '__qualname__'):   # callable objects have neither
             if not hasattr(self, attr):
                 setattr(self, attr, type(python_function).__name__)
-        self.python_function = python_function
+        # A method bound to `instance` holds it weakly (see `__get__`): `_function` is then
+        # the plain function, and `python_function` binds it to the instance on each use.
+        self._function = python_function
+        self._instance = None
+        if instance is not None:
+            self._instance = weakref.ref(instance)
+            self.__signature__ = inspect.signature(python_function.__get__(instance))
         self.input_signature = (tuple(input_signature) if input_signature is not None
                                 else None)
         self._jit = jit
@@ -141,6 +148,20 @@ class Function:
         self._warned_retracing = False
 
     @property
+    def python_function(self):
+        """The Python function this Function converts (for a method: bound)."""
+        if self._instance is None:
+            return self._function
+        return types.MethodType(self._function, self._live_instance())
+
+    def _live_instance(self):
+        instance = self._instance()
+        if instance is None:
+            raise ReferenceError(f'{self.__qualname__}: the object this method was bound '
+                                 f'to no longer exists')
+        return instance
+
+    @property
     def __ag_python_function__(self):
         """What converted code calls this Function as (a class attribute, so that
         functools.wraps around a Function, e.g. jax.vmap's, does not copy it)."""
@@ -149,11 +170,18 @@ class Function:
     @property
     def converted(self):
         """The converted Python function (not jitted)."""
-        if self._converted is None:
-            self._converted = converted_callable(self.python_function, strict=True)
-        return self._converted
+        if self._converted is None:   # (converted once: conversion has its own cache)
+            self._converted = converted_callable(self._function, strict=True)
+        if self._instance is None:
+            return self._converted
+        return types.MethodType(self._converted, self._live_instance())
 
     def __get__(self, instance, owner=None):
+        """The Function of the method bound to `instance`, one per instance (cached).
+
+        The cache is weak on the instance, and the bound Function refers to the instance
+        weakly, as a bound method would strongly: otherwise each instance would keep
+        itself alive through the cache."""
         if instance is None:
             return self
         try:
@@ -161,9 +189,12 @@ class Function:
         except TypeError:
             bound = None
         if bound is None:
-            bound = Function(self.python_function.__get__(instance, owner),
-                             self.input_signature, self._jit, self.unroll_loops,
-                             self.loop_autodiff)
+            method = self._function.__get__(instance, owner)
+            weak = (isinstance(method, types.MethodType) and method.__self__ is instance
+                    and method.__func__ is self._function and _weakly_referable(instance))
+            bound = Function(self._function if weak else method, self.input_signature,
+                             self._jit, self.unroll_loops, self.loop_autodiff,
+                             instance=instance if weak else None)
             try:
                 self._bound[instance] = bound
             except TypeError:
@@ -286,6 +317,14 @@ def _is_array(leaf):
 
 
 jax.tree_util.register_pytree_node(_Result, lambda r: (r.arrays, r.spec), _Result.rebuild)
+
+
+def _weakly_referable(obj):
+    try:
+        weakref.ref(obj)
+    except TypeError:
+        return False
+    return True
 
 
 def _all_arrays(args):

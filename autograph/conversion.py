@@ -5,10 +5,8 @@ Cache and lifetime rules:
 - The generated code is cached per code object, one conversion per `def` however many
   closures it makes; the entry goes when the code object goes (a weak reference).
 - The converted function (the generated code bound to one function's globals, closure
-  and defaults) is kept on the function object itself, in its `__dict__`. It cannot live
-  in a global weak-keyed table: it holds the function's globals and closure cells, which
-  usually hold the function, so the table's value would keep its own key alive forever.
-  On the function, the two form a cycle that Python's garbage collector frees with it.
+  and defaults) is kept on the function object itself (see autograph.attached: in a
+  global weak-keyed table it would keep its own key alive), and is freed with it.
 - Nothing else here holds a user function: converting and calling many functions and
   dropping them frees them all (tests/test_limits_memory.py).
 
@@ -25,7 +23,7 @@ import warnings
 import weakref
 
 from autograph import runtime
-from autograph import codegen, parsing, passes, prebuilt
+from autograph import attached, codegen, parsing, passes, prebuilt
 from autograph.runtime import origin, registry
 from autograph.errors import ConversionError
 from autograph.library import is_library
@@ -33,12 +31,11 @@ from autograph.naming import Namer
 from autograph.passes.base import Context
 from autograph.passes.calls import LiveResolver
 
-_generated = {}                            # id(code object) -> (weakref, Generated)
-_is_converted = weakref.WeakSet()          # converted functions
-_lock = threading.RLock()   # guards the tables (re-entrant for GC callbacks)
-_generating = {}                           # id(code object) -> lock of its conversion
-_warned = weakref.WeakSet()                # code objects warned about
-_CACHE_ATTRIBUTE = '__autograph_converted__'
+_generated = {}              # id(code object) -> (weakref, Generated)
+_generating = {}             # id(code object) -> the lock of its conversion under way
+_lock = threading.RLock()    # guards the tables (re-entrant for GC callbacks)
+_warned = weakref.WeakSet()  # code objects warned about
+_ATTRIBUTE = '__autograph_converted__'   # see autograph.attached
 
 
 def do_not_convert(fn):
@@ -49,31 +46,16 @@ def do_not_convert(fn):
 
 def convert_function(fn):
     """The converted version of the plain Python function `fn` (cached on `fn`)."""
-    cached = fn.__dict__.get(_CACHE_ATTRIBUTE)
-    if cached is not None and cached.source() is fn:
-        return cached.converted
+    converted = attached.get(fn, _ATTRIBUTE)
+    if converted is not None:
+        return converted
     generated = generated_code(fn)
     with _lock:
-        cached = fn.__dict__.get(_CACHE_ATTRIBUTE)
-        if cached is None or cached.source() is not fn:
-            cached = _Converted(fn, generated.bind(fn, runtime))
-            setattr(fn, _CACHE_ATTRIBUTE, cached)
-            _is_converted.add(cached.converted)
-        return cached.converted
-
-
-class _Converted:
-    """A function's converted version, kept on the function. `functools.wraps` copies a
-    function's `__dict__` onto its wrapper, so the entry names the function it is for;
-    pickled (cloudpickle saves a function's `__dict__`) it becomes an empty entry."""
-    __slots__ = ('source', 'converted')
-
-    def __init__(self, fn=None, converted=None):
-        self.source = weakref.ref(fn) if fn is not None else lambda: None
-        self.converted = converted
-
-    def __reduce__(self):
-        return _Converted, ()
+        converted = attached.get(fn, _ATTRIBUTE)
+        if converted is None:
+            converted = generated.bind(fn, runtime)
+            attached.attach(fn, _ATTRIBUTE, converted)
+        return converted
 
 
 def generated_code(fn):
@@ -126,10 +108,6 @@ def _forget(key, _):
         _generated.pop(key, None)
 
 
-def is_converted(fn):
-    return fn in _is_converted
-
-
 def converted_callable(fn, strict=False):
     """What converted code should call for `fn`: its converted version if it is user
     code, else `fn` itself. With `strict`, a function whose source cannot be read is an
@@ -149,7 +127,7 @@ def converted_callable(fn, strict=False):
     if inspect.isfunction(fn):
         if strict and _is_generator(fn):
             raise ConversionError(_generator_message(fn))
-        if (is_converted(fn) or codegen.is_generated(fn.__code__) or is_library(fn)
+        if (codegen.is_generated(fn.__code__) or is_library(fn)
                 or _is_generator(fn)):
             return fn
         return convert_function(fn) if strict else _convert_or_warn(fn)

@@ -95,8 +95,7 @@ def _cached_code(code):
 def _generate(fn):
     source = parsing.parse_function(fn)
     namer = Namer.for_code(fn.__code__)
-    ctx = Context(file=source.file, namer=namer, ag=namer.new('ag'), resolver=LiveResolver(fn),
-                  column_offset=source.column_offset)
+    ctx = Context(file=source.file, namer=namer, ag=namer.new('ag'), resolver=LiveResolver(fn))
     node = passes.run(source.node, ctx)
     qualname = getattr(fn.__code__, 'co_qualname', fn.__qualname__)
     class_name = None if isinstance(node, ast.Lambda) else codegen.defining_class(qualname)

@@ -10,6 +10,13 @@ while tracing.
 Results are returned as the function returned them: array leaves come out of the compiled
 program, and everything else (strings, None, Python numbers, functions, objects) is kept
 from the trace that made them, as `equinox.filter_jit` does (see `_Result`).
+
+Lifetimes: a Function keeps each trace (its ConcreteFunction and compiled program) as long
+as it lives itself. A key holds an argument compared by identity (a function, a plain
+instance) weakly, and the trace goes when the argument does; arguments with an `==` of
+their own are held, as their equal values must find the trace again. A method's Function,
+made per instance by `__get__`, holds its instance weakly and is cached weakly by it, so
+instances are freed as if the method were not converted.
 """
 import collections
 import dataclasses
@@ -64,21 +71,43 @@ class ValueKey:
         return f'{self.value!r} (Python {type(self.value).__name__})'
 
 
-@dataclasses.dataclass(frozen=True, eq=False)
 class ObjectKey:
-    obj: object
+    """Any other object: equal objects (same type, hash and ==) share a key.
+
+    An object compared by identity (its class defines no `__eq__`: functions, modules,
+    plain instances) is held weakly, when it can be: a cache key must not keep it alive.
+    Once it is gone, the key equals no other, and its trace is dropped (see
+    `Function._concrete_function`)."""
+
+    def __init__(self, obj):
+        self._type_name = type(obj).__name__
+        try:
+            self._hash = hash(obj)
+        except TypeError:
+            self._hash = id(obj)
+        self._obj, self.ref = obj, None
+        if type(obj).__eq__ is object.__eq__:
+            try:
+                self._obj, self.ref = None, weakref.ref(obj)
+            except TypeError:   # not weakly referenceable: held
+                pass
+
+    @property
+    def obj(self):
+        """The object (None once a weakly held object is gone)."""
+        return self._obj if self.ref is None else self.ref()
 
     def __eq__(self, other):
-        return isinstance(other, ObjectKey) and _same_object(self.obj, other.obj)
+        if not isinstance(other, ObjectKey):
+            return False
+        mine, theirs = self.obj, other.obj
+        return mine is not None and theirs is not None and _same_object(mine, theirs)
 
     def __hash__(self):
-        try:
-            return hash(self.obj)
-        except TypeError:
-            return id(self.obj)
+        return self._hash
 
     def __str__(self):
-        return f'{type(self.obj).__name__} object'
+        return f'{self._type_name} object'
 
 
 def _same_object(a, b):
@@ -211,7 +240,7 @@ class Function:
             if not kwargs and self.input_signature is None and _all_arrays(args):
                 return self._arrays_jit(*args)
             key, leaves = self._key(args, kwargs)
-            concrete = self._concrete.get(key) or self._concrete_function(key, leaves)
+            concrete = self._concrete.get(key) or self._concrete_function(key)
             return concrete.call_leaves(leaves)
         except Exception as error:
             raise _user_facing(error) from None
@@ -244,22 +273,26 @@ class Function:
         if not args and not kwargs and self.input_signature is not None:
             args = self.input_signature
         key, leaves = self._key(args, kwargs)
-        concrete = self._concrete.get(key) or self._concrete_function(key, leaves)
+        concrete = self._concrete.get(key) or self._concrete_function(key)
         concrete.ensure_traced()
         return concrete
 
-    def _concrete_function(self, key, leaves):
+    def _concrete_function(self, key):
         with self._lock:
             concrete = self._concrete.get(key)
             if concrete is None:
-                concrete = ConcreteFunction(self, key, leaves)
+                concrete = ConcreteFunction(self, key)
                 self._concrete[key] = concrete
+                for leaf in key[1]:   # an argument held weakly: its trace goes with it
+                    if isinstance(leaf, ObjectKey) and leaf.ref is not None:
+                        weakref.finalize(leaf.obj, _forget_trace, weakref.ref(self),
+                                         key).atexit = False
             return concrete
 
     def _trace_arrays(self, *args):
         """What `_arrays_jit` traces: registers the trace, then runs the converted code."""
-        key, leaves = call_key(args, {})
-        self._concrete_function(key, leaves)
+        key, _ = call_key(args, {})
+        self._concrete_function(key)
         return self._traced_call(key, args, {})
 
     def _traced_call(self, key, args, kwargs):
@@ -317,6 +350,13 @@ def _is_array(leaf):
 
 
 jax.tree_util.register_pytree_node(_Result, lambda r: (r.arrays, r.spec), _Result.rebuild)
+
+
+def _forget_trace(function_ref, key):
+    function = function_ref()
+    if function is not None:
+        with function._lock:
+            function._concrete.pop(key, None)
 
 
 def _weakly_referable(obj):
@@ -438,14 +478,12 @@ def _parameter_names_plain(fn):
 class ConcreteFunction:
     """One trace of a Function: its compiled program, jaxpr, StableHLO and signature."""
 
-    def __init__(self, function, key, leaves):
+    def __init__(self, function, key):
         self.function = function
         self.key = key
         treedef, keys = key
         self._treedef = treedef
         self._dynamic = [i for i, k in enumerate(keys) if isinstance(k, ArrayKey)]
-        self._statics = [None if isinstance(k, ArrayKey) else leaf for k, leaf in
-                         zip(keys, leaves)]
         self._avals = [jax.ShapeDtypeStruct(keys[i].shape, keys[i].dtype,
                                             weak_type=keys[i].weak_type)
                        for i in self._dynamic]
@@ -456,8 +494,13 @@ class ConcreteFunction:
             self._jitted = jax.jit(_named(self._flat, function.__name__))
         self._outputs = None
 
+    def _statics(self):
+        """The leaves that are not arrays, by position (None at the arrays' places)."""
+        return [k.value if isinstance(k, ValueKey) else k.obj if isinstance(k, ObjectKey)
+                else None for k in self.key[1]]
+
     def _flat(self, *dynamic):
-        leaves = list(self._statics)
+        leaves = self._statics()
         for i, value in zip(self._dynamic, dynamic):
             leaves[i] = value
         args, kwargs = jax.tree_util.tree_unflatten(self._treedef, leaves)
@@ -530,7 +573,7 @@ class ConcreteFunction:
 
     @property
     def structured_input_signature(self):
-        leaves = list(self._statics)
+        leaves = self._statics()
         for i, aval in zip(self._dynamic, self._avals):
             leaves[i] = aval
         return jax.tree_util.tree_unflatten(self._treedef, leaves)

@@ -66,6 +66,11 @@ def make_closure(c):
     return closure
 
 ternary = lambda x: x * 2.0 if x > {k} else x - 3.0
+
+def apply(fn, x):
+    if x > 0:
+        return fn(x)
+    return x
 '''
 
 
@@ -260,6 +265,34 @@ def bound_methods(count):
     return sum(1 for ref in alive if ref() is not None)
 
 
+def arguments_of_a_long_lived_function(count):
+    """A converted function kept for the whole run, called with `count` closures (each
+    a new call key, called twice), dropped one by one: are they freed with their traces?"""
+    import gc
+    import weakref
+
+    import jax.numpy as jnp
+    import numpy as np
+
+    import autograph
+    ns = _module(0)
+    apply = autograph.convert(ns['apply'])
+    freed, wrong = [0], 0
+
+    def count_freed():
+        freed[0] += 1
+    for k in range(count):
+        closure = ns['make_closure'](float(k % 3))
+        for _ in range(2):
+            if not np.allclose(apply(closure, jnp.float32(2.0)), ns['apply'](closure, 2.0)):
+                wrong += 1
+        weakref.finalize(closure, count_freed)
+        del closure
+    gc.collect()
+    return {'wrong': wrong, 'alive': count - freed[0], 'traces': apply.trace_count,
+            'kept traces': len(apply._concrete)}
+
+
 # --- the tests --------------------------------------------------------------------------
 
 def test_a_thousand_converted_functions_are_freed_with_their_tables():
@@ -286,6 +319,11 @@ def test_ten_thousand_closures_of_one_def_convert_once_in_bounded_memory():
 
 def test_instances_are_not_kept_alive_by_their_converted_methods():
     assert run_child('bound_methods', 50) == 0
+
+
+def test_functions_passed_to_a_long_lived_function_are_freed_with_their_traces():
+    result = run_child('arguments_of_a_long_lived_function', 20)
+    assert result == {'wrong': 0, 'alive': 0, 'traces': 20, 'kept traces': 0}
 
 
 @pytest.mark.parametrize('way', WAYS)

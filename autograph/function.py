@@ -16,7 +16,8 @@ as it lives itself. A key holds an argument compared by identity (a function, a 
 instance) weakly, and the trace goes when the argument does; arguments with an `==` of
 their own are held, as their equal values must find the trace again. A method's Function,
 made per instance by `__get__`, holds its instance weakly and is cached weakly by it, so
-instances are freed as if the method were not converted.
+instances are freed as if the method were not converted; `instance.method` is a
+BoundFunction, which holds the instance as a bound method does.
 """
 import collections
 import dataclasses
@@ -206,11 +207,11 @@ class Function:
         return types.MethodType(self._converted, self._live_instance())
 
     def __get__(self, instance, owner=None):
-        """The Function of the method bound to `instance`, one per instance (cached).
+        """`instance.method`: the method's Function for that instance (one per instance,
+        cached weakly by it), as a BoundFunction that keeps the instance alive.
 
-        The cache is weak on the instance, and the bound Function refers to the instance
-        weakly, as a bound method would strongly: otherwise each instance would keep
-        itself alive through the cache."""
+        The cached Function refers to the instance weakly: a strong reference would make
+        each instance keep itself alive through the cache."""
         if instance is None:
             return self
         try:
@@ -228,7 +229,7 @@ class Function:
                 self._bound[instance] = bound
             except TypeError:
                 pass
-        return bound
+        return BoundFunction(bound, instance) if bound._instance is not None else bound
 
     def __call__(self, *args, **kwargs):
         if _eager_default[0]:
@@ -316,6 +317,26 @@ class Function:
 
     def __repr__(self):
         return f'<autograph.Function {self.__qualname__}>'
+
+
+class BoundFunction:
+    """A converted method bound to an instance: calls, and every attribute, are those of
+    the method's Function for that instance, which refers to the instance weakly; this
+    holds it, as a bound method holds its `__self__`."""
+
+    def __init__(self, function, instance):
+        self._function = function
+        self._instance = instance
+        self.__doc__, self.__module__ = function.__doc__, function.__module__
+
+    def __call__(self, *args, **kwargs):
+        return self._function(*args, **kwargs)
+
+    def __getattr__(self, name):
+        return getattr(self._function, name)
+
+    def __repr__(self):
+        return repr(self._function)
 
 
 class _Result:

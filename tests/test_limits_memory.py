@@ -326,6 +326,23 @@ def test_functions_passed_to_a_long_lived_function_are_freed_with_their_traces()
     assert result == {'wrong': 0, 'alive': 0, 'traces': 20, 'kept traces': 0}
 
 
+def test_a_converted_method_keeps_its_instance_alive_while_it_is_held():
+    import gc
+
+    import jax.numpy as jnp
+
+    import autograph
+    ns = _module(2)
+    plain = ns['Model'].method
+    ns['Model'].method = autograph.convert(plain)
+    expected = plain(ns['Model'](5.0), 1.0)
+    assert ns['Model'](jnp.float32(5.0)).method(jnp.float32(1.0)) == expected
+    method = ns['Model'](jnp.float32(5.0)).method   # the instance is held only by this
+    gc.collect()
+    assert method(jnp.float32(1.0)) == expected
+    assert method.__name__ == 'method' and 'Model.method' in repr(method)
+
+
 @pytest.mark.parametrize('way', WAYS)
 def test_each_way_of_calling_matches_python(way):
     # The ways the memory test uses, checked in this process too (a failure names the way).

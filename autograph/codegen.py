@@ -21,6 +21,7 @@ read live, as in the original. Two details keep names meaning what they meant:
 import ast
 import dataclasses
 import itertools
+import re
 import types
 
 from autograph.runtime import origin
@@ -51,13 +52,14 @@ class Generated:
         return converted
 
 
-_files = set()   # the names of the generated modules
+_FILE_NAME = re.compile(r'<autograph \d+: ')   # starts every generated module's name
 
 
 def is_generated(code):
     """True for code compiled from generated source: functions defined inside converted
-    code (nested defs, lambdas) were converted with it."""
-    return code.co_filename in _files
+    code (nested defs, lambdas) were converted with it. (Told by the file name, which
+    outlives the generated module's registration in linecache.)"""
+    return _FILE_NAME.match(code.co_filename) is not None
 
 
 def generate(node, source_file, runtime_name, freevars, class_name=None):
@@ -84,7 +86,6 @@ def generate(node, source_file, runtime_name, freevars, class_name=None):
     text = _compact(ast.unparse(module)) + '\n'
 
     file = f'<autograph {next(_counter)}: {inner_name} from {origin.short(source_file)}>'
-    _files.add(file)
     first_line = getattr(node, 'lineno', None) or 1
     origin.register(file, text,
                     lambda: _line_map(text, module, source_file, inner_name, first_line))

@@ -1,8 +1,18 @@
 """Converting Python callables, with a cache.
 
-The generated code is cached per code object (one conversion per `def`, however many
-closures it makes); the bound function per function object, weakly, so converting many
-closures keeps none of them alive. Conversion takes a lock: threads share the caches.
+Cache and lifetime rules:
+
+- The generated code is cached per code object, one conversion per `def` however many
+  closures it makes; the entry goes when the code object goes (a weak reference).
+- The converted function (the generated code bound to one function's globals, closure
+  and defaults) is kept on the function object itself (see autograph.attached: in a
+  global weak-keyed table it would keep its own key alive), and is freed with it.
+- Nothing else here holds a user function: converting and calling many functions and
+  dropping them frees them all (tests/test_limits_memory.py).
+
+Threads share the caches. Generating code for a `def` takes the lock of that code
+object, so two threads converting the same function at once convert it once, while
+different functions convert in parallel.
 """
 import ast
 import functools
@@ -13,19 +23,19 @@ import warnings
 import weakref
 
 from autograph import runtime
-from autograph import codegen, parsing, passes, prebuilt
-from autograph.runtime import registry
+from autograph import attached, codegen, parsing, passes, prebuilt
+from autograph.runtime import origin, registry
 from autograph.errors import ConversionError
 from autograph.library import is_library
 from autograph.naming import Namer
 from autograph.passes.base import Context
 from autograph.passes.calls import LiveResolver
 
-_generated = {}                            # id(code object) -> (weakref, Generated)
-_converted = weakref.WeakKeyDictionary()   # original function -> converted function
-_is_converted = weakref.WeakSet()          # converted functions
-_lock = threading.RLock()
-_warned = set()
+_generated = {}              # id(code object) -> (weakref, Generated)
+_generating = {}             # id(code object) -> the lock of its conversion under way
+_lock = threading.RLock()    # guards the tables (re-entrant for GC callbacks)
+_warned = weakref.WeakSet()  # code objects warned about
+_ATTRIBUTE = '__autograph_converted__'   # see autograph.attached
 
 
 def do_not_convert(fn):
@@ -35,34 +45,57 @@ def do_not_convert(fn):
 
 
 def convert_function(fn):
-    """The converted version of the plain Python function `fn` (cached)."""
+    """The converted version of the plain Python function `fn` (cached on `fn`)."""
+    converted = attached.get(fn, _ATTRIBUTE)
+    if converted is not None:
+        return converted
+    generated = generated_code(fn)
     with _lock:
-        converted = _converted.get(fn)
+        converted = attached.get(fn, _ATTRIBUTE)
         if converted is None:
-            converted = generated_code(fn).bind(fn, runtime)
-            _converted[fn] = converted
-            _is_converted.add(converted)
+            converted = generated.bind(fn, runtime)
+            attached.attach(fn, _ATTRIBUTE, converted)
         return converted
 
 
 def generated_code(fn):
+    """The generated code of `fn`'s `def` (generated once, cached per code object)."""
     # Keyed by identity: equal code objects from different files map to different lines.
     code = fn.__code__
+    generated = _cached_code(code)
+    if generated is not None:
+        return generated
+    with _lock:
+        lock = _generating.setdefault(id(code), threading.Lock())
+    try:
+        with lock:
+            generated = _cached_code(code)
+            if generated is None:
+                with registry.suspended():   # generated code is shared by every embedding
+                    generated = _generate(fn)
+                # Its source and line map stay readable while code made from it lives.
+                weakref.finalize(generated.code, origin.unregister,
+                                 generated.file).atexit = False
+                key = id(code)
+                with _lock:
+                    _generated[key] = (weakref.ref(code, functools.partial(_forget, key)),
+                                       generated)
+            return generated
+    finally:
+        with _lock:
+            if _generating.get(id(code)) is lock:
+                del _generating[id(code)]
+
+
+def _cached_code(code):
     entry = _generated.get(id(code))
-    generated = entry[1] if entry is not None and entry[0]() is code else None
-    if generated is None:
-        with registry.suspended():   # generated code is shared by every embedding
-            generated = _generate(fn)
-        key = id(code)
-        _generated[key] = (weakref.ref(code, functools.partial(_forget, key)), generated)
-    return generated
+    return entry[1] if entry is not None and entry[0]() is code else None
 
 
 def _generate(fn):
     source = parsing.parse_function(fn)
     namer = Namer.for_code(fn.__code__)
-    ctx = Context(file=source.file, namer=namer, ag=namer.new('ag'), resolver=LiveResolver(fn),
-                  column_offset=source.column_offset)
+    ctx = Context(file=source.file, namer=namer, ag=namer.new('ag'), resolver=LiveResolver(fn))
     node = passes.run(source.node, ctx)
     qualname = getattr(fn.__code__, 'co_qualname', fn.__qualname__)
     class_name = None if isinstance(node, ast.Lambda) else codegen.defining_class(qualname)
@@ -72,10 +105,6 @@ def _generate(fn):
 def _forget(key, _):
     if _generated is not None:  # None while the interpreter shuts down
         _generated.pop(key, None)
-
-
-def is_converted(fn):
-    return fn in _is_converted
 
 
 def converted_callable(fn, strict=False):
@@ -97,7 +126,7 @@ def converted_callable(fn, strict=False):
     if inspect.isfunction(fn):
         if strict and _is_generator(fn):
             raise ConversionError(_generator_message(fn))
-        if (is_converted(fn) or codegen.is_generated(fn.__code__) or is_library(fn)
+        if (codegen.is_generated(fn.__code__) or is_library(fn)
                 or _is_generator(fn)):
             return fn
         return convert_function(fn) if strict else _convert_or_warn(fn)

@@ -18,6 +18,6 @@ class UnsupportedSyntax(ConversionError, SyntaxError):
 def unsupported(message, ctx, node):
     """An UnsupportedSyntax error at `node`'s place in the user's file."""
     line = getattr(node, 'lineno', None)
-    column = getattr(node, 'col_offset', 0) + ctx.column_offset + 1
+    column = getattr(node, 'col_offset', 0) + 1
     text = linecache.getline(ctx.file, line) if line is not None else None
     return UnsupportedSyntax(message, (ctx.file, line, column, text or None))

@@ -10,12 +10,21 @@ while tracing.
 Results are returned as the function returned them: array leaves come out of the compiled
 program, and everything else (strings, None, Python numbers, functions, objects) is kept
 from the trace that made them, as `equinox.filter_jit` does (see `_Result`).
+
+Lifetimes: a Function keeps each trace (its ConcreteFunction and compiled program) as long
+as it lives itself. A key holds an argument compared by identity (a function, a plain
+instance) weakly, and the trace goes when the argument does; arguments with an `==` of
+their own are held, as their equal values must find the trace again. A method's Function,
+made per instance by `__get__`, holds its instance weakly and is cached weakly by it, so
+instances are freed as if the method were not converted; `instance.method` is a
+BoundFunction, which holds the instance as a bound method does.
 """
 import collections
 import dataclasses
 import functools
 import inspect
 import threading
+import types
 import warnings
 import weakref
 
@@ -63,21 +72,43 @@ class ValueKey:
         return f'{self.value!r} (Python {type(self.value).__name__})'
 
 
-@dataclasses.dataclass(frozen=True, eq=False)
 class ObjectKey:
-    obj: object
+    """Any other object: equal objects (same type, hash and ==) share a key.
+
+    An object compared by identity (its class defines no `__eq__`: functions, modules,
+    plain instances) is held weakly, when it can be: a cache key must not keep it alive.
+    Once it is gone, the key equals no other, and its trace is dropped (see
+    `Function._concrete_function`)."""
+
+    def __init__(self, obj):
+        self._type_name = type(obj).__name__
+        try:
+            self._hash = hash(obj)
+        except TypeError:
+            self._hash = id(obj)
+        self._obj, self.ref = obj, None
+        if type(obj).__eq__ is object.__eq__:
+            try:
+                self._obj, self.ref = None, weakref.ref(obj)
+            except TypeError:   # not weakly referenceable: held
+                pass
+
+    @property
+    def obj(self):
+        """The object (None once a weakly held object is gone)."""
+        return self._obj if self.ref is None else self.ref()
 
     def __eq__(self, other):
-        return isinstance(other, ObjectKey) and _same_object(self.obj, other.obj)
+        if not isinstance(other, ObjectKey):
+            return False
+        mine, theirs = self.obj, other.obj
+        return mine is not None and theirs is not None and _same_object(mine, theirs)
 
     def __hash__(self):
-        try:
-            return hash(self.obj)
-        except TypeError:
-            return id(self.obj)
+        return self._hash
 
     def __str__(self):
-        return f'{type(self.obj).__name__} object'
+        return f'{self._type_name} object'
 
 
 def _same_object(a, b):
@@ -115,12 +146,18 @@ class Function:
     """A converted function, traced and compiled per call key (see module docstring)."""
 
     def __init__(self, python_function, input_signature=None, jit=True, unroll_loops=None,
-                 loop_autodiff=None):
+                 loop_autodiff=None, instance=None):
         functools.update_wrapper(self, python_function)
         for attr in ('__name__', '__qualname__'):   # callable objects have neither
             if not hasattr(self, attr):
                 setattr(self, attr, type(python_function).__name__)
-        self.python_function = python_function
+        # A method bound to `instance` holds it weakly (see `__get__`): `_function` is then
+        # the plain function, and `python_function` binds it to the instance on each use.
+        self._function = python_function
+        self._instance = None
+        if instance is not None:
+            self._instance = weakref.ref(instance)
+            self.__signature__ = inspect.signature(python_function.__get__(instance))
         self.input_signature = (tuple(input_signature) if input_signature is not None
                                 else None)
         self._jit = jit
@@ -141,6 +178,20 @@ class Function:
         self._warned_retracing = False
 
     @property
+    def python_function(self):
+        """The Python function this Function converts (for a method: bound)."""
+        if self._instance is None:
+            return self._function
+        return types.MethodType(self._function, self._live_instance())
+
+    def _live_instance(self):
+        instance = self._instance()
+        if instance is None:
+            raise ReferenceError(f'{self.__qualname__}: the object this method was bound '
+                                 f'to no longer exists')
+        return instance
+
+    @property
     def __ag_python_function__(self):
         """What converted code calls this Function as (a class attribute, so that
         functools.wraps around a Function, e.g. jax.vmap's, does not copy it)."""
@@ -149,11 +200,18 @@ class Function:
     @property
     def converted(self):
         """The converted Python function (not jitted)."""
-        if self._converted is None:
-            self._converted = converted_callable(self.python_function, strict=True)
-        return self._converted
+        if self._converted is None:   # (converted once: conversion has its own cache)
+            self._converted = converted_callable(self._function, strict=True)
+        if self._instance is None:
+            return self._converted
+        return types.MethodType(self._converted, self._live_instance())
 
     def __get__(self, instance, owner=None):
+        """`instance.method`: the method's Function for that instance (one per instance,
+        cached weakly by it), as a BoundFunction that keeps the instance alive.
+
+        The cached Function refers to the instance weakly: a strong reference would make
+        each instance keep itself alive through the cache."""
         if instance is None:
             return self
         try:
@@ -161,14 +219,17 @@ class Function:
         except TypeError:
             bound = None
         if bound is None:
-            bound = Function(self.python_function.__get__(instance, owner),
-                             self.input_signature, self._jit, self.unroll_loops,
-                             self.loop_autodiff)
+            method = self._function.__get__(instance, owner)
+            weak = (isinstance(method, types.MethodType) and method.__self__ is instance
+                    and method.__func__ is self._function and _weakly_referable(instance))
+            bound = Function(self._function if weak else method, self.input_signature,
+                             self._jit, self.unroll_loops, self.loop_autodiff,
+                             instance=instance if weak else None)
             try:
                 self._bound[instance] = bound
             except TypeError:
                 pass
-        return bound
+        return BoundFunction(bound, instance) if bound._instance is not None else bound
 
     def __call__(self, *args, **kwargs):
         if _eager_default[0]:
@@ -180,7 +241,7 @@ class Function:
             if not kwargs and self.input_signature is None and _all_arrays(args):
                 return self._arrays_jit(*args)
             key, leaves = self._key(args, kwargs)
-            concrete = self._concrete.get(key) or self._concrete_function(key, leaves)
+            concrete = self._concrete.get(key) or self._concrete_function(key)
             return concrete.call_leaves(leaves)
         except Exception as error:
             raise _user_facing(error) from None
@@ -213,22 +274,26 @@ class Function:
         if not args and not kwargs and self.input_signature is not None:
             args = self.input_signature
         key, leaves = self._key(args, kwargs)
-        concrete = self._concrete.get(key) or self._concrete_function(key, leaves)
+        concrete = self._concrete.get(key) or self._concrete_function(key)
         concrete.ensure_traced()
         return concrete
 
-    def _concrete_function(self, key, leaves):
+    def _concrete_function(self, key):
         with self._lock:
             concrete = self._concrete.get(key)
             if concrete is None:
-                concrete = ConcreteFunction(self, key, leaves)
+                concrete = ConcreteFunction(self, key)
                 self._concrete[key] = concrete
+                for leaf in key[1]:   # an argument held weakly: its trace goes with it
+                    if isinstance(leaf, ObjectKey) and leaf.ref is not None:
+                        weakref.finalize(leaf.obj, _forget_trace, weakref.ref(self),
+                                         key).atexit = False
             return concrete
 
     def _trace_arrays(self, *args):
         """What `_arrays_jit` traces: registers the trace, then runs the converted code."""
-        key, leaves = call_key(args, {})
-        self._concrete_function(key, leaves)
+        key, _ = call_key(args, {})
+        self._concrete_function(key)
         return self._traced_call(key, args, {})
 
     def _traced_call(self, key, args, kwargs):
@@ -252,6 +317,26 @@ class Function:
 
     def __repr__(self):
         return f'<autograph.Function {self.__qualname__}>'
+
+
+class BoundFunction:
+    """A converted method bound to an instance: calls, and every attribute, are those of
+    the method's Function for that instance, which refers to the instance weakly; this
+    holds it, as a bound method holds its `__self__`."""
+
+    def __init__(self, function, instance):
+        self._function = function
+        self._instance = instance
+        self.__doc__, self.__module__ = function.__doc__, function.__module__
+
+    def __call__(self, *args, **kwargs):
+        return self._function(*args, **kwargs)
+
+    def __getattr__(self, name):
+        return getattr(self._function, name)
+
+    def __repr__(self):
+        return repr(self._function)
 
 
 class _Result:
@@ -286,6 +371,21 @@ def _is_array(leaf):
 
 
 jax.tree_util.register_pytree_node(_Result, lambda r: (r.arrays, r.spec), _Result.rebuild)
+
+
+def _forget_trace(function_ref, key):
+    function = function_ref()
+    if function is not None:
+        with function._lock:
+            function._concrete.pop(key, None)
+
+
+def _weakly_referable(obj):
+    try:
+        weakref.ref(obj)
+    except TypeError:
+        return False
+    return True
 
 
 def _all_arrays(args):
@@ -399,14 +499,12 @@ def _parameter_names_plain(fn):
 class ConcreteFunction:
     """One trace of a Function: its compiled program, jaxpr, StableHLO and signature."""
 
-    def __init__(self, function, key, leaves):
+    def __init__(self, function, key):
         self.function = function
         self.key = key
         treedef, keys = key
         self._treedef = treedef
         self._dynamic = [i for i, k in enumerate(keys) if isinstance(k, ArrayKey)]
-        self._statics = [None if isinstance(k, ArrayKey) else leaf for k, leaf in
-                         zip(keys, leaves)]
         self._avals = [jax.ShapeDtypeStruct(keys[i].shape, keys[i].dtype,
                                             weak_type=keys[i].weak_type)
                        for i in self._dynamic]
@@ -417,8 +515,13 @@ class ConcreteFunction:
             self._jitted = jax.jit(_named(self._flat, function.__name__))
         self._outputs = None
 
+    def _statics(self):
+        """The leaves that are not arrays, by position (None at the arrays' places)."""
+        return [k.value if isinstance(k, ValueKey) else k.obj if isinstance(k, ObjectKey)
+                else None for k in self.key[1]]
+
     def _flat(self, *dynamic):
-        leaves = list(self._statics)
+        leaves = self._statics()
         for i, value in zip(self._dynamic, dynamic):
             leaves[i] = value
         args, kwargs = jax.tree_util.tree_unflatten(self._treedef, leaves)
@@ -491,7 +594,7 @@ class ConcreteFunction:
 
     @property
     def structured_input_signature(self):
-        leaves = list(self._statics)
+        leaves = self._statics()
         for i, aval in zip(self._dynamic, self._avals):
             leaves[i] = aval
         return jax.tree_util.tree_unflatten(self._treedef, leaves)

@@ -1,14 +1,25 @@
 """Source retrieval: a function object -> its `ast` tree, with the user's real line numbers.
 
-Functions defined in files, in notebooks and in `exec`'d strings registered in `linecache`
-are found with `inspect`; lambdas by parsing their line and matching their arguments.
-Every node's `lineno`/`col_offset` is moved to its position in the user's file.
+Functions defined in files, in notebooks (IPython registers each cell in `linecache`) and
+in `exec`'d strings registered in `linecache` are found there; `inspect`, which tokenizes,
+decides when a quick cut of the lines does not parse. Lambdas are found by parsing their
+line's file. Every node keeps its line and column in the user's file: an indented `def`
+(a method, a function in an `if`) is parsed inside an `if 1:` rather than dedented, which
+leaves multi-line strings and tab indentation as they are.
+
+The source found must be the source of the code that runs: a file edited after it was
+imported no longer is. So the definition found is compiled again and compared with the
+function's code object (lines, constants, names and operators; see `_Summary`): a
+mismatch is a ConversionError saying that the source changed. (A check, not a proof:
+an edit that only swaps two names on a line goes unseen.)
 """
+import __future__
 import ast
 import dataclasses
+import dis
 import inspect
 import linecache
-import textwrap
+import types
 
 from autograph.errors import ConversionError
 
@@ -18,7 +29,7 @@ class Source:
     file: str
     node: object   # ast.FunctionDef or ast.Lambda, decorators removed
     module: object = None  # the whole module's tree, when it was parsed (lambdas, CLI)
-    column_offset: int = 0  # how far the source was dedented before parsing
+
 
 def parse_function(fn):
     """The tree of `fn`'s definition (a FunctionDef or a Lambda)."""
@@ -28,24 +39,32 @@ def parse_function(fn):
                               f'(builtins and C functions cannot be converted)')
     if fn.__name__ == '<lambda>':
         return _parse_lambda(code)
-    lines, first_line = _function_lines(code)
-    try:
-        tree, indent = _parse_lines(lines, first_line, code.co_filename)
-    except ConversionError:
-        lines, first_line = _inspected_lines(fn)
-        tree, indent = _parse_lines(lines, first_line, code.co_filename)
-    node = next((n for n in tree.body
-                 if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
+    node = _definition(code, *_function_lines(code))
     if node is None:
-        raise ConversionError(f'cannot find the definition of {fn.__qualname__} in its source')
+        node = _definition(code, *_inspected_lines(fn))
+    if node is None:
+        raise _changed(code, fn.__qualname__)
     node.decorator_list = []
-    return Source(code.co_filename, node, column_offset=indent)
+    return Source(code.co_filename, node)
+
+
+def _definition(code, lines, first_line):
+    """The FunctionDef in `lines` that compiles to `code`, or None."""
+    try:
+        tree = _parse_lines(lines, first_line, code.co_filename)
+    except ConversionError:
+        return None
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and \
+                node.name == code.co_name and _compiles_to(node, code):
+            return node
+    return None
 
 
 def _function_lines(code):
     """The source lines of a function and the number of the first one, cheaply: from
     its first line up to the first line indented no deeper than the `def`. (A cut in
-    the middle of a statement fails to parse; `inspect`, which tokenizes, then decides.)
+    the middle of a statement or a string fails to parse; `inspect` then decides.)
     """
     lines = linecache.getlines(code.co_filename)
     start = code.co_firstlineno - 1
@@ -74,13 +93,109 @@ def _inspected_lines(fn):
 
 
 def _parse_lines(lines, first_line, file):
-    """(module tree, how far it was dedented) of a function's source lines. Blank lines
-    in front put every node on its line of the user's file."""
+    """The module tree of a function's source lines, every node at its line and column
+    in the user's file. Indented lines are parsed inside an `if 1:` block."""
     if not lines:
         raise ConversionError(f'no source lines in {file}')
-    dedented = textwrap.dedent(''.join(lines))
-    indent = _indent_of(lines[0]) - _indent_of(dedented.splitlines()[0])
-    return _parse('\n' * (first_line - 1) + dedented, file), indent
+    text = ''.join(lines)
+    if lines[0][:1] in (' ', '\t'):
+        tree = _parse('if 1:\n' + text, file)
+        ast.increment_lineno(tree, first_line - 2)
+        tree.body = tree.body[0].body
+        return tree
+    return _parse('\n' * (first_line - 1) + text, file)
+
+
+def _changed(code, name):
+    return ConversionError(
+        f'cannot convert {name}: its source in {code.co_filename} (line '
+        f'{code.co_firstlineno}) does not match the code that runs. The file was probably '
+        f'edited after it was imported: reload the module (importlib.reload) or restart, '
+        f'then convert again.')
+
+
+def _compiles_to(node, code):
+    """True when `node` (a FunctionDef or Lambda) compiled gives code like `code` (see
+    `_Summary`)."""
+    if isinstance(node, ast.Lambda):
+        tree = ast.Expression(body=node)
+        mode = 'eval'
+    else:
+        # Inside a function that binds the free variables, so `nonlocal` compiles.
+        body = [ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())],
+                           value=ast.Constant(value=None)) for name in code.co_freevars]
+        # (named so that it is never taken for the user's function)
+        outer = ast.FunctionDef(name='<enclosing>', args=ast.arguments(
+            posonlyargs=[], args=[], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None,
+            defaults=[]), body=body + [node], decorator_list=[], returns=None,
+            type_params=[])
+        tree = ast.Module(body=[outer], type_ignores=[])
+        mode = 'exec'
+    for child in ast.walk(tree):
+        if 'lineno' in child._attributes and not hasattr(child, 'lineno'):
+            ast.copy_location(child, node)
+    flags = code.co_flags & _FUTURE_FLAGS   # e.g. `from __future__ import annotations`
+    try:
+        compiled = compile(tree, code.co_filename, mode, flags=flags, dont_inherit=True)
+    except (SyntaxError, ValueError, TypeError):
+        return False
+    found = _find_code(compiled, code.co_name, code.co_firstlineno)
+    return found is not None and _Summary.of(code).runs(_Summary.of(found))
+
+
+_FUTURE_FLAGS = sum(getattr(__future__, name).compiler_flag
+                    for name in __future__.all_feature_names)
+
+
+def _find_code(code, name, first_line):
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            if const.co_name == name and const.co_firstlineno == first_line:
+                return const
+            found = _find_code(const, name, first_line)
+            if found is not None:
+                return found
+    return None
+
+
+@dataclasses.dataclass
+class _Summary:
+    """What compiled code keeps of its source, nested functions included, whatever the
+    scope it was compiled in: its lines, constants, names and operators."""
+    lines: set
+    constants: set
+    names: set
+    operators: set
+
+    @staticmethod
+    def of(code):
+        summary = _Summary(set(), set(), set(), set())
+        summary._add(code)
+        return summary
+
+    def _add(self, code):
+        self.lines |= {line for _, _, line in code.co_lines() if line is not None}
+        # (private names are mangled in a class body only)
+        self.names |= {name for name in code.co_varnames + code.co_cellvars + code.co_names
+                       + code.co_freevars if not name.startswith('__')}
+        for const in code.co_consts:
+            if isinstance(const, types.CodeType):
+                self._add(const)
+                continue
+            if isinstance(const, str) and '<locals>.' in const:   # a nested class's
+                const = const.rsplit('<locals>.', 1)[1]           # qualified name
+            self.constants.add((type(const).__name__, repr(const)))
+        self.operators |= {(i.opname, i.argrepr) for i in dis.get_instructions(code)
+                           if i.opname.startswith(('BINARY_', 'COMPARE_OP', 'UNARY_',
+                                                   'IS_OP', 'CONTAINS_OP'))}
+
+    def runs(self, source):
+        """True when this running code can be the compiled `source`: everything the source
+        says is in it, and it has no line the source lacks. (Not equality: tools that
+        rewrite the tree before compiling, like pytest's assertion rewriting, add their
+        own names and constants, at the lines of the code they replace.)"""
+        return (self.lines <= source.lines and source.constants <= self.constants
+                and source.names <= self.names and source.operators <= self.operators)
 
 
 def _parse_lambda(code):
@@ -88,14 +203,17 @@ def _parse_lambda(code):
     candidates = [n for n in ast.walk(module) if isinstance(n, ast.Lambda)
                   and n.lineno == code.co_firstlineno
                   and _argument_names(n.args) == _code_argument_names(code)]
+    matching = [n for n in candidates if _compiles_to(n, code)]
     if not candidates:
         raise ConversionError(f'cannot find the source of the lambda at '
                               f'{code.co_filename}:{code.co_firstlineno}')
-    if len(candidates) > 1:
+    if not matching:
+        raise _changed(code, 'the lambda')
+    if len(matching) > 1:
         raise ConversionError(
             f'{code.co_filename}:{code.co_firstlineno} has several lambdas with the same '
             f'arguments, so the one to convert cannot be told apart: define it with `def`')
-    return Source(code.co_filename, candidates[0], module)
+    return Source(code.co_filename, matching[0], module)
 
 def parse_file(file, text=None):
     """The tree of a whole file, with the file's line numbers."""

@@ -15,14 +15,14 @@ compiled wrapper has neither, and is made again from its recorded options.
 import functools
 import inspect
 import types
-import weakref
 
 import jax
 
+from autograph import attached
 from autograph.library import is_library
 
 _PJIT = type(jax.jit(lambda: None))
-_rebuilt = weakref.WeakKeyDictionary()   # wrapper -> its rebuilt version
+_ATTRIBUTE = '__autograph_rebuilt__'   # a wrapper's rebuilt version (autograph.attached)
 
 
 def wraps_user_code(value):
@@ -36,17 +36,10 @@ def wraps_user_code(value):
 def rewrap(wrapper, convert):
     """`wrapper` rebuilt with every user function in it replaced by `convert(fn)`
     (cached per wrapper); `wrapper` itself when it holds nothing to convert."""
-    try:
-        cached = _rebuilt.get(wrapper)
-    except TypeError:      # not weak-referenceable
-        cached = None
-    if cached is not None:
-        return cached
-    rebuilt = _Rewrapper(convert).rebuild(wrapper)
-    try:
-        _rebuilt[wrapper] = rebuilt
-    except TypeError:
-        pass
+    rebuilt = attached.get(wrapper, _ATTRIBUTE)
+    if rebuilt is None:
+        rebuilt = _Rewrapper(convert).rebuild(wrapper)
+        attached.attach(wrapper, _ATTRIBUTE, rebuilt)
     return rebuilt
 
 

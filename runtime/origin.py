@@ -2,7 +2,8 @@
 
 Generated modules are registered in `linecache` under their own file name, so tracebacks
 and pdb show the generated source; this module maps those lines back to the user's file
-and line, for error messages and traceback notes.
+and line, for error messages and traceback notes. A registration lasts until
+`unregister` (autograph.conversion calls it when the generated code is freed).
 """
 import dataclasses
 import linecache
@@ -25,7 +26,7 @@ class Location:
 
 
 _maps = {}  # generated file name -> {generated line: Location}
-_lock = threading.Lock()
+_lock = threading.RLock()   # re-entrant: `unregister` runs from GC callbacks
 
 
 def register(generated_file, source, line_map):
@@ -37,10 +38,20 @@ def register(generated_file, source, line_map):
         _maps[generated_file] = line_map
 
 
+def unregister(generated_file):
+    """Forget a generated module's source and line map."""
+    with _lock:
+        linecache.cache.pop(generated_file, None)
+        _maps.pop(generated_file, None)
+
+
 def lookup(file, line):
     line_map = _maps.get(file)
     if callable(line_map):
-        line_map = _maps[file] = line_map()
+        line_map = line_map()
+        with _lock:
+            if file in _maps:   # (not unregistered meanwhile)
+                _maps[file] = line_map
     return line_map.get(line) if line_map else None
 
 

@@ -21,7 +21,6 @@ of each scope nested functions see, from the user's code before any pass ran.
     namer: Namer
     ag: str               # the name generated code uses for the runtime module
     resolver: object      # tells which called names are library code (see passes.calls)
-    column_offset: int = 0  # how far the source was dedented (for error carets)
     break_flag_names: dict = dataclasses.field(default_factory=dict)
     break_flags: dict = dataclasses.field(default_factory=dict)
     loop_options: dict = dataclasses.field(default_factory=dict)

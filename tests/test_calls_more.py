@@ -375,3 +375,22 @@ def test_defaults_are_part_of_the_call_key():
 def test_partial_of_a_converted_function_still_binds():
     f = autograph.convert(functools.partial(pow, b=3))
     assert float(f(jnp.float32(2.))) == 8.
+
+
+def test_closures_of_one_def_holding_library_and_user_functions():
+    # The generated code is shared by every closure of one `def`: the call of a closure
+    # variable is decided when it runs, so a later closure's user function is converted.
+    def make(g):
+        def f(x):
+            return g(x)
+        return f
+
+    def user(x):
+        if x > 0:
+            return x * 2
+        return -x
+
+    library_one, user_one = make(jnp.sin), make(user)
+    for x in (jnp.float32(1.0), jnp.float32(-2.0)):
+        np.testing.assert_allclose(autograph.convert(library_one)(x), jnp.sin(x))
+        np.testing.assert_allclose(autograph.convert(user_one)(x), user(float(x)))

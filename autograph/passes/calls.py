@@ -177,6 +177,7 @@ class LiveResolver:
         self.globals = getattr(fn, '__globals__', {})
         code = getattr(fn, '__code__', None)
         cells = getattr(fn, '__closure__', None) or ()
+        self.free = set(code.co_freevars if code else ())
         self.closure = {}
         for name, cell in zip(code.co_freevars if code else (), cells):
             try:
@@ -185,11 +186,14 @@ class LiveResolver:
                 pass
 
     def classify(self, name):
+        """How a call of `name` is routed. A closure variable is always routed through
+        `ag.call`, which decides when called: the generated code is shared by every
+        closure of one `def`, and another closure may hold user code there."""
         from autograph.library import is_library
         from autograph.prebuilt import wraps_user_code
-        if name in self.closure:
-            value = self.closure[name]
-        elif name in self.globals:
+        if name in self.free:
+            return Resolution.USER
+        if name in self.globals:
             value = self.globals[name]
         elif hasattr(builtins, name):
             return Resolution.BUILTIN
@@ -202,10 +206,11 @@ class LiveResolver:
         return Resolution.USER
 
     def is_user_object(self, name):
-        """True when global/closure `name` holds an instance of a user class."""
+        """True when global `name` holds an instance of a user class (closure variables
+        vary between the closures that share the generated code: unknown)."""
         from autograph.library import is_library
         missing = object()
-        value = self.closure.get(name, self.globals.get(name, missing))
+        value = missing if name in self.free else self.globals.get(name, missing)
         if value is missing or inspect.ismodule(value) or inspect.isclass(value) \
                 or inspect.isroutine(value):
             return False

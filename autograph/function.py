@@ -33,6 +33,7 @@ import numpy as np
 
 from autograph.conversion import converted_callable
 from autograph.runtime import loop_autodiff, loop_policy, origin
+from autograph.runtime.errors import ControlFlowError
 from autograph.runtime.raises import user_exception
 from autograph.runtime.state import check_defined
 
@@ -354,6 +355,9 @@ class _Result:
         leaves, treedef = jax.tree_util.tree_flatten(value)
         if all(_is_array(leaf) for leaf in leaves):
             return value
+        for path, leaf in jax.tree_util.tree_flatten_with_path(value)[0]:
+            if not _is_array(leaf):
+                _reject_hidden_tracers(leaf, 'the result' + jax.tree_util.keystr(path))
         arrays = [leaf for leaf in leaves if _is_array(leaf)]
         return _Result(arrays, (treedef, [None if _is_array(leaf) else (leaf,)
                                           for leaf in leaves]))
@@ -368,6 +372,31 @@ class _Result:
 
 def _is_array(leaf):
     return isinstance(leaf, (jax.Array, np.ndarray, np.generic))
+
+
+def _reject_hidden_tracers(value, label, depth=4):
+    """A result leaf that is not an array is returned as it is, so it must hold no traced
+    value: a traced array inside an object that is not a pytree would outlive its trace.
+    Looks into attributes and containers, `depth` levels deep."""
+    if depth == 0 or isinstance(value, (str, bytes, int, float, complex, type(None))):
+        return
+    if isinstance(value, dict):
+        children = [(f'[{k!r}]', v) for k, v in value.items()]
+    elif isinstance(value, (list, tuple, set, frozenset)):
+        children = [(f'[{i}]', v) for i, v in enumerate(value)]
+    elif hasattr(value, '__dict__') and not callable(value):
+        children = [(f'.{k}', v) for k, v in vars(value).items()]
+    else:
+        return
+    for suffix, child in children:
+        if isinstance(child, jax.core.Tracer):
+            raise ControlFlowError(
+                f'{label}{suffix} is a traced array inside {type(value).__name__}, which '
+                f'is not a pytree: a compiled function can only return arrays from the '
+                f'trace. Register {type(value).__name__} as a pytree '
+                f'(jax.tree_util.register_dataclass or register_pytree_node), or return '
+                f'the arrays themselves.')
+        _reject_hidden_tracers(child, label + suffix, depth - 1)
 
 
 jax.tree_util.register_pytree_node(_Result, lambda r: (r.arrays, r.spec), _Result.rebuild)

@@ -274,3 +274,16 @@ def test_library_wrappers_of_functions_are_not_mistaken_for_them():
     expected = [collatz(int(v)) for v in x]
     f = autograph.convert(jax.vmap(autograph.convert(collatz, jit=False)))
     assert list(f(x)) == expected   # functools.wraps copies attributes: still the vmap
+
+
+def test_result_object_holding_a_traced_array_is_named():
+    # An object that is not a pytree comes back as it is: holding a traced array, it
+    # would carry a tracer out of the compiled program.
+    class Pair:
+        def __init__(self, a):
+            self.a = a
+
+    plain = autograph.convert(lambda n: Pair(int(n) + 1))(3)
+    assert plain.a == Pair(4).a
+    with pytest.raises(autograph.ControlFlowError, match=r"the result\.a .*Pair.*pytree"):
+        autograph.convert(lambda n: Pair(n + 1))(jnp.int32(1))

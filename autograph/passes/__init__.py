@@ -12,6 +12,7 @@ from autograph.passes import (
     fence,
     identity,
     item_assignments,
+    loop_else,
     loop_exits,
     match,
     raises,
@@ -29,6 +30,7 @@ PIPELINE = [
     directives,    # autograph.set_loop_options(...) -> ctx.loop_options
     super_calls,   # super() -> super(__class__, self), for code moved into branch functions
     match,         # match -> if/elif chain (value patterns); others stay Python
+    loop_else,     # loop `else` -> code after the loop, guarded by its break flag
     returns,       # return in loops -> flag + break; other returns to tail position
     loop_exits,    # break / continue -> flags and guards
     asserts,       # assert -> ag.assert_

@@ -2,6 +2,7 @@
 function scope (innermost first), so later passes see a smaller language."""
 import ast
 
+from autograph.analysis.definite import assigned_before_reads
 from autograph.analysis.scopes import sharing
 from autograph.passes import (
     asserts,
@@ -55,6 +56,7 @@ def run(root, ctx):
         return root
     scopes = _scopes_innermost_first(root)
     ctx.sharing.update((scope, sharing(scope)) for scope in scopes)
+    ctx.assigned_before_reads.update((scope, assigned_before_reads(scope)) for scope in scopes)
     for scope in scopes:
         for step in PIPELINE:
             step.transform(scope, ctx)

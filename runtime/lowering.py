@@ -331,7 +331,9 @@ def predicate(cond, location, what):
 def cond(pred, if_true, if_false, args, names, location, what='`if`', returned=None):
     """`lax.cond` of two user branches that take `args` and return one value per name.
     A branch that always raises, or the `returned` one (see `if_stmt`), may leave
-    values undefined: they are filled with zeros of the other branch's types."""
+    values undefined, and any branch may leave a variable that Python never reads
+    unassigned (`Undefined(..., unread=True)`) or the return value undefined: they are
+    filled with zeros of the other branch's types."""
     names = tuple(names)
     in_leaves, in_state = State.flatten(range(len(args)), args)
     in_avals = [aval(x) for x in in_leaves]
@@ -340,8 +342,9 @@ def cond(pred, if_true, if_false, args, names, location, what='`if`', returned=N
     true = trace(true_path, in_state, in_avals, names)
     false = trace(false_path, in_state, in_avals, names)
 
-    # Compare per variable; a return value set on one path only, and every output of a
-    # branch that always raises, are filled with zeros (nothing reads them).
+    # Compare per variable; a return value (or an `unread` variable) set on one path only,
+    # and every output of a branch that always raises, are filled with zeros (nothing
+    # reads them).
     specs, fill_true, fill_false = [], set(), set()
     for i, name in enumerate(names):
         t_spec, f_spec = true.state.specs[i], false.state.specs[i]
@@ -353,10 +356,10 @@ def cond(pred, if_true, if_false, args, names, location, what='`if`', returned=N
             specs.append(t_spec)
         elif t_spec.same_as(f_spec):
             specs.append(t_spec)
-        elif _is_undefined_return(t_spec) or (returned == 'true' and _is_undefined(t_spec)):
+        elif _is_unread(t_spec) or (returned == 'true' and _is_undefined(t_spec)):
             fill_true.add(i)
             specs.append(f_spec)
-        elif _is_undefined_return(f_spec) or (returned == 'false' and _is_undefined(f_spec)):
+        elif _is_unread(f_spec) or (returned == 'false' and _is_undefined(f_spec)):
             fill_false.add(i)
             specs.append(t_spec)
         else:
@@ -401,9 +404,9 @@ def _is_undefined(spec):
     return len(spec.statics) == 1 and isinstance(spec.statics[0], Undefined)
 
 
-def _is_undefined_return(spec):
-    return (len(spec.statics) == 1 and isinstance(spec.statics[0], Undefined)
-            and spec.statics[0].name == RETURN_VALUE)
+def _is_unread(spec):
+    """An undefined return value, or a variable Python never reads unassigned."""
+    return _is_undefined(spec) and spec.statics[0].unread
 
 
 def _with_fills(traced, out_state, fills, other):

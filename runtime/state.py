@@ -16,12 +16,16 @@ class Undefined:
 
     `ag.Undefined('y')` stands for `y` where Python would raise UnboundLocalError on a
     read. Any use of it raises that error, so a Python-mode program behaves as Python does.
+    `unread=True` says Python never reads `y` while it is unassigned (see
+    analysis.definite): a staged `if` may then fill it with zeros on the path that leaves
+    it unassigned, as it does for a return value (`Undefined(RETURN_VALUE)`).
     """
 
-    __slots__ = ('name',)
+    __slots__ = ('name', 'unread')
 
-    def __init__(self, name):
+    def __init__(self, name, unread=False):
         self.name = name
+        self.unread = unread or name == RETURN_VALUE
 
     def __repr__(self):
         return f'<undefined {self.name}>'

@@ -2,6 +2,7 @@
 function scope (innermost first), so later passes see a smaller language."""
 import ast
 
+from autograph.analysis.definite import assigned_before_reads
 from autograph.analysis.scopes import sharing
 from autograph.passes import (
     asserts,
@@ -12,6 +13,7 @@ from autograph.passes import (
     fence,
     identity,
     item_assignments,
+    loop_else,
     loop_exits,
     match,
     raises,
@@ -29,6 +31,7 @@ PIPELINE = [
     directives,    # autograph.set_loop_options(...) -> ctx.loop_options
     super_calls,   # super() -> super(__class__, self), for code moved into branch functions
     match,         # match -> if/elif chain (value patterns); others stay Python
+    loop_else,     # loop `else` -> code after the loop, guarded by its break flag
     returns,       # return in loops -> flag + break; other returns to tail position
     loop_exits,    # break / continue -> flags and guards
     asserts,       # assert -> ag.assert_
@@ -53,6 +56,7 @@ def run(root, ctx):
         return root
     scopes = _scopes_innermost_first(root)
     ctx.sharing.update((scope, sharing(scope)) for scope in scopes)
+    ctx.assigned_before_reads.update((scope, assigned_before_reads(scope)) for scope in scopes)
     for scope in scopes:
         for step in PIPELINE:
             step.transform(scope, ctx)

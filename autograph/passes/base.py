@@ -15,7 +15,9 @@ class Context:
     pass wants it to be its `did_return`); `break_flags[for_loop]` is the flag a lowered
     `break` sets (the `for` stops when it is true); `loop_options[loop]` are the keywords
     of an `autograph.set_loop_options` directive. `sharing[scope]` tells which variables
-of each scope nested functions see, from the user's code before any pass ran.
+of each scope nested functions see, from the user's code before any pass ran;
+    `assigned_before_reads[scope]` the variables Python never reads unassigned (see
+    analysis.definite), also from the user's code.
     """
     file: str
     namer: Namer
@@ -25,6 +27,7 @@ of each scope nested functions see, from the user's code before any pass ran.
     break_flags: dict = dataclasses.field(default_factory=dict)
     loop_options: dict = dataclasses.field(default_factory=dict)
     sharing: dict = dataclasses.field(default_factory=dict)  # scope -> analysis.scopes
+    assigned_before_reads: dict = dataclasses.field(default_factory=dict)  # scope -> names
     return_flag: str = None  # the `did_return` flag of passes.returns, if it made one
 
     def copy(self, nodes):

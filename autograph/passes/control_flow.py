@@ -41,7 +41,8 @@ def transform(function, ctx):
     scope = scope_of(function)
     flow = Dataflow(function, extra_reads, scope.closures)
     shared = ctx.sharing.get(function) or sharing(function)
-    converter = _ControlFlow(ctx, flow, scope, shared, _return_values(function))
+    converter = _ControlFlow(ctx, flow, scope, shared, _return_values(function),
+                             ctx.assigned_before_reads.get(function, frozenset()))
     body, pending = converter.block(function.body)
     params = flow.activity(function.args).writes
     docstring = body[:1] if _is_docstring(body[:1]) else []
@@ -68,8 +69,9 @@ def _is_docstring(stmts):
 
 
 class _ControlFlow:
-    def __init__(self, ctx, flow, scope, sharing, return_values=()):
+    def __init__(self, ctx, flow, scope, sharing, return_values=(), unread=frozenset()):
         self.ctx = ctx
+        self.unread = unread         # variables Python never reads while unassigned
         self.return_values = return_values
         self.flow = flow
         self.locals, self.declared, self.order = scope.locals, scope.declared, scope.order
@@ -248,9 +250,12 @@ class _ControlFlow:
                            type_comment=None)
 
     def inits(self, names):
-        return [templates.statements('name = ag.Undefined(label)', name=n, ag=self.ctx.ag,
-                                     label=ast.Constant(value=n))[0]
-                for n in self.ordered(names)]
+        """`name = ag.Undefined('name')`; `unread=True` when Python never reads `name`
+        while it is unassigned, so that staged code may fill it (see runtime.state)."""
+        return [templates.statements(
+            'name = ag.Undefined(label, unread=True)' if n in self.unread else
+            'name = ag.Undefined(label)', name=n, ag=self.ctx.ag,
+            label=ast.Constant(value=n))[0] for n in self.ordered(names)]
 
     def shared(self, node):
         """The variables statement `node` changes that must be assigned in place: those

@@ -9,10 +9,11 @@
                                               y = g(x)
 
 The statements after a (possibly nested) `break` are guarded by the flag; a `while`
-tests it before its condition, a `for` stops when it is set (`ctx.break_flags`), and a
-loop `else` runs only when it is not set. A `while` (without `else`) whose body starts
-with `if stop: break` needs no flag: it becomes `while cond and not stop:`. `continue`
-works the same way with a flag that is reset at the top of every iteration.
+tests it before its condition, and a `for` stops when it is set (`ctx.break_flags`).
+A loop `else` is already code after the loop that tests the flag (passes.loop_else).
+A `while` whose body starts with `if stop: break` needs no flag: it becomes
+`while cond and not stop:`. `continue` works the same way with a flag that is reset at
+the top of every iteration.
 """
 import ast
 
@@ -22,7 +23,7 @@ from autograph.passes.base import contains, guard_exits, map_loops
 
 def transform(function, ctx):
     def visit(loop, inside_loop):
-        _fold_leading_break(loop)
+        _fold_leading_break(loop, ctx)
         out = [loop]
         if contains(loop.body, ast.Continue):
             flag = ctx.namer.new('did_continue')
@@ -39,9 +40,6 @@ def transform(function, ctx):
                 templates.set_origin([loop.test], loop)
             else:
                 ctx.break_flags[loop] = flag
-            if loop.orelse:
-                loop.orelse = templates.set_origin(templates.statements(
-                    'if not flag:\n    orelse', flag=flag, orelse=loop.orelse), loop)
             out = init + out
         return out
 
@@ -49,13 +47,14 @@ def transform(function, ctx):
     return function
 
 
-def _fold_leading_break(loop):
+def _fold_leading_break(loop, ctx):
     """`while c: if stop: break ...` -> `while c and not stop: ...` (no flag needed).
 
-    Only for a `while` without `else` (a break must skip the `else`) whose body starts
-    with the `if ...: break`, so `stop` is evaluated exactly when Python would.
+    Only for a `while` whose break flag nothing reads after it (passes.loop_else and
+    passes.returns name the flags they read in `ctx.break_flag_names`) and whose body
+    starts with the `if ...: break`, so `stop` is evaluated exactly when Python would.
     """
-    while (isinstance(loop, ast.While) and not loop.orelse and loop.body
+    while (isinstance(loop, ast.While) and loop not in ctx.break_flag_names and loop.body
            and isinstance(loop.body[0], ast.If) and not loop.body[0].orelse
            and len(loop.body[0].body) == 1 and isinstance(loop.body[0].body[0], ast.Break)):
         stop = loop.body.pop(0).test

@@ -1,0 +1,132 @@
+"""Which variables Python never reads before assigning them, on any path.
+
+A staged `if` must give each variable it passes on a value on both paths. When one path
+leaves a variable unassigned but Python would never read it there (every read of the
+variable, on every path of the user's code, follows an assignment), the staged code may
+fill it with zeros: no read ever sees them. The for-else search is the common case:
+
+    for i in range(n):
+        if xs[i] == t:
+            idx = i          # the `if` leaves idx unassigned when xs[i] != t...
+            break
+    else:
+        idx = -1             # ...but every way out of the loop assigns it
+    return idx
+
+The analysis is a forward "definitely assigned" pass over the user's code as written,
+before any pass lowers `break`, `continue`, `return` or a loop's `else` (flags would hide
+which paths are possible). It is conservative: a name read inside a nested function or
+lambda, declared global/nonlocal, bound by `:=`, a `case` pattern or an `except ... as`,
+or assigned only inside a `try` body or a `with` block (an exception may skip it, and
+`__exit__` may swallow it) is not counted as assigned there.
+"""
+import ast
+
+from autograph.analysis.activity import activity, scope_of
+from autograph.analysis.scopes import sharing
+
+
+def assigned_before_reads(function):
+    """The local names of `function` (a FunctionDef) that Python always assigns before
+    reading: on every path, no read of them can raise UnboundLocalError."""
+    scope = scope_of(function)
+    walker = _Walker()
+    walker.block(function.body, frozenset(activity(function.args).writes))
+    return frozenset(scope.locals - walker.unsafe - sharing(function).captured)
+
+
+class _Walker:
+    def __init__(self):
+        self.unsafe = set()   # names read somewhere they may have no value
+        self.loops = []       # per enclosing loop: the states at its `break`s
+
+    def read(self, node, defined):
+        if defined is not None and node is not None:
+            self.unsafe |= activity(node).reads - defined
+
+    def block(self, stmts, defined):
+        """The names assigned after `stmts`, or None when they never complete normally."""
+        for stmt in stmts:
+            if defined is None:
+                return None
+            defined = self.statement(stmt, defined)
+        return defined
+
+    def statement(self, stmt, defined):
+        if isinstance(stmt, ast.If):
+            self.read(stmt.test, defined)
+            return _join(self.block(stmt.body, defined), self.block(stmt.orelse, defined))
+        if isinstance(stmt, (ast.While, ast.For)):
+            return self.loop(stmt, defined)
+        if isinstance(stmt, ast.Break):
+            self.loops[-1].append(defined)
+            return None
+        if isinstance(stmt, ast.Continue):
+            return None   # the loop's head needs no more than before the loop (see loop)
+        if isinstance(stmt, (ast.Return, ast.Raise)):
+            self.read(stmt, defined)
+            return None
+        if isinstance(stmt, ast.With):
+            self.read(stmt.items, defined)
+            entered = defined | _assigned(stmt.items)
+            return _join(self.block(stmt.body, entered), entered - _deleted(stmt.body))
+        if isinstance(stmt, ast.Try):
+            # An exception may come before any assignment of the body (or after a `del`).
+            raised = defined - _deleted(stmt.body + stmt.orelse
+                                        + [s for h in stmt.handlers for s in h.body])
+            body = self.block(stmt.body, defined)
+            ends = [self.block(stmt.orelse, body)]
+            for handler in stmt.handlers:
+                self.read(handler.type, raised)
+                ends.append(self.block(handler.body, raised))
+            after = _join(*ends)
+            final = self.block(stmt.finalbody, _join(after, raised))
+            return None if after is None or final is None else after | final
+        if isinstance(stmt, ast.Match):
+            self.read(stmt.subject, defined)
+            for case in stmt.cases:
+                self.read(case.guard, defined)
+                self.block(case.body, defined)
+            return defined
+        self.read(stmt, defined)
+        if isinstance(stmt, ast.AnnAssign) and stmt.value is None:
+            return defined   # `x: int` binds nothing
+        if isinstance(stmt, ast.Delete):
+            return defined - {t.id for t in stmt.targets if isinstance(t, ast.Name)}
+        return defined | _assigned(stmt)
+
+    def loop(self, loop, defined):
+        """A loop runs its `else` when its test fails or its items run out, and skips it
+        on `break`. Its head is reached from before the loop and from the end of each
+        iteration, which has what the head had less what the body may `del`."""
+        is_for = isinstance(loop, ast.For)
+        self.read(loop.iter if is_for else None, defined)
+        head = defined - _deleted(loop.body)
+        if not is_for:
+            self.read(loop.test, head)
+        self.loops.append([])
+        self.block(loop.body, head | (_assigned(loop.target) if is_for else frozenset()))
+        breaks = self.loops.pop()
+        endless = not is_for and isinstance(loop.test, ast.Constant) and bool(loop.test.value)
+        done = None if endless else self.block(loop.orelse, head)
+        return _join(done, *breaks)
+
+
+def _join(*states):
+    """Names assigned on every path that reaches this point (None: no path does)."""
+    reaching = [s for s in states if s is not None]
+    return frozenset.intersection(*map(frozenset, reaching)) if reaching else None
+
+
+def _assigned(node):
+    """Names a simple statement (or a target) binds, leaving out `:=` targets, which
+    may sit in a part of an expression that does not run."""
+    walrus = {n.target.id for n in ast.walk(node) if isinstance(n, ast.NamedExpr)} \
+        if not isinstance(node, list) else set()
+    return frozenset(activity(node).writes - walrus)
+
+
+def _deleted(stmts):
+    """Names that `del` statements anywhere in `stmts` unbind."""
+    return {t.id for stmt in stmts for n in ast.walk(stmt) if isinstance(n, ast.Delete)
+            for t in n.targets if isinstance(t, ast.Name)}

@@ -176,14 +176,48 @@ def test_nested_appends_are_two_scans():
     assert len(inner) == 1
 
 
-def test_list_in_dict_is_changed_in_place():
-    def f(x):
-        d = {'a': []}
-        alias = d['a']
-        for i in range(5):
-            d['a'].append(x * i)
-        return jnp.stack(d['a']), len(alias) == len(d['a'])
-    check(f, 2.0)
+def extend_and_add(x):
+    out = []
+    for i in range(5):
+        out.extend([x * i, x + i])
+        out += [x]
+    return jnp.stack(out)
+
+
+def sliding_window(x):
+    out = [x, x]
+    for i in range(5):
+        out.append(out[-1] + out[-2])
+        out.pop(0)
+    return jnp.stack(out)
+
+
+def nested_while_changes_the_list(x):
+    out = [x]
+    for i in range(5):
+        j = 0
+        while j < i + x:
+            out[0] = out[0] + 1
+            j += 1
+    return out[0]
+
+
+@pytest.mark.parametrize('fn', [extend_and_add, sliding_window,
+                                nested_while_changes_the_list])
+def test_other_list_changes_in_staged_loops(fn):
+    # extend/+= only append; a list read but not grown (the window) is carried whole.
+    assert 'scan' in check_all(fn, 1.0)
+
+
+def test_nested_append_in_a_loop_over_an_array():
+    def f(xs):
+        out = []
+        for x in xs:
+            for j in range(5):
+                out.append(x * j)
+        return jnp.stack(out)
+    assert 'scan' in staged(f, jnp.arange(3.0))
+    check(f, jnp.arange(3.0))
 
 
 # --- loops that cannot run as Python: named errors ------------------------------------------

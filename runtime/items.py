@@ -8,11 +8,18 @@ A JAX array cannot change in place, so converted code rebinds the container inst
 A JAX array (concrete or traced) gives a new array, `x.at[i].set(v)`; any other container
 (list, dict, NumPy array, user object) is changed in place by its own `__setitem__` and
 returned as it is, so rebinding the name changes nothing and the caller sees the change.
+A list or dict cannot be assigned at a traced index or key (the position must be known
+while tracing): that is a ControlFlowError naming the container and the line.
 """
+import ast
 import operator
 
 import jax
 import jax.numpy as jnp
+
+from .errors import ControlFlowError, here
+from .stacked import Stacked
+from .state import any_traced
 
 _UPDATES = {
     '+=': operator.iadd, '-=': operator.isub, '*=': operator.imul, '/=': operator.itruediv,
@@ -31,6 +38,7 @@ def setitem(target, key, value):
     """
     if isinstance(target, jax.Array):
         return target.at[key].set(jnp.asarray(value).astype(target.dtype))
+    _check_static(target, key)
     target[key] = value
     return target
 
@@ -45,4 +53,36 @@ def update_item(target, key, op, value):
     `value` is evaluated before `target[key]` is read (Python reads the item first; the
     two differ only if computing `value` changes that item).
     """
+    if not isinstance(target, jax.Array):
+        _check_static(target, key)
     return setitem(target, key, _UPDATES[op](target[key], value))
+
+
+def _check_static(target, key):
+    """A named error for a list or dict assigned at a traced index or key."""
+    if not isinstance(target, (list, dict, Stacked)) or not any_traced(key):
+        return
+    location = here()
+    at = f' at {location} (`{location.source_line()}`)' if location else ''
+    names = _assigned_names(location)
+    name = ' or '.join(repr(n) for n in names) or 'the container'
+    if isinstance(target, dict):
+        raise ControlFlowError(
+            f'{name}: a Python dict is assigned at a traced key{at}. The keys of a Python '
+            f'dict must be known while tracing: make the key a Python value.')
+    array = names[0] if len(names) == 1 else 'x'
+    raise ControlFlowError(
+        f'{name}: a Python list is assigned at a traced index{at}. Where an item goes in a '
+        f'Python list must be known while tracing. Make the index a Python int, or make '
+        f'{name} a JAX array before the staged code (`{array} = jnp.array({array})`): then '
+        f'the assignment updates the array as written.')
+
+
+def _assigned_names(location):
+    """The containers the user's line assigns an item of (`h` for `h[i % 3] += 1`)."""
+    try:
+        tree = ast.parse(location.source_line()) if location else None
+    except SyntaxError:     # a line of a longer statement
+        return []
+    return sorted({ast.unparse(n.value) for n in ast.walk(tree) if tree is not None
+                   and isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Store)})

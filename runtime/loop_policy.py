@@ -18,7 +18,8 @@ The choice, most specific first:
   an unrolled body already costs more than compiling one `lax.scan` from 4 iterations on.
 
 A body that needs its index as a Python int (`layers[i]` over a Python list, shapes that
-depend on `i`, `int(i)`) cannot be staged: the loop is unrolled, with a warning naming the
+depend on `i`, `int(i)`), or that reads a list it appends to (`out.append(out[-1] * 2)`,
+see runtime.lists), cannot be staged: the loop is unrolled, with a warning naming the
 loop and the reason when it is long (`LONG_LOOP` iterations) or when the user asked for
 staging.
 """

@@ -15,12 +15,10 @@ import jax.numpy as jnp
 from jax import lax
 from jax._src.lax.lax import _convert_element_type   # lax.convert_element_type, keeping weak
 
-from . import loop_autodiff, slices
+from . import lists, loop_autodiff, slices
 from .errors import ControlFlowError, here, where
 from .raises import on_path, raised
-from .stacked import Stacked
-from .state import (RETURN_VALUE, Undefined, describe, grow, is_dynamic, merge, pack, split,
-                    unpack)
+from .state import RETURN_VALUE, Undefined, describe, grow, merge, pack, split, unpack
 
 _local = threading.local()
 
@@ -143,7 +141,7 @@ class Traced:
     jaxpr: object          # ClosedJaxpr
     state: State           # specs of the outputs, per name
     values: tuple          # descriptions of the outputs, per name (for messages)
-    appended: dict         # name -> number of items appended to that list per call
+    appended: dict         # path -> number of items appended to that list per call
 
     def out_avals(self):
         return [jax.ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type)
@@ -153,23 +151,24 @@ class Traced:
         return jax.core.eval_jaxpr(self.jaxpr.jaxpr, self.jaxpr.consts, *leaves)
 
 
-def trace(fn, in_state, in_avals, out_names, n_extra=0, allow_append=False):
+def trace(fn, in_state, in_avals, out_names, n_extra=0, appending=None):
     """Trace `fn(*extra, *state values)` once; it returns one value per name in `out_names`.
 
     `in_avals` are the avals of the `n_extra` leading arguments (loop items) followed by
-    the state leaves. With `allow_append`, lists in the state may grow by `append`: the
-    appended items are returned after the carried leaves, as per-iteration outputs.
+    the state leaves. With `appending` (the state's values as they came into the loop),
+    lists in the state may grow by `append`: the appended items are returned after the
+    carried leaves, as per-iteration outputs (see runtime.lists).
     """
     record = {}
 
     def flat(*leaves):
         args = in_state.unflatten(list(leaves[n_extra:]))
-        if allow_append:
-            args = _mark_lists(args)
+        if appending is not None:
+            args = lists.mark(out_names, args, appending)
         out = pack(out_names, fn(*leaves[:n_extra], *args))
         appended, extra = {}, []
-        if allow_append:
-            out, appended, extra = _split_appended(out_names, args, out)
+        if appending is not None:
+            out, appended, extra = lists.split(out_names, args, out)
         out_leaves, out_state = State.flatten(out_names, out)
         record['traced'] = (out_state, tuple(describe(v) for v in out), appended)
         return out_leaves + extra
@@ -177,47 +176,6 @@ def trace(fn, in_state, in_avals, out_names, n_extra=0, allow_append=False):
     with _staging():
         jaxpr = jax.make_jaxpr(flat)(*in_avals)
     return Traced(jaxpr, *record['traced'])
-
-
-class _ListState(list):
-    """A list entering a staged loop body, remembering its length to detect appends."""
-    __slots__ = ('entry_length',)
-
-
-def _mark_lists(values):
-    marked = []
-    for value in values:
-        if type(value) is list:
-            value = _ListState(value)
-            value.entry_length = len(value)
-        marked.append(value)
-    return tuple(marked)
-
-
-def _split_appended(names, args, out):
-    """Separate items appended to state lists (accumulators) from the carried state."""
-    appended, extra, kept = {}, [], []
-    for name, before, after in zip(names, args, out):
-        if isinstance(before, _ListState) and after is before:
-            n = before.entry_length
-            if len(after) > n:
-                appended[name] = len(after) - n
-                extra += [_collectable(name, item) for item in after[n:]]
-            after = list(after[:n])
-        kept.append(after)
-    return tuple(kept), appended, extra
-
-
-def _collectable(name, item):
-    """An item appended to list `name` in a staged loop, as an array (or a named error:
-    a function or object made in a staged iteration cannot outlive its trace)."""
-    if not is_dynamic(item):
-        raise ControlFlowError(
-            f"'{name}' collects {describe(item)} values in the staged loop{where(here())}. "
-            f"A staged loop runs its body once, while tracing, so it can only collect arrays "
-            f"in a list (stacked per iteration); build '{name}' with a Python loop (over a "
-            f"list or a Python range) instead.")
-    return jnp.asarray(item)
 
 
 # --- errors -----------------------------------------------------------------------------
@@ -447,12 +405,13 @@ def _carried(body, names, values, location, item_avals=(), allow_append=False):
     TensorFlow: after a loop that ran it has the body's value (after a staged loop that
     ran zero times, zeros). Reading it in the body before assigning it is an error.
     """
-    values = tuple(values)
+    sources, values = tuple(values), lists.plain(values)
     for _ in range(4):
         leaves, state = State.flatten(names, values)
         try:
             traced = trace(body, state, list(item_avals) + [aval(x) for x in leaves],
-                           names, n_extra=len(item_avals), allow_append=allow_append)
+                           names, n_extra=len(item_avals),
+                           appending=sources if allow_append else None)
         except UnboundLocalError as error:   # the body reads a variable it creates
             if Undefined(error.name) not in values:
                 raise
@@ -574,7 +533,8 @@ def scan_loop(length, sequences, make_item, body, values, names, location,
     """A `for` over `length` items as `lax.scan`; items are `make_item(k, *slices)`, where
     `k` counts iterations (carried only when `indexed`).
 
-    Lists that the body appends to collect the appended items as the scan's outputs.
+    Lists that the body appends to collect the appended items as the scan's outputs
+    (see runtime.lists).
     With `extra_test` (a `break`), the iterations after it fails do nothing. With
     `require_traced`, raises NothingTraced when the body computes nothing from traced
     values (see NothingTraced).
@@ -619,7 +579,7 @@ def scan_loop(length, sequences, make_item, body, values, names, location,
             scan_step, (first, jnp.asarray(False), list(leaves)), list(sequences),
             length=length)
     result = list(state.unflatten(out))
-    return tuple(_extend_lists(names, result, traced.appended, ys or [], length))
+    return lists.extend(values, result, traced.appended, ys or [], length)
 
 
 class NothingTraced(Exception):
@@ -631,21 +591,6 @@ class NothingTraced(Exception):
 def _require_traced(traced):
     if not any(isinstance(c, jax.core.Tracer) for c in traced.jaxpr.consts):
         raise NothingTraced()
-
-
-def _extend_lists(names, values, appended, ys, length):
-    """Lists after the loop: their items before it, then each iteration's appended items.
-    A list that was empty and got one item per iteration stays one stacked array."""
-    start = 0
-    for name, count in appended.items():
-        i = names.index(name)
-        stacked = ys[start:start + count]
-        start += count
-        if not values[i] and count == 1:
-            values[i] = Stacked(stacked[0])
-        else:
-            values[i] = list(values[i]) + [s[t] for t in range(length) for s in stacked]
-    return values
 
 
 def range_loop(start, stop, step, body, values, names, location, extra_test=None,

@@ -175,9 +175,12 @@ class _Visitor(ast.NodeVisitor):
 
     def visit_Call(self, node):
         func = node.func
-        if (isinstance(func, ast.Attribute) and func.attr in MUTATING_METHODS
-                and isinstance(func.value, ast.Name)):
-            self.writes.add(func.value.id)
+        if isinstance(func, ast.Attribute) and func.attr in MUTATING_METHODS:
+            target = func.value     # `xs.append(v)`, or `d['a'].append(v)`: changes d
+            while isinstance(target, ast.Subscript):
+                target = target.value
+            if isinstance(target, ast.Name):
+                self.writes.add(target.id)
         self.generic_visit(node)
 
     def visit_AugAssign(self, node):

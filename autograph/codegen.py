@@ -25,6 +25,7 @@ import re
 import types
 
 from autograph.runtime import origin
+from autograph.runtime.syntax_trees import parse
 
 FACTORY = 'create_converted'
 _counter = itertools.count()
@@ -147,7 +148,7 @@ def _line_map(text, module, source_file, function_name, first_line):
     (Computed when first needed: for an error message or a traceback.)"""
     _fill_locations(module, first_line)
     line_map = {}
-    for new, old in zip(ast.walk(ast.parse(text)), ast.walk(module)):
+    for new, old in zip(ast.walk(parse(text)), ast.walk(module)):
         line = getattr(new, 'lineno', None)
         if line is not None and line not in line_map and getattr(old, 'lineno', None):
             line_map[line] = origin.Location(source_file, old.lineno, function_name)

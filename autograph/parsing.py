@@ -22,6 +22,7 @@ import linecache
 import types
 
 from autograph.errors import ConversionError
+from autograph.runtime.syntax_trees import compile_tree, parse
 
 
 @dataclasses.dataclass(frozen=True)
@@ -136,7 +137,7 @@ def _compiles_to(node, code):
             ast.copy_location(child, node)
     flags = code.co_flags & _FUTURE_FLAGS   # e.g. `from __future__ import annotations`
     try:
-        compiled = compile(tree, code.co_filename, mode, flags=flags, dont_inherit=True)
+        compiled = compile_tree(tree, code.co_filename, mode, flags=flags, dont_inherit=True)
     except (SyntaxError, ValueError, TypeError):
         return False
     found = _find_code(compiled, code.co_name, code.co_firstlineno)
@@ -225,7 +226,7 @@ def parse_file(file, text=None):
 
 def _parse(text, file):
     try:
-        return ast.parse(text)
+        return parse(text)
     except SyntaxError as error:
         raise ConversionError(f'{file}:{error.lineno}: syntax error: {error.msg}') from None
 

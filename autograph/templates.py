@@ -9,12 +9,14 @@ Generated nodes carry no location until `set_origin` gives them the user's.
 import ast
 import functools
 
+from autograph.runtime.syntax_trees import parse
+
 _LOCATION = ('lineno', 'col_offset', 'end_lineno', 'end_col_offset')
 
 
 @functools.lru_cache(maxsize=None)
 def _parsed(template):
-    tree = ast.parse(template.strip())
+    tree = parse(template.strip())
     _strip_locations(tree)
     return tree
 

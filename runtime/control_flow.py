@@ -14,7 +14,7 @@ import jax
 import jax.numpy as jnp
 
 from . import loop_autodiff, loop_policy, lowering, registry
-from .errors import ControlFlowError, here, where
+from .errors import ControlFlowError, here
 from .iterables import StagedRange, TracedIterable, range_items
 from .mutation import Mutations
 from .nonlocals import Nonlocals

@@ -21,6 +21,7 @@ from .asserts import assert_
 from .errors import ControlFlowError, here
 from .stacked import Stacked
 from .state import is_traced
+from .syntax_trees import parse
 
 
 def getitem(seq, index):
@@ -107,7 +108,7 @@ def _indexed_names(location):
     """"'params': " for the line `y = f(params[i])`: the sequences the line reads at a
     computed index (named from the user's source; empty when it cannot be read)."""
     try:
-        tree = ast.parse(location.source_line()) if location else None
+        tree = parse(location.source_line()) if location else None
     except SyntaxError:     # a line of a longer statement
         tree = None
     names = sorted({ast.unparse(n.value) for n in ast.walk(tree) if isinstance(n, ast.Subscript)

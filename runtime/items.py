@@ -20,6 +20,7 @@ import jax.numpy as jnp
 from .errors import ControlFlowError, here
 from .stacked import Stacked
 from .state import any_traced
+from .syntax_trees import parse
 
 _UPDATES = {
     '+=': operator.iadd, '-=': operator.isub, '*=': operator.imul, '/=': operator.itruediv,
@@ -81,7 +82,7 @@ def _check_static(target, key):
 def _assigned_names(location):
     """The containers the user's line assigns an item of (`h` for `h[i % 3] += 1`)."""
     try:
-        tree = ast.parse(location.source_line()) if location else None
+        tree = parse(location.source_line()) if location else None
     except SyntaxError:     # a line of a longer statement
         return []
     return sorted({ast.unparse(n.value) for n in ast.walk(tree) if tree is not None

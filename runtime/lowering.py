@@ -16,7 +16,7 @@ from jax import lax
 from jax._src.lax.lax import _convert_element_type   # lax.convert_element_type, keeping weak
 
 from . import lists, loop_autodiff, slices
-from .errors import ControlFlowError, here, where
+from .errors import ControlFlowError, where
 from .raises import on_path, raised
 from .state import RETURN_VALUE, Undefined, describe, grow, merge, pack, split, unpack
 

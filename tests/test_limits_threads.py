@@ -12,6 +12,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 THREADS = 16
@@ -137,3 +138,27 @@ def test_sixteen_threads_convert_each_function_once_and_agree_with_python():
     # Two call keys (arrays only; with n=2): one trace each, however many threads call.
     assert found['concrete functions'] == 2
     assert found['traces'] == 2
+
+
+def test_threads_parsing_and_compiling_trees_at_once_do_not_trip_cpython():
+    """CPython 3.11 keeps the counter of its tree conversion per interpreter: two threads
+    parsing or compiling `ast` trees at once fail with 'AST constructor recursion depth
+    mismatch' (gh-106905). Every tree conversion of ours goes through one lock."""
+    from autograph.runtime.syntax_trees import compile_tree, parse
+    source = 'def f(x):\n' + ''.join(f'    if x > {i}:\n        x = (x + {i}) * (x - 1)\n'
+                                     for i in range(200))
+    errors = []
+
+    def work():
+        for _ in range(20):
+            try:
+                compile_tree(parse(source), '<threads>', 'exec')
+            except SystemError as error:
+                errors.append(str(error))
+
+    threads = [threading.Thread(target=work) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []

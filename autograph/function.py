@@ -62,7 +62,8 @@ class ArrayKey:
     weak_type: bool = False
 
     def __str__(self):
-        return f'{np.dtype(self.dtype).name}[{",".join(map(str, self.shape))}]'
+        weak = ' (weakly typed)' if self.weak_type else ''
+        return f'{np.dtype(self.dtype).name}[{",".join(map(str, self.shape))}]{weak}'
 
 
 @dataclasses.dataclass(frozen=True)
@@ -139,6 +140,15 @@ def leaf_key(leaf):
 def call_key(args, kwargs):
     leaves, treedef = jax.tree_util.tree_flatten((args, kwargs))
     return (treedef, tuple(leaf_key(leaf) for leaf in leaves)), leaves
+
+
+def _takes_traced_type(traced, given):
+    """Whether the argument keyed `given` may stand for an array traced as `traced`."""
+    if isinstance(given, ArrayKey):
+        return given.weak_type and (given.shape, given.dtype) == (traced.shape, traced.dtype)
+    return (isinstance(given, ValueKey) and type(given.value) in (bool, int, float)
+            and traced.shape == ()
+            and jax.numpy.result_type(traced.dtype, given.value) == traced.dtype)
 
 
 # --- Function ---------------------------------------------------------------------------
@@ -570,6 +580,8 @@ class ConcreteFunction:
             else:
                 key, leaves = self.function._key(args, kwargs)
             if key != self.key:
+                key, leaves = self._converted_to_traced_types(key, leaves)
+            if key != self.key:
                 raise self._incompatible(key)
             return self.call_leaves(leaves)
         except Exception as error:
@@ -581,7 +593,7 @@ class ConcreteFunction:
         signature = self.function._signature
         if signature is None:
             return args, kwargs
-        bound = signature.bind(*args, **kwargs)
+        bound = signature.bind_partial(*args, **kwargs)
         traced = signature.bind(*self.structured_input_signature[0],
                                 **self.structured_input_signature[1])
         for name, value in traced.arguments.items():
@@ -591,6 +603,20 @@ class ConcreteFunction:
                 bound.arguments[name] = value
         bound.apply_defaults()
         return bound.args, bound.kwargs
+
+    def _converted_to_traced_types(self, key, leaves):
+        """A weakly typed array or a Python number given where an array was traced takes
+        the traced dtype, when JAX's promotion would keep that dtype (3.0 or a weak
+        float32[] for float32[]; never 2.5 for int32[])."""
+        treedef, keys = key
+        if treedef != self.key[0]:
+            return key, leaves
+        keys, leaves = list(keys), list(leaves)
+        for i, (mine, theirs) in enumerate(zip(self.key[1], keys)):
+            if isinstance(mine, ArrayKey) and _takes_traced_type(mine, theirs):
+                leaves[i] = jax.numpy.asarray(leaves[i], dtype=mine.dtype)
+                keys[i] = mine
+        return (treedef, tuple(keys)), leaves
 
     def _incompatible(self, key):
         if key[0] != self.key[0]:

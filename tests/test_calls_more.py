@@ -363,6 +363,31 @@ def test_concrete_function_pins_python_arguments():
         cube(jnp.float32(2.), 2)
 
 
+def power(a, b):
+    return a ** b
+
+
+def test_concrete_function_pins_a_python_argument_without_default():
+    square = autograph.convert(power).get_concrete_function(
+        jax.ShapeDtypeStruct((), jnp.float32), b=2)
+    assert float(square(jnp.float32(3.))) == power(3., 2)
+    with pytest.raises(TypeError, match='traced with b=2'):
+        square(jnp.float32(3.), b=3)
+
+
+def test_concrete_function_takes_weak_arrays_and_python_numbers_of_its_dtype():
+    square = autograph.convert(power).get_concrete_function(
+        jax.ShapeDtypeStruct((), jnp.int32), b=2)
+    for x in (3, jnp.asarray(3), np.int32(3)):   # Python int, weakly typed, strong int32
+        result = square(x)
+        assert result.dtype == jnp.int32 and int(result) == power(3, 2)
+    assert square.function.trace_count == 1
+    with pytest.raises(ValueError, match=r'traced as int32\[\], but got 2.5'):
+        square(2.5)   # int32 would truncate it
+    with pytest.raises(ValueError, match=r'but got float32\[\] \(weakly typed\)'):
+        square(jnp.asarray(2.5))
+
+
 def test_defaults_are_part_of_the_call_key():
     f = autograph.convert(pow)
     x = jnp.float32(2.)

@@ -5,6 +5,7 @@ flow (a `lax.cond` branch, a loop body) again and again can only be recursing on
 value, which never terminates while tracing. That is reported after a few levels, naming
 the function, instead of a RecursionError hundreds of frames deep.
 """
+import builtins
 import importlib
 import threading
 
@@ -28,6 +29,14 @@ branches): converted code converts what it gives them. Wrappers these made outsi
 converted code are rebuilt around the converted function (see autograph.prebuilt)."""
 
 
+OVERRIDDEN_BUILTINS = frozenset(
+    {'range', 'enumerate', 'zip', 'min', 'max', 'sum', 'sorted', 'any', 'all', 'pow', 'int',
+     'float', 'bool', 'str', 'repr', 'format'})
+"""Builtins with a version in this package (`ag.range`, ...) that also takes traced values.
+Converted code calls those; a builtin passed around as a value (`r = range; r(n)`) reaches
+`call`, which calls that version too."""
+
+
 def _resolve(dotted):
     module, _, attr = dotted.rpartition('.')
     return getattr(importlib.import_module(module), attr)
@@ -45,6 +54,10 @@ def known_name(value):
 def call(fn, *args, **kwargs):
     """Python reference: `fn(*args, **kwargs)`."""
     from autograph.conversion import converted_callable
+    name = getattr(fn, '__name__', None)
+    if name in OVERRIDDEN_BUILTINS and getattr(builtins, name) is fn:
+        from autograph import runtime
+        return getattr(runtime, name)(*args, **kwargs)
     target = converted_callable(fn)
     if target is fn:
         name = known_name(fn)

@@ -74,6 +74,18 @@ class StagedRange:
     def __len__(self):
         return len(builtins.range(self.start, self.stop, self.step))
 
+    def __reversed__(self):
+        """`reversed(range(start, stop, step))`: the range from its last item down to
+        `start`, by `-step`."""
+        if self.item is not None:
+            raise TypeError("'enumerate' object is not reversible")
+        start, stop, step = self.start, self.stop, self.step
+        if not any(is_traced(b) for b in (start, stop, step)):
+            length = len(builtins.range(start, stop, step))
+        else:   # Python's length of a range, in traced arithmetic
+            length = jnp.maximum((stop - start + step - jnp.sign(step)) // step, 0)
+        return type(self)(start + (length - 1) * step, start - step, -step)
+
 
 class TracedRange(StagedRange):
     """`range(...)` with a traced bound: only a converted `for` can iterate it."""

@@ -373,3 +373,32 @@ def test_reads_at_the_index_become_the_scans_slices():
             total = total + xs[t] * ys[t] - xs[t - 1] + ys[-t]   # only ys[t] is a slice
         return total
     check(other_reads, jnp.arange(130.).reshape(65, 2), jnp.linspace(0., 1., 120).reshape(60, 2))
+
+
+def reversed_bounds(start, stop, step, x):
+    for i in reversed(range(start, stop, step)):
+        x = x * 0.5 + i
+    return x
+
+
+@pytest.mark.parametrize('bounds', [(0, 7, 1), (0, 7, 2), (3, 20, 4), (7, 0, -2), (10, -5, -3),
+                                    (5, 5, 1), (5, 2, 1), (2, 5, -1)])
+def test_reversed_range_with_traced_bounds_matches_python(bounds):
+    expected = reversed_bounds(*bounds, 1.)
+    for traced in range(3):   # each bound traced in turn, and all three
+        args = [jnp.int32(b) if k == traced else b for k, b in enumerate(bounds)]
+        assert_same(autograph.convert(reversed_bounds)(*args, jnp.float32(1.)), expected)
+    traced_all = [jnp.int32(b) for b in bounds]
+    assert_same(autograph.convert(reversed_bounds)(*traced_all, jnp.float32(1.)), expected)
+    assert staged(reversed_bounds, *traced_all, jnp.float32(1.)) == {'while'}
+
+
+def test_range_passed_as_a_value_takes_a_traced_bound():
+    def loop(make_range, n, x):
+        for i in make_range(n):
+            x = x * 0.5 + i
+        return x
+    expected = loop(range, 6, 1.)
+    assert_same(autograph.convert(loop)(range, jnp.int32(6), jnp.float32(1.)), expected)
+    assert_same(jax.vmap(autograph.convert(loop), in_axes=(None, 0, None))(
+        range, jnp.arange(4), jnp.float32(1.)), jnp.stack([loop(range, n, 1.) for n in range(4)]))

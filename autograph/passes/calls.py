@@ -26,12 +26,8 @@ import numpy as np
 
 from autograph.analysis.activity import MUTATING_METHODS, activity, scope_of
 from autograph.passes.base import walk_scope
-from autograph.runtime.calls import TRANSFORMS
+from autograph.runtime.calls import OVERRIDDEN_BUILTINS, TRANSFORMS
 from autograph.runtime.stacked import STACKERS
-
-OVERRIDDEN_BUILTINS = frozenset(
-    {'range', 'enumerate', 'zip', 'min', 'max', 'sum', 'sorted', 'any', 'all', 'pow', 'int',
-     'float', 'bool', 'str', 'repr', 'format'})
 
 _CONTAINER_METHODS = frozenset().union(
     *[{n for n in dir(t) if not n.startswith('_')}

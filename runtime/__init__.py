@@ -4,6 +4,8 @@ from .asserts import assert_
 from .calls import call
 from .comparisons import compare
 from .control_flow import and_, for_stmt, if_exp, if_stmt, not_, or_, while_stmt
+from .filtering import comprehension_test
+from .filtering import filter_ as filter
 from .identity import is_, is_not
 from .items import setitem, update_item
 from .iterables import enumerate_ as enumerate
@@ -29,8 +31,9 @@ from .text import repr_ as repr
 from .text import str_ as str
 from .text import text
 
-__all__ = ['Undefined', 'all', 'and_', 'any', 'assert_', 'bool', 'call', 'compare', 'enumerate',
-           'float', 'for_stmt', 'format', 'getitem', 'if_exp', 'if_stmt', 'in_', 'int', 'is_',
-           'is_not', 'max', 'min', 'not_', 'or_', 'pow', 'python_subject', 'raise_', 'raise_if',
-           'range', 'repeat', 'repr', 'setitem', 'sorted', 'str', 'sum', 'text', 'update_item',
+__all__ = ['Undefined', 'all', 'and_', 'any', 'assert_', 'bool', 'call', 'compare',
+           'comprehension_test', 'enumerate', 'filter', 'float', 'for_stmt', 'format',
+           'getitem', 'if_exp', 'if_stmt', 'in_', 'int', 'is_', 'is_not', 'max', 'min',
+           'not_', 'or_', 'pow', 'python_subject', 'raise_', 'raise_if', 'range',
+           'repeat', 'repr', 'setitem', 'sorted', 'str', 'sum', 'text', 'update_item',
            'while_stmt', 'zip']

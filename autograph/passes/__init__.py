@@ -7,6 +7,7 @@ from autograph.analysis.scopes import sharing
 from autograph.passes import (
     asserts,
     calls,
+    comprehensions,
     control_flow,
     directives,
     expressions,
@@ -41,11 +42,12 @@ PIPELINE = [
     text,          # f-strings / '%' of values -> ag.text (no text from traced values)
     expressions,   # and / or / not, ternaries, chained comparisons -> ag operators
     identity,      # flag is True / is False -> ag.is_ / ag.is_not (flags may be traced)
+    comprehensions,  # [y for y in ys if t] -> ... if ag.comprehension_test(t) (traced: error)
     item_assignments,  # x[i] = v -> x = ag.setitem(x, i, v) (JAX arrays get .at[].set)
     control_flow,  # if / while / for -> small functions + ag.if_stmt / while_stmt / for_stmt
 ]
 
-LAMBDA_PIPELINE = [calls, sequences, text, expressions, identity]
+LAMBDA_PIPELINE = [calls, sequences, text, expressions, identity, comprehensions]
 
 
 def run(root, ctx):

@@ -239,24 +239,31 @@ def _python_for(iterable, body, values, names, extra_test, items=None, warn=True
     a long loop over traced values is reported once."""
     count = 0
     iterator = builtins.iter(iterable)
-    for item in iterator:
-        if extra_test is not None:
-            go = extra_test(*values)
-            framework = registry.lowering_for(go)
-            if framework is not None:   # each remaining step runs under the framework's cond
-                values = framework.guarded(go, lambda s, item=item: pack(names, body(item, *s)),
-                                           values)
-                continue
-            if is_traced(go):
-                return _finish_staged(items, item, iterator, count, body, values, names,
-                                      extra_test, iterator is iterable)
-            if not go:
-                break
+    while True:
+        # The exit flag is read before the next item is taken: after a `break`, Python
+        # leaves the rest of an iterator to whoever iterates it next.
+        go = True if extra_test is None else extra_test(*values)
+        framework = registry.lowering_for(go)
+        if framework is None and not is_traced(go) and not go:
+            break
+        item = next(iterator, _END)
+        if item is _END:
+            break
+        if framework is not None:   # each remaining step runs under the framework's cond
+            values = framework.guarded(go, lambda s, item=item: pack(names, body(item, *s)),
+                                       values)
+            continue
+        if is_traced(go):
+            return _finish_staged(items, item, iterator, count, body, values, names,
+                                  extra_test, iterator is iterable)
         values = pack(names, body(item, *values))
         count += 1
         if count == UNROLL_WARNING_ITERATIONS and warn:
             _warn_unroll(values)
     return values
+
+
+_END = object()
 
 
 def _finish_staged(items, item, rest, done, body, values, names, extra_test, use_up):

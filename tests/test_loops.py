@@ -486,3 +486,36 @@ def test_registered_dataclass_state():
                 s = Stats(s.total + x, s.count + 1)
         return s.total, s.count
     check(f, jnp.array([1., -2., 3.]))
+
+
+def spins(x, flag):
+    while flag:   # nothing in the loop changes `flag`
+        x = x + 1
+    return x
+
+
+def test_a_while_loop_that_could_never_stop_is_an_error_when_it_would_run():
+    converted = autograph.convert(spins)
+    assert float(converted(jnp.float32(2.), jnp.asarray(False))) == spins(2., False)
+    with pytest.raises(autograph.ControlFlowError, match=r'`while` loop at .*never ends'):
+        converted(jnp.float32(2.), jnp.asarray(True))
+    batched = jax.vmap(converted)
+    assert_same(batched(jnp.arange(3.), jnp.zeros(3, bool)), jnp.arange(3.))
+    with pytest.raises(autograph.ControlFlowError, match='never ends'):
+        batched(jnp.arange(3.), jnp.array([False, True, False]))
+    jaxpr = jax.make_jaxpr(autograph.convert(spins, jit=False))(1., jnp.asarray(False))
+    assert 'while' not in str(jaxpr)
+
+
+def test_an_iterator_resumed_after_break_continues_where_python_does():
+    def split_at_first_large(xs, limit):
+        items = iter(xs)
+        head = []
+        for v in items:
+            if v > limit:
+                break
+            head.append(v)
+        return head, [v * 10 for v in items]
+    for limit in (1, 3):
+        assert autograph.convert(split_at_first_large)([0, 1, 2, 3, 4], limit) == \
+            split_at_first_large([0, 1, 2, 3, 4], limit)

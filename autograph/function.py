@@ -284,7 +284,10 @@ class Function:
         arguments where the signature allows (Python's own TypeError when they do not fit)."""
         if self._signature is None:
             return args, kwargs
-        bound = self._signature.bind(*args, **kwargs)
+        try:
+            bound = self._signature.bind(*args, **kwargs)
+        except TypeError as error:   # as Python says it: "f(): missing a required ..."
+            raise TypeError(f'{self.__qualname__}(): {error}') from None
         bound.apply_defaults()
         return bound.args, bound.kwargs
 

@@ -13,7 +13,8 @@ import warnings
 import weakref
 
 from autograph import runtime
-from autograph import codegen, parsing, passes, prebuilt
+from autograph import codegen, limits, parsing, passes, prebuilt
+from autograph.runtime import origin
 from autograph.runtime import registry
 from autograph.errors import ConversionError
 from autograph.library import is_library
@@ -52,7 +53,7 @@ def generated_code(fn):
     generated = entry[1] if entry is not None and entry[0]() is code else None
     if generated is None:
         with registry.suspended():   # generated code is shared by every embedding
-            generated = _generate(fn)
+            generated = limits.converting(lambda: _generate(fn), _where(code))
         key = id(code)
         _generated[key] = (weakref.ref(code, functools.partial(_forget, key)), generated)
     return generated
@@ -67,6 +68,10 @@ def _generate(fn):
     qualname = getattr(fn.__code__, 'co_qualname', fn.__qualname__)
     class_name = None if isinstance(node, ast.Lambda) else codegen.defining_class(qualname)
     return codegen.generate(node, source.file, ctx.ag, fn.__code__.co_freevars, class_name)
+
+
+def _where(code):
+    return f'{origin.short(code.co_filename)}:{code.co_firstlineno}'
 
 
 def _forget(key, _):

@@ -2,7 +2,8 @@
 as `ag` (or a hygienic variant) and uses only these names."""
 from .asserts import assert_
 from .calls import call
-from .control_flow import and_, for_stmt, if_exp, if_stmt, not_, or_, while_stmt
+from .control_flow import (and_, for_stmt, if_chain, if_exp, if_exp_chain, if_stmt, not_, or_,
+                           while_stmt)
 from .identity import is_, is_not
 from .items import setitem, update_item
 from .iterables import enumerate_ as enumerate
@@ -28,7 +29,7 @@ from .text import str_ as str
 from .text import text
 
 __all__ = ['Undefined', 'all', 'and_', 'any', 'assert_', 'bool', 'call', 'enumerate',
-           'float', 'for_stmt', 'format', 'getitem', 'if_exp', 'if_stmt', 'in_', 'int', 'is_',
-           'is_not', 'max', 'min', 'not_', 'or_', 'pow', 'python_subject', 'raise_', 'raise_if',
-           'range', 'repeat', 'repr', 'setitem', 'str', 'sum', 'text', 'update_item',
-           'while_stmt', 'zip']
+           'float', 'for_stmt', 'format', 'getitem', 'if_chain', 'if_exp', 'if_exp_chain',
+           'if_stmt', 'in_', 'int', 'is_', 'is_not', 'max', 'min', 'not_', 'or_', 'pow',
+           'python_subject', 'raise_', 'raise_if', 'range', 'repeat', 'repr', 'setitem', 'str',
+           'sum', 'text', 'update_item', 'while_stmt', 'zip']

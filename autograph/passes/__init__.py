@@ -2,6 +2,7 @@
 function scope (innermost first), so later passes see a smaller language."""
 import ast
 
+from autograph import limits
 from autograph.analysis.scopes import sharing
 from autograph.passes import (
     asserts,
@@ -22,6 +23,7 @@ from autograph.passes import (
     unreachable,
 )
 from autograph.passes.base import walk_scope
+from autograph.runtime.origin import short
 
 PIPELINE = [
     fence,         # reject generators/async with a caret at the user's line
@@ -47,6 +49,7 @@ LAMBDA_PIPELINE = [calls, sequences, text, expressions, identity]
 
 def run(root, ctx):
     """Convert `root` (a FunctionDef or a Lambda) and every function nested in it."""
+    limits.check_depth(root, f'{short(ctx.file)}:{root.lineno}')
     if isinstance(root, ast.Lambda):
         for step in LAMBDA_PIPELINE:
             step.transform(root, ctx)

@@ -437,9 +437,16 @@ def if_exp(cond, if_true, if_false):
     return if_true() if cond else if_false()
 
 
-def and_(left, right):
-    """Python reference: `left and right()`. A traced `left` selects as Python would,
-    `jnp.where(left, right, left)` (`jnp.logical_and` for booleans)."""
+def and_(left, *rights):
+    """Python reference: `left and rights[0]() and rights[1]() ...`. A traced value
+    selects as Python would, `jnp.where(left, right, left)` (`jnp.logical_and` for
+    booleans)."""
+    for right in rights:
+        left = _and(left, right)
+    return left
+
+
+def _and(left, right):
     framework = registry.lowering_for(left)
     if framework is not None:
         return framework.select(left, right, lambda: left)
@@ -451,9 +458,16 @@ def and_(left, right):
     return left and right()
 
 
-def or_(left, right):
-    """Python reference: `left or right()`. A traced `left` selects as Python would,
-    `jnp.where(left, left, right)` (`jnp.logical_or` for booleans)."""
+def or_(left, *rights):
+    """Python reference: `left or rights[0]() or rights[1]() ...`. A traced value
+    selects as Python would, `jnp.where(left, left, right)` (`jnp.logical_or` for
+    booleans)."""
+    for right in rights:
+        left = _or(left, right)
+    return left
+
+
+def _or(left, right):
     framework = registry.lowering_for(left)
     if framework is not None:
         return framework.select(left, lambda: left, right)

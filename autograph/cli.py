@@ -14,7 +14,7 @@ import os
 import sys
 import textwrap
 
-from autograph import codegen, passes
+from autograph import codegen, limits, passes
 from autograph.errors import ConversionError
 from autograph.naming import Namer
 from autograph.parsing import parse_file
@@ -34,7 +34,8 @@ def _convert(module, node, file):
     node.decorator_list = []
     namer = Namer.for_tree(node)
     ctx = Context(file=file, namer=namer, ag=namer.new('ag'), resolver=StaticResolver(module))
-    return codegen.unparse_function(passes.run(node, ctx))
+    return limits.converting(lambda: codegen.unparse_function(passes.run(node, ctx)),
+                             f'{file}:{node.lineno}')
 
 
 def _find(scope, path, file):

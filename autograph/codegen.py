@@ -24,8 +24,9 @@ import itertools
 import re
 import types
 
+from autograph.errors import ConversionError
 from autograph.runtime import origin
-from autograph.runtime.syntax_trees import parse
+from autograph.runtime.syntax_trees import compile_tree, parse
 
 FACTORY = 'create_converted'
 _counter = itertools.count()
@@ -78,20 +79,58 @@ def generate(node, source_file, runtime_name, freevars, class_name=None):
                                       decorator_list=[], type_params=[])
         own_names = [n for n in (inner_name, class_name) if n and n not in params]
         body = ([ast.Global(names=own_names)] if own_names else []) + [definition]
-    factory = ast.FunctionDef(
-        name=FACTORY, args=ast.arguments(posonlyargs=[], args=[ast.arg(arg=p) for p in params],
-                                         vararg=None, kwonlyargs=[], kw_defaults=[],
-                                         kwarg=None, defaults=[]),
-        body=body, decorator_list=[], returns=None, type_comment=None, lineno=None)
-    module = ast.Module(body=[factory], type_ignores=[])
-    text = _compact(ast.unparse(module)) + '\n'
+    text, tree = _factory(params, body)
 
     file = f'<autograph {next(_counter)}: {inner_name} from {origin.short(source_file)}>'
     first_line = getattr(node, 'lineno', None) or 1
+    module = ast.Module(body=[_function(FACTORY, params, body)], type_ignores=[])
     origin.register(file, text,
-                    lambda: _line_map(text, module, source_file, inner_name, first_line))
-    code = _find_code(compile(text, file, 'exec'), inner_name)
+                    lambda: _line_map(tree, module, source_file, inner_name, first_line))
+    try:
+        compiled = compile_tree(tree, file, 'exec')
+    except SyntaxError as error:   # a limit of the compiler (the text parsed)
+        raise ConversionError(f'the converted code of {inner_name} at '
+                              f'{origin.short(source_file)}:{first_line} cannot be compiled: '
+                              f'{error.msg}') from None
+    code = _find_code(compiled, inner_name)
     return Generated(unparse_function(node), file, code, runtime_name)
+
+
+def _factory(params, body):
+    """(source, tree) of `def create_converted(*params): body`.
+
+    Each statement of the body is unparsed and parsed on its own, at the left margin,
+    then placed in the factory's tree, moved one indentation level right: the factory
+    adds no level that Python's limit on indentation (100) counts, so a function nested
+    as deeply as Python allows still converts. The source is what that tree compiles
+    from, line for line (tracebacks show it).
+    """
+    header = f'def {FACTORY}({", ".join(params)}):'
+    lines, statements = [header], []
+    for stmt in body:
+        text = _compact(ast.unparse(stmt))
+        tree = parse(text)
+        ast.increment_lineno(tree, len(lines))
+        for node in ast.walk(tree):
+            for attr in ('col_offset', 'end_col_offset'):
+                if getattr(node, attr, None) is not None:
+                    setattr(node, attr, getattr(node, attr) + len(_INDENT))
+        statements += tree.body
+        lines += [_INDENT + line if line else line for line in text.split('\n')]
+    factory = parse(header + ' pass').body[0]
+    factory.body = statements
+    return '\n'.join(lines) + '\n', ast.Module(body=[factory], type_ignores=[])
+
+
+_INDENT = '    '
+
+
+def _function(name, params, body):
+    return ast.FunctionDef(
+        name=name, args=ast.arguments(posonlyargs=[], args=[ast.arg(arg=p) for p in params],
+                                      vararg=None, kwonlyargs=[], kw_defaults=[],
+                                      kwarg=None, defaults=[]),
+        body=body, decorator_list=[], returns=None, type_comment=None, lineno=None)
 
 
 def _find_code(code, name):
@@ -143,12 +182,13 @@ def _fill_locations(tree, default_line):
     visit(tree, default_line, 0)
 
 
-def _line_map(text, module, source_file, function_name, first_line):
-    """Generated line -> the user's Location, by walking the tree and its re-parse together.
-    (Computed when first needed: for an error message or a traceback.)"""
+def _line_map(compiled, module, source_file, function_name, first_line):
+    """Generated line -> the user's Location, by walking the compiled tree (parsed from
+    the generated source) and the converted one together. (Computed when first needed:
+    for an error message or a traceback.)"""
     _fill_locations(module, first_line)
     line_map = {}
-    for new, old in zip(ast.walk(parse(text)), ast.walk(module)):
+    for new, old in zip(ast.walk(compiled), ast.walk(module)):
         line = getattr(new, 'lineno', None)
         if line is not None and line not in line_map and getattr(old, 'lineno', None):
             line_map[line] = origin.Location(source_file, old.lineno, function_name)

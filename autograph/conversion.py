@@ -23,7 +23,7 @@ import warnings
 import weakref
 
 from autograph import runtime
-from autograph import attached, codegen, parsing, passes, prebuilt
+from autograph import attached, codegen, limits, parsing, passes, prebuilt
 from autograph.runtime import origin, registry
 from autograph.errors import ConversionError
 from autograph.library import is_library
@@ -72,7 +72,7 @@ def generated_code(fn):
             generated = _cached_code(code)
             if generated is None:
                 with registry.suspended():   # generated code is shared by every embedding
-                    generated = _generate(fn)
+                    generated = limits.converting(lambda: _generate(fn), _where(code))
                 # Its source and line map stay readable while code made from it lives.
                 weakref.finalize(generated.code, origin.unregister,
                                  generated.file).atexit = False
@@ -100,6 +100,10 @@ def _generate(fn):
     qualname = getattr(fn.__code__, 'co_qualname', fn.__qualname__)
     class_name = None if isinstance(node, ast.Lambda) else codegen.defining_class(qualname)
     return codegen.generate(node, source.file, ctx.ag, fn.__code__.co_freevars, class_name)
+
+
+def _where(code):
+    return f'{origin.short(code.co_filename)}:{code.co_firstlineno}'
 
 
 def _forget(key, _):

@@ -5,6 +5,7 @@ import ast
 class Namer:
     def __init__(self, taken):
         self.taken = set(taken)
+        self._next = {}   # base -> the first suffix not tried yet (new names stay linear)
 
     @classmethod
     def for_tree(cls, tree, extra=()):
@@ -34,9 +35,11 @@ class Namer:
         return cls(taken)
 
     def new(self, base):
-        name, n = base, 0
+        n = self._next.get(base, 0)
+        name = base if n == 0 else f'{base}_{n}'
         while name in self.taken:
             n += 1
             name = f'{base}_{n}'
+        self._next[base] = n + 1
         self.taken.add(name)
         return name

@@ -3,7 +3,8 @@ as `ag` (or a hygienic variant) and uses only these names."""
 from .asserts import assert_
 from .calls import call
 from .comparisons import compare
-from .control_flow import and_, for_stmt, if_exp, if_stmt, not_, or_, while_stmt
+from .control_flow import (and_, for_stmt, if_chain, if_exp, if_exp_chain, if_stmt, not_, or_,
+                           while_stmt)
 from .filtering import comprehension_test
 from .filtering import filter_ as filter
 from .identity import is_, is_not
@@ -33,7 +34,7 @@ from .text import text
 
 __all__ = ['Undefined', 'all', 'and_', 'any', 'assert_', 'bool', 'call', 'compare',
            'comprehension_test', 'enumerate', 'filter', 'float', 'for_stmt', 'format',
-           'getitem', 'if_exp', 'if_stmt', 'in_', 'int', 'is_', 'is_not', 'max', 'min',
-           'not_', 'or_', 'pow', 'python_subject', 'raise_', 'raise_if', 'range',
-           'repeat', 'repr', 'setitem', 'sorted', 'str', 'sum', 'text', 'update_item',
-           'while_stmt', 'zip']
+           'getitem', 'if_chain', 'if_exp', 'if_exp_chain', 'if_stmt', 'in_', 'int', 'is_',
+           'is_not', 'max', 'min', 'not_', 'or_', 'pow', 'python_subject', 'raise_',
+           'raise_if', 'range', 'repeat', 'repr', 'setitem', 'sorted', 'str', 'sum', 'text',
+           'update_item', 'while_stmt', 'zip']

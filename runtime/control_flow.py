@@ -12,6 +12,7 @@ import warnings
 
 import jax
 import jax.numpy as jnp
+from jax import lax
 
 from . import loop_autodiff, loop_policy, lowering, registry
 from .errors import ControlFlowError, here, where
@@ -57,6 +58,116 @@ def if_stmt(cond, if_true, if_false, args=(), names=(), returned=None, fields=No
     if cond:
         return if_true(*args)
     return if_false(*args)
+
+
+def if_chain(tests, branches, args=(), names=(), returned=(), fields=None, nonlocals=()):
+    """Python reference (an `if`/`elif`/.../`else` chain):
+
+        for test, branch in zip(tests, branches):
+            if test():
+                return branch(*args)
+        return branches[-1](*args)          # the `else`
+
+    `tests` are functions of no arguments, one per branch before the `else`;
+    `branches[-1]=None` stands for an absent `else` (the state passes through). Tests run
+    in order until one is true, as in Python. When some are traced, the branches they
+    guard and the branch taken when none of them is true are staged as one `lax.switch`
+    on the index of the first true test (each branch traced once); a test after a traced
+    one is traced on the path where the ones before it are false. `returned` lists the
+    branches taken only after the function has returned (see `if_stmt`); `fields` and
+    `nonlocals` are as for `if_stmt`.
+    """
+    branches = list(branches)
+    if branches[-1] is None:
+        branches[-1] = lambda *state: unpack(names, state)
+    if nonlocals:
+        shared = Nonlocals(nonlocals, branches)
+        return shared.finish(names, if_chain(
+            tests, [shared.wrap(branch, names) for branch in branches],
+            tuple(args) + shared.get(), tuple(names) + shared.names, returned, fields))
+    def framework_if(framework, cond, i):   # the chain from test i as nested `if`s
+        def rest(*state):
+            return if_chain(tests[i + 1:], branches[i + 1:], state, names,
+                            [r - i - 1 for r in returned if r > i], fields)
+        return lambda *state: framework.if_stmt(cond, branches[i], rest, state, names)
+    return _run_chain(tests, branches, args, names, returned, fields, '`if`', framework_if)
+
+
+def if_exp_chain(tests, values):
+    """Python reference (`a if c1 else b if c2 else d`):
+
+        for test, value in zip(tests, values):
+            if test():
+                return value()
+        return values[-1]()
+
+    Staged as `if_chain` stages it: one `lax.switch` when some tests are traced.
+    """
+    def framework_select(framework, cond, i):
+        return lambda: framework.select(
+            cond, values[i], lambda: if_exp_chain(tests[i + 1:], values[i + 1:]))
+    return _run_chain(tests, values, (), ('value',), (), None, 'conditional expression',
+                      framework_select)
+
+
+def _run_chain(tests, branches, args, names, returned, fields, what, framework_branch):
+    """The chain's result (see `if_chain`). `framework_branch(framework,
+    cond, i)` is the branch that takes over when test i gives a framework's condition
+    (see registry): the rest of the chain, nested."""
+    location = here(2)
+    conditions, staged, taken = [], [], len(branches) - 1
+    for i, test in enumerate(tests):
+        if conditions:   # runs only where the traced tests before it are false
+            cond = lowering.guarded(test, lambda previous=tuple(conditions): _none_true(
+                previous))
+        else:
+            cond = test()
+        framework = registry.lowering_for(cond)
+        if framework is not None:
+            branches = branches[:i] + [framework_branch(framework, cond, i)]
+            taken = i
+            break
+        if is_traced(cond):
+            conditions.append(lowering.predicate(cond, location, what))
+            staged.append(i)
+        elif cond:
+            taken = i
+            break
+    if not conditions:
+        return branches[taken](*args)
+    index = jnp.int32(len(conditions))   # the first true condition's, else the default's
+    for position in reversed(range(len(conditions))):
+        index = lax.select(conditions[position], jnp.int32(position), index)
+    chosen = staged + [taken]
+    objects = Mutations(args, names, fields)
+    labels, what = _chain_labels(chosen, len(tests), location, what)
+    return objects.finish(lowering.switch(
+        index, [objects.wrap(branches[i]) for i in chosen], objects.state,
+        objects.all_names, location, what, [p for p, i in enumerate(chosen) if i in returned],
+        labels))
+
+
+def _none_true(conditions):
+    none = jnp.logical_not(conditions[0])
+    for cond in conditions[1:]:
+        none = jnp.logical_and(none, jnp.logical_not(cond))
+    return none
+
+
+def _chain_labels(chosen, tests, location, what):
+    """How errors name the chosen branches of a chain ('2nd `elif`', '`else`'), and the
+    chain (a `match` on a traced subject is one, see passes.match)."""
+    if what != '`if`':
+        return tuple(f'{_ordinal(i + 1)}' for i in chosen), what
+    if location is not None and location.source_line().startswith('case '):
+        return tuple(f'{_ordinal(i + 1)} `case`' for i in chosen), '`match`'
+    return tuple('`else`' if i == tests else '`if`' if i == 0 else f'{_ordinal(i)} `elif`'
+                 for i in chosen), '`if`/`elif` chain'
+
+
+def _ordinal(n):
+    suffix = 'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')
+    return f'{n}{suffix}'
 
 
 def while_stmt(test, body, state=(), names=(), maximum_iterations=None, autodiff=None,
@@ -354,9 +465,16 @@ def if_exp(cond, if_true, if_false):
     return if_true() if cond else if_false()
 
 
-def and_(left, right):
-    """Python reference: `left and right()`. A traced `left` selects as Python would,
-    `jnp.where(left, right, left)` (`jnp.logical_and` for booleans)."""
+def and_(left, *rights):
+    """Python reference: `left and rights[0]() and rights[1]() ...`. A traced value
+    selects as Python would, `jnp.where(left, right, left)` (`jnp.logical_and` for
+    booleans)."""
+    for right in rights:
+        left = _and(left, right)
+    return left
+
+
+def _and(left, right):
     framework = registry.lowering_for(left)
     if framework is not None:
         return framework.select(left, right, lambda: left)
@@ -368,9 +486,16 @@ def and_(left, right):
     return left and right()
 
 
-def or_(left, right):
-    """Python reference: `left or right()`. A traced `left` selects as Python would,
-    `jnp.where(left, left, right)` (`jnp.logical_or` for booleans)."""
+def or_(left, *rights):
+    """Python reference: `left or rights[0]() or rights[1]() ...`. A traced value
+    selects as Python would, `jnp.where(left, left, right)` (`jnp.logical_or` for
+    booleans)."""
+    for right in rights:
+        left = _or(left, right)
+    return left
+
+
+def _or(left, right):
     framework = registry.lowering_for(left)
     if framework is not None:
         return framework.select(left, lambda: left, right)

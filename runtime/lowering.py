@@ -8,6 +8,7 @@ the `lax` primitive, which re-traces the jaxpr and never the user's code.
 """
 import contextlib
 import dataclasses
+import sys
 import threading
 
 import jax
@@ -17,8 +18,9 @@ from jax._src.lax.lax import _convert_element_type   # lax.convert_element_type,
 from jax.extend.core import Var
 
 from . import lists, loop_autodiff, slices
-from .errors import ControlFlowError, where
-from .raises import on_path, raise_if, raised
+from .errors import ControlFlowError, here, where
+from .raises import on_path, raise_if
+from .raises import raised as raised_now
 from .state import RETURN_VALUE, Undefined, describe, grow, merge, pack, split, unpack
 
 _local = threading.local()
@@ -29,13 +31,44 @@ def staged_depth():
     return getattr(_local, 'depth', 0)
 
 
+STAGED_HEADROOM = 1000
+"""Python frames kept free for tracing one more staged branch or loop body: each staged
+level takes about 15 frames of JAX tracing, so 98 nested `if`s on traced values (as deep
+as Python nests them) need more than the default recursion limit of 1,000 allows."""
+
+MAX_STAGED_DEPTH = 500
+"""The deepest staged branches/bodies nest (the recursion limit grows with them)."""
+
+
 @contextlib.contextmanager
 def _staging():
-    _local.depth = staged_depth() + 1
+    depth = staged_depth()
+    if depth >= MAX_STAGED_DEPTH:
+        raise ControlFlowError(
+            f'staged branches and loop bodies are nested more than {MAX_STAGED_DEPTH} deep'
+            f'{where(here(3))}: split the function, or make some conditions Python values.')
+    _local.depth = depth + 1
+    previous = _make_room()
     try:
         yield
     finally:
         _local.depth -= 1
+        if previous is not None:
+            sys.setrecursionlimit(previous)
+
+
+def _make_room():
+    """Raise the recursion limit to keep STAGED_HEADROOM frames free; the old limit, or
+    None when there was room."""
+    limit, used = sys.getrecursionlimit(), 0
+    frame = sys._getframe()
+    while frame is not None and used < limit:
+        used += 1
+        frame = frame.f_back
+    if limit - used >= STAGED_HEADROOM:
+        return None
+    sys.setrecursionlimit(used + STAGED_HEADROOM)
+    return limit
 
 
 TRACED = object()
@@ -190,7 +223,15 @@ def trace(fn, in_state, in_avals, out_names, n_extra=0, appending=None):
 
 # --- errors -----------------------------------------------------------------------------
 
-def _branch_mismatch(name, true_value, false_value, location, what):
+TWO_WAY = ('true', 'false')
+"""How errors name the two branches of an `if`."""
+
+
+def _branch_mismatch(name, true_value, false_value, location, what, labels=TWO_WAY):
+    """The error for variable `name` differing between two branches, called by `labels`
+    ('true'/'false', or '2nd'/'`else`' in a chain)."""
+    a, b = labels
+    every = 'both branches' if labels == TWO_WAY else 'every branch'
     statement = location.source_line() if location else ''
     if what == 'conditional expression' and statement.startswith(_COMPOUND):
         name = RETURN_VALUE  # `if c: return a` + `return b` (see passes.returns)
@@ -205,23 +246,24 @@ def _branch_mismatch(name, true_value, false_value, location, what):
             f'every path must return a value of the same shape, dtype and structure.')
     if what == 'conditional expression':
         name, true_value, false_value = _where_differs('the value', true_value, false_value)
+        when = (f'when its condition is true but {false_value} when it is false'
+                if labels == TWO_WAY else f'in its {a} branch but {false_value} in its {b}')
         return ControlFlowError(
             f'the conditional expression{where(location)} (`{statement}`) gives {name} '
-            f'{true_value} when its condition is true but {false_value} when it is false. '
-            f'The condition is traced, so both must have the same shape, dtype and '
-            f'structure.')
+            f'{true_value} {when}. The condition is traced, so '
+            f'{"both" if labels == TWO_WAY else "every branch"} must have the same shape, '
+            f'dtype and structure.')
     if 'undefined' in (true_value, false_value):
-        assigned = 'true' if false_value == 'undefined' else 'false'
-        other = 'false' if assigned == 'true' else 'true'
+        assigned, other = (a, b) if false_value == 'undefined' else (b, a)
         return ControlFlowError(
             f"'{name}' is assigned in the {assigned} branch of the {what}{where(location)} "
             f"but not in the {other} branch, and it is used after the {what}. The condition "
-            f"is traced (its value is known only when the program runs), so both branches "
-            f"must give '{name}' a value: assign it before the {what} or in both branches.")
+            f"is traced (its value is known only when the program runs), so {every} "
+            f"must give '{name}' a value: assign it before the {what} or in {every}.")
     label, true_value, false_value = _where_differs(f"'{name}'", true_value, false_value)
     return ControlFlowError(
-        f"{label} is {true_value} in the true branch but {false_value} in the false branch "
-        f"of the {what}{where(location)}. With a traced condition both branches must give "
+        f"{label} is {true_value} in the {a} branch but {false_value} in the {b} branch "
+        f"of the {what}{where(location)}. With a traced condition {every} must give "
         f"'{name}' the same shape, dtype and structure.")
 
 
@@ -297,70 +339,110 @@ def predicate(cond, location, what):
 
 
 def cond(pred, if_true, if_false, args, names, location, what='`if`', returned=None):
-    """`lax.cond` of two user branches that take `args` and return one value per name.
-    A branch that always raises, or the `returned` one (see `if_stmt`), may leave
-    values undefined, and any branch may leave a variable that Python never reads
-    unassigned (`Undefined(..., unread=True)`) or the return value undefined: they are
-    filled with zeros of the other branch's types."""
+    """`lax.cond` of two user branches that take `args` and return one value per name
+    (see `switch`; `returned` is 'true' or 'false', see `if_stmt`)."""
+    returned = {'true': (0,), 'false': (1,)}.get(returned, ())
+    return switch(pred, (if_true, if_false), args, names, location, what, returned)
+
+
+def switch(selector, branches, args, names, location, what='`if`', returned=(),
+           labels=TWO_WAY):
+    """One `lax.cond` over user branches that take `args` and return one value per name.
+
+    `selector` is a boolean for two branches (true, false), as `lax.cond` takes them,
+    or an int32 index into `branches`, as `lax.switch` takes it. Each branch is traced
+    once, on the path where it is taken (see runtime.raises). A branch that always
+    raises, or one of the `returned` ones (taken only after the function returned), may
+    leave values undefined: they are filled with zeros of another branch's types.
+    `labels` name the branches in errors.
+    """
     names = tuple(names)
     in_leaves, in_state = State.flatten(range(len(args)), args)
     in_avals = [aval(x) for x in in_leaves]
-    true_path = on_path(if_true, lambda *a: pred, _undefined_outputs(names))
-    false_path = on_path(if_false, lambda *a: jnp.logical_not(pred), _undefined_outputs(names))
-    true = trace(true_path, in_state, in_avals, names)
-    false = trace(false_path, in_state, in_avals, names)
+    if len(branches) == 2 and jnp.result_type(selector) == jnp.bool_:
+        taken = [lambda: selector, lambda: jnp.logical_not(selector)]
+    else:
+        taken = [lambda i=i: selector == i for i in range(len(branches))]
+    paths = [on_path(branch, lambda *a, taken=t: taken(), _undefined_outputs(names))
+             for branch, t in zip(branches, taken)]
+    traced = [trace(path, in_state, in_avals, names) for path in paths]
+    raised = [path.raised for path in paths]
+    out_state, fills, source = _merge_branches(names, traced, raised, set(returned),
+                                               location, what, labels)
 
-    # Compare per variable; a return value (or an `unread` variable) set on one path only,
-    # and every output of a branch that always raises, are filled with zeros (nothing
-    # reads them).
-    specs, fill_true, fill_false = [], set(), set()
-    for i, name in enumerate(names):
-        t_spec, f_spec = true.state.specs[i], false.state.specs[i]
-        if true_path.raised:
-            fill_true.add(i)
-            specs.append(f_spec)
-        elif false_path.raised:
-            fill_false.add(i)
-            specs.append(t_spec)
-        elif t_spec.same_as(f_spec):
-            specs.append(t_spec)
-        elif _is_unread(t_spec) or (returned == 'true' and _is_undefined(t_spec)):
-            fill_true.add(i)
-            specs.append(f_spec)
-        elif _is_unread(f_spec) or (returned == 'false' and _is_undefined(f_spec)):
-            fill_false.add(i)
-            specs.append(t_spec)
-        else:
-            raise _branch_mismatch(name, true.values[i], false.values[i], location, what)
-    out_state = State(names, specs)
-
-    true_avals = _with_fills(true, out_state, fill_true, false)
-    false_avals = _with_fills(false, out_state, fill_false, true)
+    avals = [_with_fills(t, out_state, f, source, traced) for t, f in zip(traced, fills)]
     targets = []
-    for index, (a, b) in enumerate(zip(true_avals, false_avals)):
-        target = _promoted(a, b)
-        if target is None:
-            name = out_state.leaf_owner(index)
-            i = names.index(name)
-            raise _branch_mismatch(name, true.values[i], false.values[i], location, what)
+    for index, candidates in enumerate(zip(*avals)):
+        target = candidates[0]
+        for b, candidate in enumerate(candidates[1:], 1):
+            target = _promoted(target, candidate)
+            if target is None:
+                i = names.index(out_state.leaf_owner(index))
+                first = source[i] if source[i] != b else 0
+                raise _branch_mismatch(names[i], traced[first].values[i],
+                                       traced[b].values[i], location, what,
+                                       _pair(labels, first, b))
         targets.append(target)
 
-    def run(traced, fills):
-        def branch(*leaves):
-            outs = _fill_outputs(traced, out_state, fills, list(traced(*leaves)), targets)
+    def run(branch, branch_fills):
+        def staged(*leaves):
+            outs = _fill_outputs(branch, out_state, branch_fills, list(branch(*leaves)),
+                                 targets)
             return [_cast(v, t) for v, t in zip(outs, targets)]
-        return branch
+        return staged
 
-    if true.jaxpr.eqns or false.jaxpr.eqns:
-        leaves = lax.cond(pred, run(true, fill_true), run(false, fill_false), *in_leaves)
+    runs = [run(t, f) for t, f in zip(traced, fills)]
+    if len(runs) > 2 or jnp.result_type(selector) != jnp.bool_:
+        leaves = lax.switch(selector, runs, *in_leaves)
+    elif traced[0].jaxpr.eqns or traced[1].jaxpr.eqns:
+        leaves = lax.cond(selector, *runs, *in_leaves)
     else:
-        # Both branches only pick existing values (`if c: flag = True`, `x = next_x`):
-        # a select computes the same values and derivatives without a conditional.
-        leaves = [lax.select(pred, t, f) if t is not f else t for t, f in zip(
-            run(true, fill_true)(*in_leaves), run(false, fill_false)(*in_leaves))]
-    if true_path.raised and false_path.raised:
-        raised()  # both branches raise (their checks are staged above): so does the `if`
+        # Both branches only pick existing values (`if c: flag = True`, `x = next_x`): a
+        # select computes the same values and derivatives without a conditional.
+        leaves = [lax.select(selector, t, f) if t is not f else t
+                  for t, f in zip(runs[0](*in_leaves), runs[1](*in_leaves))]
+    if all(raised):
+        raised_now()  # every branch raises (their checks are staged above): so does the `if`
     return out_state.unflatten(leaves)
+
+
+def guarded(fn, predicate):
+    """`fn()` run as staged code on the path where `predicate()` holds (a test after a
+    traced one in an `elif` chain): a `raise` in it becomes a run-time check on that
+    path (see runtime.raises); one that always raises makes the test False."""
+    with _staging():
+        return on_path(fn, predicate, lambda: False)()
+
+
+def _pair(labels, a, b):
+    """The labels of branches `a` and `b` (two-way labels when there are two)."""
+    return labels if labels == TWO_WAY else (labels[a], labels[b])
+
+
+def _merge_branches(names, traced, raised, returned, location, what, labels):
+    """(output State, per branch the output indices it leaves to be filled, per output
+    the branch whose types a filled one takes). A branch that always raises fills every
+    output; one that leaves the return value undefined (or a variable Python never reads
+    unassigned, see analysis.definite), or a `returned` branch that leaves a variable
+    undefined, fills that one. The rest must agree."""
+    specs, fills, source = [], [set() for _ in traced], []
+    live = [b for b, r in enumerate(raised) if not r] or [len(traced) - 1]
+    for i, name in enumerate(names):
+        spec = [t.state.specs[i] for t in traced]
+        defined = [b for b in live if not (_is_unread(spec[b]) or (
+            b in returned and _is_undefined(spec[b])))]
+        keep = defined or live[-1:]
+        first = keep[0]
+        for b in keep[1:]:
+            if not spec[b].same_as(spec[first]):
+                raise _branch_mismatch(name, traced[first].values[i], traced[b].values[i],
+                                       location, what, _pair(labels, first, b))
+        for b in range(len(traced)):
+            if b not in keep:
+                fills[b].add(i)
+        specs.append(spec[first])
+        source.append(first)
+    return State(names, specs), fills, source
 
 
 def _undefined_outputs(names):
@@ -377,18 +459,25 @@ def _is_unread(spec):
     return _is_undefined(spec) and spec.statics[0].unread
 
 
-def _with_fills(traced, out_state, fills, other):
-    """Output avals of `traced`, taking the other branch's avals for filled variables."""
-    mine, theirs = iter(traced.out_avals()), iter(other.out_avals())
-    avals = []
+def _with_fills(traced, out_state, fills, source, branches):
+    """Output avals of `traced`, taking those of output i's `source` branch for the
+    filled outputs."""
+    avals, position = [], 0
+    mine = traced.out_avals()
     for i, spec in enumerate(out_state.specs):
-        count = spec.dynamic_count
-        other_part = [next(theirs) for _ in range(other.state.specs[i].dynamic_count)]
         if i in fills:
-            avals += other_part
+            avals += _output_avals(branches[source[i]], i)
         else:
-            avals += [next(mine) for _ in range(count)]
+            count = traced.state.specs[i].dynamic_count
+            avals += mine[position:position + count]
+        position += traced.state.specs[i].dynamic_count
     return avals
+
+
+def _output_avals(traced, i):
+    """The avals of output `i` of `traced`."""
+    start = sum(spec.dynamic_count for spec in traced.state.specs[:i])
+    return traced.out_avals()[start:start + traced.state.specs[i].dynamic_count]
 
 
 def _fill_outputs(traced, out_state, fills, outs, targets):

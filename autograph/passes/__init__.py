@@ -2,6 +2,7 @@
 function scope (innermost first), so later passes see a smaller language."""
 import ast
 
+from autograph import limits
 from autograph.analysis.definite import assigned_before_reads
 from autograph.analysis.scopes import sharing
 from autograph.passes import (
@@ -25,6 +26,7 @@ from autograph.passes import (
     unreachable,
 )
 from autograph.passes.base import walk_scope
+from autograph.runtime.origin import short
 
 PIPELINE = [
     fence,         # reject generators/async with a caret at the user's line
@@ -52,6 +54,7 @@ LAMBDA_PIPELINE = [calls, sequences, text, expressions, identity, comprehensions
 
 def run(root, ctx):
     """Convert `root` (a FunctionDef or a Lambda) and every function nested in it."""
+    limits.check_depth(root, f'{short(ctx.file)}:{root.lineno}')
     if isinstance(root, ast.Lambda):
         for step in LAMBDA_PIPELINE:
             step.transform(root, ctx)

@@ -106,6 +106,9 @@ class _ControlFlow:
     # --- if -----------------------------------------------------------------------------
 
     def if_statement(self, node):
+        links = _chain(node)
+        if len(links) > 1:
+            return self.chain_statement(links)
         shared = self.shared(node)
         writes = self.modified(node.body + node.orelse) - set(shared)
         returns = contains([node], ast.Return, SCOPES)
@@ -139,6 +142,59 @@ class _ControlFlow:
         else:
             result = self.assign(outs, call)
         return templates.set_origin(functions + [result], node), pending
+
+    def chain_statement(self, links):
+        """`if`/`elif`/.../`else` -> one function per branch + one `ag.if_chain`, the
+        tests as functions of no arguments (they run before any branch does)."""
+        node = links[0]
+        shared = self.shared(node)
+        writes = self.modified(node.body + node.orelse) - set(shared)
+        returns = contains([node], ast.Return, SCOPES)
+        outs = [] if returns else self.ordered(writes & self.live_after(node))
+        bodies = [link.body for link in links] + [links[-1].orelse]
+        live_in = frozenset().union(*[
+            self.flow.block_live_in(body, frozenset(outs), record=False) for body in bodies])
+        params = self.ordered(writes & live_in)
+        pending = set(params) - self.flow.defined_in[node]
+        fields = self.fields(node.body + node.orelse)
+
+        functions, branches = [], []
+        for i, body in enumerate(bodies):
+            converted, body_pending = self.block(body)
+            if i == len(links) and not converted and params == outs and not returns:
+                branches.append(ast.Constant(value=None))  # no else: state unchanged
+                continue
+            name = self.ctx.namer.new(
+                'if_true' if i == 0 else 'if_false' if i == len(links) else 'elif_true')
+            functions.append(self.function(name, params, converted, outs, body_pending,
+                                           shared))
+            branches.append(templates.name(name))
+        tests = ast.Tuple(elts=[templates.thunk(link.test) for link in links],
+                          ctx=ast.Load())
+        names = [RETURN_VALUE] if returns else outs
+        maybe_undefined = set(outs) - self.flow.defined_in[node]
+        returned = self.returned_branches(links) if maybe_undefined else []
+        keywords = [ast.keyword(arg='returned', value=ast.Tuple(
+            elts=[ast.Constant(value=i) for i in returned], ctx=ast.Load()))] if returned else []
+        call = self.operator('if_chain', [tests, ast.Tuple(elts=branches, ctx=ast.Load())],
+                             params, names, keywords + fields, shared)
+        result = ast.Return(value=call) if returns else self.assign(outs, call)
+        return templates.set_origin(functions + [result], node), pending
+
+    def returned_branches(self, links):
+        """The branches of a chain taken only once the function has returned (see
+        `returned_branch`): those after a `not did_return` test, and those that end by
+        setting `did_return`."""
+        found = []
+        for i, link in enumerate(links):
+            kind = self.returned_branch(ast.If(test=link.test, body=link.body, orelse=[]))
+            if kind == 'false':
+                return found + list(range(i + 1, len(links) + 1))
+            if kind == 'true':
+                found.append(i)
+        else_kind = self.returned_branch(ast.If(test=ast.Constant(value=True),
+                                                body=links[-1].orelse, orelse=[]))
+        return found + ([len(links)] if else_kind == 'true' else [])
 
     def returned_branch(self, node):
         """'true' or 'false' when that branch of `node` is taken only once the function
@@ -299,6 +355,19 @@ class _ControlFlow:
 
     def ordered(self, names):
         return sorted(names, key=lambda n: (self.order.get(n, len(self.order)), n))
+
+
+def _chain(node):
+    """The `if` statements of an `if`/`elif` chain starting at `node`: each next one is
+    the whole `else` of the one before. (A test with `:=` stays nested: it assigns a
+    variable, which a test run as a function could not.)"""
+    links = [node]
+    while len(links[-1].orelse) == 1 and isinstance(links[-1].orelse[0], ast.If):
+        links.append(links[-1].orelse[0])
+    for i, link in enumerate(links):
+        if any(isinstance(n, ast.NamedExpr) for n in ast.walk(link.test)):
+            return links[:max(i, 1)]
+    return links
 
 
 def _calls(node):

@@ -1,10 +1,12 @@
 """Boolean operators, conditional expressions and chained comparisons.
 
     a and b          -> ag.and_(a, lambda: b)
-    a or b or c      -> ag.or_(a, lambda: ag.or_(b, lambda: c))
+    a or b or c      -> ag.or_(a, lambda: b, lambda: c)
     not a            -> ag.not_(a)
     a if c else b    -> ag.if_exp(c, lambda: a, lambda: b)
-    a < b < c        -> ag.and_(a < b, lambda: b < c)
+    a if c else b if d else e
+                     -> ag.if_exp_chain((lambda: c, lambda: d), (lambda: a, lambda: b, lambda: e))
+    a < b < c < d    -> ag.and_(a < b, lambda: b < c, lambda: c < d)
     a < f(x) < c     -> ag.compare(a, '<', lambda: f(x), '<', lambda: c)
                         (a middle operand that is not a name or constant: evaluated once)
     a in (b, c)      -> ag.in_(a, (b, c))      (traced items: (a == b) | (a == c))
@@ -36,10 +38,8 @@ class _Expressions(ScopeTransformer):
     def visit_BoolOp(self, node):
         self.generic_visit(node)
         op = 'and_' if isinstance(node.op, ast.And) else 'or_'
-        result = node.values[-1]
-        for value in reversed(node.values[:-1]):
-            result = self._call(op, [value, templates.thunk(result)], node)
-        return result
+        return self._call(op, node.values[:1] + [templates.thunk(v) for v in node.values[1:]],
+                          node)
 
     def visit_UnaryOp(self, node):
         self.generic_visit(node)
@@ -48,9 +48,19 @@ class _Expressions(ScopeTransformer):
         return node
 
     def visit_IfExp(self, node):
-        self.generic_visit(node)
-        branches = [templates.thunk(node.body), templates.thunk(node.orelse)]
-        return self._call('if_exp', [node.test] + branches, node)
+        links = [node]   # `a if c1 else b if c2 else d`: one chain, not nested calls
+        while isinstance(links[-1].orelse, ast.IfExp) and not _assigns(links[-1].orelse.test):
+            links.append(links[-1].orelse)
+        if _assigns(node.test):
+            links = links[:1]
+        tests = [self.visit(link.test) for link in links]
+        values = [templates.thunk(self.visit(link.body)) for link in links]
+        values.append(templates.thunk(self.visit(links[-1].orelse)))
+        if len(links) == 1:
+            return self._call('if_exp', tests + values, node)
+        return self._call('if_exp_chain', [
+            ast.Tuple(elts=[templates.thunk(test) for test in tests], ctx=ast.Load()),
+            ast.Tuple(elts=values, ctx=ast.Load())], node)
 
     def visit_Compare(self, node):
         self.generic_visit(node)
@@ -61,10 +71,9 @@ class _Expressions(ScopeTransformer):
             return self._compare_once(node)
         parts = [self._compare(operands[i], op, operands[i + 1], node)
                  for i, op in enumerate(node.ops)]
-        result = parts[-1]
-        for part in reversed(parts[:-1]):
-            result = self._call('and_', [part, templates.thunk(result)], node)
-        return result
+        if len(parts) == 1:
+            return parts[0]
+        return self._call('and_', parts[:1] + [templates.thunk(p) for p in parts[1:]], node)
 
     def _compare_once(self, node):
         args = [node.left]
@@ -83,3 +92,9 @@ class _Expressions(ScopeTransformer):
 _OPERATOR_TEXT = {ast.Lt: '<', ast.LtE: '<=', ast.Gt: '>', ast.GtE: '>=', ast.Eq: '==',
                   ast.NotEq: '!=', ast.Is: 'is', ast.IsNot: 'is not', ast.In: 'in',
                   ast.NotIn: 'not in'}
+
+
+def _assigns(test):
+    """Whether `test` has an assignment expression (`:=`), which a test evaluated as a
+    function of no arguments would assign in that function instead."""
+    return any(isinstance(n, ast.NamedExpr) for n in ast.walk(test))

@@ -1,0 +1,102 @@
+"""How deep a function the converter takes, and the stack it converts on.
+
+Parsing, the passes, `copy.deepcopy`, `ast.unparse` and `compile` all recurse once or a
+few times per level of the syntax tree. CPython itself compiles functions whose tree is
+up to about 3,000 levels deep with its default recursion limit of 1,000 (an `elif` chain
+of 2,900 branches, a sum of 2,900 terms), far more than 1,000 recursive Python calls
+allow. So a conversion runs on a worker thread of its own, with a large stack and a
+raised recursion limit, both fixed:
+
+- a function nested deeper than `MAX_DEPTH` levels is a ConversionError naming the
+  limit and the function's file:line, before any pass runs;
+- within it, `RECURSION_LIMIT` frames cover every recursive walk (a few frames per
+  level), and `STACK_SIZE` covers the C stack those walks use when they recurse through
+  C (a generator, `any(...)`, `compile`): no RecursionError, no crash.
+
+A RecursionError that happens anyway becomes the same ConversionError. The worker also
+starts with an empty stack, so a function converted while deep in user code (inside a
+trace) gets the same room as any other.
+"""
+import ast
+import sys
+import threading
+
+from autograph.errors import ConversionError
+
+MAX_DEPTH = 3000
+"""The deepest syntax tree converted, counted node by node from the `def` (about what
+CPython compiles with its default recursion limit)."""
+
+RECURSION_LIMIT = 60_000
+STACK_SIZE = 512 * 1024 * 1024   # reserved address space; memory is used as it is touched
+
+_limit_lock = threading.Lock()
+_active = 0             # conversions running with the raised limit
+_saved_limit = None     # the recursion limit to restore when the last one ends
+_worker = threading.local()
+
+
+def converting(work, where):
+    """`work()` run on a conversion worker (or directly on one already). `where` is the
+    function's `file:line`, for the error when it nests too deeply."""
+    if getattr(_worker, 'active', False):
+        return work()
+    outcome = {}
+
+    def run():
+        _worker.active = True
+        _raise_limit()
+        try:
+            outcome['value'] = work()
+        except RecursionError:
+            outcome['error'] = too_deep(where)
+        except BaseException as error:   # re-raised in the caller's thread
+            outcome['error'] = error
+        finally:
+            _restore_limit()
+
+    with _limit_lock:
+        previous = threading.stack_size(STACK_SIZE)
+        try:
+            worker = threading.Thread(target=run, name='autograph-conversion')
+            worker.start()
+        finally:
+            threading.stack_size(previous)
+    worker.join()
+    if 'error' in outcome:
+        raise outcome.pop('error')
+    return outcome['value']
+
+
+def check_depth(node, where):
+    """A ConversionError if `node`'s tree is deeper than MAX_DEPTH (walked iteratively)."""
+    stack = [(node, 1)]
+    while stack:
+        current, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise too_deep(where)
+        stack += [(child, depth + 1) for child in ast.iter_child_nodes(current)]
+
+
+def too_deep(where):
+    return ConversionError(
+        f'the function at {where} is nested too deeply to convert: the converter takes '
+        f'statements and expressions nested up to {MAX_DEPTH} levels (about what CPython '
+        f'compiles with its default recursion limit). Split it into smaller functions.')
+
+
+def _raise_limit():
+    global _active, _saved_limit
+    with _limit_lock:
+        if _active == 0:
+            _saved_limit = sys.getrecursionlimit()
+            sys.setrecursionlimit(max(_saved_limit, RECURSION_LIMIT))
+        _active += 1
+
+
+def _restore_limit():
+    global _active
+    with _limit_lock:
+        _active -= 1
+        if _active == 0 and sys.getrecursionlimit() == max(_saved_limit, RECURSION_LIMIT):
+            sys.setrecursionlimit(_saved_limit)

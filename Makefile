@@ -28,6 +28,7 @@ bench: install
 	$(PY) benchmarks/loop_scaling.py
 	$(PY) benchmarks/run.py
 	$(PY) benchmarks/loop_gradients.py
+	$(PY) benchmarks/conversion_scaling.py --write
 
 fuzz: install
 	$(PY) -m tests.fuzzer --programs 1000

@@ -392,18 +392,26 @@ def switch(selector, branches, args, names, location, what='`if`', returned=(),
         return staged
 
     runs = [run(t, f) for t, f in zip(traced, fills)]
-    if len(runs) > 2 or jnp.result_type(selector) != jnp.bool_:
-        leaves = lax.switch(selector, runs, *in_leaves)
-    elif traced[0].jaxpr.eqns or traced[1].jaxpr.eqns:
-        leaves = lax.cond(selector, *runs, *in_leaves)
+    two_way = len(runs) == 2 and jnp.result_type(selector) == jnp.bool_
+    if any(t.jaxpr.eqns for t in traced):
+        leaves = (lax.cond(selector, *runs, *in_leaves) if two_way
+                  else lax.switch(selector, runs, *in_leaves))
     else:
-        # Both branches only pick existing values (`if c: flag = True`, `x = next_x`): a
-        # select computes the same values and derivatives without a conditional.
-        leaves = [lax.select(selector, t, f) if t is not f else t
-                  for t, f in zip(runs[0](*in_leaves), runs[1](*in_leaves))]
+        # Every branch only picks existing values or constants (`if c: flag = True`,
+        # `elif x == 3: y = 30`): a select computes the same values and derivatives
+        # without a conditional (and XLA compiles it in time linear in the branches).
+        columns = zip(*[r(*in_leaves) for r in runs])
+        leaves = [_select(selector, two_way, [jnp.broadcast_to(v, t.shape) for v in values])
+                  if any(v is not values[0] for v in values) else values[0]
+                  for values, t in zip(columns, targets)]
     if all(raised):
         raised_now()  # every branch raises (their checks are staged above): so does the `if`
     return out_state.unflatten(leaves)
+
+
+def _select(selector, two_way, values):
+    """`values[selector]`, or `values[0] if selector else values[1]` when `two_way`."""
+    return lax.select(selector, *values) if two_way else lax.select_n(selector, *values)
 
 
 def guarded(fn, predicate):

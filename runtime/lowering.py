@@ -19,8 +19,8 @@ from . import loop_autodiff, slices
 from .errors import ControlFlowError, here, where
 from .raises import on_path, raised
 from .stacked import Stacked
-from .state import (RETURN_VALUE, Undefined, describe, grow, is_dynamic, merge, pack, split,
-                    unpack)
+from .state import (RETURN_VALUE, Unbound, Undefined, describe, grow, is_dynamic, merge, pack,
+                    split, unpack)
 
 _local = threading.local()
 
@@ -257,6 +257,14 @@ def _branch_mismatch(name, true_value, false_value, location, what):
         f"'{name}' the same shape, dtype and structure.")
 
 
+def _unset_on_a_path(name, location, what):
+    return (f"'{name}' is assigned on only some paths of the {what}{where(location)}, whose "
+            f"condition is traced, and it is read after it (by a closure or a later "
+            f"statement). Python would raise NameError on the paths that leave it unset; "
+            f"here the path is known only when the program runs: assign '{name}' before the "
+            f"{what} or on every path.")
+
+
 _COMPOUND = ('if ', 'elif ', 'else', 'case ', 'while ', 'for ', 'with ', 'try', 'async ')
 """How the line of a lowered `if ...: return` starts (not a conditional expression)."""
 
@@ -359,6 +367,11 @@ def cond(pred, if_true, if_false, args, names, location, what='`if`', returned=N
         elif _is_undefined_return(f_spec) or (returned == 'false' and _is_undefined(f_spec)):
             fill_false.add(i)
             specs.append(t_spec)
+        elif _is_unbound(t_spec) or _is_unbound(f_spec):
+            # A closure-visible variable set on one path only: bound to a marker after.
+            fill_true.add(i)
+            fill_false.add(i)
+            specs.append(split(Unbound(name, _unset_on_a_path(name, location, what)))[1])
         else:
             raise _branch_mismatch(name, true.values[i], false.values[i], location, what)
     out_state = State(names, specs)
@@ -401,35 +414,38 @@ def _is_undefined(spec):
     return len(spec.statics) == 1 and isinstance(spec.statics[0], Undefined)
 
 
+def _is_unbound(spec):
+    return len(spec.statics) == 1 and isinstance(spec.statics[0], Unbound)
+
+
 def _is_undefined_return(spec):
     return (len(spec.statics) == 1 and isinstance(spec.statics[0], Undefined)
             and spec.statics[0].name == RETURN_VALUE)
 
 
 def _with_fills(traced, out_state, fills, other):
-    """Output avals of `traced`, taking the other branch's avals for filled variables."""
+    """Output avals of `traced`, taking the other branch's avals for filled variables
+    (none when the output is static: a marker that replaces the value of both)."""
     mine, theirs = iter(traced.out_avals()), iter(other.out_avals())
     avals = []
     for i, spec in enumerate(out_state.specs):
-        count = spec.dynamic_count
+        own = [next(mine) for _ in range(traced.state.specs[i].dynamic_count)]
         other_part = [next(theirs) for _ in range(other.state.specs[i].dynamic_count)]
-        if i in fills:
-            avals += other_part
-        else:
-            avals += [next(mine) for _ in range(count)]
+        avals += other_part[:spec.dynamic_count] if i in fills else own
     return avals
 
 
 def _fill_outputs(traced, out_state, fills, outs, targets):
+    """The outputs of `traced`, with zeros for filled variables in place of its own."""
     result, position, start = [], 0, 0
     for i, spec in enumerate(out_state.specs):
         count = spec.dynamic_count
+        mine = traced.state.specs[i].dynamic_count
         if i in fills:
             result += [_zeros(t) for t in targets[start:start + count]]
         else:
-            mine = traced.state.specs[i].dynamic_count
             result += outs[position:position + mine]
-            position += mine
+        position += mine
         start += count
     return result
 

@@ -251,10 +251,12 @@ def _branch_mismatch(name, true_value, false_value, location, what):
             f"is traced (its value is known only when the program runs), so both branches "
             f"must give '{name}' a value: assign it before the {what} or in both branches.")
     label, true_value, false_value = _where_differs(f"'{name}'", true_value, false_value)
+    static = (' (its non-array parts differ: attributes or metadata that JAX keeps static, '
+              'such as Python numbers stored in a pytree)' if true_value == false_value else '')
     return ControlFlowError(
         f"{label} is {true_value} in the true branch but {false_value} in the false branch "
-        f"of the {what}{where(location)}. With a traced condition both branches must give "
-        f"'{name}' the same shape, dtype and structure.")
+        f"of the {what}{where(location)}{static}. With a traced condition both branches must "
+        f"give '{name}' the same shape, dtype and structure.")
 
 
 def _unset_on_a_path(name, location, what):
@@ -273,7 +275,7 @@ def _where_differs(label, a, b):
     """(label, a, b) narrowed to the first part of two described values that differs:
     `'y['b']'`, or a key that one of them has and the other has not."""
     a_leaves, b_leaves = getattr(a, 'leaves', {}), getattr(b, 'leaves', {})
-    if not (a_leaves and b_leaves) or a.partition(' of ')[0] != b.partition(' of ')[0]:
+    if not (a_leaves or b_leaves) or a.partition(' of ')[0] != b.partition(' of ')[0]:
         return label, a, b
     if a != b and not a.startswith('dict'):
         return label, a, b  # sequences of different lengths: 'list of 1' says it

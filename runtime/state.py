@@ -188,7 +188,7 @@ def describe(value):
     """A short human description of a value's type: 'float32[3]', 'None', "str 'hi'",
     'tuple of 2'."""
     text = Description(_describe_one(value))
-    if isinstance(value, (tuple, list, dict)) or dataclasses.is_dataclass(value):
+    if not jax.tree_util.all_leaves([value]) and not isinstance(value, Undefined):
         paths, _ = jax.tree_util.tree_flatten_with_path(value)
         text.leaves = {jax.tree_util.keystr(path): _describe_one(leaf) for path, leaf in paths}
     return text

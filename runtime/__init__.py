@@ -21,14 +21,14 @@ from .py_builtins import min_ as min
 from .py_builtins import pow_ as pow
 from .py_builtins import sum_ as sum
 from .raises import raise_, raise_if
-from .state import Undefined
+from .state import Undefined, check_defined
 from .text import format_ as format
 from .text import repr_ as repr
 from .text import str_ as str
 from .text import text
 
-__all__ = ['Undefined', 'all', 'and_', 'any', 'assert_', 'bool', 'call', 'enumerate',
-           'float', 'for_stmt', 'format', 'getitem', 'if_exp', 'if_stmt', 'in_', 'int', 'is_',
+__all__ = ['Undefined', 'all', 'and_', 'any', 'assert_', 'bool', 'call', 'check_defined',
+           'enumerate', 'float', 'for_stmt', 'format', 'getitem', 'if_exp', 'if_stmt', 'in_', 'int', 'is_',
            'is_not', 'max', 'min', 'not_', 'or_', 'pow', 'python_subject', 'raise_', 'raise_if',
            'range', 'repeat', 'repr', 'setitem', 'str', 'sum', 'text', 'update_item',
            'while_stmt', 'zip']

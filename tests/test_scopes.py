@@ -474,6 +474,27 @@ def test_del_after_python_and_staged_loops():
         converted(g)(1.)
 
 
+def loop_only_del(x, n):
+    for i in range(n):
+        x = x * 1.5 + i
+    del i
+    return x
+
+
+def test_del_of_a_variable_only_a_loop_binds():
+    check(loop_only_del, 2., 3)
+    check(loop_only_del, jnp.float32(2.), 3)
+    check(loop_only_del, jnp.float32(2.), jnp.int32(3))   # a staged loop
+    assert 'while' in staged(loop_only_del, jnp.float32(2.), jnp.int32(3))
+    assert_same(jax.vmap(converted(loop_only_del))(jnp.array([1., 2.]), jnp.array([2, 3])),
+                jnp.array([loop_only_del(1., 2), loop_only_del(2., 3)]))
+    assert_same(jax.grad(converted(loop_only_del))(2., jnp.int32(3)),
+                jax.grad(loop_only_del)(2., 3))
+    for fn in (loop_only_del, converted(loop_only_del)):   # the loop never ran
+        with pytest.raises(UnboundLocalError, match="'i'"):
+            fn(2., 0)
+
+
 def test_del_in_a_branch_keeps_python_semantics():
     def f(x, c):
         y = x

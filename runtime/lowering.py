@@ -180,8 +180,13 @@ def trace(fn, in_state, in_avals, out_names, n_extra=0, allow_append=False):
 
 
 class _ListState(list):
-    """A list entering a staged loop body, remembering its length to detect appends."""
+    """A list entering a staged loop body, remembering its length to detect appends.
+    Staged statements inside the body see it as the list it is (a plain list pytree)."""
     __slots__ = ('entry_length',)
+
+
+jax.tree_util.register_pytree_node(_ListState, lambda value: (list(value), None),
+                                   lambda _, children: list(children))
 
 
 def _mark_lists(values):

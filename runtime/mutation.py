@@ -136,7 +136,7 @@ def write_back(target, source):
     containers of the same kind."""
     if target is source or _write_back_object(target, source):
         return target
-    if type(target) is list and type(source) is list:
+    if isinstance(target, list) and type(source) is list:   # a loop's list state too
         target[:] = [write_back(t, s) for t, s in zip(target, source)] + source[len(target):]
         return target
     if type(target) is dict and type(source) is dict:

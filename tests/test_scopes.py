@@ -274,6 +274,36 @@ def test_nonlocal_writer_passed_as_a_value_is_still_carried():
     assert float(autograph.convert(f)(jnp.float32(2.), jnp.int32(3))) == f(2., 3)
 
 
+def bump_in_branches(x, n):
+    xs = [x, 0.0]
+    stats = {'count': 0.0}
+
+    def bump(v):
+        xs[1] = xs[1] + v
+        stats['count'] += 1.0
+
+    def twice(v):
+        bump(v)
+        bump(v)
+    for i in range(n):
+        if x > i:
+            twice(x)
+    return xs[0] + xs[1] + stats['count']
+
+
+@pytest.mark.parametrize('x', [1.5, 4.0])
+def test_nested_function_changes_closed_over_containers_in_staged_control_flow(x):
+    for n in (3, 6):   # 6: the range loop is staged too
+        check(bump_in_branches, jnp.float32(x), n)
+        check(bump_in_branches, jnp.float32(x), jnp.int32(n))
+    assert_same(jax.vmap(converted(bump_in_branches), (0, None))(jnp.array([x, -x]), 4),
+                jnp.array([bump_in_branches(x, 4), bump_in_branches(-x, 4)]))
+    assert_same(jax.grad(converted(bump_in_branches))(x, jnp.int32(4)),
+                jax.grad(bump_in_branches)(x, 4))
+    code = autograph.to_code(bump_in_branches)
+    assert "nonlocals=('xs', 'stats')" in code or "nonlocals=('stats', 'xs')" in code
+
+
 def test_generated_code_assigns_shared_variables_in_place():
     code = autograph.to_code(late_while)
     assert 'nonlocal i' in code

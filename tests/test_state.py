@@ -516,7 +516,7 @@ def nnx_state(model):
     return jax.tree_util.tree_map(jnp.asarray, nnx.state(model))
 
 
-@pytest.mark.filterwarnings('ignore:.*value. access is now deprecated')
+@pytest.mark.filterwarnings('ignore::DeprecationWarning')
 @pytest.mark.parametrize('scale', [1.0, -1.0])
 def test_nnx_module_changed_in_place_under_nnx_jit(scale):
     xs = jnp.array([1., -2., 3., 0.5]) * scale
@@ -540,7 +540,7 @@ def test_nnx_module_changed_in_place_under_nnx_jit(scale):
     assert staged(lambda xs: NNXCounter().run(xs), xs) >= {'scan', 'cond', 'while'}
 
 
-@pytest.mark.filterwarnings('ignore:.*value. access is now deprecated')
+@pytest.mark.filterwarnings('ignore::DeprecationWarning')
 def test_nnx_gradient_through_in_place_changes():
     xs = jnp.array([1., -2., 3., 0.5])
 
@@ -597,3 +597,53 @@ def test_other_pytree_objects_changed_in_place_are_named():
     message = str(info.value)
     assert "'box' (PytreeBox, a pytree) is changed in place" in message
     assert f'{HERE}:{line_of(f, "if x > 0")}' in message
+
+
+# --- lists changed in place inside a staged loop over an array ---------------------------
+
+def count_above(x, v):
+    xs = [x, 0.0]
+    for e in v:
+        if x > e:
+            xs[1] = xs[1] + 1.0
+    return xs[0] + xs[1]
+
+
+def signed_items(x, v):
+    out = []
+    for e in v:
+        if x > e:
+            out.append(e)
+        else:
+            out.append(-e)
+    return jnp.stack(out)
+
+
+def test_list_item_set_in_a_staged_if_inside_a_scan():
+    v = jnp.arange(5.)
+    for x in (2., 4.):
+        check(count_above, jnp.float32(x), v)
+        check(signed_items, jnp.float32(x), v)
+    assert staged(count_above, jnp.float32(2.), v) == {'scan', 'cond'}
+    xs = jnp.array([2., 4.])
+    assert_same(jax.vmap(converted(count_above), (0, None))(xs, v),
+                jnp.array([count_above(2., v), count_above(4., v)]))
+    assert_same(jax.grad(converted(signed_items_sum))(2., v), jax.grad(signed_items_sum)(2., v))
+
+
+def signed_items_sum(x, v):
+    return jnp.sum(signed_items(x, v * x))
+
+
+def test_appending_under_a_staged_if_in_a_scan_is_named():
+    def f(x, v):
+        out = []
+        for e in v:
+            if x > e:
+                out.append(e)
+        return len(out)
+    assert converted(f)(2., [0., 1., 2., 3.]) == f(2., [0., 1., 2., 3.])
+    with pytest.raises(autograph.ControlFlowError) as info:
+        autograph.convert(f)(jnp.float32(2.), jnp.arange(4.))
+    assert "'out' is list of 1 in the true branch but list of 0" in str(info.value)
+    assert f'{HERE}:{line_of(f, "if x > e")}' in str(info.value)

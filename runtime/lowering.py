@@ -21,7 +21,8 @@ from . import lists, loop_autodiff, slices
 from .errors import ControlFlowError, here, where
 from .raises import on_path, raise_if
 from .raises import raised as raised_now
-from .state import RETURN_VALUE, Undefined, describe, grow, merge, pack, split, unpack
+from .state import (RETURN_VALUE, Unbound, Undefined, describe, grow, merge, pack, split,
+                    unpack)
 
 _local = threading.local()
 
@@ -261,10 +262,20 @@ def _branch_mismatch(name, true_value, false_value, location, what, labels=TWO_W
             f"is traced (its value is known only when the program runs), so {every} "
             f"must give '{name}' a value: assign it before the {what} or in {every}.")
     label, true_value, false_value = _where_differs(f"'{name}'", true_value, false_value)
+    static = (' (its non-array parts differ: attributes or metadata that JAX keeps static, '
+              'such as Python numbers stored in a pytree)' if true_value == false_value else '')
     return ControlFlowError(
         f"{label} is {true_value} in the {a} branch but {false_value} in the {b} branch "
-        f"of the {what}{where(location)}. With a traced condition {every} must give "
-        f"'{name}' the same shape, dtype and structure.")
+        f"of the {what}{where(location)}{static}. With a traced condition {every} must "
+        f"give '{name}' the same shape, dtype and structure.")
+
+
+def _unset_on_a_path(name, location, what):
+    return (f"'{name}' is assigned on only some paths of the {what}{where(location)}, whose "
+            f"condition is traced, and it is read after it (by a closure or a later "
+            f"statement). Python would raise NameError on the paths that leave it unset; "
+            f"here the path is known only when the program runs: assign '{name}' before the "
+            f"{what} or on every path.")
 
 
 _COMPOUND = ('if ', 'elif ', 'else', 'case ', 'while ', 'for ', 'with ', 'try', 'async ')
@@ -275,7 +286,7 @@ def _where_differs(label, a, b):
     """(label, a, b) narrowed to the first part of two described values that differs:
     `'y['b']'`, or a key that one of them has and the other has not."""
     a_leaves, b_leaves = getattr(a, 'leaves', {}), getattr(b, 'leaves', {})
-    if not (a_leaves and b_leaves) or a.partition(' of ')[0] != b.partition(' of ')[0]:
+    if not (a_leaves or b_leaves) or a.partition(' of ')[0] != b.partition(' of ')[0]:
         return label, a, b
     if a != b and not a.startswith('dict'):
         return label, a, b  # sequences of different lengths: 'list of 1' says it
@@ -432,7 +443,8 @@ def _merge_branches(names, traced, raised, returned, location, what, labels):
     the branch whose types a filled one takes). A branch that always raises fills every
     output; one that leaves the return value undefined (or a variable Python never reads
     unassigned, see analysis.definite), or a `returned` branch that leaves a variable
-    undefined, fills that one. The rest must agree."""
+    undefined, fills that one. A closure-visible variable that some branches leave unset
+    becomes an `Unbound` marker. The rest must agree."""
     specs, fills, source = [], [set() for _ in traced], []
     live = [b for b, r in enumerate(raised) if not r] or [len(traced) - 1]
     for i, name in enumerate(names):
@@ -441,6 +453,14 @@ def _merge_branches(names, traced, raised, returned, location, what, labels):
             b in returned and _is_undefined(spec[b])))]
         keep = defined or live[-1:]
         first = keep[0]
+        if any(_is_unbound(spec[b]) for b in keep) and any(
+                not spec[b].same_as(spec[first]) for b in keep[1:]):
+            # A closure-visible variable set on some paths only: bound to a marker after.
+            for b in range(len(traced)):
+                fills[b].add(i)
+            specs.append(split(Unbound(name, _unset_on_a_path(name, location, what)))[1])
+            source.append(first)
+            continue
         for b in keep[1:]:
             if not spec[b].same_as(spec[first]):
                 raise _branch_mismatch(name, traced[first].values[i], traced[b].values[i],
@@ -467,14 +487,18 @@ def _is_unread(spec):
     return _is_undefined(spec) and spec.statics[0].unread
 
 
+def _is_unbound(spec):
+    return len(spec.statics) == 1 and isinstance(spec.statics[0], Unbound)
+
+
 def _with_fills(traced, out_state, fills, source, branches):
     """Output avals of `traced`, taking those of output i's `source` branch for the
     filled outputs."""
     avals, position = [], 0
     mine = traced.out_avals()
     for i, spec in enumerate(out_state.specs):
-        if i in fills:
-            avals += _output_avals(branches[source[i]], i)
+        if i in fills:   # (none when the output is static: an Unbound marker)
+            avals += _output_avals(branches[source[i]], i)[:spec.dynamic_count]
         else:
             count = traced.state.specs[i].dynamic_count
             avals += mine[position:position + count]
@@ -489,15 +513,16 @@ def _output_avals(traced, i):
 
 
 def _fill_outputs(traced, out_state, fills, outs, targets):
+    """The outputs of `traced`, with zeros for filled variables in place of its own."""
     result, position, start = [], 0, 0
     for i, spec in enumerate(out_state.specs):
         count = spec.dynamic_count
+        mine = traced.state.specs[i].dynamic_count
         if i in fills:
             result += [_zeros(t) for t in targets[start:start + count]]
         else:
-            mine = traced.state.specs[i].dynamic_count
             result += outs[position:position + mine]
-            position += mine
+        position += mine
         start += count
     return result
 

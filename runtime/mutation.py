@@ -12,15 +12,22 @@ two for one `if`/`while`/`for` statement:
   object restored while tracing); when the statement ends the final value is set;
 - a list or dict that a traced branch or body changed in place (it returns the same
   container, with other contents) gets the final contents written back into the very
-  object that came in, so every other reference (the caller's) sees the change.
+  object that came in, so every other reference (the caller's) sees the change. Other
+  objects that are pytrees travel through `lax` as copies too: a Flax NNX module or
+  Variable changed in place gets its new state written back with `nnx.update`; any other
+  such object changed in place is an error that names it (a copy would be changed, not
+  the caller's object).
 
 Run as plain Python (a concrete condition), the statement changes the objects itself and
 all this is a no-op.
 """
+import sys
+
 import jax
 
 from .errors import ControlFlowError, here, where
 from .lowering import staged_depth
+from .stacked import Stacked
 from .state import Undefined, pack, unpack
 
 _MUTABLE = (list, dict)
@@ -41,7 +48,7 @@ class Mutations:
 
     @property
     def active(self):
-        return bool(self.fields) or any(isinstance(v, _MUTABLE) for v in self.values)
+        return bool(self.fields) or any(_contents(v) is not None for v in self.values)
 
     def wrap(self, fn, leading=0, returns_state=True):
         """`fn(*leading, *values)` as a function of the whole state (values and fields),
@@ -97,17 +104,45 @@ class Mutations:
                     f"{where(here())} but replaced by a new object on another. Staged "
                     f"code cannot decide at run time which object the caller sees: change "
                     f"it in place on every path, or assign a copy on every path.")
-            out.append(write_back(self.values[self.kept[i]], after))
+            target = self.values[self.kept[i]]
+            if not isinstance(target, _MUTABLE) and write_back(target, after) is not target:
+                raise ControlFlowError(
+                    f"'{name}' ({type(target).__name__}, a pytree) is changed in place on a "
+                    f"path of the staged statement{where(here())}. Staged code passes "
+                    f"pytrees by value, so the change would reach a copy, not this object: "
+                    f"build a new object and assign it to '{name}' instead, or stage the "
+                    f"statement with the framework's own control flow (autograph.Embedding).")
+            out.append(write_back(target, after))
         return unpack(self.names, tuple(out))
 
 
+def _write_back_object(target, source):
+    """Write the state of `source` (a traced copy of `target`) into `target`; False for
+    objects that cannot be updated in place this way."""
+    nnx = sys.modules.get('flax.nnx')   # only objects of a Flax already imported
+    if nnx is None:
+        return False
+    if isinstance(target, nnx.Variable) and type(source) is type(target):
+        target.set_value(source.get_value())
+        return True
+    if isinstance(target, nnx.Pytree) and type(source) is type(target):
+        nnx.update(target, nnx.state(source))
+        return True
+    return False
+
+
 def write_back(target, source):
-    """`target` with the contents of `source` (lists and dicts, recursively, in place);
-    `source` itself where the two are not containers of the same kind."""
-    if target is source:
+    """`target` with the contents of `source` (lists and dicts, recursively, in place,
+    and objects `_write_back_object` can update); `source` itself where the two are not
+    containers of the same kind."""
+    if target is source or _write_back_object(target, source):
         return target
-    if type(target) is list and type(source) is list:
-        target[:] = [write_back(t, s) for t, s in zip(target, source)] + source[len(target):]
+    if isinstance(target, list) and type(source) is list:   # a loop's list state too
+        # (through list's own methods: the runtime writing a Collecting list of a staged
+        # loop is not a read of it by the user, see runtime.lists)
+        items = list(list.__iter__(target))
+        list.__setitem__(target, slice(None), [write_back(t, s) for t, s in zip(items, source)]
+                         + source[len(items):])
         return target
     if type(target) is dict and type(source) is dict:
         for key in [k for k in target if k not in source]:
@@ -119,8 +154,12 @@ def write_back(target, source):
 
 
 def _contents(value):
-    """What identifies a container's contents while tracing: its structure and leaves."""
-    if not isinstance(value, _MUTABLE):
+    """What identifies the contents of a container, or of another mutable pytree object,
+    while tracing: its structure and leaves (None for values that cannot change in place:
+    leaves, tuples)."""
+    if not isinstance(value, _MUTABLE) and (
+            value is None or isinstance(value, (tuple, Stacked))   # (lists: runtime.lists)
+            or jax.tree_util.all_leaves([value])):
         return None
     leaves, treedef = jax.tree_util.tree_flatten(value)
     return treedef, tuple(id(leaf) for leaf in leaves)

@@ -18,29 +18,34 @@ ordinary state (`Nonlocals.wrap`): before each call the wrapper sets them to the
 function's extra inputs, after it reads them back as extra outputs; the final values are
 written back when the statement ends (`Nonlocals.finish`).
 
-A loop variable with no value before a staged loop (`for x in xs: fns.append(lambda:
-x)`) cannot be carried (a staged loop needs its type up front): each iteration sees its
-own value, and after the loop reading it is an error that says why.
+A variable with no value yet is passed as `Unbound(name)`. Staged control flow may leave
+it unset on some paths (a staged `if` that assigns it in one branch): it is then bound to
+a marker, and reading it later (by a closure, or a later statement) is an error naming the
+statement. A variable that a staged loop creates is carried as the loop creates local
+variables (its type comes from the body, see lowering._carried), unless its value cannot
+be carried (a function made in the body): it is then the iteration's own, and reading it
+after the loop is an error that says why.
 """
-from .errors import ControlFlowError, here, where
+import jax
+
+from .errors import here, where
 from .lowering import staged_depth
-from .state import Undefined, pack, unpack
+from .state import Unbound, Undefined, is_dynamic, pack, unpack
 
 
 class Nonlocals:
     """The variables `names`, found through the closures/globals of `functions`."""
 
     def __init__(self, names, functions, loop=False):
-        refs = [_reference(name, functions) for name in names]
-        # In a loop, variables without a value yet are the loop's own (see above).
-        self._local = [r for r in refs if loop and isinstance(r.get(), Undefined)]
-        self._refs = [r for r in refs if r not in self._local]
+        self._refs = [_reference(name, functions) for name in names]
         self.names = tuple(r.name for r in self._refs)
+        # In a staged loop, variables without a value yet are created by the body.
+        self._created = [loop and isinstance(r.get(), Undefined) for r in self._refs]
         self._depth = staged_depth()
-        self._staged = False
 
     def get(self):
-        return tuple(ref.get() for ref in self._refs)
+        return tuple(Unbound(ref.name) if type(value) is Undefined else value
+                     for ref, value in ((ref, ref.get()) for ref in self._refs))
 
     def set(self, values):
         for ref, value in zip(self._refs, values):
@@ -54,9 +59,9 @@ class Nonlocals:
         count = len(self.names)
 
         def with_nonlocals(*args):
-            self._enter(args[len(args) - count:])
+            self.set(args[len(args) - count:])
             out = fn(*args[:len(args) - count])
-            return unpack(tuple(names) + self.names, pack(names, out) + self.get())
+            return unpack(tuple(names) + self.names, pack(names, out) + self._results())
         return with_nonlocals
 
     def wrap_test(self, fn):
@@ -66,44 +71,40 @@ class Nonlocals:
         count = len(self.names)
 
         def with_nonlocals(*args):
-            self._enter(args[len(args) - count:])
+            self.set(args[len(args) - count:])
             return fn(*args[:len(args) - count])
         return with_nonlocals
 
-    def _enter(self, values):
-        if staged_depth() > self._depth:   # traced inside a staged primitive
-            self._staged = True
-            for ref in self._local:
-                ref.set(Undefined(ref.name))
-        self.set(values)
+    def _results(self):
+        """The values to carry on: in a staged loop, a created variable whose value
+        cannot be carried is replaced by a marker that says why."""
+        values = self.get()
+        if staged_depth() <= self._depth:
+            return values
+        return tuple(Unbound(ref.name, _created_in_loop(ref.name, value, here()))
+                     if created and not _carriable(value) else value
+                     for ref, value, created in zip(self._refs, values, self._created))
 
     def finish(self, names, result):
         """Write back the final values of these variables (the last ones in `result`,
         which has one value per name and then theirs); return the rest as the result."""
         values = pack(tuple(names) + self.names, result)
         self.set(values[len(names):])
-        if self._staged:
-            location = here(2)
-            for ref in self._local:
-                ref.set(_AfterStagedLoop(ref.name, location))
         return unpack(names, values[:len(names)])
 
 
-class _AfterStagedLoop(Undefined):
-    """A variable first assigned inside a staged loop, read after it."""
+def _carriable(value):
+    """Whether a staged loop can carry `value`: arrays and numbers, and static leaves that
+    are the same in every iteration (None, strings, markers), in any structure."""
+    return all(is_dynamic(leaf) or leaf is None or isinstance(leaf, (str, bytes, Undefined))
+               for leaf in jax.tree_util.tree_leaves(value))
 
-    __slots__ = ('location',)
 
-    def __init__(self, name, location):
-        super().__init__(name)
-        self.location = location
-
-    def error(self):
-        return ControlFlowError(
-            f"'{self.name}' is first assigned inside the staged loop{where(self.location)} "
-            f"and read after it (by a closure or a later statement). The loop is staged, "
-            f"so its last value is not known to Python: assign '{self.name}' before the "
-            f"loop (a value of its final shape and dtype) to carry it through the loop.")
+def _created_in_loop(name, value, location):
+    return (f"'{name}' is first assigned inside the staged loop{where(location)} and read "
+            f"after it (by a closure or a later statement). Its value ({type(value).__name__}) "
+            f"is made anew by each iteration and cannot be carried out of a staged loop: "
+            f"assign '{name}' before the loop, or use it only inside the loop body.")
 
 
 class _Cell:
@@ -128,8 +129,8 @@ class _Global:
         return self.namespace.get(self.name, Undefined(self.name))
 
     def set(self, value):
-        if isinstance(value, Undefined):
-            self.namespace.pop(self.name, None)
+        if isinstance(value, Undefined) and not getattr(value, 'reason', None):
+            self.namespace.pop(self.name, None)   # unset (a marker stays: it says why)
         else:
             self.namespace[self.name] = value
 

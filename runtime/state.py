@@ -10,6 +10,8 @@ import dataclasses
 import jax
 import numpy as np
 
+from .errors import ControlFlowError
+
 
 class Undefined:
     """The value of a variable that has not been assigned on this path yet.
@@ -55,6 +57,38 @@ class Undefined:
         if attr.startswith('__') and attr.endswith('__'):
             raise AttributeError(attr)
         self._fail()
+
+
+class Unbound(Undefined):
+    """A closure-visible variable (see nonlocals.py) that has no value, on some path.
+
+    Converted code passes a local variable to a branch or loop only when code after the
+    statement reads it; a nested function may read a closure-visible variable at any later
+    time. So staged control flow lets such a variable stay unset on some of its paths
+    (where Python would raise NameError on a later read) and binds it to
+    `Unbound(name, reason)`: a read raises ControlFlowError(reason), which names the
+    statement. Without a reason the variable has no value yet on any path (a read raises
+    UnboundLocalError, as for `Undefined`).
+    """
+
+    __slots__ = ('reason',)
+
+    def __init__(self, name, reason=None):
+        super().__init__(name)
+        self.reason = reason
+
+    def __eq__(self, other):
+        if not isinstance(other, Unbound):
+            return NotImplemented   # compared with a plain Undefined: by name
+        return (other.name, other.reason) == (self.name, self.reason)
+
+    def __hash__(self):
+        return hash(('Undefined', self.name))
+
+    def error(self):
+        if self.reason is None:
+            return super().error()
+        return ControlFlowError(self.reason)
 
 
 def check_defined(value):
@@ -158,7 +192,7 @@ def describe(value):
     """A short human description of a value's type: 'float32[3]', 'None', "str 'hi'",
     'tuple of 2'."""
     text = Description(_describe_one(value))
-    if isinstance(value, (tuple, list, dict)) or dataclasses.is_dataclass(value):
+    if not jax.tree_util.all_leaves([value]) and not isinstance(value, Undefined):
         paths, _ = jax.tree_util.tree_flatten_with_path(value)
         text.leaves = {jax.tree_util.keystr(path): _describe_one(leaf) for path, leaf in paths}
     return text

@@ -5,12 +5,18 @@ if/elif/else, bounded `while`, `for` over static and traced ranges and over arra
 break/continue/early return, and/or/not, ternaries and helper calls, nested at least
 three deep, and state in objects (see StateGenerators). It runs unconverted on concrete
 arrays (the ground truth; `v` as a NumPy array, whose items Python can assign) and
-converted under `jax.jit` with traced inputs; results must match. With `--scopes`, half
-of the programs also use Python's scopes (see ScopeFeatures): closures and lambdas
-reading variables that the control flow rebinds, closures over loop variables called in
-and after the loop, and `nonlocal`/`global` writes.
+converted under `jax.jit` with traced inputs; results must match. Half of the programs
+also use Python's scopes (see ScopeFeatures; `--no-scopes` leaves them out): closures and
+lambdas reading variables that the control flow rebinds, closures over loop variables
+called in and after the loop, over variables a loop creates, and `nonlocal`/`global`
+writes.
 
-    python -m tests.fuzzer --programs 1000 [--seed 0] [--jobs 2] [--x64] [--scopes]
+Every program is valid Python, so the converted run must give Python's values. Two kinds
+of failure are counted: a *mismatch* (a different value, or a crash that is not one of
+autograph's own errors) is a bug; a *named error* (ControlFlowError or ConversionError on
+a valid program) is a limitation of staging that must be rare and explained.
+
+    python -m tests.fuzzer --programs 2000 [--seed 0] [--jobs 2] [--x64] [--no-scopes]
 
 With --x64 the programs run with jax_enable_x64: the inputs stay 32-bit, the Python
 numbers in the programs become weakly typed 64-bit values, as in JAX.
@@ -92,14 +98,16 @@ class StateGenerators:
             options.append(f'push(pair, {r.choice(["a", "b", "x", "w[0]"])})')
         self.emit(depth, r.choice(options))
 
-    def created_in_loop(self, depth):
-        """A variable assigned first in a loop that runs at least once, read after it.
+    def created_in_loop(self, depth, header):
+        """A variable assigned first in a loop that runs at least once, read after it,
+        directly or through a closure made before the loop; returns how to read it.
         (Only at the top level: inside a staged `if` whose other branch has no such loop
         the variable would be undefined on one path, an error by design.)"""
         self.counter += 1
         name = f't{self.counter}'
+        read = self.scopes.created(depth, name, header)
         self.emit(depth + 1, f'{name} = {self.float_expr()}')
-        return name
+        return read
 
 
 class ScopeFeatures:
@@ -108,6 +116,14 @@ class ScopeFeatures:
     def __init__(self, generator, enabled):
         self.gen = generator
         self.enabled = enabled and generator.rng.random() < 0.5
+
+    def created(self, depth, name, header):
+        """How to read `name`, which the loop whose header is line `header` creates:
+        sometimes through a closure made before the loop."""
+        if self.enabled and self.gen.rng.random() < 0.5:
+            self.gen.lines.insert(header, '    ' * depth + f'peek_{name} = lambda: {name} * 0.5')
+            return f'peek_{name}()'
+        return name
 
     def prelude(self):
         """Closures over the state, a nonlocal writer and a global, defined up front."""
@@ -260,9 +276,10 @@ class ProgramGenerator(StateGenerators):
         extra = f' and {self.cond()}' if self.rng.random() < 0.3 else ''
         created = depth == 1 and bound != 'n' and not extra and self.rng.random() < 0.4
         self.emit(depth, f'{i} = n * 0' if created else f'{i} = 0')   # n * 0: staged
+        header = len(self.lines)
         self.emit(depth, f'while {i} < {bound}{extra}:')
         self.emit(depth + 1, f'{i} += 1')
-        created = self.created_in_loop(depth) if created else None
+        created = self.created_in_loop(depth, header) if created else None
         self.loop_depth += 1
         self.block(depth + 1, nesting - 1)
         self.loop_depth -= 1
@@ -277,6 +294,7 @@ class ProgramGenerator(StateGenerators):
         target = f'j{self.counter}'
         iterable = self.rng.choice(['range(3)', 'range(n)', 'v', 'range(1, n, 2)'])
         self.scopes.before_loop(depth, target)
+        header = len(self.lines)
         self.emit(depth, f'for {target} in {iterable}:')
         if iterable == 'v':
             self.emit(depth + 1, f'a = a + {target} * 0.1')
@@ -284,7 +302,7 @@ class ProgramGenerator(StateGenerators):
             self.emit(depth + 1, f'k = (k + {target}) % 19')
         self.scopes.in_loop(depth + 1, target)
         created = depth == 1 and iterable == 'v' and self.rng.random() < 0.4
-        created = self.created_in_loop(depth) if created else None
+        created = self.created_in_loop(depth, header) if created else None
         self.loop_depth += 1
         self.block(depth + 1, nesting - 1)
         self.loop_depth -= 1
@@ -309,7 +327,7 @@ class ProgramGenerator(StateGenerators):
         return '\n'.join(self.lines) + '\n'
 
 
-def make_program(seed, scopes=False):
+def make_program(seed, scopes=True):
     """(source, function) of the program for `seed`."""
     name = f'program_{seed}'
     source = 'import jax.numpy as jnp\n' + HELPERS + '\n\n' + ProgramGenerator(seed, scopes).program(name)
@@ -326,8 +344,11 @@ def inputs_for(seed):
             jnp.asarray(rng.normal(size=4), dtype=jnp.float32))
 
 
-def run_one(seed, scopes=False):
-    """None when plain and converted agree, else a description of the mismatch."""
+MISMATCH, NAMED_ERROR = 'mismatch', 'named error'
+
+
+def run_one(seed, scopes=True):
+    """None when plain and converted agree, else (MISMATCH or NAMED_ERROR, description)."""
     import autograph
     source, fn = make_program(seed, scopes)
     args = inputs_for(seed)
@@ -335,36 +356,44 @@ def run_one(seed, scopes=False):
     expected = fn(x, n, np.array(v))   # item assignment as Python runs it: on NumPy
     try:
         actual = autograph.convert(fn)(*args)
+    except (autograph.ControlFlowError, autograph.ConversionError):
+        return NAMED_ERROR, (f'seed {seed}: a named error on a valid program\n{source}\n'
+                             f'{traceback.format_exc()}')
     except Exception:
-        return f'seed {seed}: converted run raised\n{source}\n{traceback.format_exc()}'
+        return MISMATCH, f'seed {seed}: converted run raised\n{source}\n{traceback.format_exc()}'
     for e, a in zip(expected, actual):
         if not np.allclose(np.asarray(e), np.asarray(a), rtol=1e-4, atol=1e-5):
-            return f'seed {seed}: expected {expected}, got {actual}\n{source}'
+            return MISMATCH, f'seed {seed}: expected {expected}, got {actual}\n{source}'
     return None
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument('--programs', type=int, default=1000)
+    parser.add_argument('--programs', type=int, default=2000)
     parser.add_argument('--seed', type=int, default=0)
     parser.add_argument('--jobs', type=int, default=os.cpu_count() or 1)
     parser.add_argument('--x64', action='store_true', help='run with jax_enable_x64')
-    parser.add_argument('--scopes', action='store_true',
-                        help='also generate closures and global/nonlocal writes')
+    parser.add_argument('--no-scopes', dest='scopes', action='store_false',
+                        help='leave out closures and global/nonlocal writes')
     options = parser.parse_args(argv)
     if options.x64:
         os.environ['JAX_ENABLE_X64'] = '1'   # read by the worker processes as they start
-    failures = 0
+    counts = {MISMATCH: 0, NAMED_ERROR: 0}
     seeds = range(options.seed, options.seed + options.programs)
+    run = functools.partial(run_one, scopes=options.scopes)
     with multiprocessing.get_context('spawn').Pool(options.jobs) as pool:
-        for i, problem in enumerate(pool.imap(functools.partial(run_one, scopes=options.scopes), seeds)):
+        for i, problem in enumerate(pool.imap(run, seeds)):
             if problem:
-                failures += 1
-                print(problem, flush=True)
-            if (i + 1) % 50 == 0:
-                print(f'{i + 1} programs, {failures} mismatches', flush=True)
-    print(f'fuzz: {options.programs - failures} passed, {failures} failed')
-    return 1 if failures else 0
+                kind, text = problem
+                counts[kind] += 1
+                print(f'{kind.upper()}: {text}', flush=True)
+            if (i + 1) % 100 == 0:
+                print(f'{i + 1} programs, {counts[MISMATCH]} mismatches, '
+                      f'{counts[NAMED_ERROR]} named errors', flush=True)
+    passed = options.programs - sum(counts.values())
+    print(f'fuzz: {options.programs} programs, {passed} passed, {counts[MISMATCH]} mismatches, '
+          f'{counts[NAMED_ERROR]} named errors on valid programs')
+    return 1 if counts[MISMATCH] else 0
 
 
 if __name__ == '__main__':

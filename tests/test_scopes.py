@@ -10,6 +10,7 @@ import pytest
 
 import autograph
 from tests.helpers import assert_same, check, staged
+from tests.test_errors import line_of
 
 COUNTER = 0.0
 SCALE = 2.0
@@ -143,18 +144,98 @@ def test_a_closure_made_in_a_staged_loop_cannot_be_collected():
     assert_same(converted(f)([1., 2.]), f([1., 2.]))   # a Python loop can
 
 
-def test_a_variable_first_assigned_in_a_staged_loop_and_read_later_is_named():
-    def f(xs):
-        g = lambda: x * 2   # noqa: E731
+def closure_over_created(xs):
+    g = lambda: x * 2   # noqa: E731
+    total = 0.0
+    for x in xs:
+        total = total + g()
+    return total + g()
+
+
+def test_a_closure_over_a_variable_a_staged_loop_creates_sees_its_last_value():
+    xs = jnp.arange(1., 4.)
+    check(closure_over_created, [1., 2.])   # a Python loop
+    check(closure_over_created, xs)
+    assert staged(closure_over_created, xs) == {'scan'}
+    assert_same(jax.vmap(converted(closure_over_created))(jnp.stack([xs, -xs])),
+                jnp.stack([closure_over_created(xs), closure_over_created(-xs)]))
+    assert_same(jax.grad(converted(closure_over_created))(xs),
+                jax.grad(closure_over_created)(xs))
+
+
+def test_a_function_a_staged_loop_makes_is_the_iteration_own():
+    def f(xs, read_after):
         total = 0.0
         for x in xs:
-            total = total + g()
-        return total + g()
-    assert_same(converted(f)([1., 2.]), f([1., 2.]))   # a Python loop: the last value
+            def term():
+                return x * 2
+            twice = lambda: term() + term()   # noqa: E731 (makes `term` closure-visible)
+            total = total + twice()
+        return total + term() if read_after else total
+    check(f, jnp.arange(3.), False)
+    check(f, [1., 2.], True)   # a Python loop: the last iteration's function
     with pytest.raises(autograph.ControlFlowError) as info:
-        autograph.convert(f)(jnp.arange(3.))
-    assert "'x' is first assigned inside the staged loop" in str(info.value)
-    assert 'test_scopes.py:' in str(info.value)
+        autograph.convert(f)(jnp.arange(3.), True)
+    message = str(info.value)
+    assert "'term' is first assigned inside the staged loop" in message
+    assert f'test_scopes.py:{line_of(f, "for x in xs")}' in message
+
+
+# --- closure-visible variables assigned on one path of a staged `if` ---------------------
+
+def one_sided_unread(x):
+    if x > 0:
+        y = x * 2
+        g = lambda: y + 1   # noqa: E731
+        x = g()
+    return x
+
+
+def one_sided_read_later(x):
+    g = lambda: y   # noqa: E731
+    if x > 0:
+        y = x * 2
+    return x + g()
+
+
+@pytest.mark.parametrize('x', [1.5, -1.5])
+def test_a_closure_visible_variable_set_in_one_branch_and_not_read_after(x):
+    check(one_sided_unread, x)
+    check(one_sided_unread, jnp.float32(x))
+    assert staged(one_sided_unread, jnp.float32(x)) == {'cond'}
+    xs = jnp.array([x, -x])
+    assert_same(jax.vmap(converted(one_sided_unread))(xs),
+                jnp.array([one_sided_unread(x), one_sided_unread(-x)]))
+    assert_same(jax.grad(converted(one_sided_unread))(x), jax.grad(one_sided_unread)(x))
+
+
+def test_a_closure_visible_variable_set_in_one_branch_and_read_after_is_named():
+    check(one_sided_read_later, 1.5)   # the path is concrete: Python's behaviour
+    with pytest.raises(NameError):
+        one_sided_read_later(-1.5)
+    with pytest.raises(NameError):
+        converted(one_sided_read_later)(-1.5)
+    with pytest.raises(autograph.ControlFlowError) as info:
+        autograph.convert(one_sided_read_later)(jnp.float32(1.5))
+    message = str(info.value)
+    assert "'y' is assigned on only some paths of the `if`" in message
+    assert f'test_scopes.py:{line_of(one_sided_read_later, "if x > 0")}' in message
+
+
+def test_a_closure_visible_variable_set_in_nested_branches_and_loops():
+    def f(x, n):
+        total = 0.0
+        for i in range(n):
+            if x > i:
+                if x > 2 * i:
+                    last = x * i
+                    total = total + (lambda: last)()
+                else:
+                    total = total - 1.0
+        return total
+    for x in (0.5, 3.0):
+        check(f, jnp.float32(x), 4)
+        check(f, jnp.float32(x), jnp.int32(4))
 
 
 def test_nonlocal_writes_by_a_nested_function_are_carried():
@@ -191,6 +272,36 @@ def test_nonlocal_writer_passed_as_a_value_is_still_carried():
             i += 1
         return acc
     assert float(autograph.convert(f)(jnp.float32(2.), jnp.int32(3))) == f(2., 3)
+
+
+def bump_in_branches(x, n):
+    xs = [x, 0.0]
+    stats = {'count': 0.0}
+
+    def bump(v):
+        xs[1] = xs[1] + v
+        stats['count'] += 1.0
+
+    def twice(v):
+        bump(v)
+        bump(v)
+    for i in range(n):
+        if x > i:
+            twice(x)
+    return xs[0] + xs[1] + stats['count']
+
+
+@pytest.mark.parametrize('x', [1.5, 4.0])
+def test_nested_function_changes_closed_over_containers_in_staged_control_flow(x):
+    for n in (3, 6):   # 6: the range loop is staged too
+        check(bump_in_branches, jnp.float32(x), n)
+        check(bump_in_branches, jnp.float32(x), jnp.int32(n))
+    assert_same(jax.vmap(converted(bump_in_branches), (0, None))(jnp.array([x, -x]), 4),
+                jnp.array([bump_in_branches(x, 4), bump_in_branches(-x, 4)]))
+    assert_same(jax.grad(converted(bump_in_branches))(x, jnp.int32(4)),
+                jax.grad(bump_in_branches)(x, 4))
+    code = autograph.to_code(bump_in_branches)
+    assert "nonlocals=('xs', 'stats')" in code or "nonlocals=('stats', 'xs')" in code
 
 
 def test_generated_code_assigns_shared_variables_in_place():
@@ -391,6 +502,27 @@ def test_del_after_python_and_staged_loops():
         g(1.)
     with pytest.raises(UnboundLocalError):
         converted(g)(1.)
+
+
+def loop_only_del(x, n):
+    for i in range(n):
+        x = x * 1.5 + i
+    del i
+    return x
+
+
+def test_del_of_a_variable_only_a_loop_binds():
+    check(loop_only_del, 2., 3)
+    check(loop_only_del, jnp.float32(2.), 3)
+    check(loop_only_del, jnp.float32(2.), jnp.int32(3))   # a staged loop
+    assert 'while' in staged(loop_only_del, jnp.float32(2.), jnp.int32(3))
+    assert_same(jax.vmap(converted(loop_only_del))(jnp.array([1., 2.]), jnp.array([2, 3])),
+                jnp.array([loop_only_del(1., 2), loop_only_del(2., 3)]))
+    assert_same(jax.grad(converted(loop_only_del))(2., jnp.int32(3)),
+                jax.grad(loop_only_del)(2., 3))
+    for fn in (loop_only_del, converted(loop_only_del)):   # the loop never ran
+        with pytest.raises(UnboundLocalError, match="'i'"):
+            fn(2., 0)
 
 
 def test_del_in_a_branch_keeps_python_semantics():

@@ -7,6 +7,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
+from flax import nnx
 
 import autograph
 from tests.helpers import assert_same, check, staged
@@ -487,3 +488,162 @@ def test_variable_read_before_the_loop_creates_it_is_an_error():
         autograph.convert(f)(jnp.int32(3))
     assert "'total'" in str(info.value)
     assert f'{HERE}:{line_of(f, "while i < n")}' in str(info.value)
+
+
+# --- objects that are pytrees, changed in place ------------------------------------------
+
+class NNXCounter(nnx.Module):
+    """NNX Variables changed in place (`v[...] += 1`, `v.value = ...`) in staged code."""
+
+    def __init__(self):
+        self.count = nnx.Variable(jnp.array(0))
+        self.total = nnx.Variable(jnp.array(0.0))
+        self.linear = nnx.Linear(2, 2, rngs=nnx.Rngs(0))
+
+    def run(self, xs):
+        for x in xs:
+            if x > 0:
+                self.count[...] += 1
+                self.total.value = self.total.value + x
+        i = 0
+        while i < xs.shape[0] and self.total[...] > 1.0:
+            self.total[...] = self.total[...] * 0.5
+            i += 1
+        return self.linear(xs[:2]) * self.total[...]
+
+
+def nnx_state(model):
+    return jax.tree_util.tree_map(jnp.asarray, nnx.state(model))
+
+
+@pytest.mark.filterwarnings('ignore::DeprecationWarning')
+@pytest.mark.parametrize('scale', [1.0, -1.0])
+def test_nnx_module_changed_in_place_under_nnx_jit(scale):
+    xs = jnp.array([1., -2., 3., 0.5]) * scale
+    reference = NNXCounter()
+    expected = reference.run(xs)   # plain Python, concrete values
+    model = NNXCounter()
+    out = nnx.jit(lambda m, xs: converted(m.run)(xs))(model, xs)
+    assert_same(out, expected)
+    assert_same(nnx_state(model), nnx_state(reference))
+    # the same through jax.jit with the state split off and merged back
+    model = NNXCounter()
+    graphdef, state = nnx.split(model)
+
+    def step(state, xs):
+        inner = nnx.merge(graphdef, state)
+        return converted(NNXCounter.run)(inner, xs), nnx.state(inner)
+    out, state = jax.jit(step)(state, xs)
+    nnx.update(model, state)
+    assert_same(out, expected)
+    assert_same(nnx_state(model), nnx_state(reference))
+    assert staged(lambda xs: NNXCounter().run(xs), xs) >= {'scan', 'cond', 'while'}
+
+
+@pytest.mark.filterwarnings('ignore::DeprecationWarning')
+def test_nnx_gradient_through_in_place_changes():
+    xs = jnp.array([1., -2., 3., 0.5])
+
+    def loss(model, xs):
+        return jnp.sum(model.run(xs))
+    expected = nnx.grad(loss)(NNXCounter(), xs)
+    actual = nnx.jit(nnx.grad(lambda m, xs: jnp.sum(converted(m.run)(xs))))(NNXCounter(), xs)
+    assert_same(nnx_state(actual), nnx_state(expected))
+
+
+def test_a_static_nnx_attribute_set_under_a_traced_condition_is_named():
+    class Steps(nnx.Module):
+        def __init__(self):
+            self.count = 0   # a Python int: static in NNX
+
+        def step(self, x):
+            if x > 0:
+                self.count = self.count + 1
+            return x
+    model = Steps()
+    model.step(1.0)
+    assert model.count == 1   # Python
+    with pytest.raises(autograph.ControlFlowError) as info:
+        nnx.jit(lambda m, x: converted(m.step)(x))(Steps(), jnp.float32(1.))
+    message = str(info.value)
+    assert "'self' is Steps in the true branch but Steps" in message
+    assert 'non-array parts differ' in message
+
+
+@jax.tree_util.register_pytree_node_class
+class PytreeBox:
+    """A mutable object registered as a pytree (JAX copies it through lax)."""
+
+    def __init__(self, v):
+        self.v = v
+
+    def tree_flatten(self):
+        return (self.v,), None
+
+    @classmethod
+    def tree_unflatten(cls, aux, children):
+        return cls(*children)
+
+
+def test_other_pytree_objects_changed_in_place_are_named():
+    def f(box, x):
+        if x > 0:
+            box.v = box.v + x
+        return x
+    box = PytreeBox(1.0)
+    assert converted(f)(box, 2.0) == 2.0 and box.v == 3.0   # Python: the object changes
+    with pytest.raises(autograph.ControlFlowError) as info:
+        jax.jit(converted(f))(PytreeBox(jnp.float32(1.)), jnp.float32(2.))
+    message = str(info.value)
+    assert "'box' (PytreeBox, a pytree) is changed in place" in message
+    assert f'{HERE}:{line_of(f, "if x > 0")}' in message
+
+
+# --- lists changed in place inside a staged loop over an array ---------------------------
+
+def count_above(x, v):
+    xs = [x, 0.0]
+    for e in v:
+        if x > e:
+            xs[1] = xs[1] + 1.0
+    return xs[0] + xs[1]
+
+
+def signed_items(x, v):
+    out = []
+    for e in v:
+        if x > e:
+            out.append(e)
+        else:
+            out.append(-e)
+    return jnp.stack(out)
+
+
+def test_list_item_set_in_a_staged_if_inside_a_scan():
+    v = jnp.arange(5.)
+    for x in (2., 4.):
+        check(count_above, jnp.float32(x), v)
+        check(signed_items, jnp.float32(x), v)
+    assert staged(count_above, jnp.float32(2.), v) == {'scan', 'cond'}
+    xs = jnp.array([2., 4.])
+    assert_same(jax.vmap(converted(count_above), (0, None))(xs, v),
+                jnp.array([count_above(2., v), count_above(4., v)]))
+    assert_same(jax.grad(converted(signed_items_sum))(2., v), jax.grad(signed_items_sum)(2., v))
+
+
+def signed_items_sum(x, v):
+    return jnp.sum(signed_items(x, v * x))
+
+
+def test_appending_under_a_staged_if_in_a_scan_is_named():
+    def f(x, v):
+        out = []
+        for e in v:
+            if x > e:
+                out.append(e)
+        return len(out)
+    assert converted(f)(2., [0., 1., 2., 3.]) == f(2., [0., 1., 2., 3.])
+    with pytest.raises(autograph.ControlFlowError) as info:
+        autograph.convert(f)(jnp.float32(2.), jnp.arange(4.))
+    assert "'out' is list of 1 in the true branch but list of 0" in str(info.value)
+    assert f'{HERE}:{line_of(f, "if x > e")}' in str(info.value)

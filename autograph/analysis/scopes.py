@@ -13,11 +13,14 @@ closures. Its result is a side table keyed by function node:
 
     Sharing.captured  names of this scope that nested functions read or assign
     Sharing.writers   {nested function name: names of enclosing scopes it assigns with
-                       `nonlocal`, directly or through the nested functions it calls}
+                       `nonlocal`, or whose list/dict it changes in place (`xs[0] = v`,
+                       `xs.append(v)`), directly or through the nested functions it calls}
     Sharing.escaped   writers used as values (passed, stored), so any call may run them
 """
 import ast
 import dataclasses
+
+from autograph.analysis.activity import MUTATING_METHODS
 
 _DEFERRED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.GeneratorExp,
              ast.ClassDef)
@@ -112,10 +115,15 @@ def _header(node):
 
 
 def _free(node):
-    """(names `node` reads from enclosing scopes, names it assigns there via nonlocal)."""
+    """(names `node` reads from enclosing scopes, names it assigns there via nonlocal or
+    whose objects it changes in place)."""
     own = _own_scope(node)
     bound, loaded, declared_global, declared_nonlocal = set(), set(), set(), set()
+    changed = set()
     for n in own.nodes:
+        target = _changed_in_place(n)
+        if target is not None:
+            changed.add(target)
         if isinstance(n, ast.Name):
             (loaded if isinstance(n.ctx, ast.Load) else bound).add(n.id)
         elif isinstance(n, ast.arg):
@@ -139,5 +147,19 @@ def _free(node):
         reads = (loaded - local - declared_global) | inner_reads
         return reads, (bound & declared_nonlocal) | inner_writes
     reads = (loaded | inner_reads) - local - declared_global
-    writes = (bound & declared_nonlocal) | (inner_writes - local - declared_global)
+    writes = (bound & declared_nonlocal) | ((inner_writes | changed) - local - declared_global)
     return reads | declared_nonlocal, writes
+
+
+def _changed_in_place(node):
+    """The variable whose list or dict `node` changes in place (`xs[i] = v`, `xs[i] += v`,
+    `del xs[i]`, `xs.append(v)`), or None."""
+    if isinstance(node, ast.Subscript) and not isinstance(node.ctx, ast.Load):
+        base = node.value
+        while isinstance(base, ast.Subscript):
+            base = base.value
+        return base.id if isinstance(base, ast.Name) else None
+    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and node.func.attr in MUTATING_METHODS and isinstance(node.func.value, ast.Name)):
+        return node.func.value.id
+    return None

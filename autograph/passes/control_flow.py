@@ -96,12 +96,26 @@ class _ControlFlow:
             return self.while_statement(stmt)
         if isinstance(stmt, ast.For):
             return self.for_statement(stmt)
+        if isinstance(stmt, ast.Delete):
+            return self.delete(stmt), set()
         pending = set()
         if not isinstance(stmt, SCOPES):
             for block in blocks(stmt):
                 block[:], needs = self.block(block)
                 pending |= needs
         return [stmt], pending
+
+    def delete(self, node):
+        """`del v` of a local that may hold `ag.Undefined` here (a variable a loop or branch
+        may leave without a value) checks it first: Python's `del` of an unbound name
+        raises UnboundLocalError."""
+        defined = self.flow.defined_in.get(node, frozenset())
+        checks = [templates.statements('ag.check_defined(name)', ag=self.ctx.ag,
+                                       name=target.id)[0]
+                  for target in node.targets
+                  if isinstance(target, ast.Name) and target.id in self.locals
+                  and target.id not in defined]
+        return templates.set_origin(checks, node) + [node]
 
     # --- if -----------------------------------------------------------------------------
 

@@ -1,4 +1,4 @@
-"""`with ag.handlers(E1, E2):` around a `try` whose `except` clauses catch E1, E2.
+"""`ag.handlers(E1, E2)`: around a `try` whose `except` clauses catch E1, E2.
 
 Python reference: the `try` statement itself (the `with` adds nothing to its meaning).
 
@@ -7,7 +7,9 @@ staged branch or loop body) becomes a run-time check (see runtime.raises). The u
 `except` cannot catch that: it ran, and finished, while tracing. So when such a `raise`
 would be caught by an enclosing `try`, it is an error instead of a silent change of
 meaning. The error is raised when the `try` is left (by `__exit__`), so the user's
-`except` (`ControlFlowError` is a `ValueError`) cannot swallow it.
+`except` (`ControlFlowError` is a `ValueError`) cannot swallow it. A `raise` in an
+`except`, `else` or `finally` clause is not caught by its own `try`: only the `try`
+body is inside the handlers' scope.
 
 A `raise` under a Python condition, with no staging between it and the `try` that
 catches it, stays a Python `raise`: the `except` catches it while tracing, as in Python.
@@ -36,7 +38,16 @@ def _scopes():
 
 class handlers:
     """Records the `except` types of the `try` it encloses (a bare `except` is
-    BaseException), and the staging depth the `try` runs at."""
+    BaseException), and the staging depth the `try` runs at. `with` it gives the `try`
+    body's own context: raises inside it are the ones the `except` clauses may catch.
+
+        with ag.handlers(KeyError) as body:
+            try:
+                with body:
+                    ...            # the `try` body
+            except KeyError:
+                ...
+    """
 
     def __init__(self, *types):
         from .lowering import staged_depth
@@ -46,13 +57,26 @@ class handlers:
         self.scope = _Scope(tuple(flat), staged_depth(), here())
 
     def __enter__(self):
+        return _Body(self.scope)
+
+    def __exit__(self, kind, error, traceback):
+        if self.scope.problem is not None:
+            raise ControlFlowError(self.scope.problem) from error
+        return False
+
+
+class _Body:
+    """The `try` body: while it runs, its `except` clauses are the innermost handlers."""
+
+    def __init__(self, scope):
+        self.scope = scope
+
+    def __enter__(self):
         _scopes().append(self.scope)
         return self
 
     def __exit__(self, kind, error, traceback):
         _scopes().remove(self.scope)
-        if self.scope.problem is not None:
-            raise ControlFlowError(self.scope.problem) from error
         return False
 
 

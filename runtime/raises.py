@@ -25,6 +25,7 @@ staging in between raises right away, and the `except` catches it while tracing.
 """
 import dataclasses
 import itertools
+import sys
 import threading
 import types
 
@@ -130,20 +131,25 @@ def raised():
 
 def check(conditions, make, args, location):
     """Emit a run-time check: raise `make(*args)` when every condition holds."""
-    cells = _closure(make)
-    leaves, spec = split((args, cells))
+    leaves, spec = split(args)
+    cells, cells_tree = jax.tree_util.tree_flatten(_closure(make))
+    traced = [i for i, v in enumerate(cells) if is_traced(v)]   # (the rest stays Python)
 
-    def fire(conditions, leaves):
+    def fire(conditions, leaves, traced_cells):
         if all(np.all(c) for c in conditions):
-            args, cells = merge(spec, [np.asarray(v) for v in leaves])
-            error = _instance(_rebound(make, cells)(*args))
+            values = list(cells)
+            for i, v in zip(traced, traced_cells):
+                values[i] = np.asarray(v)
+            closure = jax.tree_util.tree_unflatten(cells_tree, values)
+            args = merge(spec, [np.asarray(v) for v in leaves])
+            error = _instance(_rebound(make, closure)(*args))
             token = next(_tokens)
             _failed[token] = error
             while len(_failed) > _KEEP:
                 _failed.pop(next(iter(_failed)))
             raise RuntimeError(f'{MARKER} #{token}{where(location)}: '
                                f'{type(error).__name__}: {error}')
-    jax.debug.callback(fire, conditions, leaves)
+    jax.debug.callback(fire, conditions, leaves, [cells[i] for i in traced])
 
 
 def _closure(make):
@@ -192,6 +198,15 @@ def user_exception(error):
     if location and note not in getattr(user, '__notes__', ()):
         user.add_note(note)   # (once: a stored exception may be raised again)
     return user
+
+
+def reraise():
+    """`make` for a bare `raise`: it raises the exception being handled now (while
+    tracing, in the user's `except`), as Python's bare `raise` does."""
+    error = sys.exc_info()[1]
+    if error is None:
+        return lambda: RuntimeError('No active exception to reraise')
+    return lambda: error
 
 
 def caused(error, cause):

@@ -1,5 +1,6 @@
-"""`ag.window(seq, start, width)`: `seq[start:start + width]`, and `ag.getslice(seq, lower,
-upper, step)`: `seq[lower:upper:step]`, where the bounds may be traced.
+"""`ag.window(seq, start, width)`: `seq[start:start + width]`, `ag.getslice(seq, lower,
+upper, step)`: `seq[lower:upper:step]`, and `ag.windows(seq, index)`: `seq[index]` for an
+index tuple with such slices (`x[:, i:i + 3]`), where the bounds may be traced.
 
 A slice's length must be known while tracing (it is the shape of the result). So:
 
@@ -17,6 +18,7 @@ other items than Python would. A negative start whose window ends before the end
 array (`x[-3:-1]`) counts from the end, as in Python.
 """
 import ast
+import typing
 
 import jax
 import jax.numpy as jnp
@@ -33,9 +35,7 @@ def getslice(seq, lower=None, upper=None, step=None):
     """Python reference: `seq[lower:upper:step]`."""
     if not any(is_traced(b) for b in (lower, upper, step)):
         return seq[lower:upper:step]
-    raise _error(seq, 'its length would depend on values known only when the program runs',
-                 'write the slice as x[i:i + k] with a Python int k, or use '
-                 'lax.dynamic_slice(x, (i,), (k,)) with a static size k')
+    raise _traced_length(seq)
 
 
 def window(seq, start, width):
@@ -47,26 +47,67 @@ def window(seq, start, width):
                           f'only when the program runs',
                      'make the sequence an array (jnp.asarray / jnp.stack) or the start a '
                      'Python int')
+    if jnp.ndim(seq) == 0:
+        raise _error(seq, 'a scalar has no axis to slice', 'index an array')
+    return _along(seq, 0, seq.shape[0], start, width)
+
+
+class span(typing.NamedTuple):
+    """`start:start + width` as one item of an index tuple (`x[i:i + 3, :]`)."""
+    start: object
+    width: object
+
+
+def windows(seq, index):
+    """Python reference: `seq[index]`, each `span(i, k)` of the tuple `index` being the
+    slice `i:i + k`; spans along several axes, with slices, integers and None between."""
+    python = tuple(slice(s.start, s.start + s.width) if isinstance(s, span) else s
+                   for s in index)
+    if not any(is_traced(b) for s in index if isinstance(s, (span, slice))
+               for b in ((s.start, s.width) if isinstance(s, span) else
+                         (s.start, s.stop, s.step))):
+        return seq[python]
+    if not isinstance(seq, (jax.Array, np.ndarray)) or any(
+            not isinstance(s, (span, slice)) and s is not None and jnp.ndim(s) != 0
+            for s in index):
+        raise _error(seq, 'only an array indexed by slices, integers and None can be sliced '
+                          'at a position known only when the program runs',
+                     'make the sequence an array, and index it with integer scalars')
+    if any(isinstance(s, slice) and any(is_traced(b) for b in (s.start, s.stop, s.step))
+           for s in index):
+        raise _traced_length(seq)
+    out = seq[tuple(slice(None) if isinstance(s, span) else s for s in index)]
+    axis, at = 0, 0      # the output axis of each item: integers drop one, None adds one
+    for s in index:
+        if isinstance(s, span):
+            out = _along(out, at, seq.shape[axis], s.start, s.width)
+        axis += s is not None
+        at += s is None or isinstance(s, (span, slice))
+    return out
+
+
+def _along(seq, axis, length, start, width):
+    """`seq[start:start + width]` along `axis` (of `length`), `start` traced: a fixed-width
+    dynamic slice, checked when the program runs where Python's slice is shorter."""
     if is_traced(width) or not isinstance(width, (int, np.integer)) or width < 0:
         raise _error(seq, 'the width of the slice must be a non-negative Python int',
                      'make the width a Python int (a static argument or a shape)')
-    if jnp.ndim(seq) == 0 or jnp.ndim(start) or not jnp.issubdtype(
-            jnp.result_type(start), jnp.integer):
-        raise _error(seq, 'the start must be an integer scalar and the array not a scalar',
-                     'index an array of at least one dimension with an integer')
-    length = seq.shape[0]
+    if jnp.ndim(start) or not jnp.issubdtype(jnp.result_type(start), jnp.integer):
+        raise _error(seq, 'the start must be an integer scalar',
+                     'index with an integer (jnp.int32)')
     if width > length:
-        raise _error(seq, f'the slice takes {width} items of an array of {length}, so Python '
+        raise _error(seq, f'the slice takes {width} items of an axis of {length}, so Python '
                           f'would return fewer', 'make the width at most the length')
-    location, text = here(), _sliced(here())
+    location = here()
+    text = _sliced(location)
     fits = ((start >= 0) & (start + width <= length)) | ((start >= -length) & (start + width < 0))
     raise_if(jnp.logical_not(fits), lambda start: ControlFlowError(
         f'{text} at {location} with start {start} has {len(range(length)[start:start + width])} '
         f'items in Python, not {width}: the compiled program computes a slice of a fixed '
-        f'width {width} inside the array (of {length}). Keep the start in 0..{length - width} '
-        f'(jnp.clip) or pad the array.'), (start,))
+        f'width {width} inside the axis (of {length}). Keep the start in '
+        f'0..{length - width} (jnp.clip) or pad the array.'), (start,))
     position = jnp.where(start < 0, start + length, start)
-    return lax.dynamic_slice_in_dim(seq, position, width, axis=0)
+    return lax.dynamic_slice_in_dim(seq, position, width, axis=axis)
 
 
 def traced_bounds(index):
@@ -83,8 +124,14 @@ def _literal(node):
     return isinstance(node, ast.Constant)
 
 
+def _traced_length(seq):
+    return _error(seq, 'its length would depend on values known only when the program runs',
+                  'write the slice as x[i:i + k] with a Python int k, or use '
+                  'lax.dynamic_slice(x, (i,), (k,)) with a static size k')
+
+
 def _error(seq, reason, fix):
-    location = here(2)
+    location = here()
     at = f' at {location} (`{location.source_line()}`)' if location else ''
     kind = ('an array' if isinstance(seq, (jax.Array, np.ndarray))
             else f'a Python {type(seq).__name__}')
@@ -100,5 +147,7 @@ def _sliced(location):
     except SyntaxError:     # a line of a longer statement
         tree = None
     found = sorted({ast.unparse(n) for n in ast.walk(tree) if isinstance(n, ast.Subscript)
-                    and traced_bounds(n.slice)}) if tree else []
+                    and any(traced_bounds(i) for i in (
+                        n.slice.elts if isinstance(n.slice, ast.Tuple) else [n.slice]))}
+                   ) if tree else []
     return ' or '.join(f'`{s}`' for s in found) if found else 'a slice'

@@ -13,6 +13,7 @@ import autograph
 from tests.helpers import assert_same, check, f32, i32, primitives, staged
 
 HERE = os.path.basename(__file__)
+pytestmark = pytest.mark.x64
 
 
 def line_of(fn, text):
@@ -137,7 +138,9 @@ def test_traced_raise_that_except_would_catch_is_a_named_error():
         assert f'{HERE}:{line_of(guarded, "try:")}' in message
         assert 'its condition is a traced value' in message
         assert 'jnp.where' in message
-    assert 'with ag.handlers(ValueError):' in autograph.to_code(guarded)
+    code = autograph.to_code(guarded)
+    assert 'with ag.handlers(ValueError) as try_body:' in code
+    assert 'with try_body:' in code
 
 
 def test_raise_in_staged_branch_inside_try_is_a_named_error():
@@ -224,6 +227,42 @@ def test_raise_in_handler_under_traced_condition_checks_at_run_time():
     with pytest.raises(ValueError, match='no scale for -2.0') as info:
         autograph.convert(f)(f32(-2.), 'b')
     assert type(info.value.__cause__) is KeyError
+
+
+def test_bare_raise_in_handler_under_traced_condition():
+    def f(x, key):
+        try:
+            v = {'a': 1.}[key]
+        except KeyError:
+            if x < 0:
+                raise
+            v = 0.
+        return x + v
+    check(f, f32(1.), 'b')      # (Python's `except` does not catch its own clause's raise)
+    check(f, f32(-1.), 'a')
+    assert 'ag.raise_if(x < 0, ag.reraise())' in autograph.to_code(f)
+    for x in (-1., f32(-1.)):
+        with pytest.raises(KeyError, match="'b'"):
+            autograph.convert(f)(x, 'b')
+
+
+def test_raise_in_inner_handler_caught_by_outer_try_is_a_named_error():
+    def f(x, key):
+        try:
+            try:
+                v = {'a': 1.}[key]
+            except KeyError:
+                if x < 0:
+                    raise ValueError('no value')
+                v = 0.
+        except ValueError:
+            v = -1.
+        return x + v
+    check(f, -1., 'b')
+    check(f, 1., 'b')
+    check(f, f32(-1.), 'a')
+    with pytest.raises(autograph.ControlFlowError, match='whose `except` would catch it'):
+        autograph.convert(f)(f32(1.), 'b')
 
 
 # --- raise in loops, nested functions, stored exceptions --------------------------------

@@ -14,6 +14,7 @@ import autograph
 from tests.helpers import assert_same, check, i32, primitives
 
 HERE = os.path.basename(__file__)
+pytestmark = pytest.mark.x64
 
 
 def line_of(fn, text):
@@ -111,7 +112,7 @@ def test_traced_width_is_a_named_error():
     with pytest.raises(autograph.ControlFlowError, match='width of the slice must be a '
                                                          'non-negative Python int'):
         autograph.convert(window_k)(jnp.arange(5.), i32(1), i32(2))
-    with pytest.raises(autograph.ControlFlowError, match='takes 9 items of an array of 5'):
+    with pytest.raises(autograph.ControlFlowError, match='takes 9 items of an axis of 5'):
         autograph.convert(window_k)(jnp.arange(5.), i32(1), 9)
 
 
@@ -128,3 +129,40 @@ def test_window_whose_start_has_a_call_is_a_general_slice():
         return x[int(i):int(i) + 2]
     check(f, jnp.arange(5.), 1)
     assert 'ag.getslice' in autograph.to_code(f)
+
+
+def patch(img, i, j):
+    return img[i:i + 2, j:j + 3]
+
+
+def test_windows_along_several_axes():
+    img = np.arange(30.).reshape(5, 6)
+    converted = autograph.convert(patch)
+    for i, j in [(0, 0), (3, 3), (1, 2), (-3, -4)]:
+        check(patch, img, i, j)
+        assert_same(converted(jnp.asarray(img), i32(i), i32(j)), patch(img, i, j))
+    with pytest.raises(autograph.ControlFlowError, match='with start 4 has 1 items'):
+        converted(jnp.asarray(img), i32(4), i32(0))
+    assert 'ag.windows(img, (ag.span(i, 2), ag.span(j, 3)))' in autograph.to_code(patch)
+    batched = jax.vmap(autograph.convert(patch, jit=False), in_axes=(None, 0, 0))
+    starts = jnp.array([0, 2]), jnp.array([3, 1])
+    assert_same(batched(jnp.asarray(img), *starts),
+                np.stack([patch(img, int(i), int(j)) for i, j in zip(*starts)]))
+
+
+def test_windows_with_integers_none_and_static_slices_between():
+    def f(x, i, j):
+        return x[1, i:i + 2, None, ::2] + x[j, :, None, 1:3].sum(), x[:, j:j + 2]
+    x = np.arange(60.).reshape(3, 4, 5)
+    check(f, x, 2, 1)
+    assert_same(autograph.convert(f)(jnp.asarray(x), i32(2), i32(1)), f(x, 2, 1))
+    assert_same(autograph.convert(f)(jnp.asarray(x), i32(-3), 1), f(x, -3, 1))
+
+
+def test_windows_with_a_traced_length_is_a_named_error():
+    def f(x, n):
+        return x[:, :n]
+    check(f, jnp.ones((2, 3)), 2)
+    with pytest.raises(autograph.ControlFlowError) as info:
+        autograph.convert(f)(jnp.ones((2, 3)), i32(2))
+    assert '`x[:, :n]` (an array) is sliced with a traced bound' in str(info.value)

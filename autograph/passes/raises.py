@@ -16,12 +16,15 @@ branch it is in. With a traced condition the compiled program checks it when it 
 exception is built lazily from the local variables its expression reads, passed in as
 arguments, so a failing check formats their run-time values.
 
-A `try` with `except` clauses is wrapped in `with ag.handlers(<their types>):`, so that a
-run-time `raise` the `except` would catch in Python is an error naming it rather than an
-exception that escapes it (see runtime.handlers).
+A `try` with `except` clauses is wrapped in `with ag.handlers(<their types>) as body:`,
+and its body in `with body:`, so that a run-time `raise` the `except` would catch in
+Python is an error naming it rather than an exception that escapes it (see
+runtime.handlers).
 
-Left as Python: a `raise` at the top of the function (nothing can stage it), and a bare
-`raise` (re-raising belongs to Python's `except`).
+    if x < 0:                                ag.raise_if(x < 0, ag.reraise())
+        raise                          ->    (in an `except`: the exception it handles)
+
+Left as Python: a `raise` at the top of the function (nothing can stage it).
 """
 import ast
 
@@ -49,14 +52,13 @@ class _Lowering:
         if isinstance(stmt, SCOPES):
             return [stmt]
         if isinstance(stmt, ast.Raise):
-            if nested and stmt.exc is not None:
+            if nested:
                 return [self.call('raise_', [], stmt)]
             return [stmt]
         if isinstance(stmt, ast.If):
             for body, orelse, test in ((stmt.body, stmt.orelse, stmt.test),
                                        (stmt.orelse, stmt.body, _negated(self.ctx, stmt.test))):
-                if len(body) == 1 and isinstance(body[0], ast.Raise) and \
-                        body[0].exc is not None and not _is_raise(orelse):
+                if len(body) == 1 and isinstance(body[0], ast.Raise) and not _is_raise(orelse):
                     check = self.call('raise_if', [test], body[0])
                     return [templates.set_origin([check], stmt)[0]] + self.block(orelse)
         for block in blocks(stmt):
@@ -66,7 +68,12 @@ class _Lowering:
         return [stmt]
 
     def call(self, op, args, node):
-        """`ag.op(*args, lambda *reads: exc, (reads,))` at `node`'s line."""
+        """`ag.op(*args, lambda *reads: exc, (reads,))` at `node`'s line; a bare `raise`
+        is `ag.op(*args, ag.reraise())` (the exception being handled)."""
+        if node.exc is None:
+            reraise = ast.Call(func=self.ctx.runtime('reraise'), args=[], keywords=[])
+            call = ast.Call(func=self.ctx.runtime(op), args=args + [reraise], keywords=[])
+            return ast.copy_location(ast.Expr(value=call), node)
         exc = node.exc
         if node.cause is not None:
             exc = ast.Call(func=self.ctx.runtime('caused'), args=[exc, node.cause], keywords=[])
@@ -77,12 +84,18 @@ class _Lowering:
         return ast.copy_location(ast.Expr(value=call), node)
 
     def handled(self, stmt):
-        """`with ag.handlers(E1, E2): <the try>` (a bare `except` catches BaseException)."""
+        """`with ag.handlers(E1, E2) as body: try: with body: ...` (see runtime.handlers;
+        a bare `except` catches BaseException)."""
         types = [h.type if h.type is not None else templates.name('BaseException')
                  for h in stmt.handlers]
+        name = self.ctx.namer.new('try_body')
         call = ast.Call(func=self.ctx.runtime('handlers'), args=types, keywords=[])
-        return ast.copy_location(ast.With(items=[ast.withitem(context_expr=call)],
-                                          body=[stmt]), stmt)
+        inner = ast.With(items=[ast.withitem(context_expr=templates.name(name))],
+                         body=stmt.body)
+        stmt.body = [ast.copy_location(inner, stmt.body[0])]
+        outer = ast.With(items=[ast.withitem(context_expr=call, optional_vars=templates.name(
+            name, ast.Store()))], body=[stmt])
+        return ast.copy_location(outer, stmt)
 
 
 def _is_raise(stmts):

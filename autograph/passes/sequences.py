@@ -5,6 +5,7 @@ which may be traced.
     xs[k - 1]        -> ag.getitem(xs, k - 1)
     xs[i:i + 3]      -> ag.window(xs, i, 3)      (a slice of a fixed width)
     xs[a:b], xs[:n]  -> ag.getslice(xs, a, b), ag.getslice(xs, None, n)
+    x[:, j:j + 3]    -> ag.windows(x, (slice(None, None, None), ag.span(j, 3)))
     x[0], x[1:], x[:, j], x.at[i]     stay (a constant, a literal slice or a tuple of
                                          indices: array indexing, which JAX handles itself)
     [0] * (n + 1)    -> ag.repeat([0], n + 1)    (a list literal repeated)
@@ -16,6 +17,7 @@ reads the item from the items' stack (or switches between functions). `ag.window
 """
 import ast
 
+from autograph import templates
 from autograph.passes.base import ScopeTransformer
 from autograph.runtime.indexing import computed_index
 from autograph.runtime.slicing import traced_bounds
@@ -38,6 +40,8 @@ class _Indexing(ScopeTransformer):
             return node
         if traced_bounds(node.slice):
             return ast.copy_location(self._slice(node.value, node.slice), node)
+        if isinstance(node.slice, ast.Tuple) and any(traced_bounds(e) for e in node.slice.elts):
+            return ast.copy_location(self._slices(node.value, node.slice), node)
         if not computed_index(node.slice):
             return node
         return ast.copy_location(ast.Call(func=self.ctx.runtime('getitem'),
@@ -55,6 +59,21 @@ class _Indexing(ScopeTransformer):
                 bounds[-1].value is None:
             bounds.pop()
         return ast.Call(func=self.ctx.runtime('getslice'), args=[value, *bounds], keywords=[])
+
+    def _slices(self, value, index):
+        """`ag.windows(x, (ag.span(i, k), slice(a, b), ...))` for `x[i:i + k, a:b, ...]`."""
+        items = []
+        for item in index.elts:
+            if isinstance(item, ast.Slice):
+                width = _width(item)
+                item = (ast.Call(func=self.ctx.runtime('span'), args=[item.lower, width],
+                                 keywords=[]) if width is not None else
+                        ast.Call(func=templates.name('slice'), args=[
+                            b if b is not None else ast.Constant(value=None)
+                            for b in (item.lower, item.upper, item.step)], keywords=[]))
+            items.append(item)
+        return ast.Call(func=self.ctx.runtime('windows'),
+                        args=[value, ast.Tuple(elts=items, ctx=ast.Load())], keywords=[])
 
     def visit_BinOp(self, node):
         self.generic_visit(node)

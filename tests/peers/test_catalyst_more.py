@@ -21,6 +21,7 @@ import autograph
 from tests.helpers import assert_same, check, f32, i32, primitives, staged
 
 HERE = os.path.basename(__file__)
+pytestmark = pytest.mark.x64
 
 
 def ry(x, state):
@@ -295,9 +296,10 @@ def test_iteration_element_access_after_staged_loops():
         for i, x in enumerate(data):
             acc = acc + x
         return acc, i, x
-    check(f2, i32(0), i32(3))
-    check(f2, i32(0), 3)
-    check(f3, i32(0), jnp.array([0, 4, 5]))
+    zero = jnp.asarray(0)   # (the default integer type, as `data` has)
+    check(f2, zero, i32(3))
+    check(f2, zero, 3)
+    check(f3, zero, jnp.array([0, 4, 5]))
 
 
 # --- TestWhileLoops -----------------------------------------------------------------------

@@ -16,6 +16,9 @@ when the window runs past either end; there the compiled program stops with a
 ControlFlowError when it runs (a run-time check, see runtime.raises), rather than return
 other items than Python would. A negative start whose window ends before the end of the
 array (`x[-3:-1]`) counts from the end, as in Python.
+
+Assignment to such a slice of a JAX array (`x[i:i + 2] = v`, through runtime.items) is
+`lax.dynamic_update_slice` when `v` gives the slice's length: see `set_slice`.
 """
 import ast
 import typing
@@ -108,6 +111,46 @@ def _along(seq, axis, length, start, width):
         f'0..{length - width} (jnp.clip) or pad the array.'), (start,))
     position = jnp.where(start < 0, start + length, start)
     return lax.dynamic_slice_in_dim(seq, position, width, axis=axis)
+
+
+def assigns_traced_slice(target, key):
+    """True when `target[key] = value` (autograph.runtime.items) is an assignment to a
+    slice of a JAX array with a traced bound: see `set_slice`."""
+    return isinstance(target, jax.Array) and isinstance(key, slice) and any(
+        is_traced(b) for b in (key.start, key.stop, key.step))
+
+
+def set_slice(target, key, value, op=None):
+    """Python (NumPy) reference: `target[key] = value` (or `target[key] op= value`, `op`
+    the operator function), `key` a slice with traced bounds; returns the new array.
+
+    The slice's length must be the length of `value` along the sliced axis (NumPy's
+    assignment needs it too): `lax.dynamic_update_slice` writes `value` at the slice's
+    start. When the program runs, a slice of another length (past the end, a step) stops
+    it with a ControlFlowError rather than write other items than NumPy would."""
+    value = jnp.asarray(value)
+    if key.step is not None or value.ndim != target.ndim or target.ndim == 0:
+        raise _error(target, 'the value written must be an array with the slice as its '
+                             'first axis (a scalar or a broadcast value gives no length), '
+                             'and the slice must have no step',
+                     'write `x = lax.dynamic_update_slice(x, v, (i,))` with an array `v`')
+    width, length = value.shape[0], target.shape[0]
+    start = jnp.asarray(0 if key.start is None else key.start)
+    stop = jnp.asarray(length if key.stop is None else key.stop)
+    first, last = _bound(start, length), _bound(stop, length)
+    location, text = here(), _sliced(here())
+    raise_if(last - first != width, lambda first, last: ControlFlowError(
+        f'{text} at {location} selects {max(0, last - first)} items when the program runs, '
+        f'but the value written has {width}: NumPy would raise a shape error.'),
+        (first, last))
+    if op is not None:
+        value = op(lax.dynamic_slice_in_dim(target, first, width), value)
+    return lax.dynamic_update_slice_in_dim(target, value.astype(target.dtype), first, 0)
+
+
+def _bound(index, length):
+    """Where Python's slice bound `index` falls in an axis of `length` (0..length)."""
+    return jnp.clip(jnp.where(index < 0, index + length, index), 0, length)
 
 
 def traced_bounds(index):

@@ -166,3 +166,48 @@ def test_windows_with_a_traced_length_is_a_named_error():
     with pytest.raises(autograph.ControlFlowError) as info:
         autograph.convert(f)(jnp.ones((2, 3)), i32(2))
     assert '`x[:, :n]` (an array) is sliced with a traced bound' in str(info.value)
+
+
+def write2(x, i, v):
+    x[i:i + 2] = v
+    return x
+
+
+def add2(x, i, v):
+    x[i:i + 2] += v
+    return x
+
+
+@pytest.mark.parametrize('fn', [write2, add2])
+def test_assignment_to_a_slice_with_traced_start_matches_numpy(fn):
+    v = np.array([10., 20.])
+    converted = autograph.convert(fn)
+    for i in range(-7, 7):
+        try:
+            expected = fn(np.arange(5.), i, v)
+        except ValueError:           # NumPy: the slice does not have 2 items
+            with pytest.raises(autograph.ControlFlowError, match='but the value written has 2'):
+                converted(jnp.arange(5.), i32(i), jnp.asarray(v))
+            continue
+        assert_same(converted(jnp.arange(5.), i32(i), jnp.asarray(v)), expected)
+    assert 'dynamic_update_slice' in primitives(fn, jnp.arange(5.), i32(1), jnp.asarray(v))
+
+
+def test_assignment_to_a_traced_slice_under_vmap_and_grad():
+    batched = jax.vmap(autograph.convert(write2, jit=False), in_axes=(None, 0, None))
+    starts = jnp.array([0, 3])
+    assert_same(batched(jnp.arange(5.), starts, jnp.ones(2)),
+                np.stack([write2(np.arange(5.), int(i), np.ones(2)) for i in starts]))
+    grad = jax.grad(lambda v: autograph.convert(add2, jit=False)(jnp.arange(5.), i32(1), v)
+                    .sum() ** 2)(jnp.ones(2))
+    assert_same(grad, 2 * add2(np.arange(5.), 1, np.ones(2)).sum() * np.ones(2))
+
+
+def test_assignment_to_a_traced_slice_of_a_scalar_is_a_named_error():
+    def f(x, i, j):
+        x[i:j] = 0.
+        return x
+    assert_same(autograph.convert(f)(jnp.arange(5.), 1, 3), f(np.arange(5.), 1, 3))
+    with pytest.raises(autograph.ControlFlowError) as info:
+        autograph.convert(f)(jnp.arange(5.), i32(1), i32(3))
+    assert '`x[i:j]`' in str(info.value) and 'lax.dynamic_update_slice' in str(info.value)

@@ -15,12 +15,17 @@ end), while `dynamic_slice` moves the start back so that `k` items fit. The two 
 when the window runs past either end; there the compiled program stops with a
 ControlFlowError when it runs (a run-time check, see runtime.raises), rather than return
 other items than Python would. A negative start whose window ends before the end of the
-array (`x[-3:-1]`) counts from the end, as in Python.
+array (`x[-3:-1]`) counts from the end, as in Python. In a loop over a range with Python
+bounds (which can run as Python instead, see runtime.loop_policy) there is no run-time
+check: the window is staged only when its start is the loop's item and the slice fits on
+every iteration (then the values are Python's); otherwise the loop runs as Python.
 
 Assignment to such a slice of a JAX array (`x[i:i + 2] = v`, through runtime.items) is
 `lax.dynamic_update_slice` when `v` gives the slice's length: see `set_slice`.
 """
 import ast
+import contextlib
+import threading
 import typing
 
 import jax
@@ -103,13 +108,20 @@ def _along(seq, axis, length, start, width):
                           f'would return fewer', 'make the width at most the length')
     location = here()
     text = _sliced(location)
+    position = jnp.where(start < 0, start + length, start)
+    if _unrollable():
+        known = _known_values(start)
+        if known is None or not all(_fits(v, width, length) for v in known):
+            raise ControlFlowError(
+                f'{text} at {location}: its start is not known to keep the slice inside the '
+                f'axis on every iteration, where Python would shorten it')
+        return lax.dynamic_slice_in_dim(seq, position, width, axis=axis)  # (equal: proven)
     fits = ((start >= 0) & (start + width <= length)) | ((start >= -length) & (start + width < 0))
     raise_if(jnp.logical_not(fits), lambda start: ControlFlowError(
         f'{text} at {location} with start {start} has {len(range(length)[start:start + width])} '
         f'items in Python, not {width}: the compiled program computes a slice of a fixed '
         f'width {width} inside the axis (of {length}). Keep the start in '
         f'0..{length - width} (jnp.clip) or pad the array.'), (start,))
-    position = jnp.where(start < 0, start + length, start)
     return lax.dynamic_slice_in_dim(seq, position, width, axis=axis)
 
 
@@ -146,6 +158,52 @@ def set_slice(target, key, value, op=None):
     if op is not None:
         value = op(lax.dynamic_slice_in_dim(target, first, width), value)
     return lax.dynamic_update_slice_in_dim(target, value.astype(target.dtype), first, 0)
+
+
+def _fits(start, width, length):
+    """Whether Python's `[start:start + width]` of an axis of `length` has `width` items."""
+    return 0 <= start and start + width <= length or -length <= start and start + width < 0
+
+
+_local = threading.local()
+
+
+def _unrollable():
+    """The traced items of the range loops with Python bounds being staged now, innermost
+last: {id(traced leaf): (RangeItems, leaf position)}. Such a loop runs as Python when its
+body raises ControlFlowError (see runtime.control_flow), so a window there is staged only
+when its start is such an item and the slice fits on every iteration (the same values as
+Python's); else it asks for the Python loop."""
+    if not hasattr(_local, 'frames'):
+        _local.frames = []
+    return _local.frames
+
+
+_MAX_KNOWN = 100_000
+
+
+@contextlib.contextmanager
+def range_item(item, items):
+    """While a range loop with Python bounds (`items`, a RangeItems) traces its body with
+    the traced `item`."""
+    leaves = jax.tree_util.tree_leaves(item)
+    _unrollable().append({id(v): (items, p) for p, v in enumerate(leaves) if is_traced(v)})
+    try:
+        yield
+    finally:
+        _unrollable().pop()
+
+
+def _known_values(start):
+    """The values the traced `start` takes over its loop, when it is a loop item."""
+    for frame in reversed(_unrollable()):
+        if id(start) in frame:
+            items, position = frame[id(start)]
+            if len(items) > _MAX_KNOWN:
+                return None
+            return [jax.tree_util.tree_leaves(items.item(j))[position]
+                    for j in range(len(items))]
+    return None
 
 
 def _bound(index, length):

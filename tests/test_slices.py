@@ -77,6 +77,33 @@ def test_window_in_a_staged_range_loop():
     assert primitives(moving_sums, x) & {'scan', 'while'}
 
 
+def truncated_sums(x):
+    total = 0.
+    for i in range(x.shape[0]):       # the last windows are shorter in Python
+        total = total + x[i:i + 3].sum()
+    return total
+
+
+def test_window_in_a_python_range_loop_is_staged_only_when_it_always_fits():
+    x = jnp.arange(40.) ** 2
+    check(truncated_sums, x)           # runs as Python: the same sums as Python's
+    assert not primitives(truncated_sums, x) & {'scan', 'while'}
+    # moving_sums' windows fit on every iteration: staged, with no run-time check
+    assert 'debug_callback' not in primitives(moving_sums, x)
+
+
+def test_window_in_a_loop_with_traced_bound_is_checked_at_run_time():
+    def f(x, n):
+        total = 0.
+        for i in range(n):
+            total = total + x[i:i + 3].sum()
+        return total
+    x = jnp.arange(10.)
+    assert_same(autograph.convert(f)(x, i32(8)), f(np.asarray(x), 8))
+    with pytest.raises(autograph.ControlFlowError, match='with start 8 has 2 items'):
+        autograph.convert(f)(x, i32(9))
+
+
 def test_window_of_a_numpy_array_with_traced_start():
     x = np.arange(6.)
     converted = autograph.convert(window3)

@@ -143,12 +143,20 @@ def call_key(args, kwargs):
 
 
 def _takes_traced_type(traced, given):
-    """Whether the argument keyed `given` may stand for an array traced as `traced`."""
-    if isinstance(given, ArrayKey):
-        return given.weak_type and (given.shape, given.dtype) == (traced.shape, traced.dtype)
-    return (isinstance(given, ValueKey) and type(given.value) in (bool, int, float)
-            and traced.shape == ()
-            and jax.numpy.result_type(traced.dtype, given.value) == traced.dtype)
+    """Whether the argument keyed `given` may stand for an array traced as `traced`: a
+    Python number, or a weakly typed array of the same shape, that JAX's promotion
+    with the traced dtype leaves at the traced dtype."""
+    if isinstance(given, ArrayKey) and given.weak_type and given.shape == traced.shape:
+        number = _PYTHON_NUMBER_OF_KIND.get(np.dtype(given.dtype).kind)
+    elif isinstance(given, ValueKey) and type(given.value) in (bool, int, float) \
+            and traced.shape == ():
+        number = given.value
+    else:
+        return False
+    return number is not None and jax.numpy.result_type(traced.dtype, number) == traced.dtype
+
+
+_PYTHON_NUMBER_OF_KIND = {'b': False, 'i': 0, 'f': 0.0, 'c': 0j}
 
 
 # --- Function ---------------------------------------------------------------------------
@@ -277,7 +285,10 @@ class Function:
         arguments where the signature allows (Python's own TypeError when they do not fit)."""
         if self._signature is None:
             return args, kwargs
-        bound = self._signature.bind(*args, **kwargs)
+        try:
+            bound = self._signature.bind(*args, **kwargs)
+        except TypeError as error:   # as Python says it: "f(): missing a required ..."
+            raise TypeError(f'{self.__qualname__}(): {error}') from None
         bound.apply_defaults()
         return bound.args, bound.kwargs
 

@@ -200,6 +200,11 @@ class _Summary:
 
 
 def _parse_lambda(code):
+    if not linecache.getlines(code.co_filename):
+        raise ConversionError(
+            f'cannot convert the lambda at {code.co_filename}:{code.co_firstlineno}: its source '
+            f'code is not available. Define it in a file or a notebook cell, or register '
+            f"eval'd or exec'd source in linecache.")
     module = parse_file(code.co_filename)
     candidates = [n for n in ast.walk(module) if isinstance(n, ast.Lambda)
                   and n.lineno == code.co_firstlineno

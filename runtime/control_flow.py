@@ -14,7 +14,7 @@ import jax
 import jax.numpy as jnp
 
 from . import loop_autodiff, loop_policy, lowering, registry
-from .errors import ControlFlowError, here
+from .errors import ControlFlowError, here, where
 from .iterables import StagedRange, TracedIterable, range_items
 from .mutation import Mutations
 from .nonlocals import Nonlocals
@@ -114,7 +114,7 @@ def _while(test, body, values, names, maximum_iterations):
 
 
 def for_stmt(iterable, body, state=(), names=(), extra_test=None, unroll=None,
-             autodiff=None, fields=None, nonlocals=()):
+             autodiff=None, fields=None, nonlocals=(), iterator=None):
     """Python reference:
 
         for item in iterable:
@@ -129,7 +129,14 @@ def for_stmt(iterable, body, state=(), names=(), extra_test=None, unroll=None,
     Python bounds (also under `enumerate`, `zip`, `reversed`) is staged as one loop when
     its values are traced, unless it is short, `unroll` (a `set_loop_options` directive)
     says otherwise, or its body needs the index as a Python int: see runtime.loop_policy.
+
+    `iterator` names the iterable when the code after the loop reads it again: a Python
+    iterator it names (a generator, `iter(xs)`) must then not be left at a position that
+    a traced `break` decides.
     """
+    if iterator is not None and extra_test is not None and not is_traced(iterable) \
+            and builtins.iter(iterable) is iterable:
+        extra_test = _untraced_exit(extra_test, iterator, here())
     if nonlocals:
         shared = Nonlocals(nonlocals, (body, extra_test), loop=True)
         return shared.finish(names, for_stmt(
@@ -145,6 +152,20 @@ def for_stmt(iterable, body, state=(), names=(), extra_test=None, unroll=None,
     with loop_autodiff.autodiff_mode(autodiff):
         values = _for(iterable, body, objects.state, objects.all_names, extra_test, unroll)
     return objects.finish(values)
+
+
+def _untraced_exit(extra_test, iterator, location):
+    """`extra_test`, raising a named error when its value is traced."""
+    def test(*state):
+        go = extra_test(*state)
+        if is_traced(go):
+            raise ControlFlowError(
+                f'the `for` loop{where(location)} may `break` on a traced condition, which '
+                f'would leave the iterator {iterator!r} at a position known only when the '
+                f'program runs, and the code after the loop reads {iterator!r} again. '
+                f'Iterate over a list or an array instead, or do not reuse the iterator.')
+        return go
+    return test
 
 
 def _for(iterable, body, values, names, extra_test, unroll):
@@ -239,24 +260,31 @@ def _python_for(iterable, body, values, names, extra_test, items=None, warn=True
     a long loop over traced values is reported once."""
     count = 0
     iterator = builtins.iter(iterable)
-    for item in iterator:
-        if extra_test is not None:
-            go = extra_test(*values)
-            framework = registry.lowering_for(go)
-            if framework is not None:   # each remaining step runs under the framework's cond
-                values = framework.guarded(go, lambda s, item=item: pack(names, body(item, *s)),
-                                           values)
-                continue
-            if is_traced(go):
-                return _finish_staged(items, item, iterator, count, body, values, names,
-                                      extra_test, iterator is iterable)
-            if not go:
-                break
+    while True:
+        # The exit flag is read before the next item is taken: after a `break`, Python
+        # leaves the rest of an iterator to whoever iterates it next.
+        go = True if extra_test is None else extra_test(*values)
+        framework = registry.lowering_for(go)
+        if framework is None and not is_traced(go) and not go:
+            break
+        item = next(iterator, _END)
+        if item is _END:
+            break
+        if framework is not None:   # each remaining step runs under the framework's cond
+            values = framework.guarded(go, lambda s, item=item: pack(names, body(item, *s)),
+                                       values)
+            continue
+        if is_traced(go):
+            return _finish_staged(items, item, iterator, count, body, values, names,
+                                  extra_test, iterator is iterable)
         values = pack(names, body(item, *values))
         count += 1
         if count == UNROLL_WARNING_ITERATIONS and warn:
             _warn_unroll(values)
     return values
+
+
+_END = object()
 
 
 def _finish_staged(items, item, rest, done, body, values, names, extra_test, use_up):

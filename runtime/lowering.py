@@ -14,10 +14,11 @@ import jax
 import jax.numpy as jnp
 from jax import lax
 from jax._src.lax.lax import _convert_element_type   # lax.convert_element_type, keeping weak
+from jax.extend.core import Var
 
 from . import lists, loop_autodiff, slices
 from .errors import ControlFlowError, where
-from .raises import on_path, raised
+from .raises import on_path, raise_if, raised
 from .state import RETURN_VALUE, Undefined, describe, grow, merge, pack, split, unpack
 
 _local = threading.local()
@@ -149,6 +150,15 @@ class Traced:
 
     def __call__(self, *leaves):
         return jax.core.eval_jaxpr(self.jaxpr.jaxpr, self.jaxpr.consts, *leaves)
+
+    def reads_inputs(self):
+        """Whether any output depends on the inputs (not only on values closed over)."""
+        jaxpr = self.jaxpr.jaxpr
+        dependent = set(jaxpr.invars)
+        for eqn in jaxpr.eqns:
+            if any(isinstance(v, Var) and v in dependent for v in eqn.invars):
+                dependent.update(eqn.outvars)
+        return any(isinstance(v, Var) and v in dependent for v in jaxpr.outvars)
 
 
 def trace(fn, in_state, in_avals, out_names, n_extra=0, appending=None):
@@ -475,6 +485,7 @@ def _test_function(test, state, leaves, location, what):
     def run(*leaves):
         (value,) = traced(*leaves)
         return value if value.dtype == jnp.bool_ else value != 0
+    run.reads_state = traced.reads_inputs()
     return run
 
 
@@ -492,10 +503,17 @@ def while_loop(test, body, values, names, location, maximum_iterations=None):
 
     With `maximum_iterations`, a `lax.scan` of that length with a done flag instead, which
     can be differentiated in reverse mode.
+
+    A test that reads nothing the loop changes is true in every iteration or in none:
+    Python would loop forever, and so would the compiled loop. The program then raises a
+    ControlFlowError when the test is true, and otherwise runs no iteration.
     """
     names = tuple(names)
     traced, leaves, state = _carried(body, names, values, location)
     test_fn = _test_function(test, state, leaves, location, '`while` loop')
+    if maximum_iterations is None and not test_fn.reads_state:
+        raise_if(test_fn(*leaves), _never_ends, (location,))
+        return state.unflatten(leaves)
     targets = [aval(x) for x in leaves]
     step = _caster(traced, targets)
     if maximum_iterations is None:
@@ -504,6 +522,13 @@ def while_loop(test, body, values, names, location, maximum_iterations=None):
     else:
         out = _bounded(test_fn, lambda *c: step(*c)[0], leaves, maximum_iterations)
     return state.unflatten(out)
+
+
+def _never_ends(location):
+    return ControlFlowError(
+        f'the `while` loop{where(location)} never ends: its condition is true, and it reads '
+        f'no variable that the loop changes, so it stays true and the compiled loop could '
+        f'never stop. Make the body change what the condition reads, or `break` out of it.')
 
 
 def _retyped(leaves, targets):

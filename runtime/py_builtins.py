@@ -57,15 +57,18 @@ def _extremum(name, python_fn, pairwise, arg_best, args, kwargs):
 
 
 def min_(*args, **kwargs):
-    """Python reference: `min(*args, key=None, default=...)`; traced items give
-    `jnp.minimum` (`jnp.min` over an array's first axis; `argmin` of the keys)."""
-    return _extremum('min', builtins.min, jnp.minimum, jnp.argmin, args, kwargs)
+    """Python reference: `min(*args, key=None, default=...)`; traced items are compared
+    as Python compares them, keeping the earlier item unless a later one is smaller
+    (`jnp.where(b < a, b, a)`: a NaN first stays, a NaN later is skipped, a tie's gradient
+    goes to the first); `jnp.min` over an array's first axis; `argmin` of the keys."""
+    return _extremum('min', builtins.min, lambda a, b: jnp.where(b < a, b, a), jnp.argmin,
+                     args, kwargs)
 
 
 def max_(*args, **kwargs):
-    """Python reference: `max(*args, key=None, default=...)`; traced items give
-    `jnp.maximum` (`jnp.max` over an array's first axis; `argmax` of the keys)."""
-    return _extremum('max', builtins.max, jnp.maximum, jnp.argmax, args, kwargs)
+    """Python reference: `max(*args, key=None, default=...)`; as `min_`, with `b > a`."""
+    return _extremum('max', builtins.max, lambda a, b: jnp.where(b > a, b, a), jnp.argmax,
+                     args, kwargs)
 
 
 def sum_(iterable, /, start=0):

@@ -1,4 +1,6 @@
 """Builtins on traced values keep Python's meaning; text of traced values is an error."""
+import math
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -241,3 +243,24 @@ def test_formatting_in_generated_code_is_readable():
     assert "f'{ag.text(names[0])}-{ag.text(i)}'" in code
     assert autograph.convert(f)(3, ['a']) == 'a-3'
     assert_same(len(autograph.convert(f)(3, ['abc'])), 5)
+
+
+def extremes(a, b, c):
+    return min(a, b, c), max(a, b), min((a, b)), max([c, b, a])
+
+
+@pytest.mark.parametrize('args', [(float('nan'), 1., 2.), (1., float('nan'), .5),
+                                  (2., 2., 3.), (0., -0., 1.)])
+def test_min_max_of_traced_items_compare_as_python_does(args):
+    converted = autograph.convert(extremes)(*map(jnp.float32, args))
+    for got, expected in zip(converted, extremes(*args)):
+        np.testing.assert_equal(float(got), expected)
+        assert math.copysign(1., float(got)) == math.copysign(1., expected)
+
+
+def test_min_of_a_tie_differentiates_the_first_item_as_python_picks_it():
+    def scaled_min(a, b):
+        return min(a, b) * 3
+    grads = jax.grad(autograph.convert(scaled_min), argnums=(0, 1))(
+        jnp.float32(2.), jnp.float32(2.))
+    assert [float(g) for g in grads] == [3., 0.]

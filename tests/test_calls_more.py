@@ -375,6 +375,7 @@ def test_concrete_function_pins_a_python_argument_without_default():
         square(jnp.float32(3.), b=3)
 
 
+@pytest.mark.x64
 def test_concrete_function_takes_weak_arrays_and_python_numbers_of_its_dtype():
     square = autograph.convert(power).get_concrete_function(
         jax.ShapeDtypeStruct((), jnp.int32), b=2)
@@ -384,7 +385,7 @@ def test_concrete_function_takes_weak_arrays_and_python_numbers_of_its_dtype():
     assert square.function.trace_count == 1
     with pytest.raises(ValueError, match=r'traced as int32\[\], but got 2.5'):
         square(2.5)   # int32 would truncate it
-    with pytest.raises(ValueError, match=r'but got float32\[\] \(weakly typed\)'):
+    with pytest.raises(ValueError, match=r'but got float(32|64)\[\] \(weakly typed\)'):
         square(jnp.asarray(2.5))
 
 

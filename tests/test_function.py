@@ -287,3 +287,14 @@ def test_result_object_holding_a_traced_array_is_named():
     assert plain.a == Pair(4).a
     with pytest.raises(autograph.ControlFlowError, match=r"the result\.a .*Pair.*pytree"):
         autograph.convert(lambda n: Pair(n + 1))(jnp.int32(1))
+
+
+def test_arguments_that_do_not_fit_name_the_function():
+    def takes_one(v):
+        return v
+    with pytest.raises(TypeError, match=r'takes_one\(\): too many positional arguments'):
+        autograph.convert(takes_one)(jnp.float32(1.), 2)
+    with pytest.raises(TypeError, match=r"takes_one\(\).* missing .*argument: 'v'"):
+        autograph.convert(takes_one)()
+    with pytest.raises(TypeError, match=r"takes_one\(\).* unexpected keyword argument 'w'"):
+        autograph.convert(takes_one)(jnp.float32(1.), w=2)

@@ -296,3 +296,10 @@ def test_a_cell_run_again_after_an_edit_converts_the_new_code():
     check_all_ways(new, 2.5)
     with pytest.raises(autograph.ConversionError, match='does not match'):
         autograph.to_code(old)   # its source is gone: the cell now holds the new one
+
+
+def test_an_evald_lambda_without_registered_source_is_a_conversion_error_saying_so():
+    square_if_positive = eval('lambda v: v * v if v > 0 else v')
+    with pytest.raises(autograph.ConversionError,
+                       match=r'lambda at <string>:1: its source code is not available'):
+        autograph.convert(square_if_positive)(jnp.float32(2.))

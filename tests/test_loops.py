@@ -486,3 +486,70 @@ def test_registered_dataclass_state():
                 s = Stats(s.total + x, s.count + 1)
         return s.total, s.count
     check(f, jnp.array([1., -2., 3.]))
+
+
+def spins(x, flag):
+    while flag:   # nothing in the loop changes `flag`
+        x = x + 1
+    return x
+
+
+def test_a_while_loop_that_could_never_stop_is_an_error_when_it_would_run():
+    converted = autograph.convert(spins)
+    assert float(converted(jnp.float32(2.), jnp.asarray(False))) == spins(2., False)
+    with pytest.raises(autograph.ControlFlowError, match=r'`while` loop at .*never ends'):
+        converted(jnp.float32(2.), jnp.asarray(True))
+    batched = jax.vmap(converted)
+    assert_same(batched(jnp.arange(3.), jnp.zeros(3, bool)), jnp.arange(3.))
+    with pytest.raises(autograph.ControlFlowError, match='never ends'):
+        batched(jnp.arange(3.), jnp.array([False, True, False]))
+    jaxpr = jax.make_jaxpr(autograph.convert(spins, jit=False))(1., jnp.asarray(False))
+    assert 'while' not in str(jaxpr)
+
+
+def test_an_iterator_resumed_after_break_continues_where_python_does():
+    def split_at_first_large(xs, limit):
+        items = iter(xs)
+        head = []
+        for v in items:
+            if v > limit:
+                break
+            head.append(v)
+        return head, [v * 10 for v in items]
+    for limit in (1, 3):
+        assert autograph.convert(split_at_first_large)([0, 1, 2, 3, 4], limit) == \
+            split_at_first_large([0, 1, 2, 3, 4], limit)
+
+
+def sum_before_and_after_a_large_item(x):
+    items = (i * 1. for i in range(6))
+    before = 0.
+    for v in items:
+        if v * x > 3:
+            break
+        before = before + v
+    return before, sum(items)
+
+
+def test_an_iterator_read_after_a_traced_break_is_a_named_error():
+    converted = autograph.convert(sum_before_and_after_a_large_item)
+    assert converted(2.) == sum_before_and_after_a_large_item(2.)   # a Python break
+    with pytest.raises(autograph.ControlFlowError,
+                       match=r"`for` loop at .*test_loops.py:\d+ may `break` on a traced "
+                             r"condition, which would leave the iterator 'items'"):
+        converted(jnp.float32(2.))
+
+
+def test_an_iterator_not_read_after_a_traced_break_is_fine():
+    def f(x):
+        items = (i * 1. for i in range(6))
+        before = 0.
+        for v in items:
+            if v * x > 3:
+                break
+            before = before + v
+        return before
+    assert "iterator='items'" in autograph.to_code(sum_before_and_after_a_large_item)
+    assert 'iterator=' not in autograph.to_code(f)
+    for x in (2., 0.5, -1.):
+        assert_same(autograph.convert(f)(jnp.float32(x)), f(x))

@@ -212,6 +212,10 @@ class _ControlFlow:
             functions.append(templates.function(
                 test_name, carried, [ast.Return(value=negation(self.ctx, flag))]))
             keywords.append(ast.keyword(arg='extra_test', value=templates.name(test_name)))
+            if isinstance(node.iter, ast.Name) and node.iter.id in self.live_after(node):
+                # An iterator read again after a `break` (see ag.for_stmt)
+                keywords.append(ast.keyword(arg='iterator',
+                                            value=ast.Constant(value=node.iter.id)))
         keywords += self.ctx.loop_options.get(node, [])
         call = self.operator('for_stmt', [node.iter, templates.name(body_name)], carried,
                              carried, keywords + fields, shared)

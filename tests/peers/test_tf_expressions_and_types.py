@@ -50,8 +50,8 @@ def cond_with_multiple_values(x):
     return x, y, z
 
 
-@pytest.mark.parametrize('target,x', itertools.product(
-    (consecutive_conds, cond_with_multiple_values), (-1, 1, 5)))
+@pytest.mark.parametrize('target,x', list(itertools.product(
+    (consecutive_conds, cond_with_multiple_values), (-1, 1, 5))))
 def test_ifexp_basic(target, x):
     matches(target, x)
 
@@ -156,9 +156,9 @@ def for_with_variable_shape_and_break(n):
     return v
 
 
-@pytest.mark.parametrize('target,n', itertools.product(
+@pytest.mark.parametrize('target,n', list(itertools.product(
     (while_with_variable_shape_growing_vector, while_with_variable_shape_growing_matrix,
-     for_with_variable_shape_and_break), (0, 1, 2, 5)))
+     for_with_variable_shape_and_break), (0, 1, 2, 5))))
 def test_growing_shape_with_python_trip_count(target, n):
     matches(target, n, traced=False)
 

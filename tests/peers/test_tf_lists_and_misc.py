@@ -152,14 +152,14 @@ def staged_return_in_py_while(x):
     return s
 
 
-@pytest.mark.parametrize('l,target', itertools.product(
-    ([1], [2, 1], [2, 4, 3], [2, 4, 6]), (staged_break_in_py_for, staged_return_in_py_for)))
+@pytest.mark.parametrize('l,target', list(itertools.product(
+    ([1], [2, 1], [2, 4, 3], [2, 4, 6]), (staged_break_in_py_for, staged_return_in_py_for))))
 def test_staged_exit_in_python_for(l, target):
     assert_same(autograph.convert(target)(l), target(l))
 
 
-@pytest.mark.parametrize('n,target', itertools.product(
-    (1, 2, 3, 6), (staged_break_in_py_while, staged_return_in_py_while)))
+@pytest.mark.parametrize('n,target', list(itertools.product(
+    (1, 2, 3, 6), (staged_break_in_py_while, staged_return_in_py_while))))
 def test_staged_exit_in_python_while(n, target):
     assert_same(autograph.convert(target)(n), target(n))
 

@@ -70,8 +70,8 @@ def if_else_two_vars(n):
     return i, j
 
 
-@pytest.mark.parametrize('target,n,kind', itertools.product(
-    (if_one_var, if_else_one_var, if_two_vars, if_else_two_vars), (0, 1), (PYTHON, TRACED)))
+@pytest.mark.parametrize('target,n,kind', list(itertools.product(
+    (if_one_var, if_else_one_var, if_two_vars, if_else_two_vars), (0, 1), (PYTHON, TRACED))))
 def test_several_vars(target, n, kind):
     matches(target, n, kinds=[kind])
 
@@ -103,7 +103,7 @@ def test_var_lifetime_imbalanced_legal():
     matches(else_creates_var, False)
 
 
-@pytest.mark.parametrize('c,kind', itertools.product((True, False), (PYTHON, TRACED)))
+@pytest.mark.parametrize('c,kind', list(itertools.product((True, False), (PYTHON, TRACED))))
 def test_if_else_creates_var(c, kind):
     matches(if_else_creates_var, c, kinds=[kind])
 
@@ -167,8 +167,8 @@ def test_none_in_both_branches_traced(c):
     assert i is None and int(j) == expected[1]
 
 
-@pytest.mark.parametrize('target,c', itertools.product(
-    (if_returns_none, else_returns_none), (True, False)))
+@pytest.mark.parametrize('target,c', list(itertools.product(
+    (if_returns_none, else_returns_none), (True, False))))
 def test_none_in_one_branch_traced_is_a_named_error(target, c):
     with pytest.raises(autograph.ControlFlowError, match="'i' is .*None"):
         autograph.convert(target)(jnp.bool_(c))
@@ -201,9 +201,9 @@ def if_locally_modified_var(c):
     return i
 
 
-@pytest.mark.parametrize('target,c,kind', itertools.product(
+@pytest.mark.parametrize('target,c,kind', list(itertools.product(
     (if_local_var, if_else_local_var, if_locally_modified_var), (True, False),
-    (PYTHON, TRACED)))
+    (PYTHON, TRACED))))
 def test_local_vars(target, c, kind):
     matches(target, c, kinds=[kind])
 
@@ -215,8 +215,8 @@ def nested_if_temporarily_undefined_return(c1, c2):
     return 2
 
 
-@pytest.mark.parametrize('c1,c2,kind', itertools.product(
-    (True, False), (True, False), (PYTHON, TRACED)))
+@pytest.mark.parametrize('c1,c2,kind', list(itertools.product(
+    (True, False), (True, False), (PYTHON, TRACED))))
 def test_nested_if_temporarily_undefined_return(c1, c2, kind):
     # TF rejects the traced case ("must also have a return"); every path returns, so we
     # convert it.
@@ -297,9 +297,9 @@ def nested_if_elses(n1, n2):
     return l
 
 
-@pytest.mark.parametrize('target,n1,k1,n2,k2', itertools.product(
+@pytest.mark.parametrize('target,n1,k1,n2,k2', list(itertools.product(
     (successive_ifs, successive_if_elses, nested_ifs, nested_if_elses),
-    (0, 1), (PYTHON, TRACED), (0, 1), (PYTHON, TRACED)))
+    (0, 1), (PYTHON, TRACED), (0, 1), (PYTHON, TRACED))))
 def test_composition(target, n1, k1, n2, k2):
     matches(target, n1, n2, kinds=[k1, k2])
 
@@ -334,14 +334,14 @@ def dependent_imbalanced_inner_if(x):
     return x, y
 
 
-@pytest.mark.parametrize('x,y,kx,ky', itertools.product((-1, 1), (-1, 1), (PYTHON, TRACED),
-                                                        (PYTHON, TRACED)))
+@pytest.mark.parametrize('x,y,kx,ky', list(itertools.product((-1, 1), (-1, 1), (PYTHON, TRACED),
+                                                        (PYTHON, TRACED))))
 def test_independent_ifs(x, y, kx, ky):
     matches(independent_ifs, x, y, kinds=[kx, ky])
 
 
-@pytest.mark.parametrize('target,x,kind', itertools.product(
-    (dependent_inner_if, dependent_imbalanced_inner_if), (-1, 1), (PYTHON, TRACED)))
+@pytest.mark.parametrize('target,x,kind', list(itertools.product(
+    (dependent_inner_if, dependent_imbalanced_inner_if), (-1, 1), (PYTHON, TRACED))))
 def test_dependent_inner_ifs(target, x, kind):
     matches(target, x, kinds=[kind])
 
@@ -396,9 +396,9 @@ def ranges(a, b, ka, kb):
             range(b) if kb == PYTHON else jnp.arange(b))
 
 
-@pytest.mark.parametrize('target,a,b,ka,kb', itertools.product(
+@pytest.mark.parametrize('target,a,b,ka,kb', list(itertools.product(
     (independent_inner_for, dependent_inner_for), (0, 1, 2), (0, 1, 2), (PYTHON, TRACED),
-    (PYTHON, TRACED)))
+    (PYTHON, TRACED))))
 def test_inner_for(target, a, b, ka, kb):
     ra, rb = ranges(a, b, ka, kb)
     expected = target(range(a), range(b))
@@ -428,14 +428,14 @@ def dependent_inner_while(a, b):
     return r
 
 
-@pytest.mark.parametrize('a,b,ka,kb', itertools.product(
-    (0, 1, 2), (0, 1, 2), (PYTHON, TRACED), (PYTHON, TRACED)))
+@pytest.mark.parametrize('a,b,ka,kb', list(itertools.product(
+    (0, 1, 2), (0, 1, 2), (PYTHON, TRACED), (PYTHON, TRACED))))
 def test_independent_inner_while(a, b, ka, kb):
     matches(independent_inner_while, a, b, kinds=[ka, kb])
 
 
-@pytest.mark.parametrize('a,b,ka,kb', itertools.product(
-    (0, 1, 3, 4), (0, 2, 4), (PYTHON, TRACED), (PYTHON, TRACED)))
+@pytest.mark.parametrize('a,b,ka,kb', list(itertools.product(
+    (0, 1, 3, 4), (0, 2, 4), (PYTHON, TRACED), (PYTHON, TRACED))))
 def test_dependent_inner_while(a, b, ka, kb):
     # Upstream skips Python a with traced b (b/124378596); we run it.
     matches(dependent_inner_while, a, b, kinds=[ka, kb])
@@ -450,7 +450,7 @@ def if_in_for(a):
     return k
 
 
-@pytest.mark.parametrize('a,kind', itertools.product((0, 1, 2, 5), (PYTHON, TRACED)))
+@pytest.mark.parametrize('a,kind', list(itertools.product((0, 1, 2, 5), (PYTHON, TRACED))))
 def test_if_in_for(a, kind):
     ra, _ = ranges(a, 0, kind, PYTHON)
     assert_same(autograph.convert(if_in_for)(ra), if_in_for(range(a)))
@@ -504,9 +504,9 @@ def while_break_in_try(x):
     return z
 
 
-@pytest.mark.parametrize('target,x,kind', itertools.product(
+@pytest.mark.parametrize('target,x,kind', list(itertools.product(
     (while_with_continue_in_context_manager, while_continue_in_try,
-     while_break_in_context_manager, while_break_in_try), (0, 4, 10), (PYTHON, TRACED)))
+     while_break_in_context_manager, while_break_in_try), (0, 4, 10), (PYTHON, TRACED))))
 def test_loop_exits_in_with_and_try(target, x, kind):
     matches(target, x, kinds=[kind])
 
@@ -529,7 +529,7 @@ def loop_initializing_variant_variable(n):
     return a
 
 
-@pytest.mark.parametrize('n,kind', itertools.product((1, 2), (PYTHON, TRACED)))
+@pytest.mark.parametrize('n,kind', list(itertools.product((1, 2), (PYTHON, TRACED))))
 def test_loop_initializing_invariant_variable_legal(n, kind):
     matches(loop_initializing_invariant_variable, n, kinds=[kind])
 
@@ -570,8 +570,8 @@ def if_basic_list(a):
     return x
 
 
-@pytest.mark.parametrize('target,a,kind', itertools.product(
-    (if_basic_dict, if_basic_list), (0, 1), (PYTHON, TRACED)))
+@pytest.mark.parametrize('target,a,kind', list(itertools.product(
+    (if_basic_dict, if_basic_list), (0, 1), (PYTHON, TRACED))))
 def test_composite_if_basic(target, a, kind):
     matches(target, a, kinds=[kind])
 
@@ -590,8 +590,8 @@ def if_imbalanced_nested(a):
     return x
 
 
-@pytest.mark.parametrize('target,a', itertools.product(
-    (if_imbalanced, if_imbalanced_nested), (0, 1)))
+@pytest.mark.parametrize('target,a', list(itertools.product(
+    (if_imbalanced, if_imbalanced_nested), (0, 1))))
 def test_composite_if_imbalanced_python(target, a):
     matches(target, a)
 
@@ -627,17 +627,17 @@ def for_basic_list(n, x, a, b):
     return y
 
 
-@pytest.mark.parametrize('x,kind', itertools.product((0, 1, 2), (PYTHON, TRACED)))
+@pytest.mark.parametrize('x,kind', list(itertools.product((0, 1, 2), (PYTHON, TRACED))))
 def test_composite_while_basic(x, kind):
     matches(while_basic_dict, x, 3, 0, kinds=[kind, PYTHON, PYTHON])
 
 
-@pytest.mark.parametrize('b,kind', itertools.product((3, 6), (PYTHON, TRACED)))
+@pytest.mark.parametrize('b,kind', list(itertools.product((3, 6), (PYTHON, TRACED))))
 def test_composite_while_state_only(b, kind):
     matches(while_state_only_list, 0, b, kinds=[PYTHON, kind])
 
 
-@pytest.mark.parametrize('n,kind', itertools.product((0, 1, 2), (PYTHON, TRACED)))
+@pytest.mark.parametrize('n,kind', list(itertools.product((0, 1, 2), (PYTHON, TRACED))))
 def test_composite_for_basic(n, kind):
     matches(for_basic_list, n, 1, 1, 1, kinds=[kind, PYTHON, PYTHON, PYTHON])
 
@@ -660,9 +660,9 @@ def while_creates_nested_var_static_shape(n):
     return v['a'], v['b']
 
 
-@pytest.mark.parametrize('target,n,kind', itertools.product(
+@pytest.mark.parametrize('target,n,kind', list(itertools.product(
     (while_creates_var_static_shape, while_creates_nested_var_static_shape), (1, 2),
-    (PYTHON, TRACED)))
+    (PYTHON, TRACED))))
 def test_while_creates_var(target, n, kind):
     matches(target, n, kinds=[kind])
 

@@ -263,7 +263,8 @@ class Function:
             concrete = self._concrete.get(key) or self._concrete_function(key)
             return concrete.call_leaves(leaves)
         except Exception as error:
-            raise _user_facing(error) from None
+            user = _user_facing(error)
+            raise user from user.__cause__   # (the user's `raise ... from` cause is kept)
 
     def _key(self, args, kwargs):
         if self.input_signature is not None:
@@ -596,7 +597,8 @@ class ConcreteFunction:
                 raise self._incompatible(key)
             return self.call_leaves(leaves)
         except Exception as error:
-            raise _user_facing(error) from None
+            user = _user_facing(error)
+            raise user from user.__cause__
 
     def _pin(self, args, kwargs):
         """The call's arguments bound to the parameters; a Python argument left out takes

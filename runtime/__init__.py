@@ -25,17 +25,19 @@ from .py_builtins import min_ as min
 from .py_builtins import pow_ as pow
 from .py_builtins import sorted_ as sorted
 from .py_builtins import sum_ as sum
-from .raises import raise_, raise_if
+from .handlers import handlers
+from .raises import caused, raise_, raise_if, reraise
+from .slicing import getslice, span, window, windows
 from .state import Undefined, check_defined
 from .text import format_ as format
 from .text import repr_ as repr
 from .text import str_ as str
 from .text import text
 
-__all__ = ['Undefined', 'all', 'and_', 'any', 'assert_', 'bool', 'call',
+__all__ = ['Undefined', 'all', 'and_', 'any', 'assert_', 'bool', 'call', 'caused',
            'check_defined', 'compare', 'comprehension_test', 'enumerate', 'filter',
-           'float', 'for_stmt', 'format', 'getitem', 'if_chain', 'if_exp',
-           'if_exp_chain', 'if_stmt', 'in_', 'int', 'is_', 'is_not', 'max', 'min',
-           'not_', 'or_', 'pow', 'python_subject', 'raise_', 'raise_if', 'range',
-           'repeat', 'repr', 'setitem', 'sorted', 'str', 'sum', 'text', 'update_item',
-           'while_stmt', 'zip']
+           'float', 'for_stmt', 'format', 'getitem', 'getslice', 'handlers', 'if_chain',
+           'if_exp', 'if_exp_chain', 'if_stmt', 'in_', 'int', 'is_', 'is_not', 'max',
+           'min', 'not_', 'or_', 'pow', 'python_subject', 'raise_', 'raise_if', 'range',
+           'repeat', 'repr', 'reraise', 'setitem', 'sorted', 'span', 'str', 'sum',
+           'text', 'update_item', 'while_stmt', 'window', 'windows', 'zip']

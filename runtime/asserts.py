@@ -7,15 +7,12 @@ from .raises import MARKER, raise_if
 from .state import is_traced
 
 
-def assert_(test, message=None):
-    """Python reference: `assert test, message()`. A traced test (an array: all of its
-    elements must hold) is checked by the compiled program (see runtime.raises)."""
-    if not is_traced(test):
-        if not test:
-            raise AssertionError(message()) if message is not None else AssertionError()
-        return
-    text = str(message()) if message is not None else 'assertion failed'
-    raise_if(jnp.logical_not(jnp.all(test)), lambda: AssertionError(text))
+def assert_(test, message=None, args=()):
+    """Python reference: `assert test, message(*args)`. A traced test (an array: all of
+    its elements must hold) is checked by the compiled program (see runtime.raises)."""
+    failed = jnp.logical_not(jnp.all(test)) if is_traced(test) else not test
+    raise_if(failed, lambda *values: AssertionError(
+        *(() if message is None else (message(*values),))), args)
 
 
 class _HideCheckLogs(logging.Filter):

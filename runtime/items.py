@@ -9,7 +9,8 @@ A JAX array (concrete or traced) gives a new array, `x.at[i].set(v)`; any other 
 (list, dict, NumPy array, user object) is changed in place by its own `__setitem__` and
 returned as it is, so rebinding the name changes nothing and the caller sees the change.
 A list or dict cannot be assigned at a traced index or key (the position must be known
-while tracing): that is a ControlFlowError naming the container and the line.
+while tracing): that is a ControlFlowError naming the container and the line. A slice of
+a JAX array with traced bounds is written by `lax.dynamic_update_slice` (runtime.slicing).
 """
 import ast
 import operator
@@ -17,6 +18,7 @@ import operator
 import jax
 import jax.numpy as jnp
 
+from . import slicing
 from .errors import ControlFlowError, here
 from .stacked import Stacked
 from .state import any_traced
@@ -37,6 +39,8 @@ def setitem(target, key, value):
     For a JAX array: `target.at[key].set(value)`, with `value` cast to the array's dtype
     and broadcast to the selected shape as NumPy's item assignment does.
     """
+    if slicing.assigns_traced_slice(target, key):
+        return slicing.set_slice(target, key, value)
     if isinstance(target, jax.Array):
         return target.at[key].set(jnp.asarray(value).astype(target.dtype))
     _check_static(target, key)
@@ -54,6 +58,8 @@ def update_item(target, key, op, value):
     `value` is evaluated before `target[key]` is read (Python reads the item first; the
     two differ only if computing `value` changes that item).
     """
+    if slicing.assigns_traced_slice(target, key):
+        return slicing.set_slice(target, key, value, _UPDATES[op])
     if not isinstance(target, jax.Array):
         _check_static(target, key)
     return setitem(target, key, _UPDATES[op](target[key], value))

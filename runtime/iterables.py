@@ -8,7 +8,7 @@ import operator
 import jax.numpy as jnp
 from jax._src.lax.lax import _convert_element_type  # the only way to make a weak type
 
-from . import lowering, registry
+from . import lowering, registry, slicing
 from .errors import ControlFlowError
 from .state import is_traced
 
@@ -179,7 +179,9 @@ class RangeItems:
 
     def loop(self, body, values, names, location, extra_test, require_traced):
         def body_at(k, *state):
-            return body(self.item(_weak(k)), *state)
+            item = self.item(_weak(k))
+            with slicing.range_item(item, self):   # (slices that fit on every iteration)
+                return body(item, *state)
         if extra_test is not None:
             return lowering.range_loop(0, self.length, 1, body_at, values, names, location,
                                        extra_test, require_traced)

@@ -15,15 +15,24 @@ bodies of finished elements): staged branches and loop bodies are traced inside 
 which records their predicate, and a check fires only when every enclosing predicate holds.
 
 `make(*args)` builds the exception when the check fails, from the run-time values of
-`args` (the user's variables its message reads), so a message shows numbers, not tracers.
+`args` (the user's variables its message reads) and of the variables `make` reads from
+enclosing functions, so a message shows numbers, not tracers. `caused(error, cause)` is
+the exception of `raise error from cause`; its `__cause__` reaches the user.
+
+Inside a converted `try` whose `except` would catch the exception, a `raise` the program
+can only do when it runs is an error instead (see runtime.handlers); a Python one with no
+staging in between raises right away, and the `except` catches it while tracing.
 """
 import dataclasses
 import itertools
+import sys
 import threading
+import types
 
 import jax
 import numpy as np
 
+from . import handlers
 from .errors import here, where
 from .state import is_traced, merge, split
 
@@ -87,11 +96,17 @@ def raise_(make, args=()):
 def raise_if(cond, make, args=()):
     """Python reference: `if cond: raise make(*args)` (see the module docstring)."""
     from .lowering import predicate, staged_depth
-    staged = staged_depth() > 0
-    if not is_traced(cond):
-        if not cond:
+    traced = is_traced(cond)
+    if not traced and not cond:
+        return
+    scope = handlers.catching(_made_now(make, args)) if handlers.active() else None
+    if scope is not None:
+        if traced or staged_depth() > scope.depth:
+            handlers.report(scope, _made_now(make, args), here(), traced)
             return
-        if not staged:
+        raise _made_now(make, args)  # caught by the user's `except` while tracing
+    if not traced:
+        if staged_depth() == 0:
             raise _made_now(make, args)
         cond = True
     location = here()
@@ -117,17 +132,54 @@ def raised():
 def check(conditions, make, args, location):
     """Emit a run-time check: raise `make(*args)` when every condition holds."""
     leaves, spec = split(args)
+    cells, cells_tree = jax.tree_util.tree_flatten(_closure(make))
+    traced = [i for i, v in enumerate(cells) if is_traced(v)]   # (the rest stays Python)
 
-    def fire(conditions, leaves):
+    def fire(conditions, leaves, traced_cells):
         if all(np.all(c) for c in conditions):
-            error = _instance(make(*merge(spec, [np.asarray(v) for v in leaves])))
+            values = list(cells)
+            for i, v in zip(traced, traced_cells):
+                values[i] = np.asarray(v)
+            closure = jax.tree_util.tree_unflatten(cells_tree, values)
+            args = merge(spec, [np.asarray(v) for v in leaves])
+            error = _instance(_rebound(make, closure)(*args))
             token = next(_tokens)
             _failed[token] = error
             while len(_failed) > _KEEP:
                 _failed.pop(next(iter(_failed)))
             raise RuntimeError(f'{MARKER} #{token}{where(location)}: '
                                f'{type(error).__name__}: {error}')
-    jax.debug.callback(fire, conditions, leaves)
+    jax.debug.callback(fire, conditions, leaves, [cells[i] for i in traced])
+
+
+def _closure(make):
+    """The values of the variables `make` reads from enclosing functions (an enclosing
+    function's traced argument, a name bound by `except ... as`), as they are now: the
+    exception is built from them when the program runs, after the trace has ended."""
+    cells = make.__closure__ or ()
+    return tuple(_Empty() if _is_empty(cell) else cell.cell_contents for cell in cells)
+
+
+def _is_empty(cell):
+    try:
+        cell.cell_contents
+    except ValueError:
+        return True
+    return False
+
+
+class _Empty:
+    """A variable not bound yet: reading it raises NameError, as it would have."""
+
+
+def _rebound(make, values):
+    """`make` reading `values` (run-time numbers for traced ones) from its closure."""
+    if not values:
+        return make
+    cells = tuple(types.CellType() if isinstance(v, _Empty) else types.CellType(v)
+                  for v in values)
+    return types.FunctionType(make.__code__, make.__globals__, make.__name__,
+                              make.__defaults__, cells)
 
 
 def user_exception(error):
@@ -142,9 +194,31 @@ def user_exception(error):
     if user is None:
         return RuntimeError(text)
     location = text.split(' at ', 1)[1].split(': ', 1)[0] if ' at ' in text else None
-    if location:
-        user.add_note(f'Raised by the compiled program at {location}.')
+    note = f'Raised by the compiled program at {location}.'
+    if location and note not in getattr(user, '__notes__', ()):
+        user.add_note(note)   # (once: a stored exception may be raised again)
     return user
+
+
+def reraise():
+    """`make` for a bare `raise`: it raises the exception being handled now (while
+    tracing, in the user's `except`), as Python's bare `raise` does."""
+    error = sys.exc_info()[1]
+    if error is None:
+        return lambda: RuntimeError('No active exception to reraise')
+    return lambda: error
+
+
+def caused(error, cause):
+    """Python reference: the exception `raise error from cause` raises."""
+    error = _instance(error)
+    if isinstance(cause, type) and issubclass(cause, BaseException):
+        cause = cause()
+    if cause is not None and not isinstance(cause, BaseException):
+        return TypeError('exception causes must derive from BaseException')
+    error.__cause__ = cause
+    error.__suppress_context__ = True
+    return error
 
 
 def _instance(made):

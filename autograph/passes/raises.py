@@ -1,10 +1,13 @@
-"""`raise` inside `if`, loops and `with` -> `ag.raise_if` / `ag.raise_`.
+"""`raise` inside `if`, loops, `with` and `try` -> `ag.raise_if` / `ag.raise_`.
 
     if exponent < 0:                         ag.raise_if(exponent < 0,
         raise ValueError('negative')   ->        lambda: ValueError('negative'))
 
     if x < 0:                                ag.raise_if(x < 0,
         raise ValueError(f'bad {x}')   ->        lambda x: ValueError(f'bad {x}'), (x,))
+
+    if x < 0:                                ag.raise_if(x < 0,
+        raise E('bad') from err        ->        lambda err: ag.caused(E('bad'), err), (err,))
 
 An `if` whose only statement is a `raise` (its `else`, if any, follows as plain code)
 becomes `ag.raise_if`; any other such `raise` becomes `ag.raise_(...)`, which ends the
@@ -13,9 +16,15 @@ branch it is in. With a traced condition the compiled program checks it when it 
 exception is built lazily from the local variables its expression reads, passed in as
 arguments, so a failing check formats their run-time values.
 
-Left as Python: a `raise` at the top of the function (nothing can stage it), a bare
-`raise` and `raise ... from ...` (re-raising belongs to Python's `except`), and a `raise`
-inside a `try` that has handlers (Python code may catch it).
+A `try` with `except` clauses is wrapped in `with ag.handlers(<their types>) as body:`,
+and its body in `with body:`, so that a run-time `raise` the `except` would catch in
+Python is an error naming it rather than an exception that escapes it (see
+runtime.handlers).
+
+    if x < 0:                                ag.raise_if(x < 0, ag.reraise())
+        raise                          ->    (in an `except`: the exception it handles)
+
+Left as Python: a `raise` at the top of the function (nothing can stage it).
 """
 import ast
 
@@ -40,34 +49,53 @@ class _Lowering:
         return [new for stmt in stmts for new in self.statement(stmt, nested=True)]
 
     def statement(self, stmt, nested):
-        if isinstance(stmt, SCOPES) or (isinstance(stmt, ast.Try) and stmt.handlers):
+        if isinstance(stmt, SCOPES):
             return [stmt]
         if isinstance(stmt, ast.Raise):
-            if nested and _convertible(stmt):
+            if nested:
                 return [self.call('raise_', [], stmt)]
             return [stmt]
         if isinstance(stmt, ast.If):
             for body, orelse, test in ((stmt.body, stmt.orelse, stmt.test),
                                        (stmt.orelse, stmt.body, _negated(self.ctx, stmt.test))):
-                if len(body) == 1 and isinstance(body[0], ast.Raise) and \
-                        _convertible(body[0]) and not _is_raise(orelse):
+                if len(body) == 1 and isinstance(body[0], ast.Raise) and not _is_raise(orelse):
                     check = self.call('raise_if', [test], body[0])
                     return [templates.set_origin([check], stmt)[0]] + self.block(orelse)
         for block in blocks(stmt):
             block[:] = self.block(block)
+        if isinstance(stmt, (ast.Try, ast.TryStar)) and stmt.handlers:
+            return [self.handled(stmt)]
         return [stmt]
 
     def call(self, op, args, node):
-        """`ag.op(*args, lambda *reads: exc, (reads,))` at `node`'s line."""
-        reads = sorted(activity(node.exc).reads & self.locals)
-        maker = ast.Lambda(args=templates.arguments(reads), body=node.exc)
+        """`ag.op(*args, lambda *reads: exc, (reads,))` at `node`'s line; a bare `raise`
+        is `ag.op(*args, ag.reraise())` (the exception being handled)."""
+        if node.exc is None:
+            reraise = ast.Call(func=self.ctx.runtime('reraise'), args=[], keywords=[])
+            call = ast.Call(func=self.ctx.runtime(op), args=args + [reraise], keywords=[])
+            return ast.copy_location(ast.Expr(value=call), node)
+        exc = node.exc
+        if node.cause is not None:
+            exc = ast.Call(func=self.ctx.runtime('caused'), args=[exc, node.cause], keywords=[])
+        reads = sorted(activity(exc).reads & self.locals)
+        maker = ast.Lambda(args=templates.arguments(reads), body=exc)
         args = args + [maker] + ([templates.tuple_of(reads)] if reads else [])
         call = ast.Call(func=self.ctx.runtime(op), args=args, keywords=[])
         return ast.copy_location(ast.Expr(value=call), node)
 
-
-def _convertible(node):
-    return node.exc is not None and node.cause is None
+    def handled(self, stmt):
+        """`with ag.handlers(E1, E2) as body: try: with body: ...` (see runtime.handlers;
+        a bare `except` catches BaseException)."""
+        types = [h.type if h.type is not None else templates.name('BaseException')
+                 for h in stmt.handlers]
+        name = self.ctx.namer.new('try_body')
+        call = ast.Call(func=self.ctx.runtime('handlers'), args=types, keywords=[])
+        inner = ast.With(items=[ast.withitem(context_expr=templates.name(name))],
+                         body=stmt.body)
+        stmt.body = [ast.copy_location(inner, stmt.body[0])]
+        outer = ast.With(items=[ast.withitem(context_expr=call, optional_vars=templates.name(
+            name, ast.Store()))], body=[stmt])
+        return ast.copy_location(outer, stmt)
 
 
 def _is_raise(stmts):

@@ -4,7 +4,7 @@ import ast
 import functools
 import inspect
 
-from autograph import conversion, parsing
+from autograph import conversion, parsing, prebuilt
 from autograph.errors import ConversionError
 from autograph.function import Function
 from autograph.runtime.iterables import StagedRange
@@ -83,6 +83,8 @@ def to_code(fn, recursive=False):
 
 def _python_function(fn):
     fn = getattr(fn, '__ag_python_function__', fn)
+    if prebuilt.wraps_user_code(fn):   # jax.jit(p), jax.vmap(p, ...): the code of p
+        fn = prebuilt.wrapped_function(fn)
     if inspect.ismethod(fn):
         fn = fn.__func__
     if isinstance(fn, (staticmethod, classmethod)):

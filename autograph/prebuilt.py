@@ -29,8 +29,12 @@ def wraps_user_code(value):
     """True for a JAX wrapper (it sets `__wrapped__`) around a user function."""
     if getattr(value, '__wrapped__', None) is None or not _is_jax(value):
         return False
-    inner = inspect.unwrap(value, stop=lambda f: not _is_jax(f))
-    return not is_library(inner)
+    return not is_library(wrapped_function(value))
+
+
+def wrapped_function(wrapper):
+    """The user function inside JAX wrappers (`p` for `jax.jit(jax.vmap(p))`)."""
+    return inspect.unwrap(wrapper, stop=lambda f: not _is_jax(f))
 
 
 def rewrap(wrapper, convert):

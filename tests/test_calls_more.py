@@ -222,6 +222,11 @@ def test_convert_a_prebuilt_transform(name):
         assert_same(autograph.convert(make(p))(2., arg), make(p_where)(2., arg))
 
 
+@pytest.mark.parametrize('name', sorted(PREBUILT))
+def test_to_code_of_a_prebuilt_transform_shows_the_wrapped_function(name):
+    assert autograph.to_code(PREBUILT[name][0](p)) == autograph.to_code(p)
+
+
 def test_prebuilt_jit_called_from_converted_code():
     for x in (1.5, -2.):
         assert float(autograph.convert(calls_prebuilt_jit)(jnp.float32(x))) == \

@@ -14,7 +14,7 @@ import jax
 import jax.numpy as jnp
 from jax import lax
 
-from . import loop_autodiff, loop_policy, lowering, registry
+from . import lists, loop_autodiff, loop_policy, lowering, registry
 from .errors import ControlFlowError, here, where
 from .iterables import StagedRange, TracedIterable, range_items
 from .mutation import Mutations
@@ -225,7 +225,7 @@ def _while(test, body, values, names, maximum_iterations):
 
 
 def for_stmt(iterable, body, state=(), names=(), extra_test=None, unroll=None,
-             autodiff=None, fields=None, nonlocals=(), iterator=None):
+             autodiff=None, fields=None, nonlocals=(), iterator=None, aliased=()):
     """Python reference:
 
         for item in iterable:
@@ -243,7 +243,9 @@ def for_stmt(iterable, body, state=(), names=(), extra_test=None, unroll=None,
 
     `iterator` names the iterable when the code after the loop reads it again: a Python
     iterator it names (a generator, `iter(xs)`) must then not be left at a position that
-    a traced `break` decides.
+    a traced `break` decides. `aliased` names the lists the loop grows that other code
+    may also hold (a parameter, `alias = out`): they stay the same objects, with the
+    loop's items (see runtime.lists.refill).
     """
     if iterator is not None and extra_test is not None and not is_traced(iterable) \
             and builtins.iter(iterable) is iterable:
@@ -253,7 +255,7 @@ def for_stmt(iterable, body, state=(), names=(), extra_test=None, unroll=None,
         return shared.finish(names, for_stmt(
             iterable, shared.wrap(body, names), tuple(state) + shared.get(),
             tuple(names) + shared.names, shared.wrap_test(extra_test), unroll, autodiff,
-            fields))
+            fields, aliased=aliased))
     framework = registry.loop_lowering_for(iterable)
     if framework is not None:
         return framework.for_stmt(iterable, body, tuple(state), names, extra_test)
@@ -262,7 +264,7 @@ def for_stmt(iterable, body, state=(), names=(), extra_test=None, unroll=None,
     extra_test = objects.wrap(extra_test, returns_state=False)
     with loop_autodiff.autodiff_mode(autodiff):
         values = _for(iterable, body, objects.state, objects.all_names, extra_test, unroll)
-    return objects.finish(values)
+    return lists.refill(names, state, objects.finish(values), aliased)
 
 
 def _untraced_exit(extra_test, iterator, location):

@@ -27,7 +27,7 @@ import jax.numpy as jnp
 
 from .errors import ControlFlowError, here, where
 from .stacked import Stacked
-from .state import describe, is_dynamic
+from .state import describe, is_dynamic, pack, unpack
 
 
 class ListReadInLoop(ControlFlowError):
@@ -247,3 +247,21 @@ def _replaced(value, path, new):
         return value[:key] + (_replaced(value[key], rest, new),) + value[key + 1:]
     value[key] = _replaced(value[key], rest, new)
     return value
+
+
+def refill(names, before, after, aliased):
+    """The loop's results `after` (one value per name, see state.unpack), where each list
+    named in `aliased` that came in as a plain list is that very object again, holding
+    the loop's items: other code holding it (the caller of a function that appends to its
+    parameter, or `alias = out`) sees them, as Python's `append` shows them. This costs
+    one slice per item of a collected (Stacked) list, so it is done only for those."""
+    if not aliased:
+        return after
+    values = list(pack(names, after))
+    for i, name in enumerate(names):
+        came, went = before[i], values[i]
+        if name in aliased and type(came) is list and went is not came \
+                and isinstance(went, (list, Stacked)):
+            came[:] = list(went)
+            values[i] = came
+    return unpack(names, tuple(values))

@@ -313,3 +313,46 @@ def test_dict_assigned_at_a_traced_key_is_a_named_error():
                        r"key at " + location(f, 'd[x] = 1')):
         autograph.convert(f)(jnp.arange(3))
 
+
+
+# --- lists other code holds too: the loop fills the very object --------------------------
+
+def collected_through_an_alias(x):
+    out = []
+    alias = out
+    for i in range(5):
+        out.append(x * i)
+    return len(alias), jnp.stack(alias)
+
+
+def grow(items, x):
+    for i in range(4):
+        items.append(x + i)
+
+
+def collected_by_a_helper(x):
+    mine = [x]
+    grow(mine, x * 2)
+    return len(mine), jnp.stack(mine)
+
+
+@pytest.mark.parametrize('fn', [collected_through_an_alias, collected_by_a_helper])
+def test_a_list_grown_by_a_staged_loop_is_the_same_object_for_its_other_holders(fn):
+    check(fn, jnp.float32(1.5))
+    xs = jnp.array([1., -2.])
+    assert_same(jax.vmap(autograph.convert(fn))(xs),
+                jax.tree_util.tree_map(lambda *v: jnp.stack(v), *[fn(x) for x in xs]))
+    total = lambda x: jnp.sum(fn(x)[1])   # noqa: E731
+    assert_same(jax.grad(autograph.convert(total))(1.5), jax.grad(total)(1.5))
+    assert 'scan' in staged(fn, jnp.float32(1.5))
+
+
+def test_a_list_only_this_function_holds_stays_one_stacked_array():
+    def f(x):
+        out = []
+        for i in range(100):
+            out.append(x * i)
+        return jnp.stack(out)
+    assert 'aliased=' not in autograph.to_code(f)
+    assert "aliased=('out',)" in autograph.to_code(collected_through_an_alias)
+    assert "aliased=('items',)" in autograph.to_code(grow)

@@ -42,7 +42,8 @@ def transform(function, ctx):
     flow = Dataflow(function, extra_reads, scope.closures)
     shared = ctx.sharing.get(function) or sharing(function)
     converter = _ControlFlow(ctx, flow, scope, shared, _return_values(function),
-                             ctx.assigned_before_reads.get(function, frozenset()))
+                             ctx.assigned_before_reads.get(function, frozenset()),
+                             _aliasable(function))
     body, pending = converter.block(function.body)
     params = flow.activity(function.args).writes
     docstring = body[:1] if _is_docstring(body[:1]) else []
@@ -62,6 +63,27 @@ def _return_values(function):
             for target in node.targets if isinstance(target, ast.Name)}
 
 
+def _aliasable(function):
+    """Names whose object other code may also hold: the parameters (the caller's), and
+    names assigned to or from another name (`alias = out`)."""
+    args = function.args
+    names = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
+    names |= {a.arg for a in (args.vararg, args.kwarg) if a is not None}
+    for node in ast.walk(function):
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Name):
+            names.add(node.value.id)
+            names |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+    return names
+
+
+def _appended_lists(body):
+    """Names of the lists that `body` grows with `append`/`extend`/`insert`."""
+    return {n.func.value.id for stmt in body for n in ast.walk(stmt)
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+            and n.func.attr in ('append', 'extend', 'insert')
+            and isinstance(n.func.value, ast.Name)}
+
+
 def _is_docstring(stmts):
     return (len(stmts) == 1 and isinstance(stmts[0], ast.Expr)
             and isinstance(stmts[0].value, ast.Constant)
@@ -69,8 +91,10 @@ def _is_docstring(stmts):
 
 
 class _ControlFlow:
-    def __init__(self, ctx, flow, scope, sharing, return_values=(), unread=frozenset()):
+    def __init__(self, ctx, flow, scope, sharing, return_values=(), unread=frozenset(),
+                 aliasable=frozenset()):
         self.ctx = ctx
+        self.aliasable = aliasable   # names whose object other code may hold too
         self.unread = unread         # variables Python never reads while unassigned
         self.return_values = return_values
         self.flow = flow
@@ -286,6 +310,9 @@ class _ControlFlow:
                 # An iterator read again after a `break` (see ag.for_stmt)
                 keywords.append(ast.keyword(arg='iterator',
                                             value=ast.Constant(value=node.iter.id)))
+        aliased = [n for n in carried if n in self.aliasable & _appended_lists(node.body)]
+        if aliased:   # lists that must stay the same object (see ag.for_stmt)
+            keywords.append(ast.keyword(arg='aliased', value=templates.strings(aliased)))
         keywords += self.ctx.loop_options.get(node, [])
         call = self.operator('for_stmt', [node.iter, templates.name(body_name)], carried,
                              carried, keywords + fields, shared)

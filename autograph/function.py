@@ -454,7 +454,30 @@ def _user_facing(error):
     if user is not None:
         return user
     origin.add_user_notes(error)
+    if isinstance(error, jax.errors.UnexpectedTracerError):
+        return _escaped(error)
     return loop_autodiff.explain(error)
+
+
+def _escaped(error):
+    """JAX's UnexpectedTracerError, also a ControlFlowError that says how it happens in
+    converted code (JAX's own text names our tracing functions, not the user's)."""
+    escaped = EscapedTracer(
+        'a traced value was kept outside the code that computed it, and used later: a '
+        'converted function, staged branch or loop body changed something that is not '
+        'part of its results, such as an attribute that a method called in a staged '
+        'statement sets (`self.total = ...`) or a global list it appends to. Have the '
+        'method return the new value and assign it in the converted function '
+        '(`acc.total = acc.added(x)`), or assign the attribute directly there: converted '
+        'code carries the attributes it assigns through staged branches and loops.\n'
+        'JAX: ' + '\n'.join(str(error).splitlines()[:2]))
+    for note in getattr(error, '__notes__', ()):
+        escaped.add_note(note)
+    return escaped
+
+
+class EscapedTracer(ControlFlowError, jax.errors.UnexpectedTracerError):
+    """A traced value used outside the trace that made it (see `_escaped`)."""
 
 
 def retrace_message(function, previous, current):

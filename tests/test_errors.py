@@ -231,8 +231,11 @@ def test_leaked_tracer_is_reported():
         leaked.append(x + 1)
         return x
     autograph.convert(leaky)(jnp.float32(1.))
-    with pytest.raises(jax.errors.UnexpectedTracerError, match='leak'):
+    with pytest.raises(jax.errors.UnexpectedTracerError,
+                       match='kept outside the code that computed it') as info:
         autograph.convert(lambda x: x + leaked[0])(jnp.float32(1.))
+    assert isinstance(info.value, autograph.ControlFlowError)
+    assert 'a global list it appends to' in str(info.value)
 
 
 def test_caret_points_at_the_column_in_an_indented_function():
@@ -245,3 +248,26 @@ def test_caret_points_at_the_column_in_an_indented_function():
     import linecache
     line = linecache.getline(__file__, info.value.lineno)
     assert line[info.value.offset - 1:].startswith('yield')
+
+
+class Accumulator:
+    def __init__(self):
+        self.total = 0.
+
+    def add(self, value):
+        self.total = self.total + value
+
+
+def adds_through_a_method(x):
+    acc = Accumulator()
+    for i in range(3):
+        if x > i:
+            acc.add(x)
+    return acc.total
+
+
+def test_state_set_by_a_method_called_in_staged_code_is_a_named_error():
+    assert adds_through_a_method(2.) == 4.   # Python
+    with pytest.raises(autograph.ControlFlowError, match='kept outside the code') as info:
+        autograph.convert(adds_through_a_method)(jnp.float32(2.))
+    assert 'an attribute that a method called in a staged statement sets' in str(info.value)

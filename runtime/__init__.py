@@ -14,6 +14,7 @@ from .iterables import range_ as range
 from .iterables import zip_ as zip
 from .indexing import getitem, repeat
 from .matching import python_subject
+from .method_state import method_fields
 from .py_builtins import all_ as all
 from .py_builtins import any_ as any
 from .py_builtins import bool_ as bool
@@ -38,6 +39,7 @@ __all__ = ['Undefined', 'all', 'and_', 'any', 'assert_', 'bool', 'call', 'caused
            'check_defined', 'compare', 'comprehension_test', 'enumerate', 'filter',
            'float', 'for_stmt', 'format', 'getitem', 'getslice', 'handlers', 'if_chain',
            'if_exp', 'if_exp_chain', 'if_stmt', 'in_', 'int', 'is_', 'is_not', 'max',
-           'min', 'not_', 'or_', 'pow', 'python_subject', 'raise_', 'raise_if', 'range',
-           'repeat', 'repr', 'reraise', 'setitem', 'sorted', 'span', 'str', 'sum',
-           'text', 'update_item', 'while_stmt', 'window', 'windows', 'zip']
+           'method_fields', 'min', 'not_', 'or_', 'pow', 'python_subject', 'raise_',
+           'raise_if', 'range', 'repeat', 'repr', 'reraise', 'setitem', 'sorted',
+           'span', 'str', 'sum', 'text', 'update_item', 'while_stmt', 'window',
+           'windows', 'zip']

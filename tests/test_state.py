@@ -647,3 +647,47 @@ def test_appending_under_a_staged_if_in_a_scan_is_named():
         autograph.convert(f)(jnp.float32(2.), jnp.arange(4.))
     assert "'out' is list of 1 in the true branch but list of 0" in str(info.value)
     assert f'{HERE}:{line_of(f, "if x > e")}' in str(info.value)
+
+
+# --- attributes that methods called in staged code assign --------------------------------
+
+class Tally:
+    def __init__(self):
+        self.count = 0.
+        self.total = 0.
+
+    def add(self, value):          # named like set.add: still the user's method
+        self.count = self.count + 1
+        self.total += value
+
+    def accumulate(self, value):
+        if value > 1:
+            self.add(value * 2)
+        else:
+            self.add(value)
+
+
+def counts_through_methods(x, v):
+    counter = Tally()
+    for e in v:
+        if x > e:
+            counter.add(e)
+    i = 0
+    while i < 3:
+        counter.accumulate(x - i)
+        i += 1
+    return counter.count, counter.total
+
+
+def test_attributes_set_by_methods_called_in_staged_code_are_state():
+    v = jnp.arange(4.)
+    for x in (0.5, 2.5):
+        check(counts_through_methods, jnp.float32(x), v)
+    xs = jnp.array([0.5, 2.5])
+    assert_same(jax.vmap(converted(counts_through_methods), (0, None))(xs, v),
+                jax.tree_util.tree_map(lambda *r: jnp.stack(r),
+                                       *[counts_through_methods(x, v) for x in xs]))
+    total = lambda x: counts_through_methods(x, v)[1]   # noqa: E731
+    assert_same(jax.grad(converted(total))(2.5), jax.grad(total)(2.5))
+    assert "ag.method_fields(counter, 'add', 'counter')" in autograph.to_code(
+        counts_through_methods)

@@ -28,6 +28,7 @@ of each scope nested functions see, from the user's code before any pass ran;
     loop_options: dict = dataclasses.field(default_factory=dict)
     sharing: dict = dataclasses.field(default_factory=dict)  # scope -> analysis.scopes
     assigned_before_reads: dict = dataclasses.field(default_factory=dict)  # scope -> names
+    user_objects: dict = dataclasses.field(default_factory=dict)  # scope -> names (calls)
     return_flag: str = None  # the `did_return` flag of passes.returns, if it made one
 
     def copy(self, nodes):

@@ -46,7 +46,7 @@ def transform(function, ctx):
     appended = {n.func.value.id for n in found if isinstance(n.func, ast.Attribute)
                 and n.func.attr == 'append' and isinstance(n.func.value, ast.Name)}
     calls = _Calls(ctx, local_names, _method_receiver(function), appended)
-    calls.user_objects = calls.user_objects_in(function)
+    calls.user_objects = ctx.user_objects[function] = calls.user_objects_in(function)
     for node in found:
         calls.rewrite(node)
     return function

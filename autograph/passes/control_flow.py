@@ -30,7 +30,7 @@ from autograph import templates
 from autograph.analysis.activity import scope_of
 from autograph.analysis.dataflow import Dataflow
 from autograph.analysis.scopes import sharing
-from autograph.analysis.mutation import assigned_attributes, changed_in_place
+from autograph.analysis.mutation import assigned_attributes, changed_in_place, rebound
 from autograph.errors import unsupported
 from autograph.passes.base import SCOPES, blocks, contains, negation
 from autograph.runtime.state import RETURN_VALUE
@@ -43,7 +43,7 @@ def transform(function, ctx):
     shared = ctx.sharing.get(function) or sharing(function)
     converter = _ControlFlow(ctx, flow, scope, shared, _return_values(function),
                              ctx.assigned_before_reads.get(function, frozenset()),
-                             _aliasable(function))
+                             _aliasable(function), ctx.user_objects.get(function, set()))
     body, pending = converter.block(function.body)
     params = flow.activity(function.args).writes
     docstring = body[:1] if _is_docstring(body[:1]) else []
@@ -92,9 +92,10 @@ def _is_docstring(stmts):
 
 class _ControlFlow:
     def __init__(self, ctx, flow, scope, sharing, return_values=(), unread=frozenset(),
-                 aliasable=frozenset()):
+                 aliasable=frozenset(), user_objects=frozenset()):
         self.ctx = ctx
         self.aliasable = aliasable   # names whose object other code may hold too
+        self.user_objects = user_objects   # names bound only to objects of user classes
         self.unread = unread         # variables Python never reads while unassigned
         self.return_values = return_values
         self.flow = flow
@@ -382,13 +383,40 @@ class _ControlFlow:
         """`fields=lambda: {'self.count': (self, 'count')}`: the attributes `stmts` assign,
         carried as state when the statement is staged (see runtime/mutation.py)."""
         attributes = assigned_attributes(stmts, self.ctx.ag)
-        if not attributes:
+        calls = self.method_calls(stmts)
+        if not attributes and not calls:
             return []
         table = ast.Dict(
-            keys=[ast.Constant(value=label) for label in attributes],
+            keys=[ast.Constant(value=label) for label in attributes] + [None] * len(calls),
             values=[ast.Tuple(elts=[copy.deepcopy(holder), ast.Constant(value=attr)],
-                              ctx=ast.Load()) for holder, attr in attributes.values()])
+                              ctx=ast.Load()) for holder, attr in attributes.values()]
+            + [ast.Call(func=self.ctx.runtime('method_fields'),
+                        args=[ast.Name(id=name, ctx=ast.Load()), ast.Constant(value=method),
+                              ast.Constant(value=name)], keywords=[])
+               for name, method in calls])
         return [ast.keyword(arg='fields', value=templates.thunk(table))]
+
+    def method_calls(self, stmts):
+        """(object, method) of the converted calls `obj.method(...)` in `stmts` on a local
+        object they do not rebind: the method may assign `obj`'s attributes (see
+        runtime/method_state.py)."""
+        found = []
+        skip = rebound(stmts, self.ctx.ag)
+        for stmt in stmts:
+            for node in ast.walk(stmt):
+                if not isinstance(node, ast.Call):
+                    continue
+                through_ag = (isinstance(node.func, ast.Attribute) and node.func.attr == 'call'
+                              and isinstance(node.func.value, ast.Name)
+                              and node.func.value.id == self.ctx.ag and node.args)
+                target = node.args[0] if through_ag else node.func
+                if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)):
+                    continue
+                name = target.value.id
+                known = name in self.user_objects or (through_ag and name in self.locals)
+                if known and name not in skip and (name, target.attr) not in found:
+                    found.append((name, target.attr))
+        return found
 
     def modified(self, stmts):
         """Local variables that `stmts` assign or mutate (not globals, not closures)."""

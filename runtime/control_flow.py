@@ -376,10 +376,12 @@ def _python_for(iterable, body, values, names, extra_test, items=None, warn=True
     while True:
         # The exit flag is read before the next item is taken: after a `break`, Python
         # leaves the rest of an iterator to whoever iterates it next.
-        go = True if extra_test is None else extra_test(*values)
-        framework = registry.lowering_for(go)
-        if framework is None and not is_traced(go) and not go:
-            break
+        go = framework = None
+        if extra_test is not None:   # (a loop without `break` skips all of this)
+            go = extra_test(*values)
+            framework = registry.lowering_for(go)
+            if framework is None and not is_traced(go) and not go:
+                break
         item = next(iterator, _END)
         if item is _END:
             break
@@ -387,7 +389,7 @@ def _python_for(iterable, body, values, names, extra_test, items=None, warn=True
             values = framework.guarded(go, lambda s, item=item: pack(names, body(item, *s)),
                                        values)
             continue
-        if is_traced(go):
+        if go is not None and is_traced(go):
             return _finish_staged(items, item, iterator, count, body, values, names,
                                   extra_test, iterator is iterable)
         values = pack(names, body(item, *values))

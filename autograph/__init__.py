@@ -27,7 +27,7 @@ from autograph.function import (
 )
 from autograph.library import convert_modules, do_not_convert_modules
 from autograph.runtime.errors import ControlFlowError
-from autograph.runtime.registry import Embedding, Lowering, register, unregister
+from autograph.runtime.backends.framework import Embedding, Lowering, register, unregister
 
 __all__ = [
     'ConcreteFunction', 'ControlFlowError', 'ConversionError', 'Embedding', 'Function',

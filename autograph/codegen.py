@@ -64,9 +64,11 @@ def is_generated(code):
     return _FILE_NAME.match(code.co_filename) is not None
 
 
-def generate(node, source_file, runtime_name, freevars, class_name=None):
+def generate(node, source_file, runtime_name, freevars, class_name=None, facts=None):
     """Compile the converted `node` (a FunctionDef or Lambda) into a `Generated`.
-    `class_name` names the class whose body defined it, for private-name mangling."""
+    `class_name` names the class whose body defined it, for private-name mangling;
+    `facts` are the static facts per user line (see autograph.site_facts) that the line
+    map carries for the runtime's messages."""
     is_lambda = isinstance(node, ast.Lambda)
     inner_name = '<lambda>' if is_lambda else node.name
     params = [runtime_name] + [v for v in freevars if v != runtime_name]
@@ -85,7 +87,8 @@ def generate(node, source_file, runtime_name, freevars, class_name=None):
     first_line = getattr(node, 'lineno', None) or 1
     module = ast.Module(body=[_function(FACTORY, params, body)], type_ignores=[])
     origin.register(file, text,
-                    lambda: _line_map(tree, module, source_file, inner_name, first_line))
+                    lambda: _line_map(tree, module, source_file, inner_name, first_line,
+                                      facts or {}))
     try:
         compiled = compile_tree(tree, file, 'exec')
     except SyntaxError as error:   # a limit of the compiler (the text parsed)
@@ -182,7 +185,7 @@ def _fill_locations(tree, default_line):
     visit(tree, default_line, 0)
 
 
-def _line_map(compiled, module, source_file, function_name, first_line):
+def _line_map(compiled, module, source_file, function_name, first_line, facts):
     """Generated line -> the user's Location, by walking the compiled tree (parsed from
     the generated source) and the converted one together. (Computed when first needed:
     for an error message or a traceback.)"""
@@ -191,5 +194,6 @@ def _line_map(compiled, module, source_file, function_name, first_line):
     for new, old in zip(ast.walk(compiled), ast.walk(module)):
         line = getattr(new, 'lineno', None)
         if line is not None and line not in line_map and getattr(old, 'lineno', None):
-            line_map[line] = origin.Location(source_file, old.lineno, function_name)
+            line_map[line] = origin.Location(source_file, old.lineno, function_name,
+                                             facts.get(old.lineno))
     return line_map

@@ -23,8 +23,10 @@ import warnings
 import weakref
 
 from autograph import runtime
-from autograph import attached, codegen, limits, parsing, passes, prebuilt
-from autograph.runtime import origin, registry
+from autograph import attached, codegen, limits, parsing, passes, prebuilt, site_facts
+from autograph.analysis import self_attributes
+from autograph.runtime import context, origin
+from autograph.runtime.backends import dispatch
 from autograph.errors import ConversionError
 from autograph.library import is_library
 from autograph.naming import Namer
@@ -71,7 +73,7 @@ def generated_code(fn):
         with lock:
             generated = _cached_code(code)
             if generated is None:
-                with registry.suspended():   # generated code is shared by every embedding
+                with dispatch.suspended():   # generated code is shared by every embedding
                     generated = limits.converting(lambda: _generate(fn), _where(code))
                 # Its source and line map stay readable while code made from it lives.
                 weakref.finalize(generated.code, origin.unregister,
@@ -94,12 +96,14 @@ def _cached_code(code):
 
 def _generate(fn):
     source = parsing.parse_function(fn)
+    facts = site_facts.line_facts(source.node)
     namer = Namer.for_code(fn.__code__)
     ctx = Context(file=source.file, namer=namer, ag=namer.new('ag'), resolver=LiveResolver(fn))
     node = passes.run(source.node, ctx)
     qualname = getattr(fn.__code__, 'co_qualname', fn.__qualname__)
     class_name = None if isinstance(node, ast.Lambda) else codegen.defining_class(qualname)
-    return codegen.generate(node, source.file, ctx.ag, fn.__code__.co_freevars, class_name)
+    return codegen.generate(node, source.file, ctx.ag, fn.__code__.co_freevars, class_name,
+                            facts)
 
 
 def _where(code):
@@ -167,3 +171,12 @@ def _convert_or_warn(fn):
             _warned.add(fn.__code__)
             warnings.warn(f'{fn.__qualname__} is called unconverted: {error}', stacklevel=4)
         return fn
+
+
+class _Hook:
+    """How the runtime reaches the converter (see runtime.context.converter)."""
+    converted_callable = staticmethod(converted_callable)
+    assigned_on_self = staticmethod(self_attributes.assigned_on_self)
+
+
+context.install_converter(_Hook)

@@ -1,8 +1,10 @@
 """The converter's own errors: what the user wrote that cannot be converted, and where."""
 import linecache
 
+from autograph.runtime.errors import AutographError
 
-class ConversionError(Exception):
+
+class ConversionError(AutographError):
     """A function cannot be converted (no source, unsupported construct, ...)."""
 
 

@@ -10,7 +10,7 @@ import inspect
 import sys
 import threading
 
-from autograph.runtime import registry
+from autograph.runtime.backends import dispatch
 
 _LIBRARIES = {
     'jax', 'jaxlib', 'numpy', 'scipy', 'flax', 'equinox', 'optax', 'chex', 'haiku',
@@ -41,7 +41,7 @@ def _matches(module, names):
 def is_library_module(module):
     if not module:
         return False
-    embedding = registry.active()
+    embedding = dispatch.active()
     verdict = embedding.library_verdict(module) if embedding is not None else None
     if verdict is not None:
         return verdict

@@ -18,10 +18,10 @@ starts with an empty stack, so a function converted while deep in user code (ins
 trace) gets the same room as any other.
 """
 import ast
-import sys
 import threading
 
 from autograph.errors import ConversionError
+from autograph.runtime import context
 
 MAX_DEPTH = 3000
 """The deepest syntax tree converted, counted node by node from the `def` (about what
@@ -30,9 +30,7 @@ CPython compiles with its default recursion limit)."""
 RECURSION_LIMIT = 60_000
 STACK_SIZE = 512 * 1024 * 1024   # reserved address space; memory is used as it is touched
 
-_limit_lock = threading.Lock()
-_active = 0             # conversions running with the raised limit
-_saved_limit = None     # the recursion limit to restore when the last one ends
+_start_lock = threading.Lock()   # threading.stack_size is process-wide too
 _worker = threading.local()
 
 
@@ -45,17 +43,15 @@ def converting(work, where):
 
     def run():
         _worker.active = True
-        _raise_limit()
         try:
-            outcome['value'] = work()
+            with context.recursion_limit(RECURSION_LIMIT):
+                outcome['value'] = work()
         except RecursionError:
             outcome['error'] = too_deep(where)
         except BaseException as error:   # re-raised in the caller's thread
             outcome['error'] = error
-        finally:
-            _restore_limit()
 
-    with _limit_lock:
+    with _start_lock:
         previous = threading.stack_size(STACK_SIZE)
         try:
             worker = threading.Thread(target=run, name='autograph-conversion')
@@ -83,20 +79,3 @@ def too_deep(where):
         f'the function at {where} is nested too deeply to convert: the converter takes '
         f'statements and expressions nested up to {MAX_DEPTH} levels (about what CPython '
         f'compiles with its default recursion limit). Split it into smaller functions.')
-
-
-def _raise_limit():
-    global _active, _saved_limit
-    with _limit_lock:
-        if _active == 0:
-            _saved_limit = sys.getrecursionlimit()
-            sys.setrecursionlimit(max(_saved_limit, RECURSION_LIMIT))
-        _active += 1
-
-
-def _restore_limit():
-    global _active
-    with _limit_lock:
-        _active -= 1
-        if _active == 0 and sys.getrecursionlimit() == max(_saved_limit, RECURSION_LIMIT):
-            sys.setrecursionlimit(_saved_limit)

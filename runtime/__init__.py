@@ -3,8 +3,9 @@ as `ag` (or a hygienic variant) and uses only these names."""
 from .asserts import assert_
 from .calls import call
 from .comparisons import compare
-from .control_flow import (and_, for_stmt, if_chain, if_exp, if_exp_chain, if_stmt, not_, or_,
-                           while_stmt)
+from .operators.conditionals import if_chain, if_exp, if_exp_chain, if_stmt
+from .operators.logical import and_, not_, or_
+from .operators.loops import for_stmt, while_stmt
 from .filtering import comprehension_test
 from .filtering import filter_ as filter
 from .identity import is_, is_not

@@ -7,14 +7,14 @@ the function, instead of a RecursionError hundreds of frames deep.
 """
 import builtins
 import importlib
-import threading
+import sys
 
 from .errors import ControlFlowError, here
-from .lowering import staged_depth
+from . import context
+from .context import staged_depth
 from .stacked import STACKERS, Stacked
 
 STAGED_RECURSION_LIMIT = 16
-_local = threading.local()
 
 TRANSFORMS = frozenset({
     'jax.grad', 'jax.value_and_grad', 'jax.vmap', 'jax.pmap', 'jax.jit', 'jax.checkpoint',
@@ -53,12 +53,10 @@ def known_name(value):
 
 def call(fn, *args, **kwargs):
     """Python reference: `fn(*args, **kwargs)`."""
-    from autograph.conversion import converted_callable
     name = getattr(fn, '__name__', None)
     if name in OVERRIDDEN_BUILTINS and getattr(builtins, name) is fn:
-        from autograph import runtime
-        return getattr(runtime, name)(*args, **kwargs)
-    target = converted_callable(fn)
+        return getattr(sys.modules[__package__], name)(*args, **kwargs)   # ag.range, ...
+    target = context.converter.converted_callable(fn)
     if target is fn:
         name = known_name(fn)
         if name in STACKERS and len(args) == 1 and not kwargs and \
@@ -69,7 +67,7 @@ def call(fn, *args, **kwargs):
             kwargs = {k: _converted_functions(v) for k, v in kwargs.items()}
         return fn(*args, **kwargs)
     code = getattr(getattr(target, '__func__', target), '__code__', None)
-    active = _active()
+    active = context.current().calls
     depths = active.setdefault(code, [])
     depth = staged_depth()
     if depths and depth > depths[-1]:
@@ -87,18 +85,12 @@ def call(fn, *args, **kwargs):
 
 def _converted_functions(arg):
     """`arg` converted when it is a function, or a list/tuple of functions."""
-    from autograph.conversion import converted_callable
+    converted_callable = context.converter.converted_callable
     if callable(arg):
         return converted_callable(arg)
     if isinstance(arg, (list, tuple)) and arg and all(callable(a) for a in arg):
         return type(arg)(converted_callable(a) for a in arg)
     return arg
-
-
-def _active():
-    if not hasattr(_local, 'active'):
-        _local.active = {}
-    return _local.active
 
 
 def _recursion_error(fn, code):

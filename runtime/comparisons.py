@@ -8,7 +8,7 @@ keeps each operand lazy and evaluates it once.
 """
 import operator
 
-from .control_flow import and_, not_
+from .operators.logical import and_, not_
 from .py_builtins import in_
 
 OPERATORS = {

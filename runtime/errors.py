@@ -2,7 +2,12 @@
 from . import origin
 
 
-class ControlFlowError(ValueError):
+class AutographError(Exception):
+    """What autograph raises for a program it cannot convert or stage (the converter's
+    ConversionError and the runtime's ControlFlowError)."""
+
+
+class ControlFlowError(AutographError, ValueError):
     """Control flow that cannot be staged into `lax` as written (names the fix)."""
 
 

@@ -15,11 +15,11 @@ A `raise` under a Python condition, with no staging between it and the `try` tha
 catches it, stays a Python `raise`: the `except` catches it while tracing, as in Python.
 """
 import dataclasses
-import threading
 
+from . import context
+from .context import staged_depth
 from .errors import ControlFlowError, here, where
 
-_local = threading.local()
 
 
 @dataclasses.dataclass
@@ -31,9 +31,7 @@ class _Scope:
 
 
 def _scopes():
-    if not hasattr(_local, 'scopes'):
-        _local.scopes = []
-    return _local.scopes
+    return context.current().try_scopes
 
 
 class handlers:
@@ -50,7 +48,6 @@ class handlers:
     """
 
     def __init__(self, *types):
-        from .lowering import staged_depth
         flat = []
         for t in types:
             flat.extend(t if isinstance(t, tuple) else (t,))

@@ -10,18 +10,17 @@ A Python list cannot be indexed by a value known only when the program runs, so:
 with Python's meaning: a negative index counts from the end, and an index out of range
 is an error, checked when the program runs (JAX would clamp it silently).
 """
-import ast
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
+from . import context
 from .asserts import assert_
 from .errors import ControlFlowError, here
 from .stacked import Stacked
 from .state import is_traced
-from .syntax_trees import parse
 
 
 def getitem(seq, index):
@@ -78,18 +77,10 @@ class _Switch:
         self.position = position
 
     def __call__(self, *args, **kwargs):
-        from autograph.conversion import converted_callable
-        branches = [lambda *a, f=converted_callable(f): f(*a, **kwargs)
+        convert = context.converter.converted_callable
+        branches = [lambda *a, f=convert(f): f(*a, **kwargs)
                     for f in self.functions]
         return lax.switch(self.position, branches, *args)
-
-
-def computed_index(index):
-    """True for an index expression (ast) that is not a literal, slice or index tuple: the
-    reads the converter routes through `getitem` (see autograph.passes.sequences)."""
-    if isinstance(index, ast.UnaryOp):
-        index = index.operand
-    return not isinstance(index, (ast.Constant, ast.Slice, ast.Tuple))
 
 
 def _error(seq, index, reason):
@@ -106,11 +97,6 @@ def _error(seq, index, reason):
 
 def _indexed_names(location):
     """"'params': " for the line `y = f(params[i])`: the sequences the line reads at a
-    computed index (named from the user's source; empty when it cannot be read)."""
-    try:
-        tree = parse(location.source_line()) if location else None
-    except SyntaxError:     # a line of a longer statement
-        tree = None
-    names = sorted({ast.unparse(n.value) for n in ast.walk(tree) if isinstance(n, ast.Subscript)
-                    and computed_index(n.slice)}) if tree else []
+    computed index (the converter records them, see autograph.site_facts)."""
+    names = location.fact('indexed') if location else ()
     return f"{' or '.join(repr(n) for n in names)}: " if names else ''

@@ -12,7 +12,6 @@ A list or dict cannot be assigned at a traced index or key (the position must be
 while tracing): that is a ControlFlowError naming the container and the line. A slice of
 a JAX array with traced bounds is written by `lax.dynamic_update_slice` (runtime.slicing).
 """
-import ast
 import operator
 
 import jax
@@ -22,7 +21,6 @@ from . import slicing
 from .errors import ControlFlowError, here
 from .stacked import Stacked
 from .state import any_traced
-from .syntax_trees import parse
 
 _UPDATES = {
     '+=': operator.iadd, '-=': operator.isub, '*=': operator.imul, '/=': operator.itruediv,
@@ -86,10 +84,6 @@ def _check_static(target, key):
 
 
 def _assigned_names(location):
-    """The containers the user's line assigns an item of (`h` for `h[i % 3] += 1`)."""
-    try:
-        tree = parse(location.source_line()) if location else None
-    except SyntaxError:     # a line of a longer statement
-        return []
-    return sorted({ast.unparse(n.value) for n in ast.walk(tree) if tree is not None
-                   and isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Store)})
+    """The containers the user's line assigns an item of (`h` for `h[i % 3] += 1`; the
+    converter records them, see autograph.site_facts)."""
+    return list(location.fact('assigned')) if location else []

@@ -1,6 +1,10 @@
 """Iterables that a `for` stages: arrays, ranges with traced bounds, `autograph.range`.
 
-Iterated in plain Python (outside a converted `for`) they behave like the builtins.
+Iterated in plain Python (outside a converted `for`) they behave like the builtins. Each
+tells a framework backend what it would stage (runtime.backends.framework):
+`loop_values()` are the values that decide who stages it (bounds, or the arrays iterated)
+and `indexing()` gives `(start, stop, item)`: the loop runs `item(i)` for i in
+range(start, stop).
 """
 import builtins
 import operator
@@ -8,7 +12,9 @@ import operator
 import jax.numpy as jnp
 from jax._src.lax.lax import _convert_element_type  # the only way to make a weak type
 
-from . import lowering, registry, slicing
+from . import slicing
+from .backends import dispatch
+from .staging import loops
 from .errors import ControlFlowError
 from .state import is_traced
 
@@ -27,8 +33,14 @@ class TracedIterable:
         return cls([array], lambda k, x: x, _leading_length(array), indexed=False)
 
     def loop(self, body, values, names, location, extra_test):
-        return lowering.scan_loop(self.length, self.sequences, self.make_item, body, values,
-                                  names, location, extra_test, self.indexed)
+        return loops.scan_loop(self.length, self.sequences, self.make_item, body, values,
+                               names, location, extra_test, self.indexed)
+
+    def loop_values(self):
+        return self.sequences
+
+    def indexing(self):
+        return 0, self.length, lambda k: self.make_item(k, *(s[k] for s in self.sequences))
 
     def __iter__(self):
         for k in builtins.range(self.length):
@@ -50,6 +62,8 @@ class StagedRange:
     (instead of unrolling it while tracing), so long loops compile fast. `item` maps each
     index to the loop's item (`enumerate` over a range gives `(count, index)`)."""
 
+    asks_staging = True   # a framework that claims every JAX tracer stages it too
+
     def __init__(self, *args, item=None):
         self.start, self.stop, self.step = _range_args(args)
         self.item = item
@@ -62,10 +76,24 @@ class StagedRange:
                 return inner(item(i), *state)
         bounds = (self.start, self.stop, self.step)
         if any(is_traced(b) for b in bounds) or extra_test is not None:
-            return lowering.range_loop(*bounds, body, values, names, location, extra_test)
+            return loops.range_loop(*bounds, body, values, names, location, extra_test)
         r = builtins.range(*bounds)
-        return lowering.scan_loop(len(r), (), lambda k: r.start + k * r.step, body, values,
-                                  names, location)
+        return loops.scan_loop(len(r), (), lambda k: r.start + k * r.step, body, values,
+                               names, location)
+
+    def loop_values(self):
+        return self.start, self.stop, self.step
+
+    def indexing(self):
+        item = self.item or (lambda i: i)
+        start, stop, step = self.start, self.stop, self.step
+        if isinstance(step, int) and step == 1:
+            return start, stop, item
+        if not isinstance(step, int) or step == 0:
+            raise ControlFlowError('a staged range needs a Python int step other than 0')
+        span = stop - start if step > 0 else start - stop
+        count = (span + abs(step) - 1) // abs(step)
+        return 0, count, lambda k: item(start + k * step)
 
     def __iter__(self):
         indices = builtins.range(self.start, self.stop, self.step)
@@ -88,7 +116,10 @@ class StagedRange:
 
 
 class TracedRange(StagedRange):
-    """`range(...)` with a traced bound: only a converted `for` can iterate it."""
+    """`range(...)` with a traced bound (a JAX tracer, or a framework's value): only a
+    converted `for` can iterate it."""
+
+    asks_staging = False
 
     def __iter__(self):
         raise ControlFlowError(
@@ -111,15 +142,15 @@ def _range_args(args):
 
 
 def _index(value):
-    return value if is_traced(value) else operator.index(value)
+    if is_traced(value) or dispatch.lowering_for(value) is not None:
+        return value
+    return operator.index(value)
 
 
 def range_(*args):
     """`range` in converted code: the builtin, unless a bound is traced."""
-    if any(is_traced(a) for a in args):
+    if any(is_traced(a) or dispatch.lowering_for(a) is not None for a in args):
         return TracedRange(*args)
-    if any(registry.lowering_for(a) for a in args):   # a framework's own values
-        return registry.Range(*args)
     return builtins.range(*args)
 
 
@@ -183,10 +214,13 @@ class RangeItems:
             with slicing.range_item(item, self):   # (slices that fit on every iteration)
                 return body(item, *state)
         if extra_test is not None:
-            return lowering.range_loop(0, self.length, 1, body_at, values, names, location,
-                                       extra_test, require_traced)
-        return lowering.scan_loop(self.length, (), lambda k: k, body_at, values, names,
-                                  location, require_traced=require_traced)
+            return loops.range_loop(0, self.length, 1, body_at, values, names, location,
+                                    extra_test, require_traced)
+        return loops.scan_loop(self.length, (), lambda k: k, body_at, values, names,
+                               location, require_traced=require_traced)
+
+    def indexing(self):
+        return 0, self.length, self.item
 
 
 _INT32_MAX = 2 ** 31 - 1

@@ -20,9 +20,10 @@ differentiation), `autograph.convert(fn, loop_autodiff=...)` for a whole functio
 `'reverse'`. Both set a context for as long as the code they cover is traced.
 """
 import contextlib
-import threading
 
 from jax import lax
+
+from . import context
 
 MODES = ('reverse', 'forward')
 DEFAULT_MODE = 'reverse'
@@ -30,8 +31,6 @@ CHECKPOINTS = 16
 """States kept by a reverse-mode loop of unknown length. Steps recomputed on the backward
 pass: about 2 per step up to 153 steps, 4 up to 4845, 5 up to 20349 (Stumm & Walther's
 binomial bounds); memory: 16 copies of the loop state."""
-
-_local = threading.local()
 
 
 def check_mode(mode, what):
@@ -45,17 +44,15 @@ def check_mode(mode, what):
 def autodiff_mode(mode, what='loop option autodiff'):
     """While active (and traced code runs), staged loops use `mode`; None changes nothing."""
     check_mode(mode, what)
-    previous = getattr(_local, 'mode', None)
-    if mode is not None:
-        _local.mode = mode
-    try:
+    if mode is None:
         yield
-    finally:
-        _local.mode = previous
+        return
+    with context.setting(autodiff=mode):
+        yield
 
 
 def current_mode():
-    return getattr(_local, 'mode', None) or DEFAULT_MODE
+    return context.current().autodiff or DEFAULT_MODE
 
 
 def while_loop(cond_fun, body_fun, init, max_steps=None):

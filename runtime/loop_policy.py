@@ -24,17 +24,15 @@ loop and the reason when it is long (`LONG_LOOP` iterations) or when the user as
 staging.
 """
 import contextlib
-import contextvars
 import logging
 import warnings
+
+from . import context
 
 SHORT_LOOP = 4
 LONG_LOOP = 100
 
 log = logging.getLogger('autograph')
-
-_unroll_loops = contextvars.ContextVar('autograph_unroll_loops', default=None)
-
 
 @contextlib.contextmanager
 def unroll_loops(value):
@@ -42,17 +40,14 @@ def unroll_loops(value):
     if value is None:
         yield
         return
-    token = _unroll_loops.set(bool(value))
-    try:
+    with context.setting(unroll_loops=bool(value)):
         yield
-    finally:
-        _unroll_loops.reset(token)
 
 
 def wanted(length, unroll):
     """True (stage), False (unroll) or None (stage if the loop's values are traced)."""
     if unroll is None:
-        unroll = _unroll_loops.get()
+        unroll = context.current().unroll_loops
     if unroll is None:
         return None if length >= SHORT_LOOP else False
     return not unroll

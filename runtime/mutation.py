@@ -26,7 +26,7 @@ import sys
 import jax
 
 from .errors import ControlFlowError, here, where
-from .lowering import staged_depth
+from .context import staged_depth
 from .stacked import Stacked
 from .state import Undefined, pack, unpack
 

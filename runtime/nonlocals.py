@@ -22,14 +22,14 @@ A variable with no value yet is passed as `Unbound(name)`. Staged control flow m
 it unset on some paths (a staged `if` that assigns it in one branch): it is then bound to
 a marker, and reading it later (by a closure, or a later statement) is an error naming the
 statement. A variable that a staged loop creates is carried as the loop creates local
-variables (its type comes from the body, see lowering._carried), unless its value cannot
+variables (its type comes from the body, see staging.loops), unless its value cannot
 be carried (a function made in the body): it is then the iteration's own, and reading it
 after the loop is an error that says why.
 """
 import jax
 
 from .errors import here, where
-from .lowering import staged_depth
+from .context import staged_depth
 from .state import Unbound, Undefined, is_dynamic, pack, unpack
 
 

@@ -14,15 +14,22 @@ import threading
 
 @dataclasses.dataclass(frozen=True)
 class Location:
+    """A line of the user's file. `facts` are what the converter knew about the line
+    (see autograph.site_facts): the names and expressions messages quote."""
     file: str
     line: int
     function: str = ''
+    facts: dict = dataclasses.field(default=None, compare=False, hash=False, repr=False)
 
     def __str__(self):
         return f'{short(self.file)}:{self.line}'
 
     def source_line(self):
         return linecache.getline(self.file, self.line).strip()
+
+    def fact(self, name, default=()):
+        """A static fact about the line (site_facts.line_facts), or `default`."""
+        return (self.facts or {}).get(name, default)
 
 
 _maps = {}  # generated file name -> {generated line: Location}

@@ -26,20 +26,20 @@ staging in between raises right away, and the `except` catches it while tracing.
 import dataclasses
 import itertools
 import sys
-import threading
 import types
 
 import jax
 import numpy as np
 
-from . import handlers
+from . import context, handlers
+from .staging.types import predicate
+from .context import staged_depth
 from .errors import here, where
 from .state import is_traced, merge, split
 
 MARKER = 'autograph check failed'
 """Starts the text of a failed run-time check inside JAX's error (see `user_exception`)."""
 
-_local = threading.local()
 _failed = {}                      # token -> the user's exception, until it is re-raised
 _tokens = itertools.count()
 _KEEP = 64                        # failures kept for re-raising (older ones are dropped)
@@ -57,9 +57,7 @@ class _Raised(Exception):
 
 
 def _frames():
-    if not hasattr(_local, 'frames'):
-        _local.frames = []
-    return _local.frames
+    return context.current().paths
 
 
 class on_path:
@@ -75,7 +73,6 @@ class on_path:
         self.raised = False
 
     def __call__(self, *args):
-        from .lowering import staged_depth
         frame = _Frame(lambda: self.predicate(*args), staged_depth())
         frames = _frames()
         frames.append(frame)
@@ -95,7 +92,6 @@ def raise_(make, args=()):
 
 def raise_if(cond, make, args=()):
     """Python reference: `if cond: raise make(*args)` (see the module docstring)."""
-    from .lowering import predicate, staged_depth
     traced = is_traced(cond)
     if not traced and not cond:
         return
@@ -122,7 +118,6 @@ def raise_if(cond, make, args=()):
 
 def raised():
     """An unconditional `raise` in staged code: the branch being traced ends here."""
-    from .lowering import staged_depth
     frames = _frames()
     if frames and frames[-1].depth == staged_depth():
         frames[-1].raised = True

@@ -23,9 +23,7 @@ every iteration (then the values are Python's); otherwise the loop runs as Pytho
 Assignment to such a slice of a JAX array (`x[i:i + 2] = v`, through runtime.items) is
 `lax.dynamic_update_slice` when `v` gives the slice's length: see `set_slice`.
 """
-import ast
 import contextlib
-import threading
 import typing
 
 import jax
@@ -33,10 +31,10 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
+from . import context
 from .errors import ControlFlowError, here
 from .raises import raise_if
 from .state import is_traced
-from .syntax_trees import parse
 
 
 def getslice(seq, lower=None, upper=None, step=None):
@@ -165,18 +163,13 @@ def _fits(start, width, length):
     return 0 <= start and start + width <= length or -length <= start and start + width < 0
 
 
-_local = threading.local()
-
-
 def _unrollable():
     """The traced items of the range loops with Python bounds being staged now, innermost
 last: {id(traced leaf): (RangeItems, leaf position)}. Such a loop runs as Python when its
 body raises ControlFlowError (see runtime.control_flow), so a window there is staged only
 when its start is such an item and the slice fits on every iteration (the same values as
 Python's); else it asks for the Python loop."""
-    if not hasattr(_local, 'frames'):
-        _local.frames = []
-    return _local.frames
+    return context.current().range_items
 
 
 _MAX_KNOWN = 100_000
@@ -211,20 +204,6 @@ def _bound(index, length):
     return jnp.clip(jnp.where(index < 0, index + length, index), 0, length)
 
 
-def traced_bounds(index):
-    """True for a slice (ast) with a bound that is not a literal: the slices the converter
-    routes through `getslice`/`window` (see autograph.passes.sequences)."""
-    return isinstance(index, ast.Slice) and any(
-        bound is not None and not _literal(bound)
-        for bound in (index.lower, index.upper, index.step))
-
-
-def _literal(node):
-    if isinstance(node, ast.UnaryOp):
-        node = node.operand
-    return isinstance(node, ast.Constant)
-
-
 def _traced_length(seq):
     return _error(seq, 'its length would depend on values known only when the program runs',
                   'write the slice as x[i:i + k] with a Python int k, or use '
@@ -242,13 +221,7 @@ def _error(seq, reason, fix):
 
 def _sliced(location):
     """'`xs[i:i + 3]`' for the line `y = xs[i:i + 3].sum()`: the slices of the line with
-    computed bounds, from the user's source ('a slice' when it cannot be read)."""
-    try:
-        tree = parse(location.source_line()) if location else None
-    except SyntaxError:     # a line of a longer statement
-        tree = None
-    found = sorted({ast.unparse(n) for n in ast.walk(tree) if isinstance(n, ast.Subscript)
-                    and any(traced_bounds(i) for i in (
-                        n.slice.elts if isinstance(n.slice, ast.Tuple) else [n.slice]))}
-                   ) if tree else []
+    computed bounds (the converter records them, see autograph.site_facts), or 'a
+    slice'."""
+    found = location.fact('sliced') if location else ()
     return ' or '.join(f'`{s}`' for s in found) if found else 'a slice'

@@ -13,6 +13,7 @@ import pytest
 from flax import nnx
 
 import autograph
+from autograph.runtime.backends import dispatch
 from examples import flax_nnx, tinygraph
 from tests.helpers import staged
 
@@ -79,8 +80,48 @@ def test_python_values_keep_python_control_flow():
     # `limit` is a Python number: only `n` is the framework's value.
     graph = tinygraph.compile(lambda n: sum_of_squares_until(n, 5), 'n')
     assert graph.run(n=10) == sum_of_squares_until(10, 5)
-    unrolled = tinygraph.compile(lambda limit: sum_of_squares_until(4, limit), 'limit')
-    assert 'fori' not in unrolled.ops() and unrolled.run(limit=3) == sum_of_squares_until(4, 3)
+    # A short Python range (fewer than loop_policy.SHORT_LOOP steps) runs as Python.
+    unrolled = tinygraph.compile(lambda limit: sum_of_squares_until(3, limit), 'limit')
+    assert 'fori' not in unrolled.ops() and unrolled.run(limit=3) == sum_of_squares_until(3, 3)
+
+
+def layers(x):
+    for i in range(8):
+        x = x * 2 + i
+    return x
+
+
+def test_a_python_range_over_the_frameworks_values_is_its_fori_loop():
+    """A `for` over a Python range whose loop carries (or whose body sees) the
+    framework's values is the framework's to stage: its fori_loop, one body, never
+    `lax.scan` behind its back and never eight unrolled copies."""
+    graph = tinygraph.compile(layers, 'x')
+    assert 'fori' in graph.ops() and str(graph).count('= mul') == 1
+    assert graph.run(x=3) == layers(3)
+    seen = tinygraph.compile(lambda limit: sum_of_squares_until(8, limit), 'limit')
+    assert 'fori' in seen.ops()
+    assert [seen.run(limit=v) for v in (0, 10, 100)] == [
+        sum_of_squares_until(8, v) for v in (0, 10, 100)]
+
+
+def test_an_embedding_can_ask_for_python_ranges_unrolled():
+    unrolling = autograph.Embedding(error=tinygraph.TracingError, unroll_loops=True)
+    unrolling.register(lambda value: isinstance(value, tinygraph.Node),
+                       cond=tinygraph.cond, while_loop=tinygraph.while_loop,
+                       fori_loop=tinygraph.fori_loop)
+    graph = tinygraph.trace(autograph.transform(layers, embedding=unrolling), 'x')
+    assert 'fori' not in graph.ops() and str(graph).count('= mul') == 8
+    assert graph.run(x=3) == layers(3)
+
+
+def test_set_loop_options_unroll_comes_before_the_embedding():
+    def unrolled_layers(x):
+        for i in range(8):
+            autograph.set_loop_options(unroll=True)
+            x = x * 2 + i
+        return x
+    graph = tinygraph.compile(unrolled_layers, 'x')
+    assert 'fori' not in graph.ops() and graph.run(x=3) == layers(3)
 
 
 def test_without_autograph_the_framework_rejects_python_control_flow():
@@ -219,5 +260,4 @@ def test_nnx_model_trains(quiet):
 def test_the_nnx_lowering_applies_only_inside_its_functions():
     # Plain jax code converted without the embedding keeps lax (no nnx transforms).
     assert staged(tinygraph.collatz_steps, jnp.int32(27)) == {'while', 'cond'}
-    assert autograph.Embedding is type(flax_nnx.NNX) and autograph.runtime.registry \
-        .active() is None
+    assert autograph.Embedding is type(flax_nnx.NNX) and dispatch.active() is None

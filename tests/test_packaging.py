@@ -51,7 +51,7 @@ def dist(tmp_path_factory):
 def test_wheel_holds_the_packages_and_metadata(dist):
     wheel, _ = dist
     names = zipfile.ZipFile(wheel).namelist()
-    assert 'autograph/runtime/control_flow.py' in names and 'autograph/__main__.py' in names
+    assert 'autograph/runtime/operators/loops.py' in names and 'autograph/__main__.py' in names
     assert not any(n.startswith('runtime/') for n in names)
     metadata = zipfile.ZipFile(wheel).read(
         next(n for n in names if n.endswith('METADATA'))).decode()
@@ -64,7 +64,7 @@ def test_wheel_holds_the_packages_and_metadata(dist):
 def test_sdist_carries_what_the_tests_need(dist):
     _, sdist = dist
     names = {n.split('/', 1)[1] for n in tarfile.open(sdist).getnames() if '/' in n}
-    for needed in ('LICENSE', 'runtime/registry.py', 'tests/helpers.py', 'Makefile',
+    for needed in ('LICENSE', 'runtime/backends/framework.py', 'tests/helpers.py', 'Makefile',
                    'examples/tinygraph.py', 'docs/guide.md'):
         assert needed in names
 

@@ -19,8 +19,7 @@ import ast
 
 from autograph import templates
 from autograph.passes.base import ScopeTransformer
-from autograph.runtime.indexing import computed_index
-from autograph.runtime.slicing import traced_bounds
+from autograph.site_facts import computed_index, traced_bounds
 
 
 def transform(function, ctx):

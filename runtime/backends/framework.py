@@ -1,4 +1,4 @@
-"""Frameworks' own lowerings of control flow, consulted before the JAX one.
+"""The framework backend: frameworks' own primitives for control flow on their values.
 
 A framework that traces programs with its own values tells autograph how to stage an `if`
 and a loop on them, the way `jax.tree_util.register_pytree_node` tells JAX how to flatten
@@ -9,11 +9,11 @@ its types:
 
 The three primitives have `jax.lax`'s signatures (`cond(pred, true_fun, false_fun,
 *operands)`, `while_loop(cond_fun, body_fun, init_val)`, `fori_loop(lower, upper, body_fun,
-init_val)`), so `nnx.cond`, `nnx.while_loop` and `nnx.fori_loop` fit as they are. The
-operators (`if_stmt`, `while_stmt`, `for_stmt`, `if_exp`, `and_`, `or_`, `not_`) ask
-`lowering_for(value)` first; a lowering that claims the condition or iterable stages the
-statement with the framework's primitives, anything else takes the default path (Python
-for Python values, `lax` for JAX tracers).
+init_val)`), so `nnx.cond`, `nnx.while_loop` and `nnx.fori_loop` fit as they are. Every
+operator asks runtime.backends.dispatch first; a lowering that claims the condition, the
+iterable, or (for a loop over a Python range) a value the loop carries or its body sees,
+stages the statement with the framework's primitives; anything else takes the default
+path (Python for Python values, `lax` for JAX tracers).
 
 An `Embedding` carries one framework's lowerings and conversion options, so that they touch
 nothing other users share. It is active (a context variable) while code converted for it
@@ -21,19 +21,15 @@ runs: `autograph.transform(fn, embedding=e)`, or `with e:`. Its lowerings come b
 ones registered globally; a lowering registered with no predicate claims every JAX tracer,
 which is what frameworks built on JAX tracing (Flax NNX) want while their code runs.
 """
-import contextlib
-import contextvars
 import dataclasses
-import threading
 import typing
 
-from . import iterables
-from .errors import ControlFlowError, here, where
-from .lowering import TRACED
-from .state import RETURN_VALUE, Undefined, is_traced, pack, unpack
+from .. import context
+from ..errors import AutographError, ControlFlowError, here, where
+from ..staging.trace import TRACED
+from ..state import RETURN_VALUE, Undefined, is_traced, pack, unpack
 
 _registered = []
-_active = contextvars.ContextVar('autograph_embedding', default=None)
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -55,13 +51,15 @@ class Lowering:
         return value is not TRACED and bool(self.owns(value))
 
     def claims_loop(self, iterable):
-        """Whether a `for` over `iterable` is this framework's to stage."""
-        if isinstance(iterable, (iterables.StagedRange, Range)):
-            return self.owns is None or any(
-                self.claims(b) for b in (iterable.start, iterable.stop, iterable.step))
-        if isinstance(iterable, iterables.TracedIterable):
-            return any(self.claims(s) for s in iterable.sequences)
-        return self.claims(iterable)
+        """Whether a `for` over `iterable` is this framework's to stage: a staged
+        iterable (runtime.iterables) whose bounds or sequences it claims (a framework
+        that claims every JAX tracer also takes `autograph.range`), or its own value."""
+        values = getattr(iterable, 'loop_values', None)
+        if values is None:
+            return self.claims(iterable)
+        if self.owns is None and getattr(iterable, 'asks_staging', False):
+            return True
+        return any(self.claims(v) for v in values())
 
     # --- the statements, in terms of the framework's primitives -------------------------
 
@@ -134,18 +132,9 @@ class Lowering:
 
 def _indexing(iterable):
     """(start, stop, item): the loop runs `item(i)` for i in range(start, stop)."""
-    if isinstance(iterable, (iterables.StagedRange, Range)):
-        r = iterable
-        if isinstance(r.step, int) and r.step == 1:
-            return r.start, r.stop, lambda i: i
-        if not isinstance(r.step, int) or r.step == 0:
-            raise ControlFlowError('a staged range needs a Python int step other than 0')
-        span = r.stop - r.start if r.step > 0 else r.start - r.stop
-        count = (span + abs(r.step) - 1) // abs(r.step)
-        return 0, count, lambda k: r.start + k * r.step
-    if isinstance(iterable, iterables.TracedIterable):
-        t = iterable
-        return 0, t.length, lambda k: t.make_item(k, *(s[k] for s in t.sequences))
+    indexing = getattr(iterable, 'indexing', None)
+    if indexing is not None:    # a staged iterable or a range's items (runtime.iterables)
+        return indexing()
     return 0, len(iterable), lambda k: iterable[k]
 
 
@@ -180,45 +169,6 @@ def _check_initialised(names, values, what, location):
                 f"'{name}' before the loop.")
 
 
-class Range:
-    """`range(...)` over a framework's values: only a converted `for` can iterate it."""
-
-    def __init__(self, *args):
-        if not 1 <= len(args) <= 3:
-            raise TypeError(f'range expected 1 to 3 arguments, got {len(args)}')
-        self.start, self.stop, self.step = (0, args[0], 1) if len(args) == 1 else (
-            args[0], args[1], args[2] if len(args) == 3 else 1)
-
-    def __iter__(self):
-        raise ControlFlowError('a range over traced bounds cannot be iterated in Python; '
-                               'iterate it in a `for` loop of converted code')
-
-
-# --- lookup -------------------------------------------------------------------------------
-
-def lowering_for(value):
-    """The lowering that claims `value`: the active embedding's first, then the global
-    registry's, in registration order; None for the default (Python or `lax`)."""
-    embedding = _active.get()
-    if embedding is None and not _registered:
-        return None
-    for lowering in (embedding.lowerings if embedding is not None else []) + _registered:
-        if lowering.claims(value):
-            return lowering
-    return None
-
-
-def loop_lowering_for(iterable):
-    """Like `lowering_for`, for the iterable of a `for` loop."""
-    embedding = _active.get()
-    if embedding is None and not _registered:
-        return None
-    for lowering in (embedding.lowerings if embedding is not None else []) + _registered:
-        if lowering.claims_loop(iterable):
-            return lowering
-    return None
-
-
 def register(owns, *, cond, while_loop=None, fori_loop=None):
     """Stage control flow on the values `owns(value)` accepts with these primitives, for
     every user of this process (see `Embedding.register` for a framework's own scope).
@@ -232,21 +182,6 @@ def unregister(lowering):
     _registered.remove(lowering)
 
 
-def active():
-    """The embedding whose converted code is running, or None."""
-    return _active.get()
-
-
-@contextlib.contextmanager
-def suspended():
-    """No embedding is active inside (for work whose result all embeddings share)."""
-    token = _active.set(None)
-    try:
-        yield
-    finally:
-        _active.reset(token)
-
-
 class Embedding:
     """One framework's lowerings and conversion options.
 
@@ -255,14 +190,19 @@ class Embedding:
     (Conversion itself never depends on the active embedding: its code is shared by all.)
     `error`: an exception class; autograph's errors raised while the embedding is active
     are also instances of it, so the framework's users can catch its own error type.
+    `unroll_loops`: whether a `for` over a Python range whose loop carries or sees the
+    framework's values is unrolled (True), staged with its `fori_loop` (False), or, with
+    None, staged from `loop_policy.SHORT_LOOP` iterations on, as JAX loops are (a
+    `set_loop_options(unroll=...)` in the loop comes first).
     """
 
-    def __init__(self, *, convert_modules=(), do_not_convert_modules=(), error=None):
+    def __init__(self, *, convert_modules=(), do_not_convert_modules=(), error=None,
+                 unroll_loops=None):
         self.lowerings = []
+        self.unroll_loops = unroll_loops
         self.convert_modules = tuple(convert_modules)
         self.do_not_convert_modules = tuple(do_not_convert_modules)
         self.error = error
-        self._local = threading.local()
 
     def register(self, owns=None, *, cond, while_loop=None, fori_loop=None):
         """Like `autograph.register`, for code converted for this embedding only;
@@ -282,21 +222,18 @@ class Embedding:
         return None
 
     def __enter__(self):
-        if not hasattr(self._local, 'tokens'):
-            self._local.tokens = []
-        self._local.tokens.append(_active.set(self))
+        context.current().embeddings.append(self)
         return self
 
     def __exit__(self, kind, error, traceback):
-        _active.reset(self._local.tokens.pop())
+        context.current().embeddings.pop()
         if error is not None and self.error is not None and not isinstance(error, self.error):
             translated = self._translate(error)
             if translated is not None:
                 raise translated.with_traceback(traceback) from error.__cause__
 
     def _translate(self, error):
-        from autograph.errors import ConversionError
-        if not isinstance(error, (ControlFlowError, ConversionError)):
+        if not isinstance(error, AutographError):
             return None
         try:
             both = _combined(type(error), self.error)

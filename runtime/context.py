@@ -1,0 +1,155 @@
+"""The one tracing context: everything the runtime remembers while converted code runs.
+
+Converted code calls operators (`ag.if_stmt`, `ag.for_stmt`, ...) that nest: a staged
+branch calls more operators while JAX traces it. What an operator needs to know about the
+statements around it lives here, in one object per thread (a context variable), instead
+of one hidden stack per module:
+
+- `depth`: how many staged branches/loop bodies are being traced (runtime.staging);
+- `paths`: the predicates of the staged branches being traced, innermost last
+  (runtime.raises: a run-time `raise` fires only on the path the program takes);
+- `try_scopes`: the enclosing converted `try` statements (runtime.handlers);
+- `range_items`: the traced items of the range loops being staged (runtime.slicing);
+- `calls`: the converted functions being called, with their staging depths
+  (runtime.calls: recursion on a traced value);
+- `autodiff` and `unroll_loops`: the loop options in force (runtime.loop_autodiff,
+  runtime.loop_policy);
+- `embeddings`: the frameworks whose converted code is running, innermost last (None
+  where an embedding is suspended; runtime.registry).
+
+Two process-wide services sit beside it: the recursion limit, which Python keeps per
+process, is raised and restored through one counted, locked protocol (`recursion_room`),
+shared with the converter's worker threads; and the converter installs `converter`, the
+hook through which the runtime converts the functions converted code calls (the runtime
+imports nothing from the converter).
+"""
+import contextlib
+import contextvars
+import dataclasses
+import sys
+import threading
+
+
+@dataclasses.dataclass
+class TracingContext:
+    depth: int = 0
+    paths: list = dataclasses.field(default_factory=list)
+    try_scopes: list = dataclasses.field(default_factory=list)
+    range_items: list = dataclasses.field(default_factory=list)
+    calls: dict = dataclasses.field(default_factory=dict)
+    autodiff: str = None
+    unroll_loops: bool = None
+    embeddings: list = dataclasses.field(default_factory=list)   # innermost last
+
+
+_current = contextvars.ContextVar('autograph_tracing_context', default=None)
+
+
+def staged_depth():
+    """How many staged branches/bodies are being traced on this thread right now."""
+    return current().depth
+
+
+def current():
+    """This thread's TracingContext (made on first use: a new thread starts empty)."""
+    context = _current.get()
+    if context is None:
+        context = TracingContext()
+        _current.set(context)
+    return context
+
+
+@contextlib.contextmanager
+def setting(**values):
+    """The context's fields set to `values` inside (restored after, also on errors)."""
+    context = current()
+    previous = {name: getattr(context, name) for name in values}
+    for name, value in values.items():
+        setattr(context, name, value)
+    try:
+        yield context
+    finally:
+        for name, value in previous.items():
+            setattr(context, name, value)
+
+
+# --- the recursion limit: one process-wide setting, shared by counted requests ----------
+
+_limit_lock = threading.Lock()
+_requests = []          # the limits asked for by the holders inside, in any order
+_base_limit = None      # the limit before the first request, restored after the last
+_applied = None         # the limit set by the requests (to tell a change made outside)
+
+
+@contextlib.contextmanager
+def recursion_limit(limit):
+    """Inside, Python's recursion limit is at least `limit`.
+
+    The limit is one setting for the whole process, while the threads that need a higher
+    one (the converter's workers, staging deep bodies) come and go in any order. So the
+    limit in force is the largest of the requests held at the moment, and when the last
+    one ends, the limit from before the first comes back (unless code outside changed it
+    meanwhile: then it stays as that code set it).
+    """
+    global _base_limit
+    with _limit_lock:
+        if not _requests:
+            _base_limit = sys.getrecursionlimit()
+        _requests.append(limit)
+        _apply()
+    try:
+        yield
+    finally:
+        with _limit_lock:
+            _requests.remove(limit)
+            _apply()
+
+
+def _apply():
+    global _applied
+    if sys.getrecursionlimit() != _applied and _applied is not None and not _requests:
+        _applied = None          # changed outside meanwhile: leave it
+        return
+    target = max([_base_limit, *_requests])
+    sys.setrecursionlimit(target)
+    _applied = target if _requests else None
+
+
+def frames_in_use():
+    """How many Python frames this thread's stack holds now."""
+    used, frame = 0, sys._getframe(1)
+    while frame is not None:
+        used += 1
+        frame = frame.f_back
+    return used
+
+
+def recursion_room(headroom):
+    """Inside (a context manager), at least `headroom` frames are free above the
+    caller's."""
+    return recursion_limit(frames_in_use() + headroom)
+
+
+# --- the converter's hook -------------------------------------------------------------
+
+class _NoConverter:
+    """Before the converter is imported: every function is called as it is."""
+
+    @staticmethod
+    def converted_callable(fn):
+        return fn
+
+    @staticmethod
+    def assigned_on_self(code):
+        return ()
+
+
+converter = _NoConverter()
+"""What the converter installs (`install_converter`): `converted_callable(fn)` gives the
+converted version of a function converted code calls (or `fn` itself for library code),
+and `assigned_on_self(code)` the attributes a method assigns on its first parameter."""
+
+
+def install_converter(hook):
+    global converter
+    converter = hook

@@ -1,0 +1,178 @@
+"""The functional forms of `if`, `if`/`elif` chains and conditional expressions.
+
+Each operator decides at run time, per statement (see runtime.backends.dispatch): a
+framework's value is staged with the framework's `cond`; a JAX tracer with `lax.cond`,
+`lax.switch` or a select (runtime.staging.branches); a Python/NumPy value runs the plain
+Python statement. Branches are functions of the variables they change; `names` are those
+variables' names in the user's code, used in error messages.
+"""
+import jax.numpy as jnp
+from jax import lax
+
+from ..backends import dispatch
+from ..errors import here
+from ..staging import branches as staged
+from ..staging.types import predicate
+from ..state import unpack
+from ..statement import Statement
+
+
+def if_stmt(cond, if_true, if_false, args=(), names=(), returned=None, fields=None,
+            nonlocals=()):
+    """Python reference: `return if_true(*args) if cond else if_false(*args)`.
+
+    A traced `cond` becomes `lax.cond`: both branches are traced once. `if_false=None`
+    stands for an absent `else`: the state passes through unchanged. `returned` ('true'
+    or 'false') names a branch taken only after the function has returned: variables it
+    leaves undefined are never read, so they may be undefined there. `fields` gives the
+    attributes the branches assign (see mutation.py); `nonlocals` the variables they
+    assign in place (see nonlocals.py).
+    """
+    if if_false is None:
+        if_false = _passing(names)
+    statement = Statement(args, names, fields, nonlocals, (if_true, if_false))
+    if_true, if_false = statement.bind(if_true), statement.bind(if_false)
+    args, names = statement.values, statement.names
+    backend = dispatch.backend_for(cond)
+    if backend is dispatch.PYTHON:
+        return statement.finish(if_true(*args) if cond else if_false(*args))
+    if backend is not dispatch.JAX:   # a framework's
+        return statement.finish(backend.if_stmt(cond, if_true, if_false, args, names))
+    location = here()
+    pred = predicate(cond, location, '`if`')
+    objects = statement.objects()
+    return statement.finish(staged.cond(
+        pred, objects.wrap(if_true), objects.wrap(if_false), objects.state,
+        objects.all_names, location, returned=returned))
+
+
+def if_chain(tests, branches, args=(), names=(), returned=(), fields=None, nonlocals=()):
+    """Python reference (an `if`/`elif`/.../`else` chain):
+
+        for test, branch in zip(tests, branches):
+            if test():
+                return branch(*args)
+        return branches[-1](*args)          # the `else`
+
+    `tests` are functions of no arguments, one per branch before the `else`;
+    `branches[-1]=None` stands for an absent `else` (the state passes through). Tests run
+    in order until one is true, as in Python. When some are traced, the branches they
+    guard and the branch taken when none of them is true are staged as one `lax.switch`
+    on the index of the first true test (each branch traced once); a test after a traced
+    one is traced on the path where the ones before it are false. `returned` lists the
+    branches taken only after the function has returned (see `if_stmt`); `fields` and
+    `nonlocals` are as for `if_stmt`.
+    """
+    branches = list(branches)
+    if branches[-1] is None:
+        branches[-1] = _passing(names)
+    statement = Statement(args, names, fields, nonlocals, branches)
+    branches = [statement.bind(branch) for branch in branches]
+    args, names = statement.values, statement.names
+
+    def framework_if(framework, cond, i):   # the chain from test i as nested `if`s
+        def rest(*state):
+            return if_chain(tests[i + 1:], branches[i + 1:], state, names,
+                            [r - i - 1 for r in returned if r > i], fields)
+        return lambda *state: framework.if_stmt(cond, branches[i], rest, state, names)
+    return statement.finish(_run_chain(tests, branches, args, names, returned, statement,
+                                       '`if`', framework_if))
+
+
+def _passing(names):
+    """The branch of an absent `else`: the state passes through unchanged."""
+    names = tuple(names)
+    return lambda *state: unpack(names, state)
+
+
+def if_exp_chain(tests, values):
+    """Python reference (`a if c1 else b if c2 else d`):
+
+        for test, value in zip(tests, values):
+            if test():
+                return value()
+        return values[-1]()
+
+    Staged as `if_chain` stages it: one `lax.switch` when some tests are traced.
+    """
+    def framework_select(framework, cond, i):
+        return lambda: framework.select(
+            cond, values[i], lambda: if_exp_chain(tests[i + 1:], values[i + 1:]))
+    statement = Statement((), ('value',))
+    return statement.finish(_run_chain(tests, values, (), ('value',), (), statement,
+                                       'conditional expression', framework_select))
+
+
+def _run_chain(tests, branches, args, names, returned, statement, what, framework_branch):
+    """The chain's result (see `if_chain`). `framework_branch(framework, cond, i)` is the
+    branch that takes over when test i gives a framework's condition (see
+    runtime.backends.framework): the rest of the chain, nested."""
+    location = here(2)
+    conditions, staged_tests, taken = [], [], len(branches) - 1
+    for i, test in enumerate(tests):
+        if conditions:   # runs only where the traced tests before it are false
+            cond = staged.guarded(test, lambda previous=tuple(conditions): _none_true(
+                previous))
+        else:
+            cond = test()
+        backend = dispatch.backend_for(cond)
+        if backend is dispatch.JAX:
+            conditions.append(predicate(cond, location, what))
+            staged_tests.append(i)
+        elif backend is not dispatch.PYTHON:   # a framework's
+            branches = branches[:i] + [framework_branch(backend, cond, i)]
+            taken = i
+            break
+        elif cond:
+            taken = i
+            break
+    if not conditions:
+        return branches[taken](*args)
+    index = jnp.int32(len(conditions))   # the first true condition's, else the default's
+    for position in reversed(range(len(conditions))):
+        index = lax.select(conditions[position], jnp.int32(position), index)
+    chosen = staged_tests + [taken]
+    objects = statement.objects()
+    labels, what = _chain_labels(chosen, len(tests), location, what)
+    return staged.switch(
+        index, [objects.wrap(branches[i]) for i in chosen], objects.state,
+        objects.all_names, location, what, [p for p, i in enumerate(chosen) if i in returned],
+        labels)
+
+
+def _none_true(conditions):
+    none = jnp.logical_not(conditions[0])
+    for cond in conditions[1:]:
+        none = jnp.logical_and(none, jnp.logical_not(cond))
+    return none
+
+
+def _chain_labels(chosen, tests, location, what):
+    """How errors name the chosen branches of a chain ('2nd `elif`', '`else`'), and the
+    chain (a `match` on a traced subject is one, see passes.match: the converter records
+    the statement's kind in the origin map)."""
+    if what != '`if`':
+        return tuple(f'{_ordinal(i + 1)}' for i in chosen), what
+    if location is not None and location.fact('kind') == 'match':
+        return tuple(f'{_ordinal(i + 1)} `case`' for i in chosen), '`match`'
+    return tuple('`else`' if i == tests else '`if`' if i == 0 else f'{_ordinal(i)} `elif`'
+                 for i in chosen), '`if`/`elif` chain'
+
+
+def _ordinal(n):
+    suffix = 'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')
+    return f'{n}{suffix}'
+
+
+def if_exp(cond, if_true, if_false):
+    """Python reference: `if_true() if cond else if_false()` (a conditional expression)."""
+    backend = dispatch.backend_for(cond)
+    if backend is dispatch.PYTHON:
+        return if_true() if cond else if_false()
+    if backend is not dispatch.JAX:   # a framework's
+        return backend.select(cond, if_true, if_false)
+    location = here()
+    pred = predicate(cond, location, 'conditional expression')
+    (value,) = staged.cond(pred, if_true, if_false, (), ('value',), location,
+                           'conditional expression')
+    return value

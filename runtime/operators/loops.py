@@ -1,0 +1,292 @@
+"""The functional forms of `while` and `for` that converted code calls.
+
+Each operator decides at run time, per statement (see runtime.backends.dispatch): a
+framework's value is staged with the framework's loop primitives; a traced condition or
+iterable with a while loop or `lax.scan` (runtime.staging.loops); a Python one runs the
+plain Python loop, which may turn staged midway (a `break` flag that becomes traced).
+A `for` over a Python range with traced state is staged as one loop or unrolled, by
+runtime.loop_policy, with the framework's primitives when its values are a framework's.
+Loop bodies are functions of the variables they change; `names` are those variables'
+names in the user's code, used in error messages.
+"""
+import builtins
+import warnings
+
+import jax
+
+from .. import loop_autodiff, loop_policy
+from ..backends import dispatch
+from ..errors import ControlFlowError, here, where
+from ..iterables import StagedRange, TracedIterable, range_items
+from ..raises import on_path
+from ..staging import branches, loops
+from ..staging.trace import probe
+from ..staging.types import predicate
+from ..state import any_traced, is_traced, pack, unpack
+from ..statement import Statement
+
+UNROLL_WARNING_ITERATIONS = 500
+_warned_unrolls = set()
+
+
+def while_stmt(test, body, state=(), names=(), maximum_iterations=None, autodiff=None,
+               fields=None, nonlocals=()):
+    """Python reference:
+
+        while test(*state):
+            state = body(*state)
+        return state
+
+    The loop is staged into a while loop from the first time `test` gives a traced
+    value (so a loop whose flag becomes traced midway switches over then); `autodiff`
+    picks its lowering (see loop_autodiff).
+    """
+    statement = Statement(state, names, fields, nonlocals, (body, test), loop=True)
+    objects = statement.objects()
+    test = objects.wrap(statement.bind_test(test), returns_state=False)
+    body = objects.wrap(statement.bind(body))
+    with loop_autodiff.autodiff_mode(autodiff):
+        values = _while(test, body, objects.state, objects.all_names, maximum_iterations)
+    return statement.finish(values)
+
+
+def _while(test, body, values, names, maximum_iterations):
+    iterations = 0
+    while True:
+        if maximum_iterations is not None and iterations >= maximum_iterations:
+            break
+        # Inside a trace, the first test is tried in a sandbox: if it is traced, its
+        # equations are not left behind (the staged loop evaluates it again).
+        if iterations == 0 and any_traced(values):
+            cond = probe(test, values)
+        else:
+            cond = test(*values)
+        backend = dispatch.backend_for(cond)
+        remaining = (None if maximum_iterations is None
+                     else maximum_iterations - iterations)
+        if backend is dispatch.JAX:
+            body = on_path(body, test, lambda *state: unpack(names, state))
+            values = loops.while_loop(test, body, values, names, here(), remaining)
+            break
+        if backend is not dispatch.PYTHON:   # a framework's
+            values = pack(names, backend.while_stmt(test, body, values, names, remaining))
+            break
+        if not cond:
+            break
+        values = pack(names, body(*values))
+        iterations += 1
+    return values
+
+
+def for_stmt(iterable, body, state=(), names=(), extra_test=None, unroll=None,
+             autodiff=None, fields=None, nonlocals=(), iterator=None, aliased=()):
+    """Python reference:
+
+        for item in iterable:
+            if extra_test is not None and not extra_test(*state):
+                break
+            state = body(item, *state)
+        return state
+
+    A traced iterable (an array, or a range with traced bounds) is staged: `lax.scan`
+    over an array's leading axis, a while loop over a traced range
+    (`autodiff` picks its lowering, see loop_autodiff). A range with
+    Python bounds (also under `enumerate`, `zip`, `reversed`) is staged as one loop when
+    its values are traced, unless it is short, `unroll` (a `set_loop_options` directive)
+    says otherwise, or its body needs the index as a Python int: see runtime.loop_policy.
+
+    `iterator` names the iterable when the code after the loop reads it again: a Python
+    iterator it names (a generator, `iter(xs)`) must then not be left at a position that
+    a traced `break` decides. `aliased` names the lists the loop grows that other code
+    may also hold (a parameter, `alias = out`): they stay the same objects, with the
+    loop's items (see runtime.lists.refill).
+    """
+    if iterator is not None and extra_test is not None and not is_traced(iterable) \
+            and builtins.iter(iterable) is iterable:
+        extra_test = _untraced_exit(extra_test, iterator, here())
+    statement = Statement(state, names, fields, nonlocals, (body, extra_test), loop=True,
+                          aliased=aliased)
+    body, extra_test = statement.bind(body), statement.bind_test(extra_test)
+    framework = dispatch.loop_lowering_for(iterable)
+    if framework is not None:
+        return statement.finish(framework.for_stmt(iterable, body, statement.values,
+                                                   statement.names, extra_test))
+    objects = statement.objects()
+    body = objects.wrap(body, leading=1)
+    extra_test = objects.wrap(extra_test, returns_state=False)
+    with loop_autodiff.autodiff_mode(autodiff):
+        values = _for(iterable, body, objects.state, objects.all_names, extra_test, unroll)
+    return statement.finish(values)
+
+
+def _untraced_exit(extra_test, iterator, location):
+    """`extra_test`, raising a named error when its value is traced."""
+    def test(*state):
+        go = extra_test(*state)
+        if is_traced(go):
+            raise ControlFlowError(
+                f'the `for` loop{where(location)} may `break` on a traced condition, which '
+                f'would leave the iterator {iterator!r} at a position known only when the '
+                f'program runs, and the code after the loop reads {iterator!r} again. '
+                f'Iterate over a list or an array instead, or do not reuse the iterator.')
+        return go
+    return test
+
+
+def _for(iterable, body, values, names, extra_test, unroll):
+    items = range_items(iterable)
+    if extra_test is not None:  # a staged body runs only while the loop has not broken
+        body = on_path(body, lambda item, *state: extra_test(*state),
+                       lambda item, *state: unpack(names, state))
+    if isinstance(iterable, (TracedIterable, StagedRange)) or is_traced(iterable):
+        staged = iterable if isinstance(iterable, (TracedIterable, StagedRange)) \
+            else TracedIterable.over(iterable)
+        values = staged.loop(body, values, names, here(), extra_test)
+    elif items is not None:
+        values = _range_for(iterable, items, body, values, names, extra_test, unroll)
+    else:
+        values = _python_for(iterable, body, values, names, extra_test)
+    return values
+
+
+def _range_for(iterable, items, body, values, names, extra_test, unroll):
+    """A `for` over a range with Python bounds: one staged loop, or the Python loop. A
+    loop that carries or sees a framework's values is the framework's to stage."""
+    location = here(2)
+    framework = dispatch.range_lowering_for(values, body)
+    if unroll is None and framework is not None:
+        unroll = dispatch.unroll_option()
+    stage = loop_policy.wanted(len(items), unroll)
+    traced = any_traced(values)
+    reported = False
+    if stage is not False and (framework is not None or traced
+                               or dispatch.sees(body, any_traced)):
+        try:
+            if framework is not None:
+                staged = pack(names, framework.for_stmt(items, body, values, names,
+                                                        extra_test))
+                how = 'loop of the framework'
+            else:
+                staged = items.loop(body, values, names, location, extra_test,
+                                    require_traced=not traced)
+                how = 'lax.while_loop' if extra_test else 'lax.scan'
+        except loops.NothingTraced:
+            pass
+        except _NEEDS_PYTHON as error:
+            loop_policy.report_unrolled(location, len(items), _reason(error), stage)
+            reported = True
+        else:
+            loop_policy.report_staged(location, len(items), how)
+            _use_up(iterable)
+            return staged
+    staged_rest = items if stage is not False and framework is None else None
+    return _python_for(iterable, body, values, names, extra_test, staged_rest,
+                       warn=stage is not False and not reported)
+
+
+_NEEDS_PYTHON = (TypeError, IndexError, ControlFlowError)
+"""What staging a loop over a Python range raises when its body needs the index as a
+Python int (`layers[i]`, `jnp.zeros(i)`, `int(i)`) or its state cannot be carried (a
+shape that grows): such a loop runs as Python instead. Any other error is the user's own
+and propagates (the Python loop would raise it too)."""
+
+
+def _use_up(iterable):
+    """A Python iterator (not a range) is used up after a staged loop over it, as the
+    Python loop would leave it."""
+    if builtins.iter(iterable) is iterable:
+        for _ in iterable:
+            pass
+
+
+def _reason(error):
+    message = str(error).strip().splitlines()
+    return f'{type(error).__name__}: {message[0] if message else "no message"}'
+
+
+def _python_for(iterable, body, values, names, extra_test, items=None, warn=True):
+    """The plain Python loop, which turns staged if a `break` flag becomes traced (the
+    rest of the loop is one staged loop when `items` are the range's items). With `warn`,
+    a long loop over traced values is reported once."""
+    count = 0
+    iterator = builtins.iter(iterable)
+    while True:
+        # The exit flag is read before the next item is taken: after a `break`, Python
+        # leaves the rest of an iterator to whoever iterates it next.
+        go, backend = None, dispatch.PYTHON
+        if extra_test is not None:   # (a loop without `break` skips all of this)
+            go = extra_test(*values)
+            backend = dispatch.backend_for(go)
+            if backend is dispatch.PYTHON and not go:
+                break
+        item = next(iterator, _END)
+        if item is _END:
+            break
+        if backend is dispatch.JAX:
+            return _finish_staged(items, item, iterator, count, body, values, names,
+                                  extra_test, iterator is iterable)
+        if backend is not dispatch.PYTHON:   # each remaining step under the framework's cond
+            values = backend.guarded(go, lambda s, item=item: pack(names, body(item, *s)),
+                                     values)
+            continue
+        values = pack(names, body(item, *values))
+        count += 1
+        if count == UNROLL_WARNING_ITERATIONS and warn:
+            _warn_unroll(values)
+    return values
+
+
+_END = object()
+
+
+def _finish_staged(items, item, rest, done, body, values, names, extra_test, use_up):
+    """Run the rest of a Python loop after its exit flag became traced.
+
+    Over a range the rest becomes one staged loop if it can; otherwise each remaining
+    iteration becomes a `lax.cond` on the flag.
+    """
+    location = here(2)
+    if items is not None:
+        try:
+            staged = items.after(done).loop(body, values, names, location, extra_test,
+                                            require_traced=False)
+            if use_up:
+                _use_up(rest)
+            return staged
+        except _NEEDS_PYTHON:
+            pass
+    for item in _chain(item, rest):
+        go = extra_test(*values)
+
+        def run(*state, item=item):
+            return body(item, *state)
+
+        def skip(*state):
+            return unpack(names, state)
+        if is_traced(go):
+            pred = predicate(go, location, '`for` loop')
+            values = branches.cond(pred, run, skip, values, names, location)
+        elif go:
+            values = pack(names, body(item, *values))
+        else:
+            break
+    return values
+
+
+def _chain(first, rest):
+    yield first
+    yield from rest
+
+
+def _warn_unroll(values):
+    if not any(is_traced(leaf) for leaf in jax.tree_util.tree_leaves(values)):
+        return
+    location = here()
+    if location in _warned_unrolls:
+        return
+    _warned_unrolls.add(location)
+    warnings.warn(
+        f'the Python loop at {location} has run {UNROLL_WARNING_ITERATIONS} iterations while '
+        f'tracing; each one is unrolled into the compiled program. Iterate over an array '
+        f'or a range to stage it as one loop instead.',
+        stacklevel=4)

@@ -1,0 +1,193 @@
+"""`lax.cond` and `lax.switch` of user branches over named state, with branch merging.
+
+Python reference: `branches[i](*args)` for the branch the selector picks. Each branch is
+traced once (runtime.staging.trace); their outputs must agree per variable, except where
+Python never reads the value (a branch that raises, or leaves a variable Python does not
+read); those are filled with zeros of another branch's types.
+"""
+import jax.numpy as jnp
+from jax import lax
+
+from ..messages import TWO_WAY, branch_mismatch, unset_on_a_path
+from ..raises import on_path
+from ..raises import raised as raised_now
+from ..state import RETURN_VALUE, Unbound, Undefined, split, unpack
+from .trace import State, staging, trace
+from .types import aval, cast, promoted, zeros
+
+def cond(pred, if_true, if_false, args, names, location, what='`if`', returned=None):
+    """`lax.cond` of two user branches that take `args` and return one value per name
+    (see `switch`; `returned` is 'true' or 'false', see `if_stmt`)."""
+    returned = {'true': (0,), 'false': (1,)}.get(returned, ())
+    return switch(pred, (if_true, if_false), args, names, location, what, returned)
+
+
+def switch(selector, branches, args, names, location, what='`if`', returned=(),
+           labels=TWO_WAY):
+    """One `lax.cond` over user branches that take `args` and return one value per name.
+
+    `selector` is a boolean for two branches (true, false), as `lax.cond` takes them,
+    or an int32 index into `branches`, as `lax.switch` takes it. Each branch is traced
+    once, on the path where it is taken (see runtime.raises). A branch that always
+    raises, or one of the `returned` ones (taken only after the function returned), may
+    leave values undefined: they are filled with zeros of another branch's types.
+    `labels` name the branches in errors.
+    """
+    names = tuple(names)
+    in_leaves, in_state = State.flatten(range(len(args)), args)
+    in_avals = [aval(x) for x in in_leaves]
+    if len(branches) == 2 and jnp.result_type(selector) == jnp.bool_:
+        taken = [lambda: selector, lambda: jnp.logical_not(selector)]
+    else:
+        taken = [lambda i=i: selector == i for i in range(len(branches))]
+    paths = [on_path(branch, lambda *a, taken=t: taken(), _undefined_outputs(names))
+             for branch, t in zip(branches, taken)]
+    traced = [trace(path, in_state, in_avals, names) for path in paths]
+    raised = [path.raised for path in paths]
+    out_state, fills, source = _merge_branches(names, traced, raised, set(returned),
+                                               location, what, labels)
+
+    avals = [_with_fills(t, out_state, f, source, traced) for t, f in zip(traced, fills)]
+    targets = []
+    for index, candidates in enumerate(zip(*avals)):
+        target = candidates[0]
+        for b, candidate in enumerate(candidates[1:], 1):
+            target = promoted(target, candidate)
+            if target is None:
+                i = names.index(out_state.leaf_owner(index))
+                first = source[i] if source[i] != b else 0
+                raise branch_mismatch(names[i], traced[first].values[i],
+                                       traced[b].values[i], location, what,
+                                       _pair(labels, first, b))
+        targets.append(target)
+
+    def run(branch, branch_fills):
+        def staged(*leaves):
+            outs = _fill_outputs(branch, out_state, branch_fills, list(branch(*leaves)),
+                                 targets)
+            return [cast(v, t) for v, t in zip(outs, targets)]
+        return staged
+
+    runs = [run(t, f) for t, f in zip(traced, fills)]
+    two_way = len(runs) == 2 and jnp.result_type(selector) == jnp.bool_
+    if any(t.jaxpr.eqns for t in traced):
+        leaves = (lax.cond(selector, *runs, *in_leaves) if two_way
+                  else lax.switch(selector, runs, *in_leaves))
+    else:
+        # Every branch only picks existing values or constants (`if c: flag = True`,
+        # `elif x == 3: y = 30`): a select computes the same values and derivatives
+        # without a conditional (and XLA compiles it in time linear in the branches).
+        columns = zip(*[r(*in_leaves) for r in runs])
+        leaves = [_select(selector, two_way, [jnp.broadcast_to(v, t.shape) for v in values])
+                  if any(v is not values[0] for v in values) else values[0]
+                  for values, t in zip(columns, targets)]
+    if all(raised):
+        raised_now()  # every branch raises (their checks are staged above): so does the `if`
+    return out_state.unflatten(leaves)
+
+
+def _select(selector, two_way, values):
+    """`values[selector]`, or `values[0] if selector else values[1]` when `two_way`."""
+    return lax.select(selector, *values) if two_way else lax.select_n(selector, *values)
+
+
+def guarded(fn, predicate):
+    """`fn()` run as staged code on the path where `predicate()` holds (a test after a
+    traced one in an `elif` chain): a `raise` in it becomes a run-time check on that
+    path (see runtime.raises); one that always raises makes the test False."""
+    with staging():
+        return on_path(fn, predicate, lambda: False)()
+
+
+def _pair(labels, a, b):
+    """The labels of branches `a` and `b` (two-way labels when there are two)."""
+    return labels if labels == TWO_WAY else (labels[a], labels[b])
+
+
+def _merge_branches(names, traced, raised, returned, location, what, labels):
+    """(output State, per branch the output indices it leaves to be filled, per output
+    the branch whose types a filled one takes). A branch that always raises fills every
+    output; one that leaves the return value undefined (or a variable Python never reads
+    unassigned, see analysis.definite), or a `returned` branch that leaves a variable
+    undefined, fills that one. A closure-visible variable that some branches leave unset
+    becomes an `Unbound` marker. The rest must agree."""
+    specs, fills, source = [], [set() for _ in traced], []
+    live = [b for b, r in enumerate(raised) if not r] or [len(traced) - 1]
+    for i, name in enumerate(names):
+        spec = [t.state.specs[i] for t in traced]
+        defined = [b for b in live if not (_is_unread(spec[b]) or (
+            b in returned and _is_undefined(spec[b])))]
+        keep = defined or live[-1:]
+        first = keep[0]
+        if any(_is_unbound(spec[b]) for b in keep) and any(
+                not spec[b].same_as(spec[first]) for b in keep[1:]):
+            # A closure-visible variable set on some paths only: bound to a marker after.
+            for b in range(len(traced)):
+                fills[b].add(i)
+            specs.append(split(Unbound(name, unset_on_a_path(name, location, what)))[1])
+            source.append(first)
+            continue
+        for b in keep[1:]:
+            if not spec[b].same_as(spec[first]):
+                raise branch_mismatch(name, traced[first].values[i], traced[b].values[i],
+                                       location, what, _pair(labels, first, b))
+        for b in range(len(traced)):
+            if b not in keep:
+                fills[b].add(i)
+        specs.append(spec[first])
+        source.append(first)
+    return State(names, specs), fills, source
+
+
+def _undefined_outputs(names):
+    """What a branch that always raises returns (see runtime.raises.on_path)."""
+    return lambda *args: unpack(names, tuple(Undefined(RETURN_VALUE) for _ in names))
+
+
+def _is_undefined(spec):
+    return len(spec.statics) == 1 and isinstance(spec.statics[0], Undefined)
+
+
+def _is_unread(spec):
+    """An undefined return value, or a variable Python never reads unassigned."""
+    return _is_undefined(spec) and spec.statics[0].unread
+
+
+def _is_unbound(spec):
+    return len(spec.statics) == 1 and isinstance(spec.statics[0], Unbound)
+
+
+def _with_fills(traced, out_state, fills, source, branches):
+    """Output avals of `traced`, taking those of output i's `source` branch for the
+    filled outputs."""
+    avals, position = [], 0
+    mine = traced.out_avals()
+    for i, spec in enumerate(out_state.specs):
+        if i in fills:   # (none when the output is static: an Unbound marker)
+            avals += _output_avals(branches[source[i]], i)[:spec.dynamic_count]
+        else:
+            count = traced.state.specs[i].dynamic_count
+            avals += mine[position:position + count]
+        position += traced.state.specs[i].dynamic_count
+    return avals
+
+
+def _output_avals(traced, i):
+    """The avals of output `i` of `traced`."""
+    start = sum(spec.dynamic_count for spec in traced.state.specs[:i])
+    return traced.out_avals()[start:start + traced.state.specs[i].dynamic_count]
+
+
+def _fill_outputs(traced, out_state, fills, outs, targets):
+    """The outputs of `traced`, with zeros for filled variables in place of its own."""
+    result, position, start = [], 0, 0
+    for i, spec in enumerate(out_state.specs):
+        count = spec.dynamic_count
+        mine = traced.state.specs[i].dynamic_count
+        if i in fills:
+            result += [zeros(t) for t in targets[start:start + count]]
+        else:
+            result += outs[position:position + mine]
+        position += mine
+        start += count
+    return result

@@ -1,0 +1,255 @@
+"""Staged loops over named state: while loops, `lax.scan` over items, loops over ranges.
+
+Python reference: `while test(*state): state = body(*state)`, and `for item in items:
+state = body(item, *state)`. The body is traced until the types it carries settle (weak
+types promote as in JAX); a variable the loop creates takes its type from the body.
+"""
+import dataclasses
+
+import jax
+import jax.numpy as jnp
+from jax import lax
+
+from .. import lists, loop_autodiff, slices
+from ..errors import ControlFlowError, where
+from ..messages import carry_mismatch, list_hint, never_ends
+from ..raises import raise_if
+from ..state import Undefined, describe, grow, merge, split
+from .trace import State, trace
+from .types import aval, cast, promoted, same_type, zeros
+
+def _carried(body, names, values, location, item_avals=(), allow_append=False):
+    """Trace a loop body until the types it carries settle (weak types promote as in JAX).
+
+    Returns (traced body, initial leaves, state). A variable that starts undefined (the
+    loop creates it; a return value) takes zeros of the type the body gives it, as in
+    TensorFlow: after a loop that ran it has the body's value (after a staged loop that
+    ran zero times, zeros). Reading it in the body before assigning it is an error.
+    """
+    sources, values = tuple(values), lists.plain(values)
+    for _ in range(4):
+        leaves, state = State.flatten(names, values)
+        try:
+            traced = trace(body, state, list(item_avals) + [aval(x) for x in leaves],
+                           names, n_extra=len(item_avals),
+                           appending=sources if allow_append else None)
+        except UnboundLocalError as error:   # the body reads a variable it creates
+            if Undefined(error.name) not in values:
+                raise
+            raise carry_mismatch(error.name, 'undefined', None, location) from None
+        values, changed = _reconcile(names, values, state, traced, location)
+        if not changed:
+            return traced, leaves, state
+    raise ControlFlowError(f'the types carried by the loop{where(location)} do not settle')
+
+
+def _reconcile(names, values, state, traced, location):
+    """Initial values adjusted to what one iteration produces, or a named error."""
+    new_values, changed = [], False
+    outs = iter(traced.out_avals())
+    for name, value, spec, out_spec, after in zip(
+            names, values, state.specs, traced.state.specs, traced.values):
+        out_avals = [next(outs) for _ in range(out_spec.dynamic_count)]
+        if not spec.same_as(out_spec):
+            # A variable (or dict key) the loop creates takes its type from the body.
+            grown = grow(value, merge(out_spec, [zeros(a) for a in out_avals]))
+            if grown is not None and split(grown)[1].same_as(out_spec):
+                new_values.append(grown)
+                changed = True
+                continue
+            raise carry_mismatch(name, describe(value), after, location,
+                                  list_hint(name, value))
+        leaves, _ = split(value)
+        cast_leaves = []
+        for leaf, out in zip(leaves, out_avals):
+            before = aval(leaf)
+            target = promoted(before, out)
+            if target is None:
+                raise carry_mismatch(name, describe(value), after, location)
+            if not same_type(target, before):
+                leaf, changed = cast(jnp.asarray(leaf), target), True
+            cast_leaves.append(leaf)
+        new_values.append(merge(spec, cast_leaves))
+    return tuple(new_values), changed
+
+
+
+
+def _test_function(test, state, leaves, location, what):
+    """Trace a loop test over the state; returns a function of the leaves -> bool scalar."""
+    traced = trace(test, state, [aval(x) for x in leaves], ('condition',))
+    (out,) = traced.out_avals() or [None]
+    if out is None:
+        raise ControlFlowError(f'the condition of the {what}{where(location)} is not a value')
+    if out.shape != ():
+        raise ControlFlowError(
+            f'the condition of the {what}{where(location)} is an array of shape {out.shape}; '
+            f'a condition must be a scalar. Reduce it with jnp.any(...) or jnp.all(...).')
+
+    def run(*leaves):
+        (value,) = traced(*leaves)
+        return value if value.dtype == jnp.bool_ else value != 0
+    run.reads_state = traced.reads_inputs()
+    return run
+
+
+def _caster(traced, targets):
+    """Run a traced body: (carried outputs cast to their loop types, per-iteration outputs)."""
+    def run(*leaves):
+        outs = traced(*leaves)
+        return [cast(v, t) for v, t in zip(outs, targets)], outs[len(targets):]
+    return run
+
+
+def while_loop(test, body, values, names, location, maximum_iterations=None):
+    """A while loop (see loop_autodiff: reverse-differentiable by default) of a user test
+    and body over the named state.
+
+    With `maximum_iterations`, a `lax.scan` of that length with a done flag instead, which
+    can be differentiated in reverse mode.
+
+    A test that reads nothing the loop changes is true in every iteration or in none:
+    Python would loop forever, and so would the compiled loop. The program then raises a
+    ControlFlowError when the test is true, and otherwise runs no iteration.
+    """
+    names = tuple(names)
+    traced, leaves, state = _carried(body, names, values, location)
+    test_fn = _test_function(test, state, leaves, location, '`while` loop')
+    if maximum_iterations is None and not test_fn.reads_state:
+        raise_if(test_fn(*leaves), never_ends, (location,))
+        return state.unflatten(leaves)
+    targets = [aval(x) for x in leaves]
+    step = _caster(traced, targets)
+    if maximum_iterations is None:
+        out = _retyped(loop_autodiff.while_loop(
+            lambda c: test_fn(*c), lambda c: step(*c)[0], leaves), targets)
+    else:
+        out = _bounded(test_fn, lambda *c: step(*c)[0], leaves, maximum_iterations)
+    return state.unflatten(out)
+
+
+
+
+def _retyped(leaves, targets):
+    """A loop's results with the carried types (a checkpointed loop drops weak types)."""
+    return [cast(leaf, t) for leaf, t in zip(leaves, targets)]
+
+
+def _bounded(test_fn, step, leaves, length):
+    """Up to `length` iterations as a scan; iterations after the test fails do nothing."""
+    def scan_step(carry, _):
+        done, leaves = carry
+        go = jnp.logical_and(jnp.logical_not(done), test_fn(*leaves))
+        leaves = lax.cond(go, lambda c: list(step(*c)), lambda c: list(c), leaves)
+        return (jnp.logical_not(go), leaves), None
+    (_, out), _ = lax.scan(scan_step, (jnp.asarray(False), list(leaves)), None, length=length)
+    return out
+
+
+def _index_type():
+    """The type of a staged loop's index: a weak int, like the Python ints of a `range`
+    (int64 under x64, so it is read when the loop is staged)."""
+    return aval(0)
+
+
+def scan_loop(length, sequences, make_item, body, values, names, location,
+              extra_test=None, indexed=True, require_traced=False):
+    """A `for` over `length` items as `lax.scan`; items are `make_item(k, *slices)`, where
+    `k` counts iterations (carried only when `indexed`).
+
+    Lists that the body appends to collect the appended items as the scan's outputs
+    (see runtime.lists).
+    With `extra_test` (a `break`), the iterations after it fails do nothing. With
+    `require_traced`, raises NothingTraced when the body computes nothing from traced
+    values (see NothingTraced).
+    """
+    names = tuple(names)
+    n_seq = len(sequences)
+    index = _index_type()
+    item_avals = [index] + [
+        jax.ShapeDtypeStruct(jnp.shape(s)[1:], jnp.result_type(s)) for s in sequences]
+
+    def body_of_item(k, *rest):
+        return body(make_item(k, *rest[:n_seq]), *rest[n_seq:])
+
+    traced, leaves, state = _carried(body_of_item, names, values, location, item_avals,
+                                     allow_append=extra_test is None)
+    if require_traced:
+        _require_traced(traced)
+    if indexed:   # reads xs[k] become slices of the scan (see runtime.slices)
+        jaxpr, sources, indexed = slices.hoist(traced.jaxpr, length)
+        traced = dataclasses.replace(traced, jaxpr=jaxpr)
+        sequences = [*sources, *sequences]
+    targets = [aval(x) for x in leaves]
+    step = _caster(traced, targets)
+    first = cast(jnp.asarray(0), index) if indexed else None
+    if extra_test is None:
+        def scan_step(carry, xs):
+            k, leaves = carry
+            new, ys = step(0 if k is None else k, *xs, *leaves)
+            return (None if k is None else k + 1, new), ys
+        (_, out), ys = lax.scan(scan_step, (first, list(leaves)), list(sequences),
+                                length=length)
+    else:
+        test_fn = _test_function(extra_test, state, leaves, location, '`for` loop')
+
+        def scan_step(carry, xs):
+            k, done, leaves = carry
+            go = jnp.logical_and(jnp.logical_not(done), test_fn(*leaves))
+            index = 0 if k is None else k
+            new = lax.cond(go, lambda c: step(index, *xs, *c)[0], lambda c: list(c), leaves)
+            return (None if k is None else k + 1, jnp.logical_not(go), new), None
+        (_, _, out), ys = lax.scan(
+            scan_step, (first, jnp.asarray(False), list(leaves)), list(sequences),
+            length=length)
+    result = list(state.unflatten(out))
+    return lists.extend(values, result, traced.appended, ys or [], length)
+
+
+class NothingTraced(Exception):
+    """A loop over Python values was offered for staging (its body can see traced values)
+    but computes nothing from them, nor does its state hold any: it stays a Python loop,
+    which gives Python results (a list of ints stays a list of ints)."""
+
+
+def _require_traced(traced):
+    if not any(isinstance(c, jax.core.Tracer) for c in traced.jaxpr.consts):
+        raise NothingTraced()
+
+
+def range_loop(start, stop, step, body, values, names, location, extra_test=None,
+               require_traced=False):
+    """A `for` over a range with traced bounds (or a `break`): a while loop over the index
+    (see loop_autodiff: reverse-differentiable by default). Python bounds stay constants
+    of the loop; only the index is carried. `require_traced` as for scan_loop.
+    """
+    names = tuple(names)
+    index = _index_type()
+    traced, leaves, state = _carried(body, names, values, location, [index])
+    if require_traced:
+        _require_traced(traced)
+    targets = [aval(x) for x in leaves]
+    run = _caster(traced, targets)
+    test_fn = (_test_function(extra_test, state, leaves, location, '`for` loop')
+               if extra_test is not None else None)
+
+    def cond_fun(carry):
+        i, leaves = carry
+        if isinstance(step, int):
+            more = i < stop if step > 0 else i > stop
+        else:
+            more = jnp.where(step > 0, i < stop, i > stop)
+        return more if test_fn is None else jnp.logical_and(more, test_fn(*leaves))
+
+    def body_fun(carry):
+        i, leaves = carry
+        return cast(i + step, index), run(i, *leaves)[0]
+
+    bound = len(range(start, stop, step)) if _all_python(start, stop, step) else None
+    _, out = loop_autodiff.while_loop(cond_fun, body_fun,
+                                      (cast(jnp.asarray(start), index), list(leaves)), bound)
+    return state.unflatten(_retyped(out, targets))
+
+
+def _all_python(*values):
+    return all(isinstance(v, int) for v in values)

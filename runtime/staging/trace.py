@@ -1,0 +1,140 @@
+"""Tracing user functions once into jaxprs, over a state of named variables.
+
+Each user function (branch, loop body, loop test) is traced exactly once into a jaxpr with
+`jax.make_jaxpr`, so a `print` in it runs once per trace, as with `tf.function`. The
+jaxprs are then compared with the user's variable names at hand (for errors that name
+them), their types unified the way JAX promotes weak types (runtime.staging.types), and
+finally evaluated inside the `lax` primitive, which re-traces the jaxpr and never the
+user's code (runtime.staging.branches and .loops).
+"""
+import contextlib
+import dataclasses
+
+import jax
+from jax.extend.core import Var
+
+from .. import context, lists
+from ..errors import ControlFlowError, here, where
+from ..state import describe, merge, pack, split
+
+STAGED_HEADROOM = 1000
+"""Python frames kept free for tracing one more staged branch or loop body: each staged
+level takes about 15 frames of JAX tracing, so 98 nested `if`s on traced values (as deep
+as Python nests them) need more than the default recursion limit of 1,000 allows."""
+
+MAX_STAGED_DEPTH = 500
+"""The deepest staged branches/bodies nest (the recursion limit grows with them)."""
+
+
+@contextlib.contextmanager
+def staging():
+    state = context.current()
+    if state.depth >= MAX_STAGED_DEPTH:
+        raise ControlFlowError(
+            f'staged branches and loop bodies are nested more than {MAX_STAGED_DEPTH} deep'
+            f'{where(here(3))}: split the function, or make some conditions Python values.')
+    with context.recursion_room(STAGED_HEADROOM), context.setting(depth=state.depth + 1):
+        yield
+
+
+TRACED = object()
+"""What `probe` returns for a function whose result is traced."""
+
+
+def probe(fn, args):
+    """`fn(*args)` if its result is a Python value; else TRACED, leaving no equations
+    behind (the staged loop evaluates the test again, in its own trace)."""
+    record = []
+
+    def sandboxed():
+        result = fn(*args)
+        record.append(TRACED if isinstance(result, jax.core.Tracer) else result)
+        return []
+    jax.make_jaxpr(sandboxed)()
+    return record[0]
+
+
+# --- state: a tuple of per-variable values, flattened to leaves -------------------------
+
+@dataclasses.dataclass
+class State:
+    """Per-variable specs of a flattened state, to map leaves back to variable names."""
+    names: tuple
+    specs: list
+
+    @classmethod
+    def flatten(cls, names, values):
+        leaves, specs = [], []
+        for value in values:
+            dynamic, spec = split(value)
+            leaves += dynamic
+            specs.append(spec)
+        return leaves, cls(tuple(names), specs)
+
+    def unflatten(self, leaves):
+        values, start = [], 0
+        for spec in self.specs:
+            count = spec.dynamic_count
+            values.append(merge(spec, leaves[start:start + count]))
+            start += count
+        return tuple(values)
+
+    def leaf_owner(self, index):
+        """The variable name that owns flattened leaf number `index`."""
+        for name, spec in zip(self.names, self.specs):
+            count = spec.dynamic_count
+            if index < count:
+                return name
+            index -= count
+        raise IndexError(index)
+
+
+@dataclasses.dataclass
+class Traced:
+    jaxpr: object          # ClosedJaxpr
+    state: State           # specs of the outputs, per name
+    values: tuple          # descriptions of the outputs, per name (for messages)
+    appended: dict         # path -> number of items appended to that list per call
+
+    def out_avals(self):
+        return [jax.ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type)
+                for a in self.jaxpr.out_avals]
+
+    def __call__(self, *leaves):
+        return jax.core.eval_jaxpr(self.jaxpr.jaxpr, self.jaxpr.consts, *leaves)
+
+    def reads_inputs(self):
+        """Whether any output depends on the inputs (not only on values closed over)."""
+        jaxpr = self.jaxpr.jaxpr
+        dependent = set(jaxpr.invars)
+        for eqn in jaxpr.eqns:
+            if any(isinstance(v, Var) and v in dependent for v in eqn.invars):
+                dependent.update(eqn.outvars)
+        return any(isinstance(v, Var) and v in dependent for v in jaxpr.outvars)
+
+
+def trace(fn, in_state, in_avals, out_names, n_extra=0, appending=None):
+    """Trace `fn(*extra, *state values)` once; it returns one value per name in `out_names`.
+
+    `in_avals` are the avals of the `n_extra` leading arguments (loop items) followed by
+    the state leaves. With `appending` (the state's values as they came into the loop),
+    lists in the state may grow by `append`: the appended items are returned after the
+    carried leaves, as per-iteration outputs (see runtime.lists).
+    """
+    record = {}
+
+    def flat(*leaves):
+        args = in_state.unflatten(list(leaves[n_extra:]))
+        if appending is not None:
+            args = lists.mark(out_names, args, appending)
+        out = pack(out_names, fn(*leaves[:n_extra], *args))
+        appended, extra = {}, []
+        if appending is not None:
+            out, appended, extra = lists.split(out_names, args, out)
+        out_leaves, out_state = State.flatten(out_names, out)
+        record['traced'] = (out_state, tuple(describe(v) for v in out), appended)
+        return out_leaves + extra
+
+    with staging():
+        jaxpr = jax.make_jaxpr(flat)(*in_avals)
+    return Traced(jaxpr, *record['traced'])

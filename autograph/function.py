@@ -32,9 +32,9 @@ import jax
 import numpy as np
 
 from autograph.conversion import converted_callable
-from autograph.runtime import loop_autodiff, loop_policy, origin
+from autograph.errors import EscapedTracer, user_facing  # noqa: F401 (public here too)
+from autograph.runtime import loop_autodiff, loop_policy
 from autograph.runtime.errors import ControlFlowError
-from autograph.runtime.raises import user_exception
 from autograph.runtime.state import check_defined
 
 _eager = threading.local()
@@ -263,7 +263,7 @@ class Function:
             concrete = self._concrete.get(key) or self._concrete_function(key)
             return concrete.call_leaves(leaves)
         except Exception as error:
-            user = _user_facing(error)
+            user = user_facing(error)
             raise user from user.__cause__   # (the user's `raise ... from` cause is kept)
 
     def _key(self, args, kwargs):
@@ -447,39 +447,6 @@ def _all_arrays(args):
     return True
 
 
-def _user_facing(error):
-    """The error to show: the user's exception for a failed run-time check (`assert`,
-    `raise`), user lines noted."""
-    user = user_exception(error)
-    if user is not None:
-        return user
-    origin.add_user_notes(error)
-    if isinstance(error, jax.errors.UnexpectedTracerError):
-        return _escaped(error)
-    return loop_autodiff.explain(error)
-
-
-def _escaped(error):
-    """JAX's UnexpectedTracerError, also a ControlFlowError that says how it happens in
-    converted code (JAX's own text names our tracing functions, not the user's)."""
-    escaped = EscapedTracer(
-        'a traced value was kept outside the code that computed it, and used later: a '
-        'converted function, staged branch or loop body changed something that is not '
-        'part of its results, such as an attribute that a method called in a staged '
-        'statement sets (`self.total = ...`) or a global list it appends to. Have the '
-        'method return the new value and assign it in the converted function '
-        '(`acc.total = acc.added(x)`), or assign the attribute directly there: converted '
-        'code carries the attributes it assigns through staged branches and loops.\n'
-        'JAX: ' + '\n'.join(str(error).splitlines()[:2]))
-    for note in getattr(error, '__notes__', ()):
-        escaped.add_note(note)
-    return escaped
-
-
-class EscapedTracer(ControlFlowError, jax.errors.UnexpectedTracerError):
-    """A traced value used outside the trace that made it (see `_escaped`)."""
-
-
 def retrace_message(function, previous, current):
     changed = _changed_arguments(function.python_function, previous, current)
     what = ', '.join(changed) if changed else 'its arguments'
@@ -620,7 +587,7 @@ class ConcreteFunction:
                 raise self._incompatible(key)
             return self.call_leaves(leaves)
         except Exception as error:
-            user = _user_facing(error)
+            user = user_facing(error)
             raise user from user.__cause__
 
     def _pin(self, args, kwargs):

@@ -2,7 +2,8 @@
 
     square = f.get_concrete_function(jax.ShapeDtypeStruct((3,), jnp.float32), b=2)
     square(x)        # the compiled program of that trace, for float32[3] arrays
-    square.jaxpr, square.as_text(), square.structured_input_signature, square.structured_outputs
+    square.jaxpr, square.as_text()   # its jaxpr and StableHLO
+    square.structured_input_signature, square.structured_outputs
 
 A concrete function takes only arguments with its trace's key (see `keys`): its Python
 arguments are pinned (`square(x)` uses b=2, `square(x, b=3)` is a TypeError) and its

@@ -1,7 +1,23 @@
-"""The converter's own errors: what the user wrote that cannot be converted, and where."""
+"""The converter's errors, and what a converted function's caller sees when a call fails.
+
+Conversion: `ConversionError` (a function cannot be converted) and `UnsupportedSyntax`
+(a construct that cannot be, at the user's file, line and column).
+
+Calls: `user_facing` is the one translation at the API boundary (`Function` and
+`ConcreteFunction` calls). A failed run-time check (`assert`, `raise`) becomes the user's
+own exception; any other error keeps its type and gains notes naming the user's lines;
+JAX's UnexpectedTracerError becomes an `EscapedTracer` that says how a traced value escapes
+in converted code; JAX's error for `jax.jvp` through a reverse-differentiable staged loop
+gains a note with the fix. The caller re-raises the result `from` its cause, so a user's
+`raise ... from` keeps its cause.
+"""
 import linecache
 
-from autograph.runtime.errors import AutographError
+import jax
+
+from autograph.runtime import loop_autodiff, origin
+from autograph.runtime.errors import AutographError, ControlFlowError
+from autograph.runtime.raises import user_exception
 
 
 class ConversionError(AutographError):
@@ -13,8 +29,7 @@ class UnsupportedSyntax(ConversionError, SyntaxError):
     SyntaxError too, so Python's traceback draws a caret under the user's code."""
 
     def __str__(self):
-        from autograph.runtime.origin import short
-        return f'{self.msg} ({short(self.filename)}:{self.lineno})'
+        return f'{self.msg} ({origin.short(self.filename)}:{self.lineno})'
 
 
 def unsupported(message, ctx, node):
@@ -23,3 +38,36 @@ def unsupported(message, ctx, node):
     column = getattr(node, 'col_offset', 0) + 1
     text = linecache.getline(ctx.file, line) if line is not None else None
     return UnsupportedSyntax(message, (ctx.file, line, column, text or None))
+
+
+def user_facing(error):
+    """The error to show: the user's exception for a failed run-time check (`assert`,
+    `raise`), user lines noted."""
+    user = user_exception(error)
+    if user is not None:
+        return user
+    origin.add_user_notes(error)
+    if isinstance(error, jax.errors.UnexpectedTracerError):
+        return _escaped(error)
+    return loop_autodiff.explain(error)
+
+
+def _escaped(error):
+    """JAX's UnexpectedTracerError, also a ControlFlowError that says how it happens in
+    converted code (JAX's own text names our tracing functions, not the user's)."""
+    escaped = EscapedTracer(
+        'a traced value was kept outside the code that computed it, and used later: a '
+        'converted function, staged branch or loop body changed something that is not '
+        'part of its results, such as an attribute that a method called in a staged '
+        'statement sets (`self.total = ...`) or a global list it appends to. Have the '
+        'method return the new value and assign it in the converted function '
+        '(`acc.total = acc.added(x)`), or assign the attribute directly there: converted '
+        'code carries the attributes it assigns through staged branches and loops.\n'
+        'JAX: ' + '\n'.join(str(error).splitlines()[:2]))
+    for note in getattr(error, '__notes__', ()):
+        escaped.add_note(note)
+    return escaped
+
+
+class EscapedTracer(ControlFlowError, jax.errors.UnexpectedTracerError):
+    """A traced value used outside the trace that made it (see `_escaped`)."""

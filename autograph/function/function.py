@@ -1,0 +1,302 @@
+"""`Function`: `tf.function`'s tracing semantics on `jax.jit`.
+
+Python reference: `return python_function(*args, **kwargs)`, traced and compiled once per
+call key (see `keys`): a new key traces the converted function and compiles it; the same
+key reuses the compiled program, so a Python `print` in the function runs only while
+tracing. Calls with positional arrays alone share one `jax.jit`, which keys them itself;
+the others run their trace's ConcreteFunction (see `concrete`); with `jit=False` a call
+runs the converted function as it is. Results come back as the function returned them (see
+`results`), and errors as the user's (`autograph.errors.user_facing`).
+
+A function traced again on each of its last `RETRACE_WINDOW` calls gets one warning that
+names the arguments that changed. `run_functions_eagerly(True)` runs every Function as the
+plain Python it converts, as `tf.config.run_functions_eagerly` does.
+
+Lifetimes: a Function keeps each trace (its ConcreteFunction and compiled program) as long
+as it lives itself, or until an argument its key holds weakly goes (see `keys`). A
+method's Function, made per instance by `__get__`, holds its instance weakly and is cached
+weakly by it, so instances are freed as if the method were not converted;
+`instance.method` is a BoundFunction, which holds the instance as a bound method does.
+"""
+import collections
+import functools
+import inspect
+import threading
+import types
+import warnings
+import weakref
+
+import jax
+
+from autograph.conversion import converted_callable
+from autograph.errors import user_facing
+from autograph.function.concrete import ConcreteFunction, check_signature, named
+from autograph.function.keys import ObjectKey, call_key, leaf_names
+from autograph.function.results import Result
+from autograph.runtime import loop_autodiff, loop_policy
+from autograph.runtime.state import check_defined
+
+# --- the eager switch -------------------------------------------------------------------
+
+_run_eagerly = False
+"""Whether every Function runs as plain Python. One flag for the process, in every thread,
+as `tf.config.run_functions_eagerly`: a debugging switch, not a per-call option."""
+
+
+def run_functions_eagerly(enabled):
+    """Run every converted function as plain Python (for debugging), or stop doing so.
+
+    Process-wide, as `tf.config.run_functions_eagerly`: it holds in every thread until it
+    is switched back."""
+    global _run_eagerly
+    _run_eagerly = bool(enabled)
+
+
+def functions_run_eagerly():
+    """Whether `run_functions_eagerly(True)` is in effect."""
+    return _run_eagerly
+
+
+RETRACE_WINDOW = 5
+
+
+class Function:
+    """A converted function, traced and compiled per call key (see module docstring)."""
+
+    def __init__(self, python_function, input_signature=None, jit=True, unroll_loops=None,
+                 loop_autodiff=None, instance=None):
+        functools.update_wrapper(self, python_function)
+        for attr in ('__name__', '__qualname__'):   # callable objects have neither
+            if not hasattr(self, attr):
+                setattr(self, attr, type(python_function).__name__)
+        # A method bound to `instance` holds it weakly (see `__get__`): `_function` is then
+        # the plain function, and `python_function` binds it to the instance on each use.
+        self._function = python_function
+        self._instance = None
+        if instance is not None:
+            self._instance = weakref.ref(instance)
+            self.__signature__ = inspect.signature(python_function.__get__(instance))
+        self.input_signature = (tuple(input_signature) if input_signature is not None
+                                else None)
+        self._jit = jit
+        self.unroll_loops = unroll_loops   # see autograph.convert
+        self.loop_autodiff = loop_autodiff   # see runtime/loop_autodiff.py
+        self._converted = None
+        self._concrete = {}
+        self._lock = threading.Lock()
+        self._bound = weakref.WeakKeyDictionary()
+        self.trace_count = 0
+        # Calls whose arguments are all arrays (or containers of arrays) share one jax.jit:
+        # its C++ dispatch keys them by structure, shape and dtype, as we would, at the
+        # cost of a plain jax.jit call.
+        self._arrays_jit = jax.jit(named(self._trace_arrays, self.__name__))
+        self._calls = 0
+        self._trace_calls = collections.deque(maxlen=RETRACE_WINDOW)
+        self._trace_keys = collections.deque(maxlen=2)
+        self._warned_retracing = False
+
+    @property
+    def python_function(self):
+        """The Python function this Function converts (for a method: bound)."""
+        if self._instance is None:
+            return self._function
+        return types.MethodType(self._function, self._live_instance())
+
+    def _live_instance(self):
+        instance = self._instance()
+        if instance is None:
+            raise ReferenceError(f'{self.__qualname__}: the object this method was bound '
+                                 f'to no longer exists')
+        return instance
+
+    @property
+    def __ag_python_function__(self):
+        """What converted code calls this Function as (a class attribute, so that
+        functools.wraps around a Function, e.g. jax.vmap's, does not copy it)."""
+        return self.python_function
+
+    @property
+    def converted(self):
+        """The converted Python function (not jitted)."""
+        if self._converted is None:   # (converted once: conversion has its own cache)
+            self._converted = converted_callable(self._function, strict=True)
+        if self._instance is None:
+            return self._converted
+        return types.MethodType(self._converted, self._live_instance())
+
+    def __get__(self, instance, owner=None):
+        """`instance.method`: the method's Function for that instance (one per instance,
+        cached weakly by it), as a BoundFunction that keeps the instance alive.
+
+        The cached Function refers to the instance weakly: a strong reference would make
+        each instance keep itself alive through the cache."""
+        if instance is None:
+            return self
+        try:
+            bound = self._bound.get(instance)
+        except TypeError:
+            bound = None
+        if bound is None:
+            method = self._function.__get__(instance, owner)
+            weak = (isinstance(method, types.MethodType) and method.__self__ is instance
+                    and method.__func__ is self._function and _weakly_referable(instance))
+            bound = Function(self._function if weak else method, self.input_signature,
+                             self._jit, self.unroll_loops, self.loop_autodiff,
+                             instance=instance if weak else None)
+            try:
+                self._bound[instance] = bound
+            except TypeError:
+                pass
+        return BoundFunction(bound, instance) if bound._instance is not None else bound
+
+    def __call__(self, *args, **kwargs):
+        if _run_eagerly:
+            return self.python_function(*args, **kwargs)
+        self._calls += 1
+        try:
+            if not self._jit:
+                return self._run_converted(args, kwargs)
+            if not kwargs and self.input_signature is None and _all_arrays(args):
+                return self._arrays_jit(*args)
+            key, leaves = self._key(args, kwargs)
+            concrete = self._concrete.get(key) or self._concrete_function(key)
+            return concrete.call_leaves(leaves)
+        except Exception as error:
+            user = user_facing(error)
+            raise user from user.__cause__   # (the user's `raise ... from` cause is kept)
+
+    def _key(self, args, kwargs):
+        if self.input_signature is not None:
+            check_signature(self.python_function, self.input_signature, args, kwargs)
+        else:
+            args, kwargs = self._bind(args, kwargs)
+        return call_key(args, kwargs)
+
+    @functools.cached_property
+    def _signature(self):
+        try:
+            return inspect.signature(self.python_function)
+        except (TypeError, ValueError):
+            return None
+
+    def _bind(self, args, kwargs):
+        """The arguments bound to the parameters, defaults included, as positional
+        arguments where the signature allows (Python's own TypeError when they do not fit)."""
+        if self._signature is None:
+            return args, kwargs
+        try:
+            bound = self._signature.bind(*args, **kwargs)
+        except TypeError as error:   # as Python says it: "f(): missing a required ..."
+            raise TypeError(f'{self.__qualname__}(): {error}') from None
+        bound.apply_defaults()
+        return bound.args, bound.kwargs
+
+    def get_concrete_function(self, *args, **kwargs):
+        """The ConcreteFunction for these arguments (arrays or jax.ShapeDtypeStruct)."""
+        if not args and not kwargs and self.input_signature is not None:
+            args = self.input_signature
+        key, leaves = self._key(args, kwargs)
+        concrete = self._concrete.get(key) or self._concrete_function(key)
+        concrete.ensure_traced()
+        return concrete
+
+    def _concrete_function(self, key):
+        with self._lock:
+            concrete = self._concrete.get(key)
+            if concrete is None:
+                concrete = ConcreteFunction(self, key)
+                self._concrete[key] = concrete
+                for leaf in key[1]:   # an argument held weakly: its trace goes with it
+                    if isinstance(leaf, ObjectKey) and leaf.ref is not None:
+                        weakref.finalize(leaf.obj, _forget_trace, weakref.ref(self),
+                                         key).atexit = False
+            return concrete
+
+    def _trace_arrays(self, *args):
+        """What `_arrays_jit` traces: registers the trace, then runs the converted code."""
+        key, _ = call_key(args, {})
+        self._concrete_function(key)
+        return self._traced_call(key, args, {})
+
+    def _traced_call(self, key, args, kwargs):
+        """Run the converted function while tracing it for `key`."""
+        self.trace_count += 1
+        self._trace_calls.append(self._calls)
+        self._trace_keys.append(key)
+        if (not self._warned_retracing and len(self._trace_calls) == RETRACE_WINDOW
+                and self._trace_calls[-1] - self._trace_calls[0] == RETRACE_WINDOW - 1):
+            self._warned_retracing = True
+            warnings.warn(retrace_message(self, *self._trace_keys), stacklevel=4)
+        return Result.of(self._run_converted(args, kwargs))
+
+    def _run_converted(self, args, kwargs):
+        with loop_policy.unroll_loops(self.unroll_loops), \
+                loop_autodiff.autodiff_mode(self.loop_autodiff):
+            return check_defined(self.converted(*args, **kwargs))
+
+    def pretty_printed_concrete_signatures(self):
+        return '\n\n'.join(str(c) for c in self._concrete.values())
+
+    def __repr__(self):
+        return f'<autograph.Function {self.__qualname__}>'
+
+
+class BoundFunction:
+    """A converted method bound to an instance: calls, and every attribute, are those of
+    the method's Function for that instance, which refers to the instance weakly; this
+    holds it, as a bound method holds its `__self__`."""
+
+    def __init__(self, function, instance):
+        self._function = function
+        self._instance = instance
+        self.__doc__, self.__module__ = function.__doc__, function.__module__
+
+    def __call__(self, *args, **kwargs):
+        return self._function(*args, **kwargs)
+
+    def __getattr__(self, name):
+        return getattr(self._function, name)
+
+    def __repr__(self):
+        return repr(self._function)
+
+
+def _forget_trace(function_ref, key):
+    function = function_ref()
+    if function is not None:
+        with function._lock:
+            function._concrete.pop(key, None)
+
+
+def _weakly_referable(obj):
+    try:
+        weakref.ref(obj)
+    except TypeError:
+        return False
+    return True
+
+
+def _all_arrays(args):
+    """True when every argument is an array, or a container of nothing but arrays."""
+    for arg in args:
+        if not isinstance(arg, jax.Array):
+            return all(isinstance(leaf, jax.Array) for leaf in jax.tree_util.tree_leaves(args))
+    return True
+
+
+def retrace_message(function, previous, current):
+    changed = _changed_arguments(function.python_function, previous, current)
+    what = ', '.join(changed) if changed else 'its arguments'
+    return (f'{function.__qualname__} was traced again on each of its last '
+            f'{RETRACE_WINDOW} calls, because {what} changed each time. Each new Python '
+            f'value, shape or dtype traces and compiles the function again. Pass numbers '
+            f'that change as arrays (jnp.asarray(...)), or fix the argument shapes with '
+            f'input_signature=[jax.ShapeDtypeStruct(...)].')
+
+
+def _changed_arguments(fn, previous, current):
+    if previous is None or previous[0] != current[0]:
+        return ['the structure of the arguments']
+    names = leaf_names(fn, current[0])
+    return [f"'{names[i]}' ({a} -> {b})" for i, (a, b) in enumerate(zip(previous[1], current[1]))
+            if a != b and i < len(names)]

@@ -1,0 +1,163 @@
+"""Call keys: which calls of a Function share a trace, as tf.function's tracing rules say.
+
+A call is keyed by its arguments, bound to the function's parameters with their defaults
+(so `f(x)` and `f(x, b=2)` are one trace of `def f(a, b=2)`), flattened as a pytree: the
+key is the tree's structure plus a key per leaf,
+
+    ArrayKey   an array (or jax.ShapeDtypeStruct): shape, dtype and weak type
+    ValueKey   a Python scalar, string, bytes or None: the value itself
+    ObjectKey  any other object: by hash and `==`, or by identity
+
+so a new shape, dtype or Python value traces again, and an equal one reuses the trace.
+
+Lifetimes: an ObjectKey holds an argument compared by identity (a function, a plain
+instance) weakly, and the trace goes when the argument does; arguments with an `==` of
+their own are held, as their equal values must find the trace again.
+
+`takes_traced_type` says when a call may still use a trace made for other types (a Python
+number for a float32[] array), and `leaf_names` names a key's leaves by the parameters
+they came from, for messages.
+"""
+import dataclasses
+import inspect
+import weakref
+
+import jax
+import numpy as np
+
+
+@dataclasses.dataclass(frozen=True)
+class ArrayKey:
+    shape: tuple
+    dtype: object
+    weak_type: bool = False
+
+    def __str__(self):
+        weak = ' (weakly typed)' if self.weak_type else ''
+        return f'{np.dtype(self.dtype).name}[{",".join(map(str, self.shape))}]{weak}'
+
+
+@dataclasses.dataclass(frozen=True)
+class ValueKey:
+    value: object
+
+    def __str__(self):
+        return f'{self.value!r} (Python {type(self.value).__name__})'
+
+
+class ObjectKey:
+    """Any other object: equal objects (same type, hash and ==) share a key.
+
+    An object compared by identity (its class defines no `__eq__`: functions, modules,
+    plain instances) is held weakly, when it can be: a cache key must not keep it alive.
+    Once it is gone, the key equals no other, and its trace is dropped (see
+    `Function._concrete_function`)."""
+
+    def __init__(self, obj):
+        self._type_name = type(obj).__name__
+        try:
+            self._hash = hash(obj)
+        except TypeError:
+            self._hash = id(obj)
+        self._obj, self.ref = obj, None
+        if type(obj).__eq__ is object.__eq__:
+            try:
+                self._obj, self.ref = None, weakref.ref(obj)
+            except TypeError:   # not weakly referenceable: held
+                pass
+
+    @property
+    def obj(self):
+        """The object (None once a weakly held object is gone)."""
+        return self._obj if self.ref is None else self.ref()
+
+    def __eq__(self, other):
+        if not isinstance(other, ObjectKey):
+            return False
+        mine, theirs = self.obj, other.obj
+        return mine is not None and theirs is not None and _same_object(mine, theirs)
+
+    def __hash__(self):
+        return self._hash
+
+    def __str__(self):
+        return f'{self._type_name} object'
+
+
+def _same_object(a, b):
+    if a is b:
+        return True
+    try:
+        return type(a) is type(b) and hash(a) == hash(b) and bool(a == b)
+    except TypeError:
+        return False
+
+
+_PYTHON_VALUES = (bool, int, float, complex, str, bytes, type(None))
+
+
+def leaf_key(leaf):
+    if isinstance(leaf, jax.ShapeDtypeStruct):
+        return ArrayKey(tuple(leaf.shape), np.dtype(leaf.dtype), getattr(leaf, 'weak_type', False))
+    if isinstance(leaf, jax.Array):
+        return ArrayKey(leaf.shape, leaf.dtype, jax.typeof(leaf).weak_type)
+    if isinstance(leaf, (np.ndarray, np.generic)):
+        return ArrayKey(leaf.shape, leaf.dtype)
+    if isinstance(leaf, _PYTHON_VALUES):
+        return ValueKey(leaf)
+    return ObjectKey(leaf)
+
+
+def call_key(args, kwargs):
+    """The key of a call with these (bound) arguments, and the flattened arguments."""
+    leaves, treedef = jax.tree_util.tree_flatten((args, kwargs))
+    return (treedef, tuple(leaf_key(leaf) for leaf in leaves)), leaves
+
+
+def takes_traced_type(traced, given):
+    """Whether the argument keyed `given` may stand for an array traced as `traced`: a
+    Python number, or a weakly typed array of the same shape, that JAX's promotion
+    with the traced dtype leaves at the traced dtype."""
+    if isinstance(given, ArrayKey) and given.weak_type and given.shape == traced.shape:
+        number = _PYTHON_NUMBER_OF_KIND.get(np.dtype(given.dtype).kind)
+    elif isinstance(given, ValueKey) and type(given.value) in (bool, int, float) \
+            and traced.shape == ():
+        number = given.value
+    else:
+        return False
+    return number is not None and jax.numpy.result_type(traced.dtype, number) == traced.dtype
+
+
+_PYTHON_NUMBER_OF_KIND = {'b': False, 'i': 0, 'f': 0.0, 'c': 0j}
+
+
+# --- names, for messages ----------------------------------------------------------------
+
+def parameter_names(fn):
+    """`fn`'s parameter names ([] when it has no signature Python can read)."""
+    try:
+        return list(inspect.signature(fn).parameters)
+    except (TypeError, ValueError):
+        return []
+
+
+def leaf_names(fn, treedef):
+    """A name per leaf of a call key with structure `treedef`: the parameter it came from
+    ('argument 2' past the named parameters)."""
+    params = parameter_names(fn)
+    args_counts, kwargs_counts = _arg_structure(treedef)
+    names = []
+    for i, leaf_count in enumerate(args_counts):
+        label = params[i] if i < len(params) else f'argument {i}'
+        names += [label] * leaf_count
+    for name, leaf_count in kwargs_counts:
+        names += [name] * leaf_count
+    return names
+
+
+def _arg_structure(treedef):
+    args_def, kwargs_def = treedef.children()
+    args_counts = [child.num_leaves for child in args_def.children()]
+    kwargs = jax.tree_util.tree_unflatten(kwargs_def, [0] * kwargs_def.num_leaves)
+    kwargs_counts = [(k, jax.tree_util.tree_structure(v).num_leaves) for k, v in kwargs.items()]
+    return args_counts, kwargs_counts

@@ -1,0 +1,84 @@
+"""Results of a compiled call: returned as the function returned them.
+
+Python reference: `return python_function(*args)`. A compiled program returns only arrays,
+so the array leaves come out of it, and everything else (strings, None, Python numbers,
+functions, objects) is kept from the trace that made them, as `equinox.filter_jit` does:
+
+    @autograph.convert
+    def f(x):
+        return {'loss': x.sum(), 'name': 'sum', 'steps': 3}
+
+    f(x)   # {'loss': <the compiled program's array>, 'name': 'sum', 'steps': 3}
+
+A leaf that is not an array must not hide a traced array (inside an object that is not a
+pytree): it would outlive its trace. `Result.of` rejects it with a ControlFlowError that
+names the path to it.
+"""
+import jax
+import numpy as np
+
+from autograph.runtime.errors import ControlFlowError
+
+
+class Result:
+    """A traced result with leaves that are not arrays, as a pytree node: its children
+    are the array leaves (what the compiled program returns), its auxiliary data the rest.
+    jax.jit keeps the auxiliary data of each trace and rebuilds the result from it on each
+    call: unflattening returns the user's own value, not a Result."""
+
+    def __init__(self, arrays, spec):
+        self.arrays = arrays
+        self.spec = spec
+
+    @staticmethod
+    def of(value):
+        """`value` as a traced function returns it: itself when all its leaves are
+        arrays, else a Result."""
+        leaves, treedef = jax.tree_util.tree_flatten(value)
+        if all(_is_array(leaf) for leaf in leaves):
+            return value
+        for path, leaf in jax.tree_util.tree_flatten_with_path(value)[0]:
+            if not _is_array(leaf):
+                _reject_hidden_tracers(leaf, 'the result' + jax.tree_util.keystr(path))
+        arrays = [leaf for leaf in leaves if _is_array(leaf)]
+        return Result(arrays, (treedef, [None if _is_array(leaf) else (leaf,)
+                                         for leaf in leaves]))
+
+    @staticmethod
+    def rebuild(spec, arrays):
+        treedef, statics = spec
+        it = iter(arrays)
+        return jax.tree_util.tree_unflatten(
+            treedef, [next(it) if s is None else s[0] for s in statics])
+
+
+jax.tree_util.register_pytree_node(Result, lambda r: (r.arrays, r.spec), Result.rebuild)
+
+
+def _is_array(leaf):
+    return isinstance(leaf, (jax.Array, np.ndarray, np.generic))
+
+
+def _reject_hidden_tracers(value, label, depth=4):
+    """A result leaf that is not an array is returned as it is, so it must hold no traced
+    value: a traced array inside an object that is not a pytree would outlive its trace.
+    Looks into attributes and containers, `depth` levels deep."""
+    if depth == 0 or isinstance(value, (str, bytes, int, float, complex, type(None))):
+        return
+    if isinstance(value, dict):
+        children = [(f'[{k!r}]', v) for k, v in value.items()]
+    elif isinstance(value, (list, tuple, set, frozenset)):
+        children = [(f'[{i}]', v) for i, v in enumerate(value)]
+    elif hasattr(value, '__dict__') and not callable(value):
+        children = [(f'.{k}', v) for k, v in vars(value).items()]
+    else:
+        return
+    for suffix, child in children:
+        if isinstance(child, jax.core.Tracer):
+            raise ControlFlowError(
+                f'{label}{suffix} is a traced array inside {type(value).__name__}, which '
+                f'is not a pytree: a compiled function can only return arrays from the '
+                f'trace. Register {type(value).__name__} as a pytree '
+                f'(jax.tree_util.register_dataclass or register_pytree_node), or return '
+                f'the arrays themselves.')
+        _reject_hidden_tracers(child, label + suffix, depth - 1)

@@ -24,7 +24,18 @@ test: install
 	$(PY) -m pytest -q
 	JAX_ENABLE_X64=1 $(PY) -m pytest -q -m x64
 
-bench: install
+# Numba, for the kernels benchmark, lives in a side environment of its own.
+BENCH_VENV := .venv-bench
+BENCH_STAMP := $(BENCH_VENV)/.installed
+
+$(BENCH_STAMP): pyproject.toml requirements-bench.txt
+	$(PYTHON) -m venv $(BENCH_VENV)
+	$(BENCH_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(BENCH_VENV)/bin/python -m pip install --quiet -r requirements-bench.txt -e '.[bench]'
+	touch $(BENCH_STAMP)
+
+bench: install $(BENCH_STAMP)
+	$(BENCH_VENV)/bin/python benchmarks/kernels.py --write
 	$(PY) benchmarks/loop_scaling.py
 	$(PY) benchmarks/run.py
 	$(PY) benchmarks/loop_gradients.py
@@ -36,4 +47,4 @@ fuzz: install
 	$(PY) -m tests.fuzzer --programs 2000
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) $(BENCH_VENV) build *.egg-info

@@ -1,0 +1,199 @@
+"""Element-wise kernels (benchmarks/kernel_sources.py): autograph vs Numba vs CPython vs
+hand-vectorised JAX, side by side in one process, at three sizes.
+
+Each kernel is one Python function run four ways: as CPython (NumPy arrays, the loops in
+the interpreter), under `numba.njit`, converted by `autograph.convert` (JAX arrays, jit),
+and its hand-vectorised JAX version under `jax.jit`. Results are checked against CPython's
+first. Reported: steady-state seconds per call (median of interleaved rounds) and the
+first call (conversion/compilation included), and the ratios converted/Numba and
+converted/hand-written JAX. Runs in .venv-bench (`make bench`), which has Numba; with
+--write it replaces the "Element-wise kernels" section of BENCHMARKS.md and draws
+benchmarks/kernels.png.
+"""
+import argparse
+import math
+import os
+import pathlib
+import statistics
+import sys
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import jax  # noqa: E402
+import jax.numpy as jnp  # noqa: E402
+import numba  # noqa: E402
+import numpy as np  # noqa: E402
+
+import autograph  # noqa: E402
+from benchmarks import kernel_sources as k  # noqa: E402
+
+SECTION = '## Element-wise kernels'
+BUDGET = 0.5        # seconds per variant per size, for the steady-state repeats
+ROUNDS = 5
+
+
+def _bubble(n, rng):
+    return (rng.standard_normal(n).astype(np.float32),)
+
+
+def _dtw(n, rng):
+    cost = np.full((n + 1, n + 1), np.inf, np.float32)
+    cost[0, 0] = 0
+    return (rng.standard_normal(n).astype(np.float32),
+            rng.standard_normal(n).astype(np.float32), cost)
+
+
+def _conv(n, rng):
+    return (rng.standard_normal((n, n)).astype(np.float32),
+            rng.standard_normal((5, 5)).astype(np.float32), np.zeros((n, n), np.float32))
+
+
+def _nbody(n, rng):
+    return (rng.standard_normal((n, 3)).astype(np.float32),
+            rng.uniform(0.5, 1.5, n).astype(np.float32), np.zeros((n, 3), np.float32))
+
+
+def _julia(n, rng):
+    grid = np.linspace(-1.5, 1.5, n, dtype=np.float32)
+    zr, zi = np.meshgrid(grid, grid)
+    return zr, zi, np.float32(-0.8), np.float32(0.156), np.zeros((n, n), np.int32)
+
+
+KERNELS = [   # name, kernel, hand-vectorised JAX, inputs, sizes
+    ('bubble sort', k.bubble_sort, k.bubble_sort_jax, _bubble, (100, 300, 1000)),
+    ('DTW', k.dtw, k.dtw_jax, _dtw, (50, 150, 500)),
+    ('2-D convolution (5x5)', k.conv2d, k.conv2d_jax, _conv, (50, 100, 200)),
+    ('n-body accelerations', k.nbody, k.nbody_jax, _nbody, (100, 300, 1000)),
+    ('Julia set (100 iterations)', k.julia, k.julia_jax, _julia, (50, 100, 200)),
+]
+
+
+def _copy(args):
+    return tuple(a.copy() if isinstance(a, np.ndarray) else a for a in args)
+
+
+def _block(value):
+    return jax.block_until_ready(value) if isinstance(value, jax.Array) else value
+
+
+def _timed(fn, args):
+    start = time.perf_counter()
+    _block(fn(*args))
+    return time.perf_counter() - start
+
+
+def measure(name, kernel, vectorised, make, size, rng, python=True):
+    inputs = make(size, rng)
+    variants = {
+        'numba': (numba.njit(kernel), lambda: _copy(inputs)),
+        'autograph': (autograph.convert(kernel), lambda: tuple(map(jnp.asarray, inputs))),
+        'jax': (jax.jit(vectorised), lambda: tuple(map(jnp.asarray, inputs))),
+    }
+    if python:
+        variants['python'] = (kernel, lambda: _copy(inputs))
+    first, results = {}, {}
+    for variant, (fn, fresh) in variants.items():
+        args = fresh()
+        start = time.perf_counter()
+        results[variant] = np.asarray(_block(fn(*args)))
+        first[variant] = time.perf_counter() - start
+    reference = results.get('python', results['numba'])
+    for variant, value in results.items():
+        np.testing.assert_allclose(value, reference, rtol=2e-3, atol=2e-3,
+                                   err_msg=f'{name} {size}: {variant}')
+    times = {v: [] for v in variants}
+    for _ in range(ROUNDS):   # interleaved rounds
+        for variant, (fn, fresh) in variants.items():
+            args = fresh()
+            repeats = max(1, min(50, int(BUDGET / ROUNDS / max(first[variant], 1e-6))))
+            times[variant].append(min(_timed(fn, args) for _ in range(repeats)))
+    steady = {v: statistics.median(t) for v, t in times.items()}
+    return steady, first
+
+
+def _ms(seconds):
+    return f'{seconds * 1e3:.3g} ms' if seconds < 1 else f'{seconds:.2f} s'
+
+
+def run(quick=False):
+    rng = np.random.default_rng(0)
+    rows, ratios = [], {'numba': [], 'jax': []}
+    for name, kernel, vectorised, make, sizes in KERNELS:
+        for size in sizes[:1] if quick else sizes:
+            steady, first = measure(name, kernel, vectorised, make, size, rng)
+            rows.append((name, size, steady, first))
+            for other in ratios:
+                ratios[other].append(steady['autograph'] / steady[other])
+            print(f'{name:28} {size:5}  ' + '  '.join(
+                f'{v} {_ms(t)}' for v, t in steady.items()), flush=True)
+    return rows, ratios
+
+
+def table(rows, ratios):
+    lines = ['| kernel | size | autograph | Numba | CPython | JAX by hand | autograph / Numba '
+             '| autograph / JAX | first call: autograph, Numba |', '|' + '---|' * 9]
+    for name, size, steady, first in rows:
+        lines.append(
+            f"| {name} | {size} | {_ms(steady['autograph'])} | {_ms(steady['numba'])} | "
+            f"{_ms(steady['python'])} | {_ms(steady['jax'])} | "
+            f"{steady['autograph'] / steady['numba']:.2f}x | "
+            f"{steady['autograph'] / steady['jax']:.2f}x | "
+            f"{_ms(first['autograph'])}, {_ms(first['numba'])} |")
+    geo = {v: math.exp(statistics.mean(map(math.log, r))) for v, r in ratios.items()}
+    lines.append('')
+    lines.append(f"Geometric mean over all rows: autograph / Numba {geo['numba']:.2f}x, "
+                 f"autograph / hand-vectorised JAX {geo['jax']:.2f}x "
+                 f"(steady state, CPU, {os.cpu_count()} cores).")
+    return '\n'.join(lines)
+
+
+def chart(rows, path):
+    import matplotlib
+    matplotlib.use('Agg')
+    import matplotlib.pyplot as plt
+    names = [f'{name}\n{size}' for name, size, _, _ in rows]
+    variants = ['autograph', 'numba', 'jax', 'python']
+    fig, ax = plt.subplots(figsize=(14, 5))
+    width = 0.2
+    for i, variant in enumerate(variants):
+        ax.bar([x + i * width for x in range(len(rows))],
+               [steady[variant] * 1e3 for _, _, steady, _ in rows], width, label=variant)
+    ax.set_yscale('log')
+    ax.set_ylabel('ms per call (log)')
+    ax.set_xticks([x + 1.5 * width for x in range(len(rows))], names, fontsize=7)
+    ax.legend()
+    ax.set_title('Element-wise kernels: steady state per call (CPU)')
+    fig.tight_layout()
+    fig.savefig(path, dpi=90)
+
+
+def write(text):
+    path = ROOT / 'BENCHMARKS.md'
+    document = path.read_text()
+    section = f'{SECTION}\n\n{__doc__.splitlines()[0]}\n\n{text}\n\n![kernels](benchmarks/kernels.png)\n'
+    if SECTION in document:
+        before, _, rest = document.partition(SECTION)
+        after = rest[rest.find('\n## '):] if '\n## ' in rest else '\n'
+        document = before + section + after
+    else:
+        document = document.rstrip('\n') + '\n\n' + section
+    path.write_text(document)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument('--quick', action='store_true', help='the smallest size only')
+    parser.add_argument('--write', action='store_true', help='update BENCHMARKS.md')
+    options = parser.parse_args()
+    rows, ratios = run(options.quick)
+    text = table(rows, ratios)
+    print(text)
+    if options.write:
+        chart(rows, ROOT / 'benchmarks' / 'kernels.png')
+        write(text)
+
+
+if __name__ == '__main__':
+    main()

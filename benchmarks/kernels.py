@@ -101,8 +101,7 @@ def measure(name, kernel, vectorised, make, size, rng, python=True):
         first[variant] = time.perf_counter() - start
     reference = results.get('python', results['numba'])
     for variant, value in results.items():
-        np.testing.assert_allclose(value, reference, rtol=2e-3, atol=2e-3,
-                                   err_msg=f'{name} {size}: {variant}')
+        _check(value, reference, f'{name} {size}: {variant}')
     times = {v: [] for v in variants}
     for _ in range(ROUNDS):   # interleaved rounds
         for variant, (fn, fresh) in variants.items():
@@ -111,6 +110,17 @@ def measure(name, kernel, vectorised, make, size, rng, python=True):
             times[variant].append(min(_timed(fn, args) for _ in range(repeats)))
     steady = {v: statistics.median(t) for v, t in times.items()}
     return steady, first
+
+
+def _check(value, reference, what):
+    """Equal to CPython's result: floats to float32 rounding; escape-time counts may
+    differ on a few points of the set's boundary, where one rounding (an FMA that LLVM or
+    XLA contracts) changes the orbit (at most 0.1% of the points)."""
+    if np.issubdtype(reference.dtype, np.integer):
+        differ = np.mean(value != reference)
+        assert differ <= 1e-3, f'{what}: {differ:.2%} of the points differ'
+    else:
+        np.testing.assert_allclose(value, reference, rtol=2e-3, atol=2e-3, err_msg=what)
 
 
 def _ms(seconds):

@@ -92,8 +92,8 @@ def _runtime_caller():
     frame = sys._getframe(2)
     while frame is not None and os.path.abspath(frame.f_code.co_filename) == _TREE_UTIL:
         frame = frame.f_back
-    return frame is not None and os.path.dirname(
-        os.path.abspath(frame.f_code.co_filename)) == _RUNTIME
+    return frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(
+        _RUNTIME + os.sep)   # (the runtime's subpackages included: staging/, operators/)
 
 
 jax.tree_util.register_pytree_node(Collecting, _flatten, lambda _, items: list(items))

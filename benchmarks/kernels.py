@@ -182,7 +182,9 @@ def chart(rows, path):
 def write(text):
     path = ROOT / 'BENCHMARKS.md'
     document = path.read_text()
-    section = f'{SECTION}\n\n{__doc__.splitlines()[0]}\n\n{text}\n\n![kernels](benchmarks/kernels.png)\n'
+    summary = __doc__.split('\n\n')[0].replace('\n', ' ')
+    section = (f'{SECTION}\n\n{summary} Made by `make bench` (benchmarks/kernels.py).\n\n'
+               f'{text}\n\n![kernels](benchmarks/kernels.png)\n')
     if SECTION in document:
         before, _, rest = document.partition(SECTION)
         after = rest[rest.find('\n## '):] if '\n## ' in rest else '\n'

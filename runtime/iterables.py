@@ -6,6 +6,8 @@ import builtins
 import operator
 
 import jax.numpy as jnp
+from jax import export
+from jax._src import core   # max_dim: the max of symbolic dimensions
 from jax._src.lax.lax import _convert_element_type  # the only way to make a weak type
 
 from . import lowering, registry, slicing
@@ -63,6 +65,13 @@ class StagedRange:
         bounds = (self.start, self.stop, self.step)
         if any(is_traced(b) for b in bounds) or extra_test is not None:
             return lowering.range_loop(*bounds, body, values, names, location, extra_test)
+        if any(map(export.is_symbolic_dim, bounds)):   # a symbolic length (jax.export)
+            start, stop, step = bounds
+            length = _symbolic_length(start, stop, step)
+            if not _at_least_one(length):   # a scan that may be empty does not lower
+                return lowering.range_loop(*bounds, body, values, names, location)
+            return lowering.scan_loop(length, (), lambda k: start + k * step, body, values,
+                                      names, location)
         r = builtins.range(*bounds)
         return lowering.scan_loop(len(r), (), lambda k: r.start + k * r.step, body, values,
                                   names, location)
@@ -111,12 +120,32 @@ def _range_args(args):
 
 
 def _index(value):
-    return value if is_traced(value) else operator.index(value)
+    if is_traced(value) or export.is_symbolic_dim(value):
+        return value
+    return operator.index(value)
+
+
+def _symbolic_length(start, stop, step):
+    """`len(range(start, stop, step))` with a symbolic bound (`jax.export`), for a
+    Python int `step`."""
+    if not isinstance(step, int) or step == 0:
+        raise ControlFlowError('a range over a symbolic dimension needs a Python int step '
+                               'other than 0')
+    span = stop - start if step > 0 else start - stop
+    return core.max_dim((span + abs(step) - 1) // abs(step), 0)
+
+
+def _at_least_one(length):
+    try:
+        return bool(length >= 1)
+    except core.InconclusiveDimensionOperation:
+        return False
 
 
 def range_(*args):
-    """`range` in converted code: the builtin, unless a bound is traced."""
-    if any(is_traced(a) for a in args):
+    """`range` in converted code: the builtin, unless a bound is traced or a symbolic
+    dimension (`jax.export`): then the loop over it is staged."""
+    if any(is_traced(a) or export.is_symbolic_dim(a) for a in args):
         return TracedRange(*args)
     if any(registry.lowering_for(a) for a in args):   # a framework's own values
         return registry.Range(*args)

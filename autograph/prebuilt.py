@@ -10,7 +10,8 @@ One mechanism serves every transformation: JAX's wrappers keep the function they
 (and the wrappers it wraps) in their closure cells (vmap, grad, jacobian, checkpoint,
 pmap, ...) or their attributes (custom_jvp/custom_vjp and their rules); a copy with each
 user function there replaced by its converted version is the rebuilt wrapper. `jax.jit`'s
-compiled wrapper has neither, and is made again from its recorded options.
+compiled wrapper has neither, and is made again from its recorded options (and so is
+jaxlib's compiled `pmap` wrapper of JAX 0.7).
 """
 import functools
 import inspect
@@ -72,6 +73,8 @@ class _Rewrapper:
             return value
         if isinstance(value, _PJIT):
             return self._rejit(value)
+        if isinstance(getattr(value, '_prepare_pmap', None), functools.partial):
+            return self._repmap(value)
         if inspect.isfunction(value):
             return self._function(value)
         return self._object(value)
@@ -115,6 +118,19 @@ class _Rewrapper:
         if fun is jitted.__wrapped__:
             return jitted
         return jax.jit(fun, **_jit_options(jitted))
+
+
+    def _repmap(self, pmapped):
+        """jaxlib's C++ `pmap` wrapper (JAX < 0.8; later `pmap` is a Python function),
+        made again from the options its `_prepare_pmap` partial records."""
+        (fun, in_axes, out_axes, static, donate, devices, backend,
+         axis_size) = pmapped._prepare_pmap.args
+        new = self.rebuild(fun)
+        if new is fun:
+            return pmapped
+        return jax.pmap(new, pmapped._axis_name, in_axes=in_axes, out_axes=out_axes,
+                        static_broadcasted_argnums=static, devices=devices, backend=backend,
+                        axis_size=axis_size, donate_argnums=donate)
 
 
 def _cell_contents(cell):

@@ -4,7 +4,18 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install demo test bench fuzz clean
+# The oldest supported JAX, with PennyLane, in a second environment made once and kept
+# (remade when requirements-jax07.txt or pyproject.toml change).
+VENV07 := .venv-jax07
+PY07 := $(VENV07)/bin/python
+STAMP07 := $(VENV07)/.installed
+# The core and embedding tests that run on it too (the whole suite runs on the newest JAX).
+TESTS07 := tests/test_pennylane.py tests/test_conditionals.py tests/test_loops.py \
+	tests/test_state.py tests/test_function.py tests/test_embedding.py \
+	tests/test_frameworks.py tests/test_scopes.py tests/test_range_staging.py \
+	tests/test_symbolic_shapes.py
+
+.PHONY: install install-jax07 demo test bench fuzz clean
 
 install: $(STAMP)
 
@@ -14,15 +25,24 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[test,cli,bench]'
 	touch $(STAMP)
 
+$(STAMP07): pyproject.toml requirements-jax07.txt
+	$(PYTHON) -m venv $(VENV07)
+	$(PY07) -m pip install --quiet --upgrade pip
+	$(PY07) -m pip install --quiet -r requirements-jax07.txt -e '.[test]'
+	touch $(STAMP07)
+
+install-jax07: $(STAMP07)
+
 demo: install
 	$(PY) examples/demo.py
 
 # The x64 pass reruns the tests marked x64 (every construct) with 64-bit types enabled:
 # Python numbers then become weakly typed 64-bit values, which the staging must promote
 # as JAX does. x64 is process-wide, hence a second run.
-test: install
+test: install $(STAMP07)
 	$(PY) -m pytest -q
 	JAX_ENABLE_X64=1 $(PY) -m pytest -q -m x64
+	$(PY07) -m pytest -q $(TESTS07)
 
 bench: install
 	$(PY) benchmarks/loop_scaling.py
@@ -36,4 +56,4 @@ fuzz: install
 	$(PY) -m tests.fuzzer --programs 2000
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) $(VENV07) build *.egg-info

@@ -31,9 +31,7 @@ def _bare(state):
 
 
 def _tupled(out, size):
-    if size == 0:
-        return ()
-    return (out,) if size == 1 else tuple(out)
+    return () if size == 0 else (out,) if size == 1 else tuple(out)
 
 
 def cond(pred, true_fun, false_fun, *operands):
@@ -43,18 +41,15 @@ def cond(pred, true_fun, false_fun, *operands):
 
 def while_loop(cond_fun, body_fun, init_val):
     """`jax.lax.while_loop`'s signature over `qml.while_loop(cond)(body)(*state)`."""
-    size = len(init_val)
     loop = qml.while_loop(lambda *state: cond_fun(state))(
         lambda *state: _bare(body_fun(state)))
-    return _tupled(loop(*init_val), size)
+    return _tupled(loop(*init_val), len(init_val))
 
 
 def fori_loop(lower, upper, body_fun, init_val):
     """`jax.lax.fori_loop`'s signature over `qml.for_loop(lower, upper, 1)(body)(*state)`."""
-    size = len(init_val)
-    loop = qml.for_loop(lower, upper, 1)(
-        lambda i, *state: _bare(body_fun(i, state)))
-    return _tupled(loop(*init_val), size)
+    loop = qml.for_loop(lower, upper, 1)(lambda i, *state: _bare(body_fun(i, state)))
+    return _tupled(loop(*init_val), len(init_val))
 
 
 # PennyLane's values while capturing are JAX tracers: a lowering with no predicate claims

@@ -200,3 +200,19 @@ def repeat_until_zero(x):
     'branch outputs differ'))
 def test_while_on_a_measurement_with_and():
     pc.circuit(repeat_until_zero, wires=6)(jnp.float32(0.0))
+
+
+def test_the_guide_shows_the_example_s_embedding():
+    """docs/embedding.md's PennyLane block (not run by the docs test, which runs on the
+    newest JAX) is the example's code."""
+    import inspect
+    import os
+    import re
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    with open(os.path.join(root, 'docs', 'embedding.md'), encoding='utf-8') as f:
+        (block,) = re.findall(r'^```py\n(.*?)^```', f.read(), re.MULTILINE | re.DOTALL)
+    source = inspect.getsource(pc)
+    for line in block.splitlines():
+        code = line.split('  #')[0].rstrip()
+        if code:
+            assert code in source, f'docs/embedding.md: {code!r} is not in the example'

@@ -47,7 +47,8 @@ def while_loop(cond_fun, body_fun, init_val):
 
 
 def fori_loop(lower, upper, body_fun, init_val):
-    """`jax.lax.fori_loop`'s signature over `qml.for_loop(lower, upper, 1)(body)(*state)`."""
+    """`jax.lax.fori_loop`'s signature over `qml.for_loop(lower, upper, 1)(body)(*state)`
+    (autograph passes the iteration count of a range with a step)."""
     loop = qml.for_loop(lower, upper, 1)(lambda i, *state: _bare(body_fun(i, state)))
     return _tupled(loop(*init_val), len(init_val))
 
@@ -83,7 +84,8 @@ def rotate_if_large(x):
 
 
 def by_sign(x):
-    """An `if`/`elif`/`else` chain on a parameter (nested conds: PennyLane has no switch)."""
+    """An `if`/`elif`/`else` chain on a parameter: nested `qml.cond`s (the embedding API
+    has no switch primitive to register qml.cond's `elifs=` as)."""
     if x < -1.0:
         qml.RX(-x, wires=0)
     elif x < 0.0:

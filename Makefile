@@ -41,10 +41,18 @@ demo: install
 # The x64 pass reruns the tests marked x64 (every construct) with 64-bit types enabled:
 # Python numbers then become weakly typed 64-bit values, which the staging must promote
 # as JAX does. x64 is process-wide, hence a second run.
+#
+# The JAX 0.7.1 pass runs beside them on the second core (its output is shown after them);
+# `make test` fails if any of the three fails.
 test: install $(STAMP07)
-	$(PY) -m pytest -q
-	JAX_ENABLE_X64=1 $(PY) -m pytest -q -m x64
-	$(PY07) -m pytest -q $(TESTS07)
+	@$(PY07) -m pytest -q -p no:cacheprovider $(TESTS07) > $(VENV07)/test.log 2>&1 & \
+	old=$$!; \
+	echo "$(PY) -m pytest -q"; $(PY) -m pytest -q; main=$$?; \
+	echo "JAX_ENABLE_X64=1 $(PY) -m pytest -q -m x64"; \
+	JAX_ENABLE_X64=1 $(PY) -m pytest -q -m x64; x64=$$?; \
+	wait $$old; jax07=$$?; \
+	echo "$(PY07) -m pytest -q $(TESTS07)"; cat $(VENV07)/test.log; \
+	test $$main = 0 -a $$x64 = 0 -a $$jax07 = 0
 
 bench: install
 	$(PY) benchmarks/loop_scaling.py

@@ -7,7 +7,7 @@ import operator
 
 import jax.numpy as jnp
 from jax import export
-from jax._src import core   # max_dim: the max of symbolic dimensions
+from jax._src.core import InconclusiveDimensionOperation   # (of symbolic dimensions)
 from jax._src.lax.lax import _convert_element_type  # the only way to make a weak type
 
 from . import lowering, registry, slicing
@@ -89,7 +89,9 @@ class StagedRange:
         if self.item is not None:
             raise TypeError("'enumerate' object is not reversible")
         start, stop, step = self.start, self.stop, self.step
-        if not any(is_traced(b) for b in (start, stop, step)):
+        if any(map(export.is_symbolic_dim, (start, stop, step))):
+            length = _symbolic_length(start, stop, step)   # (if negative: still empty)
+        elif not any(is_traced(b) for b in (start, stop, step)):
             length = len(builtins.range(start, stop, step))
         else:   # Python's length of a range, in traced arithmetic
             length = jnp.maximum((stop - start + step - jnp.sign(step)) // step, 0)
@@ -127,18 +129,20 @@ def _index(value):
 
 def _symbolic_length(start, stop, step):
     """`len(range(start, stop, step))` with a symbolic bound (`jax.export`), for a
-    Python int `step`."""
+    Python int `step`, where it is not negative (see `_at_least_one`)."""
     if not isinstance(step, int) or step == 0:
         raise ControlFlowError('a range over a symbolic dimension needs a Python int step '
                                'other than 0')
     span = stop - start if step > 0 else start - stop
-    return core.max_dim((span + abs(step) - 1) // abs(step), 0)
+    return (span + abs(step) - 1) // abs(step)
 
 
 def _at_least_one(length):
+    """Whether a symbolic length is at least 1 for every size (else the loop may be
+    empty, or the length formula negative)."""
     try:
         return bool(length >= 1)
-    except core.InconclusiveDimensionOperation:
+    except InconclusiveDimensionOperation:
         return False
 
 

@@ -60,6 +60,13 @@ def strided(xs, w):               # range(1, t, 2): a symbolic length (t - 1 + 1
     return h @ w
 
 
+def backwards(xs, w):            # reversed(range(t)): range(t - 1, -1, -1), one scan
+    h = jnp.zeros(xs.shape[1:])
+    for t in reversed(range(xs.shape[0])):
+        h = jnp.tanh(xs[t] + h @ w)
+    return h
+
+
 def with_if(xs, w):
     total = jnp.zeros(xs.shape[1:])
     for x in xs:
@@ -98,12 +105,9 @@ def collected(xs, w):             # a list grown by the loop: one stacked array
 
 SEQUENCE_FIRST = export.symbolic_shape(f't, b, {D}')
 BATCH_FIRST = export.symbolic_shape(f'b, t, {D}')
-CASES = [
-    (rnn, SEQUENCE_FIRST), (rnn_batch_first, BATCH_FIRST), (over_items, SEQUENCE_FIRST),
-    (with_enumerate, SEQUENCE_FIRST), (counted, SEQUENCE_FIRST), (strided, SEQUENCE_FIRST),
-    (with_if, SEQUENCE_FIRST), (with_break, SEQUENCE_FIRST), (nested, SEQUENCE_FIRST),
-    (collected, SEQUENCE_FIRST),
-]
+CASES = [(fn, SEQUENCE_FIRST) for fn in (
+    rnn, over_items, with_enumerate, counted, strided, backwards, with_if, with_break,
+    nested, collected)] + [(rnn_batch_first, BATCH_FIRST)]
 
 
 def inputs(shape, seed):

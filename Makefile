@@ -4,7 +4,20 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install demo test bench fuzz clean
+# The oldest supported JAX, with PennyLane, in a second environment made once and kept
+# (remade when requirements-jax07.txt or pyproject.toml change).
+VENV07 := .venv-jax07
+PY07 := $(VENV07)/bin/python
+STAMP07 := $(VENV07)/.installed
+# The core, conversion and embedding tests that run on it too (about 4 minutes; the
+# whole suite, which passes there as well, runs on the newest JAX).
+TESTS07 := tests/test_pennylane.py tests/test_conditionals.py tests/test_loops.py \
+	tests/test_state.py tests/test_function.py tests/test_embedding.py \
+	tests/test_frameworks.py tests/test_scopes.py tests/test_range_staging.py \
+	tests/test_symbolic_shapes.py tests/test_golden.py tests/test_python_semantics.py \
+	tests/test_calls.py 'tests/test_calls_more.py::test_convert_a_prebuilt_transform[pmap]'
+
+.PHONY: install install-jax07 demo test bench fuzz clean
 
 install: $(STAMP)
 
@@ -14,15 +27,32 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[test,cli,bench]'
 	touch $(STAMP)
 
+$(STAMP07): pyproject.toml requirements-jax07.txt
+	$(PYTHON) -m venv $(VENV07)
+	$(PY07) -m pip install --quiet --upgrade pip
+	$(PY07) -m pip install --quiet -r requirements-jax07.txt -e '.[test]'
+	touch $(STAMP07)
+
+install-jax07: $(STAMP07)
+
 demo: install
 	$(PY) examples/demo.py
 
 # The x64 pass reruns the tests marked x64 (every construct) with 64-bit types enabled:
 # Python numbers then become weakly typed 64-bit values, which the staging must promote
 # as JAX does. x64 is process-wide, hence a second run.
-test: install
-	$(PY) -m pytest -q
-	JAX_ENABLE_X64=1 $(PY) -m pytest -q -m x64
+#
+# The JAX 0.7.1 pass runs beside them on the second core (its output is shown after them);
+# `make test` fails if any of the three fails.
+test: install $(STAMP07)
+	@$(PY07) -m pytest -q -p no:cacheprovider $(TESTS07) > $(VENV07)/test.log 2>&1 & \
+	old=$$!; \
+	echo "$(PY) -m pytest -q"; $(PY) -m pytest -q; main=$$?; \
+	echo "JAX_ENABLE_X64=1 $(PY) -m pytest -q -m x64"; \
+	JAX_ENABLE_X64=1 $(PY) -m pytest -q -m x64; x64=$$?; \
+	wait $$old; jax07=$$?; \
+	echo "$(PY07) -m pytest -q $(TESTS07)"; cat $(VENV07)/test.log; \
+	test $$main = 0 -a $$x64 = 0 -a $$jax07 = 0
 
 # Numba, for the kernels benchmark, lives in a side environment of its own.
 BENCH_VENV := .venv-bench
@@ -47,4 +77,4 @@ fuzz: install
 	$(PY) -m tests.fuzzer --programs 2000
 
 clean:
-	rm -rf $(VENV) $(BENCH_VENV) build *.egg-info
+	rm -rf $(VENV) $(VENV07) $(BENCH_VENV) build *.egg-info

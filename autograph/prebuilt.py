@@ -10,7 +10,8 @@ One mechanism serves every transformation: JAX's wrappers keep the function they
 (and the wrappers it wraps) in their closure cells (vmap, grad, jacobian, checkpoint,
 pmap, ...) or their attributes (custom_jvp/custom_vjp and their rules); a copy with each
 user function there replaced by its converted version is the rebuilt wrapper. `jax.jit`'s
-compiled wrapper has neither, and is made again from its recorded options.
+compiled wrapper has neither, and is made again from its recorded options (and so is
+jaxlib's compiled `pmap` wrapper of JAX 0.7).
 """
 import functools
 import inspect
@@ -26,15 +27,39 @@ _ATTRIBUTE = '__autograph_rebuilt__'   # a wrapper's rebuilt version (autograph.
 
 
 def wraps_user_code(value):
-    """True for a JAX wrapper (it sets `__wrapped__`) around a user function."""
-    if getattr(value, '__wrapped__', None) is None or not _is_jax(value):
+    """True for a JAX wrapper around a user function: one that sets `__wrapped__`, or a
+    closure that holds one (JAX 0.8's `pmap`, made without functools.wraps)."""
+    if not _is_jax(value):
         return False
-    return not is_library(wrapped_function(value))
+    inner = wrapped_function(value)
+    return inner is not None and not is_library(inner)
 
 
 def wrapped_function(wrapper):
-    """The user function inside JAX wrappers (`p` for `jax.jit(jax.vmap(p))`)."""
-    return inspect.unwrap(wrapper, stop=lambda f: not _is_jax(f))
+    """The user function inside JAX wrappers (`p` for `jax.jit(jax.vmap(p))`); None
+    when there is none."""
+    if getattr(wrapper, '__wrapped__', None) is not None:
+        return inspect.unwrap(wrapper, stop=lambda f: not _is_jax(f))
+    found = _closed_over_user_functions(wrapper, depth=2)
+    return found[0] if len(found) == 1 else None
+
+
+def _closed_over_user_functions(fn, depth):
+    """The user functions a JAX closure holds, through JAX closures `depth` deep."""
+    if not inspect.isfunction(fn) or not fn.__closure__ or depth == 0:
+        return []
+    found = []
+    for cell in fn.__closure__:
+        value = _cell_contents(cell)
+        if not inspect.isfunction(value):
+            continue
+        if not _is_jax(value):
+            if not is_library(value) and value not in found:
+                found.append(value)
+        else:
+            found += [f for f in _closed_over_user_functions(value, depth - 1)
+                      if f not in found]
+    return found
 
 
 def rewrap(wrapper, convert):
@@ -72,6 +97,8 @@ class _Rewrapper:
             return value
         if isinstance(value, _PJIT):
             return self._rejit(value)
+        if isinstance(getattr(value, '_prepare_pmap', None), functools.partial):
+            return self._repmap(value)
         if inspect.isfunction(value):
             return self._function(value)
         return self._object(value)
@@ -115,6 +142,19 @@ class _Rewrapper:
         if fun is jitted.__wrapped__:
             return jitted
         return jax.jit(fun, **_jit_options(jitted))
+
+
+    def _repmap(self, pmapped):
+        """jaxlib's C++ `pmap` wrapper (JAX < 0.8; later `pmap` is a Python function),
+        made again from the options its `_prepare_pmap` partial records."""
+        (fun, in_axes, out_axes, static, donate, devices, backend,
+         axis_size) = pmapped._prepare_pmap.args
+        new = self.rebuild(fun)
+        if new is fun:
+            return pmapped
+        return jax.pmap(new, pmapped._axis_name, in_axes=in_axes, out_axes=out_axes,
+                        static_broadcasted_argnums=static, devices=devices, backend=backend,
+                        axis_size=axis_size, donate_argnums=donate)
 
 
 def _cell_contents(cell):

@@ -10,6 +10,8 @@ import builtins
 import operator
 
 import jax.numpy as jnp
+from jax import export
+from jax._src.core import InconclusiveDimensionOperation   # (of symbolic dimensions)
 from jax._src.lax.lax import _convert_element_type  # the only way to make a weak type
 
 from . import slicing
@@ -77,6 +79,13 @@ class StagedRange:
         bounds = (self.start, self.stop, self.step)
         if any(is_traced(b) for b in bounds) or extra_test is not None:
             return loops.range_loop(*bounds, body, values, names, location, extra_test)
+        if any(map(export.is_symbolic_dim, bounds)):   # a symbolic length (jax.export)
+            start, stop, step = bounds
+            length = _symbolic_length(start, stop, step)
+            if not _at_least_one(length):   # a scan that may be empty does not lower
+                return loops.range_loop(*bounds, body, values, names, location)
+            return loops.scan_loop(length, (), lambda k: start + k * step, body, values,
+                                   names, location)
         r = builtins.range(*bounds)
         return loops.scan_loop(len(r), (), lambda k: r.start + k * r.step, body, values,
                                names, location)
@@ -108,7 +117,9 @@ class StagedRange:
         if self.item is not None:
             raise TypeError("'enumerate' object is not reversible")
         start, stop, step = self.start, self.stop, self.step
-        if not any(is_traced(b) for b in (start, stop, step)):
+        if any(map(export.is_symbolic_dim, (start, stop, step))):
+            length = _symbolic_length(start, stop, step)   # (if negative: still empty)
+        elif not any(is_traced(b) for b in (start, stop, step)):
             length = len(builtins.range(start, stop, step))
         else:   # Python's length of a range, in traced arithmetic
             length = jnp.maximum((stop - start + step - jnp.sign(step)) // step, 0)
@@ -142,14 +153,36 @@ def _range_args(args):
 
 
 def _index(value):
-    if is_traced(value) or dispatch.lowering_for(value) is not None:
+    if is_traced(value) or export.is_symbolic_dim(value) \
+            or dispatch.lowering_for(value) is not None:
         return value
     return operator.index(value)
 
 
+def _symbolic_length(start, stop, step):
+    """`len(range(start, stop, step))` with a symbolic bound (`jax.export`), for a
+    Python int `step`, where it is not negative (see `_at_least_one`)."""
+    if not isinstance(step, int) or step == 0:
+        raise ControlFlowError('a range over a symbolic dimension needs a Python int step '
+                               'other than 0')
+    span = stop - start if step > 0 else start - stop
+    return (span + abs(step) - 1) // abs(step)
+
+
+def _at_least_one(length):
+    """Whether a symbolic length is at least 1 for every size (else the loop may be
+    empty, or the length formula negative)."""
+    try:
+        return bool(length >= 1)
+    except InconclusiveDimensionOperation:
+        return False
+
+
 def range_(*args):
-    """`range` in converted code: the builtin, unless a bound is traced."""
-    if any(is_traced(a) or dispatch.lowering_for(a) is not None for a in args):
+    """`range` in converted code: the builtin, unless a bound is traced, a symbolic
+    dimension (`jax.export`) or a framework's value: then the loop over it is staged."""
+    if any(is_traced(a) or export.is_symbolic_dim(a) or dispatch.lowering_for(a) is not None
+           for a in args):
         return TracedRange(*args)
     return builtins.range(*args)
 

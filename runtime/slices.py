@@ -69,9 +69,21 @@ def _base(var, size, defined):
         if (test_eqn is None or test_eqn.primitive.name != 'lt'
                 or test_eqn.invars[0] is not index or not _literal(test_eqn.invars[1], 0)
                 or add_eqn is None or add_eqn.primitive.name != 'add'
-                or add_eqn.invars[0] is not index or not _literal(add_eqn.invars[1], size)):
+                or _unconverted(add_eqn.invars[0], defined)
+                is not _unconverted(index, defined)
+                or not _literal(add_eqn.invars[1], size)):
             break
         var = index
+    return var
+
+
+def _unconverted(var, defined):
+    """`var` before a retyping to its own dtype (JAX 0.7 drops the weak type of the
+    index before `i + size`)."""
+    eqn = defined.get(var) if isinstance(var, Var) else None
+    if (eqn is not None and eqn.primitive.name == 'convert_element_type'
+            and eqn.params['new_dtype'] == var.aval.dtype):
+        return eqn.invars[0]
     return var
 
 

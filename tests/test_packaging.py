@@ -56,7 +56,8 @@ def test_wheel_holds_the_packages_and_metadata(dist):
     metadata = zipfile.ZipFile(wheel).read(
         next(n for n in names if n.endswith('METADATA'))).decode()
     for field in ('License-Expression: MIT', 'Requires-Python: >=3.10',
-                  'Requires-Dist: jax>=0.7', 'Classifier: Programming Language :: Python'):
+                  'Requires-Dist: jax>=0.7.1', 'Requires-Dist: jaxlib!=0.9.1,!=0.9.2',
+                  'Classifier: Programming Language :: Python'):
         assert field in metadata
     assert any(n.endswith('licenses/LICENSE') for n in names)
 
@@ -65,6 +66,7 @@ def test_sdist_carries_what_the_tests_need(dist):
     _, sdist = dist
     names = {n.split('/', 1)[1] for n in tarfile.open(sdist).getnames() if '/' in n}
     for needed in ('LICENSE', 'runtime/backends/framework.py', 'tests/helpers.py', 'Makefile',
+                   'requirements-jax07.txt', 'examples/pennylane_capture.py',
                    'examples/tinygraph.py', 'docs/guide.md'):
         assert needed in names
 

@@ -8,7 +8,7 @@ import dataclasses
 
 import jax
 import jax.numpy as jnp
-from jax import lax
+from jax import export, lax
 
 from .. import lists, loop_autodiff, slices
 from ..errors import ControlFlowError, where
@@ -183,13 +183,16 @@ def scan_loop(length, sequences, make_item, body, values, names, location,
     targets = [aval(x) for x in leaves]
     step = _caster(traced, targets)
     first = cast(jnp.asarray(0), index) if indexed else None
+    n_xs, scan_length = len(sequences), length
+    if export.is_symbolic_dim(length):   # symbolic (jax.export): lax.scan takes it from xs
+        sequences, scan_length = [*sequences, lax.iota(jnp.int32, length)], None
     if extra_test is None:
         def scan_step(carry, xs):
             k, leaves = carry
-            new, ys = step(0 if k is None else k, *xs, *leaves)
+            new, ys = step(0 if k is None else k, *xs[:n_xs], *leaves)
             return (None if k is None else k + 1, new), ys
         (_, out), ys = lax.scan(scan_step, (first, list(leaves)), list(sequences),
-                                length=length)
+                                length=scan_length)
     else:
         test_fn = _test_function(extra_test, state, leaves, location, '`for` loop')
 
@@ -197,11 +200,12 @@ def scan_loop(length, sequences, make_item, body, values, names, location,
             k, done, leaves = carry
             go = jnp.logical_and(jnp.logical_not(done), test_fn(*leaves))
             index = 0 if k is None else k
-            new = lax.cond(go, lambda c: step(index, *xs, *c)[0], lambda c: list(c), leaves)
+            new = lax.cond(go, lambda c: step(index, *xs[:n_xs], *c)[0],
+                           lambda c: list(c), leaves)
             return (None if k is None else k + 1, jnp.logical_not(go), new), None
         (_, _, out), ys = lax.scan(
             scan_step, (first, jnp.asarray(False), list(leaves)), list(sequences),
-            length=length)
+            length=scan_length)
     result = list(state.unflatten(out))
     return lists.extend(values, result, traced.appended, ys or [], length)
 

@@ -8,6 +8,8 @@ variables. `x[i] = v` and `x.a = v` modify `x`, so they count as a read and a wr
 import ast
 import dataclasses
 
+from autograph.analysis.walk import Visitor, children
+
 
 @dataclasses.dataclass(frozen=True)
 class Activity:
@@ -103,7 +105,7 @@ def scope_of(function):
     bound, declared, closures, order = set(), {}, {}, {}
 
     def visit(node):
-        for child in ast.iter_child_nodes(node):
+        for child in children(node):
             if isinstance(child, ast.Name):
                 order.setdefault(child.id, len(order))
                 if not isinstance(child.ctx, ast.Load):
@@ -147,7 +149,7 @@ MUTATING_METHODS = frozenset({
 """`x.append(v)` and the like modify `x`: a loop that appends carries the list."""
 
 
-class _Visitor(ast.NodeVisitor):
+class _Visitor(Visitor):
     def __init__(self):
         self.reads = set()
         self.writes = set()

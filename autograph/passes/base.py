@@ -3,6 +3,7 @@ import ast
 import copy
 import dataclasses
 
+from autograph.analysis.walk import Transformer, children
 from autograph.naming import Namer
 
 
@@ -134,12 +135,12 @@ def walk_scope(function):
     while stack:
         node = stack.pop()
         yield node
-        for child in ast.iter_child_nodes(node):
+        for child in children(node):
             if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 stack.append(child)
 
 
-class ScopeTransformer(ast.NodeTransformer):
+class ScopeTransformer(Transformer):
     """A transformer over one function scope: it does not enter nested functions, which
     the pipeline converts as scopes of their own."""
 

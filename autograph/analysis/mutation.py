@@ -65,6 +65,7 @@ class Mutation:
         self.ag = ag
         self._facts = {}    # id(statement) -> (statement, _Facts)
         self._order = 0
+        self.assignments = []   # every `=` statement, nested functions' too
         self._visit(function, 0)
 
     # --- queries ------------------------------------------------------------------------
@@ -162,6 +163,7 @@ class Mutation:
                     facts.calls.append((depth, order, (target.value.id, target.attr,
                                                        bool(through_ag))))
         elif isinstance(node, ast.Assign):
+            self.assignments.append(node)
             name = _item_update(node, self.ag)
             if name is not None:
                 facts.updates.add(name)

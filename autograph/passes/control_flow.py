@@ -41,10 +41,12 @@ def transform(function, ctx):
     scope = scope_of(function)
     flow = Dataflow(function, extra_reads, scope.closures)
     shared = ctx.sharing.get(function) or sharing(function)
-    converter = _ControlFlow(ctx, flow, Mutation(function, ctx.ag), scope, shared,
-                             _return_values(function),
+    mutation = Mutation(function, ctx.ag)
+    converter = _ControlFlow(ctx, flow, mutation, scope, shared,
+                             _return_values(mutation.assignments),
                              ctx.assigned_before_reads.get(function, frozenset()),
-                             _aliasable(function), ctx.user_objects.get(function, set()))
+                             _aliasable(function, mutation.assignments),
+                             ctx.user_objects.get(function, set()))
     body, pending = converter.block(function.body)
     params = flow.activity(function.args).writes
     docstring = body[:1] if _is_docstring(body[:1]) else []
@@ -53,25 +55,25 @@ def transform(function, ctx):
     return function
 
 
-def _return_values(function):
+def _return_values(assignments):
     """The variables passes.returns made for the return value (`retval = ag.Undefined(
     'return')`): messages call them "the return value", and `names` says so."""
-    return {target.id for node in ast.walk(function) if isinstance(node, ast.Assign)
-            and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute)
+    return {target.id for node in assignments
+            if isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute)
             and node.value.func.attr == 'Undefined' and node.value.args
             and isinstance(node.value.args[0], ast.Constant)
             and node.value.args[0].value == RETURN_VALUE
             for target in node.targets if isinstance(target, ast.Name)}
 
 
-def _aliasable(function):
+def _aliasable(function, assignments):
     """Names whose object other code may also hold: the parameters (the caller's), and
-    names assigned to or from another name (`alias = out`)."""
+    names assigned to or from another name (`alias = out`), in `assignments`."""
     args = function.args
     names = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
     names |= {a.arg for a in (args.vararg, args.kwarg) if a is not None}
-    for node in ast.walk(function):
-        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Name):
+    for node in assignments:
+        if isinstance(node.value, ast.Name):
             names.add(node.value.id)
             names |= {t.id for t in node.targets if isinstance(t, ast.Name)}
     return names

@@ -66,7 +66,7 @@ class Mutation:
         self._facts = {}    # id(statement) -> (statement, _Facts)
         self._order = 0
         self.assignments = []   # every `=` statement, nested functions' too
-        self._visit(function, 0)
+        self._visit(function, 0, None, None)
 
     # --- queries ------------------------------------------------------------------------
 
@@ -126,47 +126,50 @@ class Mutation:
 
     # --- the walk -----------------------------------------------------------------------
 
-    def _visit(self, node, depth):
-        """The facts of `node` and everything under it (one walk, children first)."""
+    def _visit(self, node, depth, own, whole):
+        """Add the facts of `node` and everything under it to `own` (None: not in that
+        reach) and `whole`; a statement keeps its own `_Facts` and adds them once done."""
         self._order += 1
-        facts = _Facts()
-        self._local(node, depth, self._order, facts)
-        for child in children(node):
-            inner = self._visit(child, depth + 1)
-            if not isinstance(child, SCOPES):
-                facts.add_own(inner)
-            facts.add_whole(inner)
+        outer_own, outer_whole = own, whole
         if isinstance(node, ast.stmt):
-            self._facts[id(node)] = (node, facts)
-        return facts
+            own = whole = _Facts()
+            self._facts[id(node)] = (node, own)
+        self._local(node, depth, self._order, own, whole)
+        for child in children(node):
+            self._visit(child, depth + 1, None if isinstance(child, SCOPES) else own, whole)
+        if whole is not outer_whole:   # a statement: it is done
+            if outer_own is not None:
+                outer_own.add_own(whole)
+            if outer_whole is not None:
+                outer_whole.add_whole(whole)
 
-    def _local(self, node, depth, order, facts):
-        """The facts of `node` itself."""
+    def _local(self, node, depth, order, own, whole):
+        """The facts of `node` itself (the own ones only when `own` is not None)."""
         if isinstance(node, ast.Name):
-            if isinstance(node.ctx, ast.Store):
-                facts.stores.add(node.id)
+            if own is not None and isinstance(node.ctx, ast.Store):
+                own.stores.add(node.id)
         elif isinstance(node, (ast.Attribute, ast.Subscript)):
-            if isinstance(node.ctx, ast.Store):
-                self._store_target(node, facts)
+            if own is not None and isinstance(node.ctx, ast.Store):
+                self._store_target(node, own)
         elif isinstance(node, ast.Call):
-            facts.has_call = True
+            whole.has_call = True
             func = node.func
             if isinstance(func, ast.Attribute):
-                if func.attr in MUTATING_METHODS:
-                    self._store_target(func.value, facts)
+                if own is not None and func.attr in MUTATING_METHODS:
+                    self._store_target(func.value, own)
                 if func.attr in _GROWING and isinstance(func.value, ast.Name):
-                    facts.appended.add(func.value.id)
+                    whole.appended.add(func.value.id)
                 through_ag = (func.attr == 'call' and isinstance(func.value, ast.Name)
                               and func.value.id == self.ag and node.args)
                 target = node.args[0] if through_ag else func
                 if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name):
-                    facts.calls.append((depth, order, (target.value.id, target.attr,
+                    whole.calls.append((depth, order, (target.value.id, target.attr,
                                                        bool(through_ag))))
         elif isinstance(node, ast.Assign):
             self.assignments.append(node)
             name = _item_update(node, self.ag)
-            if name is not None:
-                facts.updates.add(name)
+            if name is not None and own is not None:
+                own.updates.add(name)
 
     @staticmethod
     def _store_target(target, facts):

@@ -61,7 +61,8 @@ def run(root, ctx):
         return root
     scopes = _scopes_innermost_first(root)
     ctx.sharing.update((scope, sharing(scope)) for scope in scopes)
-    ctx.assigned_before_reads.update((scope, assigned_before_reads(scope)) for scope in scopes)
+    ctx.assigned_before_reads.update((scope, assigned_before_reads(scope, ctx.sharing[scope]))
+                                     for scope in scopes)
     for scope in scopes:
         for step in PIPELINE:
             step.transform(scope, ctx)

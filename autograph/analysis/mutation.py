@@ -25,6 +25,9 @@ from autograph.analysis.walk import children
 from autograph.passes.base import SCOPES
 
 _ITEM_OPERATORS = ('setitem', 'update_item')
+_NO_FACTS = (ast.Constant, ast.expr_context, ast.operator, ast.boolop, ast.unaryop,
+             ast.cmpop)
+"""Leaves that tell nothing (skipping them changes no depth and no relative order)."""
 _GROWING = ('append', 'extend', 'insert')
 
 
@@ -136,7 +139,9 @@ class Mutation:
             self._facts[id(node)] = (node, own)
         self._local(node, depth, self._order, own, whole)
         for child in children(node):
-            self._visit(child, depth + 1, None if isinstance(child, SCOPES) else own, whole)
+            if not isinstance(child, _NO_FACTS):
+                self._visit(child, depth + 1, None if isinstance(child, SCOPES) else own,
+                            whole)
         if whole is not outer_whole:   # a statement: it is done
             if outer_own is not None:
                 outer_own.add_own(whole)

@@ -16,13 +16,31 @@ _LEAVES = (ast.expr_context, ast.operator, ast.boolop, ast.unaryop, ast.cmpop)
 def children(node):
     """The child nodes of `node`, in `ast.iter_child_nodes` order, as a list."""
     out = []
-    for field in node._fields:
+    cls = node.__class__
+    for field in _NODE_FIELDS.get(cls) or _fields_of(cls):
         value = getattr(node, field, None)
         if isinstance(value, list):
             out += [item for item in value if isinstance(item, ast.AST)]
         elif isinstance(value, ast.AST):
             out.append(value)
     return out
+
+
+def _fields_of(cls):
+    fields = _NODE_FIELDS[cls] = node_fields(cls)
+    return fields
+
+
+def node_fields(cls):
+    """The fields of node class `cls` that may hold nodes (not names, numbers, flags)."""
+    return tuple(f for f in cls._fields if f not in _SCALAR_FIELDS
+                 and not (f == 'value' and cls in (ast.Constant, ast.MatchSingleton)))
+
+
+_SCALAR_FIELDS = frozenset({'id', 'attr', 'arg', 'name', 'module', 'level', 'is_async',
+                            'kind', 'type_comment', 'asname', 'conversion', 'tag'})
+"""Fields that the grammar types as identifiers, strings, numbers or constants."""
+_NODE_FIELDS = {}
 
 
 class _Dispatch:
@@ -41,8 +59,21 @@ class _Dispatch:
             return self.methods[node_class]
         except KeyError:
             method = getattr(self.visitor_class, 'visit_' + node_class.__name__, None)
+            if method is _CONSTANT_SHIM:   # only for visit_Num & co., which none defines
+                method = None
+            if method is None and self.skip_leaves and node_class in _TERMINALS:
+                method = _unchanged
             self.methods[node_class] = method
             return method
+
+
+_CONSTANT_SHIM = ast.NodeVisitor.visit_Constant
+_TERMINALS = (ast.Name, ast.Constant)
+"""Nodes with nothing under them but a context: generic_visit leaves them as they are."""
+
+
+def _unchanged(visitor, node):
+    return node
 
 
 def _dispatch(visitor):
@@ -66,7 +97,7 @@ class Visitor(ast.NodeVisitor):
     def generic_visit(self, node):
         table = _dispatch(self)
         skip = table.skip_leaves
-        for field in node._fields:
+        for field in _NODE_FIELDS.get(node.__class__) or _fields_of(node.__class__):
             value = getattr(node, field, None)
             if isinstance(value, list):
                 for item in value:
@@ -83,7 +114,7 @@ class Transformer(ast.NodeTransformer):
 
     def generic_visit(self, node):
         skip = _dispatch(self).skip_leaves
-        for field in node._fields:
+        for field in _NODE_FIELDS.get(node.__class__) or _fields_of(node.__class__):
             try:
                 old = getattr(node, field)
             except AttributeError:

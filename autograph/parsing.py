@@ -132,9 +132,12 @@ def _compiles_to(node, code):
             type_params=[])
         tree = ast.Module(body=[outer], type_ignores=[])
         mode = 'exec'
-    for child in ast.walk(tree):
+    stack = [tree]   # the wrapper's nodes (the parsed `node` has its locations)
+    while stack:
+        child = stack.pop()
         if 'lineno' in child._attributes and not hasattr(child, 'lineno'):
             ast.copy_location(child, node)
+        stack += [c for c in ast.iter_child_nodes(child) if c is not node]
     flags = code.co_flags & _FUTURE_FLAGS   # e.g. `from __future__ import annotations`
     try:
         compiled = compile_tree(tree, code.co_filename, mode, flags=flags, dont_inherit=True)

@@ -25,6 +25,7 @@ test: install
 	JAX_ENABLE_X64=1 $(PY) -m pytest -q -m x64
 
 bench: install
+	$(PY) benchmarks/conversion_time.py
 	$(PY) benchmarks/loop_scaling.py
 	$(PY) benchmarks/run.py
 	$(PY) benchmarks/loop_gradients.py

@@ -142,10 +142,18 @@ def walk_scope(function):
 
 class ScopeTransformer(Transformer):
     """A transformer over one function scope: it does not enter nested functions, which
-    the pipeline converts as scopes of their own."""
+    the pipeline converts as scopes of their own. A pass made of one is just its class:
+    `transform = _MyPass.transform` (the pipeline calls `transform(function, ctx)`)."""
 
-    def __init__(self, root):
+    def __init__(self, root, ctx):
         self.root = root
+        self.ctx = ctx
+
+    @classmethod
+    def transform(cls, function, ctx):
+        """Run the pass on `function` (a FunctionDef or a Lambda) in place."""
+        cls(function, ctx).visit(function)
+        return function
 
     def visit_FunctionDef(self, node):
         if node is self.root:

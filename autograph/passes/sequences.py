@@ -23,16 +23,7 @@ from autograph.runtime.indexing import computed_index
 from autograph.runtime.slicing import traced_bounds
 
 
-def transform(function, ctx):
-    _Indexing(function, ctx).visit(function)
-    return function
-
-
 class _Indexing(ScopeTransformer):
-    def __init__(self, root, ctx):
-        super().__init__(root)
-        self.ctx = ctx
-
     def visit_Subscript(self, node):
         self.generic_visit(node)
         if not isinstance(node.ctx, ast.Load) or (
@@ -108,3 +99,6 @@ def _width(index):
         if ast.dump(start) == ast.dump(lower):
             return width
     return None
+
+
+transform = _Indexing.transform

@@ -54,6 +54,7 @@ test: install $(STAMP07)
 	echo "$(PY07) -m pytest -q $(TESTS07)"; cat $(VENV07)/test.log; \
 	test $$main = 0 -a $$x64 = 0 -a $$jax07 = 0
 
+<<<<<<< HEAD
 # Numba, for the kernels benchmark, lives in a side environment of its own.
 BENCH_VENV := .venv-bench
 BENCH_STAMP := $(BENCH_VENV)/.installed
@@ -66,6 +67,10 @@ $(BENCH_STAMP): pyproject.toml requirements-bench.txt
 
 bench: install $(BENCH_STAMP)
 	$(BENCH_VENV)/bin/python benchmarks/kernels.py --write
+=======
+bench: install
+	$(PY) benchmarks/conversion_time.py
+>>>>>>> convert
 	$(PY) benchmarks/loop_scaling.py
 	$(PY) benchmarks/run.py
 	$(PY) benchmarks/loop_gradients.py

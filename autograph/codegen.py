@@ -81,48 +81,71 @@ def generate(node, source_file, runtime_name, freevars, class_name=None, facts=N
                                       decorator_list=[], type_params=[])
         own_names = [n for n in (inner_name, class_name) if n and n not in params]
         body = ([ast.Global(names=own_names)] if own_names else []) + [definition]
-    text, tree = _factory(params, body)
+    function_text = _compact(ast.unparse(node)) if not is_lambda else None
+    text, tree = _factory(params, body, function_text if not class_name else None)
 
     file = f'<autograph {next(_counter)}: {inner_name} from {origin.short(source_file)}>'
     first_line = getattr(node, 'lineno', None) or 1
     module = ast.Module(body=[_function(FACTORY, params, body)], type_ignores=[])
-    origin.register(file, text,
-                    lambda: _line_map(tree, module, source_file, inner_name, first_line,
-                                      facts or {}))
+    origin.register(file, text, lambda: _line_map(tree if tree is not None else parse(text),
+                                                  module, source_file, inner_name,
+                                                  first_line, facts or {}))
     try:
-        compiled = compile_tree(tree, file, 'exec')
+        compiled = (compile(text, file, 'exec', dont_inherit=True) if tree is None
+                    else compile_tree(tree, file, 'exec'))
     except SyntaxError as error:   # a limit of the compiler (the text parsed)
         raise ConversionError(f'the converted code of {inner_name} at '
                               f'{origin.short(source_file)}:{first_line} cannot be compiled: '
                               f'{error.msg}') from None
     code = _find_code(compiled, inner_name)
-    return Generated(unparse_function(node), file, code, runtime_name)
+    source = function_text + '\n' if function_text is not None else unparse_function(node)
+    return Generated(source, file, code, runtime_name)
 
 
-def _factory(params, body):
-    """(source, tree) of `def create_converted(*params): body`.
+def _factory(params, body, function_text=None):
+    """(source, tree) of `def create_converted(*params): body`; `function_text` is the
+    unparsed text of the last statement of `body` when the caller has it already.
 
-    Each statement of the body is unparsed and parsed on its own, at the left margin,
-    then placed in the factory's tree, moved one indentation level right: the factory
-    adds no level that Python's limit on indentation (100) counts, so a function nested
-    as deeply as Python allows still converts. The source is what that tree compiles
-    from, line for line (tracebacks show it).
+    The factory adds one indentation level, which Python's limit on indentation (100)
+    counts. Most functions are far from it: their source is compiled as text (tree None:
+    parsed again only if a line map is needed). For one nested nearly as deeply as Python
+    allows, each statement of the body is unparsed and parsed on its own, at the left
+    margin, then placed in the factory's tree, moved one indentation level right, so that
+    it still converts. Either way the source is what the code compiles from, line for line
+    (tracebacks show it).
     """
     header = f'def {FACTORY}({", ".join(params)}):'
-    lines, statements = [header], []
-    for stmt in body:
-        text = _compact(ast.unparse(stmt))
+    texts = [_compact(ast.unparse(stmt)) for stmt in body[:-1]]
+    texts.append(function_text if function_text is not None
+                 else _compact(ast.unparse(body[-1])))
+    lines = [header]
+    for text in texts:
+        lines += [_INDENT + line if line else line for line in text.split('\n')]
+    source = '\n'.join(lines) + '\n'
+    if max(map(_indentation, lines)) < _SHALLOW:
+        return source, None
+    statements, line = [], 1
+    for text in texts:
         tree = parse(text)
-        ast.increment_lineno(tree, len(lines))
+        ast.increment_lineno(tree, line)
         for node in ast.walk(tree):
             for attr in ('col_offset', 'end_col_offset'):
                 if getattr(node, attr, None) is not None:
                     setattr(node, attr, getattr(node, attr) + len(_INDENT))
         statements += tree.body
-        lines += [_INDENT + line if line else line for line in text.split('\n')]
+        line += text.count('\n') + 1
     factory = parse(header + ' pass').body[0]
     factory.body = statements
-    return '\n'.join(lines) + '\n', ast.Module(body=[factory], type_ignores=[])
+    return source, ast.Module(body=[factory], type_ignores=[])
+
+
+_SHALLOW = 80 * 4
+"""Source whose lines are all indented less than this (in columns; `ast.unparse` indents
+by four) compiles as text, far from Python's limit of 100 levels."""
+
+
+def _indentation(line):
+    return len(line) - len(line.lstrip(' '))
 
 
 _INDENT = '    '

@@ -5,7 +5,8 @@ few times per level of the syntax tree. CPython itself compiles functions whose 
 up to about 3,000 levels deep with its default recursion limit of 1,000 (an `elif` chain
 of 2,900 branches, a sum of 2,900 terms), far more than 1,000 recursive Python calls
 allow. So a conversion runs on a worker thread of its own, with a large stack and a
-raised recursion limit, both fixed:
+raised recursion limit, both fixed (it is first tried on the calling thread, with the
+limit as it is: only a conversion that runs out of room there moves to the worker):
 
 - a function nested deeper than `MAX_DEPTH` levels is a ConversionError naming the
   limit and the function's file:line, before any pass runs;
@@ -39,6 +40,10 @@ def converting(work, where):
     function's `file:line`, for the error when it nests too deeply."""
     if getattr(_worker, 'active', False):
         return work()
+    try:
+        return _on_this_thread(work)
+    except (RecursionError, _TooDeepHere):
+        pass   # deeper than converting here allows: again, on a worker
     outcome = {}
 
     def run():
@@ -64,6 +69,29 @@ def converting(work, where):
     return outcome['value']
 
 
+DIRECT_DEPTH = 100
+"""Trees up to this deep convert on the calling thread (see `_on_this_thread`)."""
+
+
+class _TooDeepHere(Exception):
+    """The tree is deeper than DIRECT_DEPTH: convert it on a worker."""
+
+
+def _on_this_thread(work):
+    """`work()` on the calling thread: most functions are shallow, and handing them to a
+    new thread costs more than converting them on a busy machine. `check_depth` stops a
+    tree deeper than DIRECT_DEPTH before any pass recurses over it (so the few hundred
+    frames a shallow tree takes fit this thread's stack whatever the recursion limit,
+    which another conversion may have raised), and a RecursionError means the caller left
+    too little room. Either way the conversion starts over on a worker (a conversion has
+    no effect until it returns)."""
+    _worker.active = _worker.direct = True
+    try:
+        return work()
+    finally:
+        _worker.active = _worker.direct = False
+
+
 def check_depth(node, where):
     """A ConversionError if `node`'s tree is deeper than MAX_DEPTH (walked iteratively)."""
     stack = [(node, 1)]
@@ -71,6 +99,8 @@ def check_depth(node, where):
         current, depth = stack.pop()
         if depth > MAX_DEPTH:
             raise too_deep(where)
+        if depth > DIRECT_DEPTH and getattr(_worker, 'direct', False):
+            raise _TooDeepHere()
         stack += [(child, depth + 1) for child in ast.iter_child_nodes(current)]
 
 

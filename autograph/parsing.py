@@ -132,9 +132,12 @@ def _compiles_to(node, code):
             type_params=[])
         tree = ast.Module(body=[outer], type_ignores=[])
         mode = 'exec'
-    for child in ast.walk(tree):
+    stack = [tree]   # the wrapper's nodes (the parsed `node` has its locations)
+    while stack:
+        child = stack.pop()
         if 'lineno' in child._attributes and not hasattr(child, 'lineno'):
             ast.copy_location(child, node)
+        stack += [c for c in ast.iter_child_nodes(child) if c is not node]
     flags = code.co_flags & _FUTURE_FLAGS   # e.g. `from __future__ import annotations`
     try:
         compiled = compile_tree(tree, code.co_filename, mode, flags=flags, dont_inherit=True)
@@ -186,9 +189,7 @@ class _Summary:
             if isinstance(const, str) and '<locals>.' in const:   # a nested class's
                 const = const.rsplit('<locals>.', 1)[1]           # qualified name
             self.constants.add((type(const).__name__, repr(const)))
-        self.operators |= {(i.opname, i.argrepr) for i in dis.get_instructions(code)
-                           if i.opname.startswith(('BINARY_', 'COMPARE_OP', 'UNARY_',
-                                                   'IS_OP', 'CONTAINS_OP'))}
+        self.operators |= _operators(code)
 
     def runs(self, source):
         """True when this running code can be the compiled `source`: everything the source
@@ -197,6 +198,24 @@ class _Summary:
         own names and constants, at the lines of the code they replace.)"""
         return (self.lines <= source.lines and source.constants <= self.constants
                 and source.names <= self.names and source.operators <= self.operators)
+
+
+_OPERATORS = frozenset(i for i, name in enumerate(dis.opname)
+                       if name.startswith(('BINARY_', 'COMPARE_OP', 'UNARY_', 'IS_OP',
+                                           'CONTAINS_OP')))
+
+
+def _operators(code):
+    """{(operation, argument)} of `code`'s operators (`+`, `<`, `is not`, `not`, ...), read
+    straight from its bytecode (`dis.get_instructions` takes most of a conversion's time
+    for what is needed here)."""
+    found, extended, raw = set(), 0, code.co_code
+    for i in range(0, len(raw), 2):   # wordcode: (operation, argument) byte pairs
+        op, arg = raw[i], raw[i + 1] | extended
+        extended = arg << 8 if op == dis.EXTENDED_ARG else 0
+        if op in _OPERATORS:
+            found.add((dis.opname[op], arg))
+    return found
 
 
 def _parse_lambda(code):

@@ -8,6 +8,8 @@ variables. `x[i] = v` and `x.a = v` modify `x`, so they count as a read and a wr
 import ast
 import dataclasses
 
+from autograph.analysis.walk import Visitor, children
+
 
 @dataclasses.dataclass(frozen=True)
 class Activity:
@@ -102,36 +104,45 @@ class Scope:
 def scope_of(function):
     bound, declared, closures, order = set(), {}, {}, {}
 
-    def visit(node):
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, ast.Name):
-                order.setdefault(child.id, len(order))
-                if not isinstance(child.ctx, ast.Load):
-                    bound.add(child.id)
-            elif isinstance(child, ast.arg):
-                order.setdefault(child.arg, len(order))
-                bound.add(child.arg)
-            elif isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                bound.add(child.name)
-                if not isinstance(child, ast.ClassDef):
-                    closures[child.name] = closures.get(child.name, frozenset()) | \
-                        free_variables(child)
-                continue
-            elif isinstance(child, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp,
-                                    ast.GeneratorExp)):
-                continue
-            elif isinstance(child, (ast.Import, ast.ImportFrom)):
-                bound.update((a.asname or a.name).split('.')[0] for a in child.names)
-            elif isinstance(child, (ast.Global, ast.Nonlocal)):
-                kind = 'global' if isinstance(child, ast.Global) else 'nonlocal'
-                declared.update((n, kind) for n in child.names)
-            visit(child)
-    visit(function.args)
+    def visit(child):
+        """Record `child`, then what is under it, in source order (`order` ranks names
+        by first appearance)."""
+        kind = child.__class__
+        if kind is ast.Name:
+            order.setdefault(child.id, len(order))
+            if child.ctx.__class__ is not ast.Load:
+                bound.add(child.id)
+            return   # nothing but its context under it
+        if kind is ast.arg:
+            order.setdefault(child.arg, len(order))
+            bound.add(child.arg)
+        elif kind in _DEFINITIONS:
+            bound.add(child.name)
+            if kind is not ast.ClassDef:
+                closures[child.name] = closures.get(child.name, frozenset()) | \
+                    free_variables(child)
+            return
+        elif kind in _INNER_SCOPES:
+            return
+        elif kind is ast.Import or kind is ast.ImportFrom:
+            bound.update((a.asname or a.name).split('.')[0] for a in child.names)
+        elif kind is ast.Global or kind is ast.Nonlocal:
+            label = 'global' if kind is ast.Global else 'nonlocal'
+            declared.update((n, label) for n in child.names)
+        for grandchild in children(child):
+            visit(grandchild)
+
+    for child in children(function.args):
+        visit(child)
     body = function.body if isinstance(function.body, list) else [ast.Expr(function.body)]
     for stmt in body:
-        visit(ast.Module(body=[stmt], type_ignores=[]))
+        visit(stmt)
     local = frozenset(bound - set(declared))
     return Scope(local, declared, closures, order)
+
+
+_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+_INNER_SCOPES = (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 
 def base_name(node):
@@ -147,7 +158,7 @@ MUTATING_METHODS = frozenset({
 """`x.append(v)` and the like modify `x`: a loop that appends carries the list."""
 
 
-class _Visitor(ast.NodeVisitor):
+class _Visitor(Visitor):
     def __init__(self):
         self.reads = set()
         self.writes = set()

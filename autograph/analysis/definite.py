@@ -26,19 +26,24 @@ from autograph.analysis.activity import activity, scope_of
 from autograph.analysis.scopes import sharing
 
 
-def assigned_before_reads(function):
+def assigned_before_reads(function, shared=None):
     """The local names of `function` (a FunctionDef) that Python always assigns before
-    reading: on every path, no read of them can raise UnboundLocalError."""
+    reading: on every path, no read of them can raise UnboundLocalError. `shared` is
+    `function`'s analysis.scopes.Sharing when the caller has it."""
     scope = scope_of(function)
-    walker = _Walker()
+    kinds = {type(node) for node in ast.walk(function)}
+    walker = _Walker(ast.Delete in kinds, ast.NamedExpr in kinds)
     walker.block(function.body, frozenset(activity(function.args).writes))
-    return frozenset(scope.locals - walker.unsafe - sharing(function).captured)
+    shared = shared or sharing(function)
+    return frozenset(scope.locals - walker.unsafe - shared.captured)
 
 
 class _Walker:
-    def __init__(self):
+    def __init__(self, deletes=True, walrus=True):
         self.unsafe = set()   # names read somewhere they may have no value
         self.loops = []       # per enclosing loop: the states at its `break`s
+        self.deletes = deletes   # whether the function has `del` statements
+        self.walrus = walrus     # whether it has `:=`
 
     def read(self, node, defined):
         if defined is not None and node is not None:
@@ -68,11 +73,11 @@ class _Walker:
             return None
         if isinstance(stmt, ast.With):
             self.read(stmt.items, defined)
-            entered = defined | _assigned(stmt.items)
-            return _join(self.block(stmt.body, entered), entered - _deleted(stmt.body))
+            entered = defined | self.assigned(stmt.items)
+            return _join(self.block(stmt.body, entered), entered - self.deleted(stmt.body))
         if isinstance(stmt, ast.Try):
             # An exception may come before any assignment of the body (or after a `del`).
-            raised = defined - _deleted(stmt.body + stmt.orelse
+            raised = defined - self.deleted(stmt.body + stmt.orelse
                                         + [s for h in stmt.handlers for s in h.body])
             body = self.block(stmt.body, defined)
             ends = [self.block(stmt.orelse, body)]
@@ -88,12 +93,13 @@ class _Walker:
                 self.read(case.guard, defined)
                 self.block(case.body, defined)
             return defined
-        self.read(stmt, defined)
+        used = activity(stmt)
+        self.unsafe |= used.reads - defined
         if isinstance(stmt, ast.AnnAssign) and stmt.value is None:
             return defined   # `x: int` binds nothing
         if isinstance(stmt, ast.Delete):
             return defined - {t.id for t in stmt.targets if isinstance(t, ast.Name)}
-        return defined | _assigned(stmt)
+        return defined | self.assigned(stmt, used)
 
     def loop(self, loop, defined):
         """A loop runs its `else` when its test fails or its items run out, and skips it
@@ -101,32 +107,32 @@ class _Walker:
         iteration, which has what the head had less what the body may `del`."""
         is_for = isinstance(loop, ast.For)
         self.read(loop.iter if is_for else None, defined)
-        head = defined - _deleted(loop.body)
+        head = defined - self.deleted(loop.body)
         if not is_for:
             self.read(loop.test, head)
         self.loops.append([])
-        self.block(loop.body, head | (_assigned(loop.target) if is_for else frozenset()))
+        self.block(loop.body, head | (self.assigned(loop.target) if is_for else frozenset()))
         breaks = self.loops.pop()
         endless = not is_for and isinstance(loop.test, ast.Constant) and bool(loop.test.value)
         done = None if endless else self.block(loop.orelse, head)
         return _join(done, *breaks)
+
+    def assigned(self, node, used=None):
+        """Names a simple statement (or a target) binds, leaving out `:=` targets, which
+        may sit in a part of an expression that does not run. (`used`: its activity.)"""
+        walrus = {n.target.id for n in ast.walk(node) if isinstance(n, ast.NamedExpr)} \
+            if self.walrus and not isinstance(node, list) else set()
+        return frozenset((used or activity(node)).writes - walrus)
+
+    def deleted(self, stmts):
+        """Names that `del` statements anywhere in `stmts` unbind."""
+        if not self.deletes:
+            return set()
+        return {t.id for stmt in stmts for n in ast.walk(stmt) if isinstance(n, ast.Delete)
+                for t in n.targets if isinstance(t, ast.Name)}
 
 
 def _join(*states):
     """Names assigned on every path that reaches this point (None: no path does)."""
     reaching = [s for s in states if s is not None]
     return frozenset.intersection(*map(frozenset, reaching)) if reaching else None
-
-
-def _assigned(node):
-    """Names a simple statement (or a target) binds, leaving out `:=` targets, which
-    may sit in a part of an expression that does not run."""
-    walrus = {n.target.id for n in ast.walk(node) if isinstance(n, ast.NamedExpr)} \
-        if not isinstance(node, list) else set()
-    return frozenset(activity(node).writes - walrus)
-
-
-def _deleted(stmts):
-    """Names that `del` statements anywhere in `stmts` unbind."""
-    return {t.id for stmt in stmts for n in ast.walk(stmt) if isinstance(n, ast.Delete)
-            for t in n.targets if isinstance(t, ast.Name)}

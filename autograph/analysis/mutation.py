@@ -6,73 +6,183 @@
 
 Such a change is visible through every other reference to the object (the caller's), so
 a converted `if`/loop must hand the object on even where the variable is not read again.
+
+`Mutation(function, ag)` walks the function once, bottom-up, and keeps the facts of every
+statement in a side table keyed by the statement (a statement's facts are its own
+expressions' combined with those of the statements inside it); the queries below combine
+the facts of the statements they are given. The facts come in two reaches:
+
+- *own*: the statement and what it contains, not entering the nested functions, lambdas
+  and classes inside it (a nested `def` given as one of the statements is entered: its
+  body is what it contains); the in-place changes, rebindings and attributes;
+- *whole*: everything the statement contains, nested functions included; the method calls
+  and list growth that `passes.control_flow` looks for.
 """
 import ast
 
 from autograph.analysis.activity import MUTATING_METHODS, base_name
+from autograph.analysis.walk import children
 from autograph.passes.base import SCOPES
 
 _ITEM_OPERATORS = ('setitem', 'update_item')
+_NO_FACTS = (ast.Constant, ast.expr_context, ast.operator, ast.boolop, ast.unaryop,
+             ast.cmpop)
+"""Leaves that tell nothing (skipping them changes no depth and no relative order)."""
+_GROWING = ('append', 'extend', 'insert')
 
 
-def _own_nodes(stmts):
-    stack = list(stmts)
-    while stack:
-        node = stack.pop()
-        yield node
-        stack += [c for c in ast.iter_child_nodes(node) if not isinstance(c, SCOPES)]
+class _Facts:
+    """What one node and the nodes under it do (see the module docstring for the reaches).
+
+    Own reach: `changed` (base names of assigned attributes/items and of mutating method
+    calls), `stores` (names assigned), `updates` (names `x` of `x = ag.setitem(x, ...)`),
+    `attributes` ({label: (base, holder, attribute)}). Whole reach: `calls` ([(depth,
+    order, call)] for the calls on `name.attr` or `ag.call(name.attr, ...)`), `appended`
+    (names grown by append/extend/insert), `has_call`.
+    """
+    __slots__ = ('changed', 'stores', 'updates', 'attributes', 'calls', 'appended',
+                 'has_call')
+
+    def __init__(self):
+        self.changed, self.stores, self.updates = set(), set(), set()
+        self.attributes = {}
+        self.calls, self.appended, self.has_call = [], set(), False
+
+    def add_own(self, other):
+        self.changed |= other.changed
+        self.stores |= other.stores
+        self.updates |= other.updates
+        self.attributes.update(other.attributes)
+
+    def add_whole(self, other):
+        self.calls += other.calls
+        self.appended |= other.appended
+        self.has_call = self.has_call or other.has_call
 
 
-def _store_targets(stmts):
-    for node in _own_nodes(stmts):
-        if isinstance(node, (ast.Attribute, ast.Subscript)) \
-                and isinstance(node.ctx, ast.Store):
-            yield node
-        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-              and node.func.attr in MUTATING_METHODS):
-            yield node.func.value
+class Mutation:
+    """The in-place facts of every statement of `function` (see the module docstring).
+    `ag` is the name generated code uses for the runtime (for `ag.setitem`, `ag.call`)."""
 
+    def __init__(self, function, ag):
+        self.ag = ag
+        self._facts = {}    # id(statement) -> (statement, _Facts)
+        self._order = 0
+        self.assignments = []   # every `=` statement, nested functions' too
+        self._visit(function, 0, None, None)
 
-def _item_update(node, ag):
-    """`x` for `x = ag.setitem(x, ...)` / `ag.update_item(x, ...)`, else None."""
-    if not (isinstance(node, ast.Assign) and len(node.targets) == 1
-            and isinstance(node.targets[0], ast.Name) and isinstance(node.value, ast.Call)):
-        return None
-    func, args = node.value.func, node.value.args
-    if (isinstance(func, ast.Attribute) and func.attr in _ITEM_OPERATORS
-            and isinstance(func.value, ast.Name) and func.value.id == ag and args
-            and isinstance(args[0], ast.Name) and args[0].id == node.targets[0].id):
-        return node.targets[0].id
-    return None
+    # --- queries ------------------------------------------------------------------------
 
+    def changed_in_place(self, stmts):
+        """Names of the variables whose objects `stmts` may change in place."""
+        names = set()
+        for facts in self._all(stmts):
+            names |= facts.changed | facts.updates
+        return names - {None}
 
-def changed_in_place(stmts, ag):
-    """Names of the variables whose objects `stmts` may change in place."""
-    names = {base_name(target) for target in _store_targets(stmts)}
-    names |= {_item_update(node, ag) for node in _own_nodes(stmts)}
-    return names - {None}
+    def rebound(self, stmts):
+        """Names `stmts` assign a new object to (not counting `x = ag.setitem(x, ...)`)."""
+        stores, updates = set(), set()
+        for facts in self._all(stmts):
+            stores |= facts.stores
+            updates |= facts.updates
+        return stores - updates
 
+    def assigned_attributes(self, stmts):
+        """{label: (holder, attribute)} for the attributes `stmts` assign, or change the
+        object of, outer ones first: `self.a.b = v` gives 'self.a' -> (`self`, 'a') and
+        'self.a.b' -> (`self.a`, 'b'). Objects of variables that `stmts` rebind are left
+        out (they are new objects, not state)."""
+        skip = self.rebound(stmts)
+        found = {}
+        for facts in self._all(stmts):
+            for label, (base, holder, attr) in facts.attributes.items():
+                if base not in skip:
+                    found[label] = (holder, attr)
+        return dict(sorted(found.items(), key=lambda item: (len(item[0]), item[0])))
 
-def rebound(stmts, ag):
-    """Names `stmts` assign a new object to (not counting `x = ag.setitem(x, ...)`)."""
-    names = set()
-    for node in _own_nodes(stmts):
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-            names.add(node.id)
-    return names - {_item_update(node, ag) for node in _own_nodes(stmts)}
+    def attribute_calls(self, stmts):
+        """The calls `name.attr(...)` and `ag.call(name.attr, ...)` anywhere in `stmts`,
+        statement by statement, each statement's breadth first (as `ast.walk` goes)."""
+        out = []
+        for facts in self._all(stmts):
+            out += [call for _, _, call in sorted(facts.calls, key=lambda c: c[:2])]
+        return out
 
+    def appended(self, stmts):
+        """Names of the lists that `stmts` grow with `append`/`extend`/`insert`."""
+        return set().union(*[facts.appended for facts in self._all(stmts)])
 
-def assigned_attributes(stmts, ag):
-    """{label: (holder, attribute)} for the attributes `stmts` assign, or change the
-    object of, outer ones first: `self.a.b = v` gives 'self.a' -> (`self`, 'a') and
-    'self.a.b' -> (`self.a`, 'b'). Objects of variables that `stmts` rebind are left
-    out (they are new objects, not state)."""
-    found = {}
-    skip = rebound(stmts, ag)
-    for target in _store_targets(stmts):
+    def has_call(self, stmt):
+        """True when `stmt` contains a call (anywhere, nested functions included)."""
+        return self._get(stmt).has_call
+
+    def _all(self, stmts):
+        return [self._get(stmt) for stmt in stmts]
+
+    def _get(self, stmt):
+        entry = self._facts.get(id(stmt))
+        if entry is None or entry[0] is not stmt:
+            raise KeyError(f'statement at line {getattr(stmt, "lineno", "?")} was not in the '
+                           f'function analysed')
+        return entry[1]
+
+    # --- the walk -----------------------------------------------------------------------
+
+    def _visit(self, node, depth, own, whole):
+        """Add the facts of `node` and everything under it to `own` (None: not in that
+        reach) and `whole`; a statement keeps its own `_Facts` and adds them once done."""
+        self._order += 1
+        outer_own, outer_whole = own, whole
+        if isinstance(node, ast.stmt):
+            own = whole = _Facts()
+            self._facts[id(node)] = (node, own)
+        self._local(node, depth, self._order, own, whole)
+        for child in children(node):
+            if not isinstance(child, _NO_FACTS):
+                self._visit(child, depth + 1, None if isinstance(child, SCOPES) else own,
+                            whole)
+        if whole is not outer_whole:   # a statement: it is done
+            if outer_own is not None:
+                outer_own.add_own(whole)
+            if outer_whole is not None:
+                outer_whole.add_whole(whole)
+
+    def _local(self, node, depth, order, own, whole):
+        """The facts of `node` itself (the own ones only when `own` is not None)."""
+        if isinstance(node, ast.Name):
+            if own is not None and isinstance(node.ctx, ast.Store):
+                own.stores.add(node.id)
+        elif isinstance(node, (ast.Attribute, ast.Subscript)):
+            if own is not None and isinstance(node.ctx, ast.Store):
+                self._store_target(node, own)
+        elif isinstance(node, ast.Call):
+            whole.has_call = True
+            func = node.func
+            if isinstance(func, ast.Attribute):
+                if own is not None and func.attr in MUTATING_METHODS:
+                    self._store_target(func.value, own)
+                if func.attr in _GROWING and isinstance(func.value, ast.Name):
+                    whole.appended.add(func.value.id)
+                through_ag = (func.attr == 'call' and isinstance(func.value, ast.Name)
+                              and func.value.id == self.ag and node.args)
+                target = node.args[0] if through_ag else func
+                if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name):
+                    whole.calls.append((depth, order, (target.value.id, target.attr,
+                                                       bool(through_ag))))
+        elif isinstance(node, ast.Assign):
+            self.assignments.append(node)
+            name = _item_update(node, self.ag)
+            if name is not None and own is not None:
+                own.updates.add(name)
+
+    @staticmethod
+    def _store_target(target, facts):
+        """A changed object: `x.a = v`, `x[i] = v`, or the `x` of `x.append(v)`."""
         base = base_name(target)
-        if base is None or base in skip:
-            continue
+        facts.changed.add(base)
+        if base is None:
+            return
         node, chain = target, []
         while isinstance(node, (ast.Attribute, ast.Subscript)):
             chain.append(node)
@@ -82,5 +192,17 @@ def assigned_attributes(stmts, ag):
                 if not isinstance(step.slice, ast.Constant):
                     break   # `self.items[i].x`: which object depends on `i`
                 continue
-            found.setdefault(ast.unparse(step), (step.value, step.attr))
-    return dict(sorted(found.items(), key=lambda item: (len(item[0]), item[0])))
+            facts.attributes[ast.unparse(step)] = (base, step.value, step.attr)
+
+
+def _item_update(node, ag):
+    """`x` for `x = ag.setitem(x, ...)` / `ag.update_item(x, ...)`, else None."""
+    if not (len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+            and isinstance(node.value, ast.Call)):
+        return None
+    func, args = node.value.func, node.value.args
+    if (isinstance(func, ast.Attribute) and func.attr in _ITEM_OPERATORS
+            and isinstance(func.value, ast.Name) and func.value.id == ag and args
+            and isinstance(args[0], ast.Name) and args[0].id == node.targets[0].id):
+        return node.targets[0].id
+    return None

@@ -21,6 +21,7 @@ import ast
 import dataclasses
 
 from autograph.analysis.activity import MUTATING_METHODS
+from autograph.analysis.walk import children
 
 _DEFERRED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.GeneratorExp,
              ast.ClassDef)
@@ -90,7 +91,7 @@ def _own_scope(node):
             stack += _header(current)   # defaults and decorators run here
             continue
         own.nodes.append(current)
-        stack += ast.iter_child_nodes(current)
+        stack += children(current)
     return own
 
 

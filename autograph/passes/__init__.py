@@ -25,6 +25,7 @@ from autograph.passes import (
     text,
     unreachable,
 )
+from autograph.analysis.walk import children
 from autograph.passes.base import walk_scope
 from autograph.runtime.origin import short
 
@@ -61,7 +62,8 @@ def run(root, ctx):
         return root
     scopes = _scopes_innermost_first(root)
     ctx.sharing.update((scope, sharing(scope)) for scope in scopes)
-    ctx.assigned_before_reads.update((scope, assigned_before_reads(scope)) for scope in scopes)
+    ctx.assigned_before_reads.update((scope, assigned_before_reads(scope, ctx.sharing[scope]))
+                                     for scope in scopes)
     for scope in scopes:
         for step in PIPELINE:
             step.transform(scope, ctx)
@@ -74,7 +76,7 @@ def _scopes_innermost_first(root):
     found = []
 
     def visit(node):
-        for child in ast.iter_child_nodes(node):
+        for child in children(node):
             visit(child)
         if node is root or (isinstance(node, ast.FunctionDef) and not _is_generator(node)):
             found.append(node)

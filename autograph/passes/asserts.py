@@ -10,11 +10,12 @@ import ast
 
 from autograph import templates
 from autograph.analysis.activity import activity, scope_of
-from autograph.passes.base import SCOPES, blocks
+from autograph.passes.base import SCOPES, blocks, contains
 
 
 def transform(function, ctx):
-    function.body = _lower(function.body, ctx, scope_of(function).locals)
+    if contains(function.body, ast.Assert, SCOPES):
+        function.body = _lower(function.body, ctx, scope_of(function).locals)
     return function
 
 

@@ -3,6 +3,7 @@ import ast
 import copy
 import dataclasses
 
+from autograph.analysis.walk import Transformer, children
 from autograph.naming import Namer
 
 
@@ -134,17 +135,25 @@ def walk_scope(function):
     while stack:
         node = stack.pop()
         yield node
-        for child in ast.iter_child_nodes(node):
+        for child in children(node):
             if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 stack.append(child)
 
 
-class ScopeTransformer(ast.NodeTransformer):
+class ScopeTransformer(Transformer):
     """A transformer over one function scope: it does not enter nested functions, which
-    the pipeline converts as scopes of their own."""
+    the pipeline converts as scopes of their own. A pass made of one is just its class:
+    `transform = _MyPass.transform` (the pipeline calls `transform(function, ctx)`)."""
 
-    def __init__(self, root):
+    def __init__(self, root, ctx):
         self.root = root
+        self.ctx = ctx
+
+    @classmethod
+    def transform(cls, function, ctx):
+        """Run the pass on `function` (a FunctionDef or a Lambda) in place."""
+        cls(function, ctx).visit(function)
+        return function
 
     def visit_FunctionDef(self, node):
         if node is self.root:

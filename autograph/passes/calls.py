@@ -42,11 +42,12 @@ class Resolution:
 
 def transform(function, ctx):
     local_names = scope_of(function).locals
-    found = [n for n in walk_scope(function) if isinstance(n, ast.Call)]  # parents first
+    nodes = list(walk_scope(function))
+    found = [n for n in nodes if isinstance(n, ast.Call)]  # parents first
     appended = {n.func.value.id for n in found if isinstance(n.func, ast.Attribute)
                 and n.func.attr == 'append' and isinstance(n.func.value, ast.Name)}
     calls = _Calls(ctx, local_names, _method_receiver(function), appended)
-    calls.user_objects = ctx.user_objects[function] = calls.user_objects_in(function)
+    calls.user_objects = ctx.user_objects[function] = calls.user_objects_in(function, nodes)
     for node in found:
         calls.rewrite(node)
     return function
@@ -68,12 +69,13 @@ class _Calls:
         self.appended = appended   # lists the function collects values in
         self.user_objects = set()  # local names bound only to objects made by user code
 
-    def user_objects_in(self, function):
+    def user_objects_in(self, function, nodes):
         """Local names every binding of which is `name = f(...)` with `f` user code (a
         user class, mostly): objects whose methods are user code whatever their names.
-        Parameters and names bound any other way (loop targets, unpacking) are unknown."""
+        Parameters and names bound any other way (loop targets, unpacking) are unknown.
+        (`nodes`: those of `function`'s own scope.)"""
         stores, made = {}, {}
-        for node in walk_scope(function):
+        for node in nodes:
             if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
                 stores[node.id] = stores.get(node.id, 0) + 1
             elif (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)

@@ -13,19 +13,13 @@ import ast
 from autograph.passes.base import ScopeTransformer
 
 
-def transform(function, ctx):
-    _Tests(function, ctx).visit(function)
-    return function
-
-
 class _Tests(ScopeTransformer):
-    def __init__(self, root, ctx):
-        super().__init__(root)
-        self.ctx = ctx
-
     def visit_comprehension(self, node):
         self.generic_visit(node)
         node.ifs = [ast.copy_location(ast.Call(func=self.ctx.runtime('comprehension_test'),
                                                args=[test], keywords=[]), test)
                     for test in node.ifs]
         return node
+
+
+transform = _Tests.transform

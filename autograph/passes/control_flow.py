@@ -30,7 +30,7 @@ from autograph import templates
 from autograph.analysis.activity import scope_of
 from autograph.analysis.dataflow import Dataflow
 from autograph.analysis.scopes import sharing
-from autograph.analysis.mutation import assigned_attributes, changed_in_place, rebound
+from autograph.analysis.mutation import Mutation
 from autograph.errors import unsupported
 from autograph.passes.base import SCOPES, blocks, contains, negation
 from autograph.runtime.state import RETURN_VALUE
@@ -41,9 +41,12 @@ def transform(function, ctx):
     scope = scope_of(function)
     flow = Dataflow(function, extra_reads, scope.closures)
     shared = ctx.sharing.get(function) or sharing(function)
-    converter = _ControlFlow(ctx, flow, scope, shared, _return_values(function),
+    mutation = Mutation(function, ctx.ag)
+    converter = _ControlFlow(ctx, flow, mutation, scope, shared,
+                             _return_values(mutation.assignments),
                              ctx.assigned_before_reads.get(function, frozenset()),
-                             _aliasable(function), ctx.user_objects.get(function, set()))
+                             _aliasable(function, mutation.assignments),
+                             ctx.user_objects.get(function, set()))
     body, pending = converter.block(function.body)
     params = flow.activity(function.args).writes
     docstring = body[:1] if _is_docstring(body[:1]) else []
@@ -52,36 +55,29 @@ def transform(function, ctx):
     return function
 
 
-def _return_values(function):
+def _return_values(assignments):
     """The variables passes.returns made for the return value (`retval = ag.Undefined(
     'return')`): messages call them "the return value", and `names` says so."""
-    return {target.id for node in ast.walk(function) if isinstance(node, ast.Assign)
-            and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute)
+    return {target.id for node in assignments
+            if isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute)
             and node.value.func.attr == 'Undefined' and node.value.args
             and isinstance(node.value.args[0], ast.Constant)
             and node.value.args[0].value == RETURN_VALUE
             for target in node.targets if isinstance(target, ast.Name)}
 
 
-def _aliasable(function):
+def _aliasable(function, assignments):
     """Names whose object other code may also hold: the parameters (the caller's), and
-    names assigned to or from another name (`alias = out`)."""
+    names assigned to or from another name (`alias = out`), in `assignments`."""
     args = function.args
     names = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
     names |= {a.arg for a in (args.vararg, args.kwarg) if a is not None}
-    for node in ast.walk(function):
-        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Name):
+    for node in assignments:
+        if isinstance(node.value, ast.Name):
             names.add(node.value.id)
             names |= {t.id for t in node.targets if isinstance(t, ast.Name)}
     return names
 
-
-def _appended_lists(body):
-    """Names of the lists that `body` grows with `append`/`extend`/`insert`."""
-    return {n.func.value.id for stmt in body for n in ast.walk(stmt)
-            if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
-            and n.func.attr in ('append', 'extend', 'insert')
-            and isinstance(n.func.value, ast.Name)}
 
 
 def _is_docstring(stmts):
@@ -91,9 +87,10 @@ def _is_docstring(stmts):
 
 
 class _ControlFlow:
-    def __init__(self, ctx, flow, scope, sharing, return_values=(), unread=frozenset(),
-                 aliasable=frozenset(), user_objects=frozenset()):
+    def __init__(self, ctx, flow, mutation, scope, sharing, return_values=(),
+                 unread=frozenset(), aliasable=frozenset(), user_objects=frozenset()):
         self.ctx = ctx
+        self.mutation = mutation     # in-place facts per statement (analysis.mutation)
         self.aliasable = aliasable   # names whose object other code may hold too
         self.user_objects = user_objects   # names bound only to objects of user classes
         self.unread = unread         # variables Python never reads while unassigned
@@ -311,7 +308,8 @@ class _ControlFlow:
                 # An iterator read again after a `break` (see ag.for_stmt)
                 keywords.append(ast.keyword(arg='iterator',
                                             value=ast.Constant(value=node.iter.id)))
-        aliased = [n for n in carried if n in self.aliasable & _appended_lists(node.body)]
+        appended = self.aliasable & self.mutation.appended(node.body)
+        aliased = [n for n in carried if n in appended]
         if aliased:   # lists that must stay the same object (see ag.for_stmt)
             keywords.append(ast.keyword(arg='aliased', value=templates.strings(aliased)))
         keywords += self.ctx.loop_options.get(node, [])
@@ -367,7 +365,8 @@ class _ControlFlow:
         used = self.flow.activity(node)
         names = used.writes & (self.sharing.captured | set(self.declared))
         for writer, assigned in self.sharing.writers.items():
-            if writer in used.reads or (writer in self.sharing.escaped and _calls(node)):
+            if writer in used.reads or (writer in self.sharing.escaped
+                                        and self.mutation.has_call(node)):
                 names |= assigned
         self.unbound_cells |= (names & self.locals) - self.flow.defined_in[node]
         return self.ordered(names)
@@ -377,12 +376,12 @@ class _ControlFlow:
         and those whose objects it changes in place, which other references may see."""
         live = self.flow.loop_head[node] if node in self.flow.loop_head \
             else self.flow.live_out[node]
-        return live | changed_in_place([node], self.ctx.ag)
+        return live | self.mutation.changed_in_place([node])
 
     def fields(self, stmts):
         """`fields=lambda: {'self.count': (self, 'count')}`: the attributes `stmts` assign,
         carried as state when the statement is staged (see runtime/mutation.py)."""
-        attributes = assigned_attributes(stmts, self.ctx.ag)
+        attributes = self.mutation.assigned_attributes(stmts)
         calls = self.method_calls(stmts)
         if not attributes and not calls:
             return []
@@ -401,21 +400,11 @@ class _ControlFlow:
         object they do not rebind: the method may assign `obj`'s attributes (see
         runtime/method_state.py)."""
         found = []
-        skip = rebound(stmts, self.ctx.ag)
-        for stmt in stmts:
-            for node in ast.walk(stmt):
-                if not isinstance(node, ast.Call):
-                    continue
-                through_ag = (isinstance(node.func, ast.Attribute) and node.func.attr == 'call'
-                              and isinstance(node.func.value, ast.Name)
-                              and node.func.value.id == self.ctx.ag and node.args)
-                target = node.args[0] if through_ag else node.func
-                if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)):
-                    continue
-                name = target.value.id
-                known = name in self.user_objects or (through_ag and name in self.locals)
-                if known and name not in skip and (name, target.attr) not in found:
-                    found.append((name, target.attr))
+        skip = self.mutation.rebound(stmts)
+        for name, attr, through_ag in self.mutation.attribute_calls(stmts):
+            known = name in self.user_objects or (through_ag and name in self.locals)
+            if known and name not in skip and (name, attr) not in found:
+                found.append((name, attr))
         return found
 
     def modified(self, stmts):
@@ -438,9 +427,6 @@ def _chain(node):
             return links[:max(i, 1)]
     return links
 
-
-def _calls(node):
-    return any(isinstance(n, ast.Call) for n in ast.walk(node))
 
 
 def _deleted(stmts, outs, ctx):

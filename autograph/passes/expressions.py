@@ -21,16 +21,7 @@ from autograph import templates
 from autograph.passes.base import ScopeTransformer
 
 
-def transform(function, ctx):
-    _Expressions(function, ctx).visit(function)
-    return function
-
-
 class _Expressions(ScopeTransformer):
-    def __init__(self, root, ctx):
-        super().__init__(root)
-        self.ctx = ctx
-
     def _call(self, op, args, origin):
         return ast.copy_location(
             ast.Call(func=self.ctx.runtime(op), args=args, keywords=[]), origin)
@@ -98,3 +89,6 @@ def _assigns(test):
     """Whether `test` has an assignment expression (`:=`), which a test evaluated as a
     function of no arguments would assign in that function instead."""
     return any(isinstance(n, ast.NamedExpr) for n in ast.walk(test))
+
+
+transform = _Expressions.transform

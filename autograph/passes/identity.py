@@ -10,20 +10,11 @@ import ast
 from autograph.passes.base import ScopeTransformer
 
 
-def transform(function, ctx):
-    _Identity(function, ctx).visit(function)
-    return function
-
-
 def _is_bool_literal(node):
     return isinstance(node, ast.Constant) and isinstance(node.value, bool)
 
 
 class _Identity(ScopeTransformer):
-    def __init__(self, root, ctx):
-        super().__init__(root)
-        self.ctx = ctx
-
     def visit_Compare(self, node):
         self.generic_visit(node)
         if len(node.ops) != 1 or not isinstance(node.ops[0], (ast.Is, ast.IsNot)):
@@ -34,3 +25,6 @@ class _Identity(ScopeTransformer):
         op = 'is_' if isinstance(node.ops[0], ast.Is) else 'is_not'
         return ast.copy_location(
             ast.Call(func=self.ctx.runtime(op), args=[left, right], keywords=[]), node)
+
+
+transform = _Identity.transform

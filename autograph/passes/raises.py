@@ -27,6 +27,7 @@ runtime.handlers).
 Left as Python: a `raise` at the top of the function (nothing can stage it).
 """
 import ast
+import functools
 
 from autograph import templates
 from autograph.analysis.activity import activity, scope_of
@@ -34,16 +35,21 @@ from autograph.passes.base import SCOPES, blocks
 
 
 def transform(function, ctx):
-    lowering = _Lowering(ctx, scope_of(function).locals)
+    lowering = _Lowering(ctx, function)
     function.body = [new for stmt in function.body
                      for new in lowering.statement(stmt, nested=False)]
     return function
 
 
 class _Lowering:
-    def __init__(self, ctx, local):
+    def __init__(self, ctx, function):
         self.ctx = ctx
-        self.locals = local
+        self.function = function
+
+    @functools.cached_property
+    def locals(self):
+        """The function's local names (found once, when a raise first needs them)."""
+        return scope_of(self.function).locals
 
     def block(self, stmts):
         return [new for stmt in stmts for new in self.statement(stmt, nested=True)]

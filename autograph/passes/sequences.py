@@ -22,16 +22,7 @@ from autograph.passes.base import ScopeTransformer
 from autograph.site_facts import computed_index, traced_bounds
 
 
-def transform(function, ctx):
-    _Indexing(function, ctx).visit(function)
-    return function
-
-
 class _Indexing(ScopeTransformer):
-    def __init__(self, root, ctx):
-        super().__init__(root)
-        self.ctx = ctx
-
     def visit_Subscript(self, node):
         self.generic_visit(node)
         if not isinstance(node.ctx, ast.Load) or (
@@ -107,3 +98,6 @@ def _width(index):
         if ast.dump(start) == ast.dump(lower):
             return width
     return None
+
+
+transform = _Indexing.transform

@@ -12,15 +12,9 @@ import ast
 from autograph.passes.base import ScopeTransformer
 
 
-def transform(function, ctx):
-    _Text(function, ctx).visit(function)
-    return function
-
-
 class _Text(ScopeTransformer):
     def __init__(self, root, ctx):
-        super().__init__(root)
-        self.ctx = ctx
+        super().__init__(root, ctx)
         self.displayed = 0     # > 0 inside print(...), assert and raise messages
 
     def _checked(self, value):
@@ -64,3 +58,6 @@ def _is_display(func, ag):
         return func.id == 'print'
     return (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
             and func.value.id == ag and ('assert' in func.attr or 'raise' in func.attr))
+
+
+transform = _Text.transform

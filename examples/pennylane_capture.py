@@ -53,10 +53,16 @@ def fori_loop(lower, upper, body_fun, init_val):
     return _tupled(loop(*init_val), len(init_val))
 
 
+def select(pred, on_true, on_false):
+    """`and`, `or`, `not` and conditional expressions pick a value without a `qml.cond`
+    (which cannot return a mid-circuit measurement from a branch)."""
+    return jnp.where(pred, on_true, on_false)
+
+
 # PennyLane's values while capturing are JAX tracers: a lowering with no predicate claims
 # them all while code converted for this embedding runs.
 PENNYLANE = autograph.Embedding(do_not_convert_modules=('pennylane',))
-PENNYLANE.register(cond=cond, while_loop=while_loop, fori_loop=fori_loop)
+PENNYLANE.register(cond=cond, while_loop=while_loop, fori_loop=fori_loop, select=select)
 
 
 def circuit(fn, wires=3):

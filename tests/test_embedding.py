@@ -261,3 +261,45 @@ def test_the_nnx_lowering_applies_only_inside_its_functions():
     # Plain jax code converted without the embedding keeps lax (no nnx transforms).
     assert staged(tinygraph.collatz_steps, jnp.int32(27)) == {'while', 'cond'}
     assert autograph.Embedding is type(flax_nnx.NNX) and dispatch.active() is None
+
+
+# --- optional primitives: select, and the type rule for a framework's cond -------------
+
+def _strict_cond(pred, true_fun, false_fun, *operands):
+    """A `cond` that, like PennyLane's, wants identical output types from its branches."""
+    shapes = [jax.eval_shape(f, *operands) for f in (true_fun, false_fun)]
+    types = [[(a.shape, a.dtype, a.weak_type) for a in jax.tree_util.tree_leaves(s)]
+             for s in shapes]
+    assert types[0] == types[1], types
+    return jax.lax.cond(pred, true_fun, false_fun, *operands)
+
+
+def _strict_embedding(select=None):
+    embedding = autograph.Embedding()
+    embedding.register(cond=_strict_cond, while_loop=jax.lax.while_loop,
+                       fori_loop=jax.lax.fori_loop, select=select)
+    return embedding
+
+
+def and_then_count(x):
+    k = 0
+    if x > 0.5 and x < 2.0:
+        k = k + 1   # a weakly typed value in one branch, a Python 0 in the other
+    return k
+
+
+@pytest.mark.parametrize('x', [0.2, 1.0, 3.0])
+def test_and_uses_the_frameworks_select_and_branches_agree_on_types(x):
+    picked = []
+
+    def select(pred, on_true, on_false):
+        picked.append(pred)
+        return jnp.where(pred, on_true, on_false)
+    converted = autograph.transform(and_then_count, embedding=_strict_embedding(select))
+    assert int(jax.jit(converted)(jnp.float32(x))) == and_then_count(x)
+    assert picked, 'the `and` did not go through the select primitive'
+
+
+def test_without_a_select_and_goes_through_the_frameworks_cond():
+    converted = autograph.transform(and_then_count, embedding=_strict_embedding())
+    assert [int(jax.jit(converted)(jnp.float32(x))) for x in (0.2, 1.0)] == [0, 1]

@@ -84,11 +84,9 @@ def test_short_python_loops_unroll():
     close(pc.circuit(pc.ladder)(x), jnp.cos(6 * x))       # RX(x), RX(2x), RX(3x)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    'a `for i in range(n)` of 4+ steps that sees a traced value is staged as lax.scan '
-    'without asking the framework: PennyLane captures no gate (expectation 1.0); the '
-    'runtime fix that asks the framework first lands separately'))
 def test_for_over_a_python_range_of_five():
+    """A Python range of 4+ steps over PennyLane's values is its for_loop (it was staged
+    as lax.scan behind its back: no gate captured, expectation 1.0)."""
     x = jnp.float32(0.7)
     expected = pc.by_hand(pc.layers_by_hand)(x, 5)
     close(expected, jnp.cos(5 * x))
@@ -144,10 +142,6 @@ def while_with_and(x):
     return qml.expval(qml.PauliZ(0))
 
 
-@pytest.mark.xfail(strict=True, raises=ValueError, reason=(
-    '`and` goes through the framework cond, whose branches must have identical types: '
-    '`k < 3` is a bool, the left operand a weak bool (needs a select primitive or '
-    'promoted branch outputs)'))
 def test_while_with_and():
     close(pc.circuit(while_with_and)(jnp.float32(5.0)), jnp.cos(0.625))
 
@@ -174,9 +168,9 @@ def both_measured_by_hand(x):
     return qml.expval(qml.PauliZ(2))
 
 
-@pytest.mark.xfail(strict=True, raises=TypeError, reason=(
-    '`m0 and m1` goes through the framework cond, which cannot carry a mid-circuit '
-    'measurement value out of a branch (needs a select primitive: m0 & m1)'))
+@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
+    '`m0 and m1` is the select jnp.where(m0, m1, m0) of two mid-circuit measurements, '
+    "which PennyLane's deferred measurements cannot interpret (by hand: m0 & m1)"))
 def test_if_on_an_and_of_measurements():
     x = jnp.float32(0.7)
     expected = 1 - 2 * jnp.sin(x / 2) ** 4
@@ -195,9 +189,9 @@ def repeat_until_zero(x):
     return qml.expval(qml.PauliZ(0))
 
 
-@pytest.mark.xfail(strict=True, raises=ValueError, reason=(
-    '`m == 1 and tries < 3` goes through the framework cond: weak and strong bool '
-    'branch outputs differ'))
+@pytest.mark.xfail(strict=True, raises=TypeError, reason=(
+    '`m == 1 and tries < 3` over a measurement re-measured in the loop: PennyLane\'s '
+    'while_loop cannot carry a mid-circuit measurement value'))
 def test_while_on_a_measurement_with_and():
     pc.circuit(repeat_until_zero, wires=6)(jnp.float32(0.0))
 
@@ -236,9 +230,9 @@ def flip_unless_measured_by_hand(x):
     return qml.expval(qml.PauliZ(1))
 
 
-@pytest.mark.xfail(strict=True, raises=TypeError, reason=(
-    '`not m` goes through the framework cond with values as branch outputs (False/True), '
-    'which PennyLane cannot give on a measurement predicate (needs a select: m == 0)'))
+@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
+    '`not m` is the select jnp.where(m, False, True) of a mid-circuit measurement, '
+    "which PennyLane's deferred measurements cannot interpret (by hand: m == 0)"))
 def test_not_of_a_measurement():
     x = jnp.float32(0.7)
     close(pc.by_hand(flip_unless_measured_by_hand)(x), -jnp.cos(x))

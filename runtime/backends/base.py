@@ -24,7 +24,7 @@ class Backend(typing.Protocol):
                 args: tuple, names: tuple):
         """`if_true(*args) if pred else if_false(*args)`; elif chains nest it."""
 
-    def select(self, pred, if_true: typing.Callable, if_false: typing.Callable):
+    def choose(self, pred, if_true: typing.Callable, if_false: typing.Callable):
         """`if_true() if pred else if_false()`: conditional expressions, `and`, `or`,
         `not`."""
 

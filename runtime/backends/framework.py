@@ -24,6 +24,10 @@ which is what frameworks built on JAX tracing (Flax NNX) want while their code r
 import dataclasses
 import typing
 
+import jax
+import jax.numpy as jnp
+from jax import lax
+
 from .. import context
 from ..errors import AutographError, ControlFlowError, here, where
 from ..staging.trace import TRACED
@@ -44,6 +48,7 @@ class Lowering:
     cond: typing.Callable
     while_loop: typing.Callable | None = None
     fori_loop: typing.Callable | None = None
+    select: typing.Callable | None = None
 
     def claims(self, value):
         if self.owns is None:
@@ -72,15 +77,37 @@ class Lowering:
             def run(*operands):
                 out = pack(names, fn(*rebuild(operands)))
                 _check_assigned(names, out, f'the {which} branch of the {what}', location)
-                return out
+                return self._typed(out)
             return run
         out = self.cond(pred, branch(if_true, 'true'), branch(if_false, 'false'), *carried)
         return unpack(names, tuple(out))
 
-    def select(self, pred, if_true, if_false):
-        """`if_true() if pred else if_false()`: also `and`, `or` and `not`."""
+    def choose(self, pred, if_true, if_false):
+        """`if_true() if pred else if_false()`: conditional expressions, `and`, `or` and
+        `not`. With a `select` primitive (`select(pred, on_true, on_false)`, like
+        `jax.lax.select` with Python's truth for `pred`), both values are computed and
+        one is picked, as the JAX backend does; otherwise the framework's `cond`."""
+        if self.select is not None:
+            return self.select(pred, if_true(), if_false())
         return self.if_stmt(pred, if_true, if_false, (), ('value',),
                             'conditional expression')
+
+    def _typed(self, values):
+        """Branch outputs made one type whatever the branch (the type rule for a
+        framework's `cond`): a weakly typed JAX value (a Python number that met an array)
+        becomes strongly typed, and, for a framework of JAX tracers (no predicate), a
+        Python number becomes an array of JAX's default type for it. Two branches that
+        give `k = 0` and `k = k + 1` then give the same type, as `lax.cond` promotes them.
+        Other values (the framework's own, and containers and pytrees, which a
+        framework may track by identity, as Flax NNX does its modules) pass as they are."""
+        return tuple(self._strong(value) for value in values)
+
+    def _strong(self, leaf):
+        if isinstance(leaf, jax.Array) or (
+                self.owns is None and isinstance(leaf, (bool, int, float, complex))):
+            array = jnp.asarray(leaf)
+            return lax.convert_element_type(array, array.dtype)   # (drops a weak type)
+        return leaf
 
     def while_stmt(self, test, body, values, names, maximum_iterations=None):
         """`while test(*values): values = body(*values)`, as the framework's while_loop;
@@ -90,15 +117,16 @@ class Lowering:
         _check_initialised(names, values, '`while` loop', location)
 
         def step(state):
-            return pack(names, body(*state))
+            return self._typed(pack(names, body(*state)))
+        values = self._typed(values)
         if maximum_iterations is None:
             loop = self._primitive('while_loop', '`while` loop', location)
-            return unpack(names, tuple(loop(lambda state: test(*state), step, tuple(values))))
+            return unpack(names, tuple(loop(lambda state: test(*state), step, values)))
 
         def bounded(i, state):
             return self.guarded(test(*state), step, state)
         loop = self._primitive('fori_loop', 'bounded `while` loop', location)
-        return unpack(names, tuple(loop(0, maximum_iterations, bounded, tuple(values))))
+        return unpack(names, tuple(loop(0, maximum_iterations, bounded, values)))
 
     def for_stmt(self, iterable, body, values, names, extra_test=None):
         """`for item in iterable: values = body(item, *values)` as the framework's
@@ -109,16 +137,17 @@ class Lowering:
 
         def step(i, state):
             if extra_test is None:
-                return pack(names, body(item(i), *state))
+                return self._typed(pack(names, body(item(i), *state)))
             return self.guarded(extra_test(*state),
                                  lambda s: pack(names, body(item(i), *s)), state)
         loop = self._primitive('fori_loop', '`for` loop', location)
-        return unpack(names, tuple(loop(start, stop, step, tuple(values))))
+        return unpack(names, tuple(loop(start, stop, step, self._typed(values))))
 
     def guarded(self, go, step, state):
         """`step(state) if go else state`, staged when `go` is this framework's value."""
         if self.claims(go):
-            return tuple(self.cond(go, lambda *s: tuple(step(s)), lambda *s: s, *state))
+            return tuple(self.cond(go, lambda *s: self._typed(step(s)),
+                                   lambda *s: self._typed(s), *state))
         return step(state) if go else state
 
     def _primitive(self, name, what, location):
@@ -169,11 +198,11 @@ def _check_initialised(names, values, what, location):
                 f"'{name}' before the loop.")
 
 
-def register(owns, *, cond, while_loop=None, fori_loop=None):
+def register(owns, *, cond, while_loop=None, fori_loop=None, select=None):
     """Stage control flow on the values `owns(value)` accepts with these primitives, for
     every user of this process (see `Embedding.register` for a framework's own scope).
     Returns the `Lowering`, which `unregister` takes back."""
-    lowering = Lowering(owns, cond, while_loop, fori_loop)
+    lowering = Lowering(owns, cond, while_loop, fori_loop, select)
     _registered.append(lowering)
     return lowering
 
@@ -204,10 +233,10 @@ class Embedding:
         self.do_not_convert_modules = tuple(do_not_convert_modules)
         self.error = error
 
-    def register(self, owns=None, *, cond, while_loop=None, fori_loop=None):
+    def register(self, owns=None, *, cond, while_loop=None, fori_loop=None, select=None):
         """Like `autograph.register`, for code converted for this embedding only;
         `owns=None` claims every JAX tracer."""
-        lowering = Lowering(owns, cond, while_loop, fori_loop)
+        lowering = Lowering(owns, cond, while_loop, fori_loop, select)
         self.lowerings.append(lowering)
         return lowering
 

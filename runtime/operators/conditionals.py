@@ -96,7 +96,7 @@ def if_exp_chain(tests, values):
     Staged as `if_chain` stages it: one `lax.switch` when some tests are traced.
     """
     def framework_select(framework, cond, i):
-        return lambda: framework.select(
+        return lambda: framework.choose(
             cond, values[i], lambda: if_exp_chain(tests[i + 1:], values[i + 1:]))
     statement = Statement((), ('value',))
     return statement.finish(_run_chain(tests, values, (), ('value',), (), statement,
@@ -170,7 +170,7 @@ def if_exp(cond, if_true, if_false):
     if backend is dispatch.PYTHON:
         return if_true() if cond else if_false()
     if backend is not dispatch.JAX:   # a framework's
-        return backend.select(cond, if_true, if_false)
+        return backend.choose(cond, if_true, if_false)
     location = here()
     pred = predicate(cond, location, 'conditional expression')
     (value,) = staged.cond(pred, if_true, if_false, (), ('value',), location,

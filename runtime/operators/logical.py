@@ -35,7 +35,7 @@ def _short_circuit(left, right, take_right_when):
         return right() if bool(left) == take_right_when else left
     if backend is not dispatch.JAX:   # a framework's
         branches = (right, keep_left) if take_right_when else (keep_left, right)
-        return backend.select(left, *branches)
+        return backend.choose(left, *branches)
     right = right()
     if _both_bool(left, right):
         combine = jnp.logical_and if take_right_when else jnp.logical_or
@@ -53,5 +53,5 @@ def not_(value):
     if backend is dispatch.PYTHON:
         return not value
     if backend is not dispatch.JAX:   # a framework's
-        return backend.select(value, lambda: False, lambda: True)
+        return backend.choose(value, lambda: False, lambda: True)
     return jnp.logical_not(value)

@@ -1,0 +1,147 @@
+"""`if` and `if`/`elif`/.../`else` chains -> branch functions + one operator call (the
+conditionals of passes.control_flow).
+
+    if c:                      def if_true(y):
+        y = y * 2                  y = y * 2
+    use(y)              ->         return y
+                               y = ag.if_stmt(c, if_true, None, (y,), names=('y',))
+
+An `if` is a chain of one link: both take their state from `branch_state`. A chain with
+`elif`s becomes one `ag.if_chain((lambda: c1, lambda: c2), (if_true, elif_true,
+if_false), ...)`, its tests functions of no arguments run in order.
+"""
+import ast
+
+from autograph import templates
+from autograph.passes.base import SCOPES, contains
+from autograph.runtime.state import RETURN_VALUE
+
+
+class Conditionals:
+    def if_statement(self, node):
+        links = _chain(node)
+        if len(links) > 1:
+            return self.chain_statement(links)
+        shared, returns, outs, params, pending, fields = self.branch_state(links)
+
+        body, body_pending = self.block(node.body)
+        orelse, orelse_pending = self.block(node.orelse)
+        true_name = self.ctx.namer.new('if_true')
+        functions = [self.function(true_name, params, body, outs, body_pending, shared)]
+        if not orelse and params == outs and not returns:
+            false_branch = ast.Constant(value=None)  # no else: state unchanged
+        else:
+            false_name = self.ctx.namer.new('if_false')
+            functions.append(self.function(false_name, params, orelse, outs, orelse_pending,
+                                           shared))
+            false_branch = templates.name(false_name)
+        names = [RETURN_VALUE] if returns else outs
+        maybe_undefined = set(outs) - self.flow.defined_in[node]
+        returned = self.returned_branch(node) if maybe_undefined else None
+        call = self.operator('if_stmt', [node.test, templates.name(true_name), false_branch],
+                             params, names, ([ast.keyword(
+                                 arg='returned', value=ast.Constant(value=returned))]
+                                 if returned else []) + fields, shared)
+        if returns:
+            result = ast.Return(value=call)
+        else:
+            result = self.assign(outs, call)
+        return templates.set_origin(functions + [result], node), pending
+
+    def chain_statement(self, links):
+        """`if`/`elif`/.../`else` -> one function per branch + one `ag.if_chain`, the
+        tests as functions of no arguments (they run before any branch does)."""
+        node = links[0]
+        shared, returns, outs, params, pending, fields = self.branch_state(links)
+        bodies = [link.body for link in links] + [links[-1].orelse]
+
+        functions, branches = [], []
+        for i, body in enumerate(bodies):
+            converted, body_pending = self.block(body)
+            if i == len(links) and not converted and params == outs and not returns:
+                branches.append(ast.Constant(value=None))  # no else: state unchanged
+                continue
+            name = self.ctx.namer.new(
+                'if_true' if i == 0 else 'if_false' if i == len(links) else 'elif_true')
+            functions.append(self.function(name, params, converted, outs, body_pending,
+                                           shared))
+            branches.append(templates.name(name))
+        tests = ast.Tuple(elts=[templates.thunk(link.test) for link in links],
+                          ctx=ast.Load())
+        names = [RETURN_VALUE] if returns else outs
+        maybe_undefined = set(outs) - self.flow.defined_in[node]
+        returned = self.returned_branches(links) if maybe_undefined else []
+        keywords = [ast.keyword(arg='returned', value=ast.Tuple(
+            elts=[ast.Constant(value=i) for i in returned], ctx=ast.Load()))] if returned else []
+        call = self.operator('if_chain', [tests, ast.Tuple(elts=branches, ctx=ast.Load())],
+                             params, names, keywords + fields, shared)
+        result = ast.Return(value=call) if returns else self.assign(outs, call)
+        return templates.set_origin(functions + [result], node), pending
+
+    def branch_state(self, links):
+        """What the branches of an `if` (a chain of one link) or of an `if`/`elif` chain
+        take and give: (variables in place, whether they return, the variables they
+        give, those they take, those that may have no value before, fields)."""
+        node = links[0]
+        shared = self.shared(node)
+        writes = self.modified(node.body + node.orelse) - set(shared)
+        returns = contains([node], ast.Return, SCOPES)
+        outs = [] if returns else self.ordered(writes & self.live_after(node))
+        bodies = [link.body for link in links] + [links[-1].orelse]
+        live_in = frozenset().union(*[
+            self.flow.block_live_in(body, frozenset(outs), record=False) for body in bodies])
+        params = self.ordered(writes & live_in)
+        pending = set(params) - self.flow.defined_in[node]
+        return shared, returns, outs, params, pending, self.fields(node.body + node.orelse)
+
+    def returned_branches(self, links):
+        """The branches of a chain taken only once the function has returned (see
+        `returned_branch`): those after a `not did_return` test, and those that end by
+        setting `did_return`."""
+        found = []
+        for i, link in enumerate(links):
+            kind = self.returned_branch(ast.If(test=link.test, body=link.body, orelse=[]))
+            if kind == 'false':
+                return found + list(range(i + 1, len(links) + 1))
+            if kind == 'true':
+                found.append(i)
+        else_kind = self.returned_branch(ast.If(test=ast.Constant(value=True),
+                                                body=links[-1].orelse, orelse=[]))
+        return found + ([len(links)] if else_kind == 'true' else [])
+
+    def returned_branch(self, node):
+        """'true' or 'false' when that branch of `node` is taken only once the function
+        has returned (its `did_return` flag is set: passes.returns guards every later
+        statement with it), so the values it leaves undefined are never read."""
+        flag = self.ctx.return_flag
+        if flag is None:
+            return None
+        test = node.test
+        if isinstance(test, ast.Call) and getattr(test.func, 'attr', None) == 'not_':
+            test = test.args[0]
+        elif isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            test = test.operand
+        else:
+            test = None
+        if isinstance(test, ast.Name) and test.id == flag:
+            return 'false'  # `if not did_return: ...`
+        for name, block in (('true', node.body), ('false', node.orelse)):
+            last = block[-1] if block else None
+            if (isinstance(last, ast.Assign) and isinstance(last.targets[0], ast.Name)
+                    and last.targets[0].id == flag and isinstance(last.value, ast.Constant)
+                    and last.value.value is True):
+                return name
+        return None
+
+
+def _chain(node):
+    """The `if` statements of an `if`/`elif` chain starting at `node`: each next one is
+    the whole `else` of the one before. (A test with `:=` stays nested: it assigns a
+    variable, which a test run as a function could not.)"""
+    links = [node]
+    while len(links[-1].orelse) == 1 and isinstance(links[-1].orelse[0], ast.If):
+        links.append(links[-1].orelse[0])
+    for i, link in enumerate(links):
+        if any(isinstance(n, ast.NamedExpr) for n in ast.walk(link.test)):
+            return links[:max(i, 1)]
+    return links

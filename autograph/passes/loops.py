@@ -1,0 +1,83 @@
+"""`while` and `for` -> a loop body (and test) function + one operator call (the loops of
+passes.control_flow).
+
+    while n > 0:               def loop_test(n, total):
+        total += n                 return n > 0
+        n -= 1          ->     def loop_body(n, total):
+                                   total += n
+                                   n -= 1
+                                   return (n, total)
+                               n, total = ag.while_stmt(loop_test, loop_body, (n, total),
+                                                        names=('n', 'total'))
+
+A loop carries the variables it writes that are live at the top of an iteration or after
+it; a `for` with a `break` gets the negated flag as `extra_test`, a loop `else` was
+already lowered (passes.loop_else).
+"""
+import ast
+
+from autograph import templates
+from autograph.errors import unsupported
+from autograph.passes.base import negation
+
+
+class Loops:
+    def while_statement(self, node):
+        if any(isinstance(n, ast.NamedExpr) for n in ast.walk(node.test)):
+            raise unsupported('an assignment expression (:=) in a `while` condition cannot '
+                              'be converted: assign before the loop and at the end of its '
+                              'body instead', self.ctx, node.test)
+        shared = self.shared(node)
+        carried = self.ordered((self.modified(node.body) - set(shared)) & self.live_after(node))
+        pending = set(carried) - self.flow.defined_in[node]
+        fields = self.fields(node.body)
+        body, body_pending = self.block(node.body)
+        orelse, orelse_pending = self.block(node.orelse)
+        test_name = self.ctx.namer.new('loop_test')
+        body_name = self.ctx.namer.new('loop_body')
+        test = templates.function(test_name, carried, [ast.Return(value=node.test)])
+        functions = [test, self.function(body_name, carried, body, carried, body_pending,
+                                         shared)]
+        call = self.operator('while_stmt', [templates.name(test_name),
+                                            templates.name(body_name)], carried, carried,
+                             self.ctx.loop_options.get(node, []) + fields, shared)
+        new = functions + [self.assign(carried, call)]
+        return templates.set_origin(new, node) + orelse, pending | orelse_pending
+
+    def for_statement(self, node):
+        shared = self.shared(node)
+        targets = self.flow.activity(node.target).writes
+        carried = self.ordered(((self.modified(node.body) | targets) - set(shared))
+                               & self.live_after(node))
+        pending = set(carried) - self.flow.defined_in[node]
+        fields = self.fields(node.body)
+        body, body_pending = self.block(node.body)
+        orelse, orelse_pending = self.block(node.orelse)
+        if isinstance(node.target, ast.Name) and node.target.id not in carried + shared:
+            item = node.target.id
+        else:
+            item = self.ctx.namer.new('item')
+            body = templates.statements('target = item', target=node.target, item=item) + body
+        body_name = self.ctx.namer.new('loop_body')
+        functions = [self.function(body_name, [item] + carried, body, carried,
+                                   body_pending - targets, shared)]
+        keywords = []
+        flag = self.ctx.break_flags.get(node)
+        if flag is not None:
+            test_name = self.ctx.namer.new('loop_test')
+            functions.append(templates.function(
+                test_name, carried, [ast.Return(value=negation(self.ctx, flag))]))
+            keywords.append(ast.keyword(arg='extra_test', value=templates.name(test_name)))
+            if isinstance(node.iter, ast.Name) and node.iter.id in self.live_after(node):
+                # An iterator read again after a `break` (see ag.for_stmt)
+                keywords.append(ast.keyword(arg='iterator',
+                                            value=ast.Constant(value=node.iter.id)))
+        appended = self.aliasable & self.mutation.appended(node.body)
+        aliased = [n for n in carried if n in appended]
+        if aliased:   # lists that must stay the same object (see ag.for_stmt)
+            keywords.append(ast.keyword(arg='aliased', value=templates.strings(aliased)))
+        keywords += self.ctx.loop_options.get(node, [])
+        call = self.operator('for_stmt', [node.iter, templates.name(body_name)], carried,
+                             carried, keywords + fields, shared)
+        new = functions + [self.assign(carried, call)]
+        return templates.set_origin(new, node) + orelse, pending | orelse_pending

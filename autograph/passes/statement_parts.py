@@ -1,0 +1,129 @@
+"""The pieces every converted statement is built of (passes.control_flow): the branch and
+loop functions, the operator call with its `names=`, `fields=` and `nonlocals=`, the
+initial `ag.Undefined` markers, and which variables a statement takes, gives and assigns in
+place.
+"""
+import ast
+import copy
+
+from autograph import templates
+from autograph.passes.base import SCOPES, blocks
+from autograph.runtime.state import RETURN_VALUE
+
+
+class StatementParts:
+    def function(self, name, params, body, outs, pending, shared):
+        """`def name(*params): <declarations> <inits> body; return outs`."""
+        declarations = [
+            (ast.Global if self.declared.get(n) == 'global' else ast.Nonlocal)(names=[n])
+            for n in shared]
+        body = declarations + self.inits(pending - set(params)) + _deleted(body, outs, self.ctx)
+        if outs:
+            body.append(ast.Return(value=templates.names_tuple(outs)))
+        return templates.function(name, params, body or [ast.Pass()])
+
+    def operator(self, op, args, state, names, keywords=(), shared=()):
+        """`ag.op(*args, (state,), names=(...), **keywords, nonlocals=(...))`, leaving out
+        what is empty."""
+        if state:
+            args = args + [templates.tuple_of(state)]
+        keywords = list(keywords)
+        if names:
+            names = [RETURN_VALUE if n in self.return_values else n for n in names]
+            keywords.insert(0, ast.keyword(arg='names', value=templates.strings(names)))
+        if shared:
+            keywords.append(ast.keyword(arg='nonlocals', value=templates.strings(shared)))
+        return ast.Call(func=self.ctx.runtime(op), args=args, keywords=keywords)
+
+    def assign(self, outs, call):
+        if not outs:
+            return ast.Expr(value=call)
+        return ast.Assign(targets=[templates.names_tuple(outs, ast.Store())], value=call,
+                           type_comment=None)
+
+    def inits(self, names):
+        """`name = ag.Undefined('name')`; `unread=True` when Python never reads `name`
+        while it is unassigned, so that staged code may fill it (see runtime.state)."""
+        return [templates.statements(
+            'name = ag.Undefined(label, unread=True)' if n in self.unread else
+            'name = ag.Undefined(label)', name=n, ag=self.ctx.ag,
+            label=ast.Constant(value=n))[0] for n in self.ordered(names)]
+
+    def shared(self, node):
+        """The variables statement `node` changes that must be assigned in place: those
+        nested functions can see, and declared global/nonlocal ones, including those the
+        nested functions it calls assign. (Locals that may have no value before `node`
+        get one at the top of the function: a `nonlocal` declaration needs a binding.)"""
+        used = self.flow.activity(node)
+        names = used.writes & (self.sharing.captured | set(self.declared))
+        for writer, assigned in self.sharing.writers.items():
+            if writer in used.reads or (writer in self.sharing.escaped
+                                        and self.mutation.has_call(node)):
+                names |= assigned
+        self.unbound_cells |= (names & self.locals) - self.flow.defined_in[node]
+        return self.ordered(names)
+
+    def live_after(self, node):
+        """What must come out of `node`: the variables live after it (at a loop's head),
+        and those whose objects it changes in place, which other references may see."""
+        live = self.flow.loop_head[node] if node in self.flow.loop_head \
+            else self.flow.live_out[node]
+        return live | self.mutation.changed_in_place([node])
+
+    def fields(self, stmts):
+        """`fields=lambda: {'self.count': (self, 'count')}`: the attributes `stmts` assign,
+        carried as state when the statement is staged (see runtime/mutation.py)."""
+        attributes = self.mutation.assigned_attributes(stmts)
+        calls = self.method_calls(stmts)
+        if not attributes and not calls:
+            return []
+        table = ast.Dict(
+            keys=[ast.Constant(value=label) for label in attributes] + [None] * len(calls),
+            values=[ast.Tuple(elts=[copy.deepcopy(holder), ast.Constant(value=attr)],
+                              ctx=ast.Load()) for holder, attr in attributes.values()]
+            + [ast.Call(func=self.ctx.runtime('method_fields'),
+                        args=[ast.Name(id=name, ctx=ast.Load()), ast.Constant(value=method),
+                              ast.Constant(value=name)], keywords=[])
+               for name, method in calls])
+        return [ast.keyword(arg='fields', value=templates.thunk(table))]
+
+    def method_calls(self, stmts):
+        """(object, method) of the converted calls `obj.method(...)` in `stmts` on a local
+        object they do not rebind: the method may assign `obj`'s attributes (see
+        runtime/method_state.py)."""
+        found = []
+        skip = self.mutation.rebound(stmts)
+        for name, attr, through_ag in self.mutation.attribute_calls(stmts):
+            known = name in self.user_objects or (through_ag and name in self.locals)
+            if known and name not in skip and (name, attr) not in found:
+                found.append((name, attr))
+        return found
+
+    def modified(self, stmts):
+        """Local variables that `stmts` assign or mutate (not globals, not closures)."""
+        return self.flow.activity(stmts).writes & self.locals
+
+    def ordered(self, names):
+        return sorted(names, key=lambda n: (self.order.get(n, len(self.order)), n))
+
+
+def _deleted(stmts, outs, ctx):
+    """`stmts` where `del v` of a variable the function returns becomes
+    `v = ag.Undefined('v')`: the variable leaves the branch or loop body without a value."""
+    out = []
+    for stmt in stmts:
+        if isinstance(stmt, ast.Delete) and any(
+                isinstance(t, ast.Name) and t.id in outs for t in stmt.targets):
+            for target in stmt.targets:
+                if isinstance(target, ast.Name) and target.id in outs:
+                    new = templates.statements('name = ag.Undefined(label)', name=target.id,
+                                               ag=ctx.ag, label=ast.Constant(value=target.id))
+                else:
+                    new = [ast.Delete(targets=[target])]
+                out += templates.set_origin(new, stmt)
+            continue
+        if not isinstance(stmt, SCOPES):
+            for block in blocks(stmt):
+                block[:] = _deleted(block, outs, ctx)
+        out.append(stmt)
+    return out

@@ -34,7 +34,7 @@ from autograph.function.concrete import ConcreteFunction, check_signature, named
 from autograph.function.keys import ObjectKey, call_key, leaf_names
 from autograph.function.results import Result
 from autograph.runtime import loop_autodiff, loop_policy
-from autograph.runtime.state import check_defined
+from autograph.runtime.absent import check_defined
 
 # --- the eager switch -------------------------------------------------------------------
 

@@ -32,7 +32,7 @@ from autograph.analysis.dataflow import Dataflow
 from autograph.analysis.scopes import sharing
 from autograph.analysis.mutation import assigned_attributes, changed_in_place, rebound
 from autograph.errors import unsupported
-from autograph.passes.base import SCOPES, blocks, contains, negation, walk_scope
+from autograph.passes.base import SCOPES, blocks, contains, negation
 from autograph.runtime.state import RETURN_VALUE
 
 
@@ -44,7 +44,6 @@ def transform(function, ctx):
     converter = _ControlFlow(ctx, flow, scope, shared, _return_values(function),
                              ctx.assigned_before_reads.get(function, frozenset()),
                              _aliasable(function), ctx.user_objects.get(function, set()))
-    converter.maybe_unbound = converter.unbound_after_statements(function)
     body, pending = converter.block(function.body)
     params = flow.activity(function.args).writes
     docstring = body[:1] if _is_docstring(body[:1]) else []
@@ -103,7 +102,6 @@ class _ControlFlow:
         self.locals, self.declared, self.order = scope.locals, scope.declared, scope.order
         self.sharing = sharing
         self.unbound_cells = set()   # shared locals that need a binding in the function
-        self.maybe_unbound = frozenset()   # locals a statement may leave without a value
 
     # --- blocks -------------------------------------------------------------------------
 
@@ -111,7 +109,6 @@ class _ControlFlow:
         """Converted statements, and the names that must start as Undefined in scope."""
         out, pending = [], set()
         for stmt in stmts:
-            out += self.read_checks(stmt)
             new, needs = self.statement(stmt)
             out += new
             pending |= needs
@@ -144,36 +141,6 @@ class _ControlFlow:
                   if isinstance(target, ast.Name) and target.id in self.locals
                   and target.id not in defined]
         return templates.set_origin(checks, node) + [node]
-
-    # --- reads of variables bound on some paths only ------------------------------------
-
-    def unbound_after_statements(self, function):
-        """The locals that an `if`/`while`/`for` (or a `del`) may leave without a value and
-        that Python may read (see analysis.definite): staged control flow carries them
-        with a flag (runtime.absent), and reads of them are checked."""
-        names = set()
-        for node in walk_scope(function):
-            if isinstance(node, (ast.If, ast.While, ast.For)) and node in self.flow.defined_in:
-                writes = self.modified(node.body + node.orelse)
-                if isinstance(node, ast.For):
-                    writes |= self.flow.activity(node.target).writes
-                names |= (writes & self.live_after(node)) - self.flow.defined_in[node]
-            elif isinstance(node, ast.Delete):
-                names |= {t.id for t in node.targets if isinstance(t, ast.Name)}
-        shared = self.sharing.captured | set(self.declared)
-        return frozenset(names & self.locals) - self.unread - shared - self.return_values
-
-    def read_checks(self, stmt):
-        """`y = ag.check_defined(y)` before `stmt` for each variable it reads (itself, not
-        in a nested block) that may have no value here: Python's UnboundLocalError where
-        the path the program takes left it unbound."""
-        defined = self.flow.defined_in.get(stmt)
-        if defined is None or not self.maybe_unbound:
-            return []
-        names = (_own_reads(stmt, self.flow) & self.maybe_unbound) - defined
-        return templates.set_origin([templates.statements(
-            'name = ag.check_defined(name)', name=n, ag=self.ctx.ag)[0]
-            for n in self.ordered(names)], stmt)
 
     # --- if -----------------------------------------------------------------------------
 
@@ -470,23 +437,6 @@ def _chain(node):
         if any(isinstance(n, ast.NamedExpr) for n in ast.walk(link.test)):
             return links[:max(i, 1)]
     return links
-
-
-def _own_reads(stmt, flow):
-    """The names `stmt` reads itself: a compound statement's test, iterable or context
-    managers (its blocks are checked statement by statement), a simple one's all."""
-    if isinstance(stmt, (ast.If, ast.While)):
-        return flow.activity(stmt.test).reads
-    if isinstance(stmt, ast.For):
-        return flow.activity(stmt.iter).reads
-    if isinstance(stmt, ast.With):
-        return flow.activity(stmt.items).reads
-    if isinstance(stmt, ast.Match):
-        return flow.activity(stmt.subject).reads
-    if isinstance(stmt, (ast.Try, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef,
-                         ast.Delete)):
-        return frozenset()
-    return flow.activity(stmt).reads
 
 
 def _calls(node):

@@ -49,6 +49,40 @@ class Maybe:
         return f'<{self.value!r} where {self.present!r}, else {self.absent!r}>'
 
 
+_OPERATORS = {'add': '+', 'sub': '-', 'mul': '*', 'truediv': '/', 'floordiv': '//',
+              'mod': '%', 'pow': '**', 'matmul': '@', 'lt': '<', 'le': '<=', 'gt': '>',
+              'ge': '>=', 'and': '&', 'or': '|', 'xor': '^'}
+
+
+def _operator(name, symbol, reflected):
+    """`optional <op> other` (or reflected): the value's result where it is present,
+    Python's TypeError for None where it is not (checked when the program runs)."""
+    def method(self, other):
+        value = _present_value(self, lambda: TypeError(
+            f"unsupported operand type(s) for {symbol}: "
+            + (f"'{type(other).__name__}' and 'NoneType'" if reflected
+               else f"'NoneType' and '{type(other).__name__}'")))
+        return getattr(value, f'__{"r" if reflected else ""}{name}__')(other)
+    return method
+
+
+def _present_value(optional, error):
+    if optional.absent is not None:
+        raise optional.absent.error()   # (read through check_defined, never here)
+    raise_if(jnp.logical_not(optional.present), error)
+    return optional.value
+
+
+for _name, _symbol in _OPERATORS.items():
+    setattr(Maybe, f'__{_name}__', _operator(_name, _symbol, False))
+    if _name not in ('lt', 'le', 'gt', 'ge'):
+        setattr(Maybe, f'__r{_name}__', _operator(_name, _symbol, True))
+Maybe.__neg__ = lambda self: -_present_value(
+    self, lambda: TypeError("bad operand type for unary -: 'NoneType'"))
+Maybe.__getitem__ = lambda self, index: _present_value(
+    self, lambda: TypeError("'NoneType' object is not subscriptable"))[index]
+
+
 def is_absent(value):
     """A variable with no value here, which staged control flow may carry as a Maybe:
     an `Undefined` that Python may read (not the return value, nor an `unread` one, which

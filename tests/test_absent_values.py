@@ -274,3 +274,59 @@ def test_grad_through_placeholders():
     assert_same(jax.grad(loop, argnums=1)(jnp.int32(3), 2.), 2.)
     assert_same(jax.grad(autograph.convert(brent_like, jit=False))(jnp.array([1., -1., 2., 3.])),
                 jax.grad(brent_like)(jnp.array([1., -1., 2., 3.])))
+
+
+# --- None-or-value results ---------------------------------------------------------------
+
+def find(xs, t):
+    for i in range(xs.shape[0]):
+        if xs[i] == t:
+            return i
+    return None
+
+
+def positive_step(x):
+    if x > 0:
+        return x * 2
+    return None
+
+
+def test_a_result_that_is_none_on_some_paths():
+    xs = jnp.array([1., 2., 3.])
+    assert_same(autograph.convert(find)(xs, 2.), find(xs, 2.))
+    assert autograph.convert(find)(xs, 5.) is None and find(xs, 5.) is None
+    assert_same(autograph.convert(positive_step)(jnp.float32(1.)), 2.)
+    assert autograph.convert(positive_step)(jnp.float32(-1.)) is None
+    # The same trace gives both: one compiled program, with a presence flag.
+    f = autograph.convert(positive_step)
+    f(jnp.float32(3.)), f(jnp.float32(-3.))
+    assert f.trace_count == 1
+    concrete = f.get_concrete_function(jax.ShapeDtypeStruct((), jnp.float32))
+    assert concrete(jnp.float32(-3.)) is None and concrete(jnp.float32(3.)) == 6.
+
+
+def test_is_none_on_an_optional_result_inside_converted_code():
+    def user(xs, t):
+        r = find(xs, t)
+        if r is None:
+            return -1
+        return r + 1
+
+    def careless(xs, t):
+        r = find(xs, t)
+        return r + 1
+    xs = jnp.array([1., 2., 3.])
+    for t in (2., 5.):
+        same_as_python(user, xs, t)
+    same_as_python(careless, xs, 2.)
+    with pytest.raises(TypeError, match="unsupported operand type"):
+        careless(xs, 5.)
+    with pytest.raises(TypeError, match=r"unsupported operand type\(s\) for \+: 'NoneType'"):
+        autograph.convert(careless)(xs, 5.)
+
+
+def test_an_optional_result_inside_someone_elses_jit_is_a_named_error():
+    f = autograph.convert(positive_step, jit=False)
+    assert f(2.) == 4. and f(-2.) is None          # Python values: plain Python
+    with pytest.raises(autograph.ControlFlowError, match='returns None on some paths'):
+        jax.jit(f)(jnp.float32(1.))

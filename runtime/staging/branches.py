@@ -132,11 +132,16 @@ def _merge_branches(names, traced, raised, returned, location, what, labels):
             specs.append(split(Unbound(name, unset_on_a_path(name, location, what)))[1])
             source.append(first)
             continue
-        absent = [b for b in keep if _is_absent(spec[b])]
+        optional = _returns(name, location, what)
+        absent = [b for b in keep if _is_absent(spec[b]) or (optional and _is_none(spec[b]))]
         if len(absent) < len(keep) and (absent or any(_is_maybe(spec[b]) for b in keep)):
-            # Bound on some paths only: carried as a Maybe, checked where it is read.
+            # Bound on some paths only: carried as a Maybe, checked where it is read (a
+            # result that is None on some paths: an optional value, see runtime.absent).
             present = [b for b in keep if b not in absent]
-            lifted = {b: spec[b] if _is_maybe(spec[b]) else _lifted_spec(spec[b], name)
+            maybes = [spec[b].treedef.node_data()[1] for b in present if _is_maybe(spec[b])]
+            marker = (maybes[0] if maybes else None if _is_none(spec[absent[0]])
+                      else Undefined(name))
+            lifted = {b: spec[b] if _is_maybe(spec[b]) else _lifted_spec(spec[b], marker)
                       for b in present}
             first = present[0]
             for b in present[1:]:
@@ -171,10 +176,22 @@ with a true flag, as a Maybe (LIFT)."""
 FLAG = jax.ShapeDtypeStruct((), jnp.bool_)
 
 
-def _lifted_spec(spec, name):
+def _lifted_spec(spec, absent):
     """The Spec of a Maybe holding a value of Spec `spec` (see runtime.absent)."""
     value = merge(spec, [0] * spec.dynamic_count)
-    return split(Maybe(value, True, Undefined(name)))[1]
+    return split(Maybe(value, True, absent))[1]
+
+
+def _returns(name, location, what):
+    """Whether the output is the function's result: None on some paths is then an
+    optional value, which the converted Function gives back as None (see
+    autograph.function)."""
+    return name == RETURN_VALUE or (what == 'conditional expression' and location is not None
+                                    and location.fact('kind') == 'compound')
+
+
+def _is_none(spec):
+    return spec.dynamic_count == 0 and merge(spec, []) is None
 
 
 def _is_absent(spec):

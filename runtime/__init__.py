@@ -30,7 +30,8 @@ from .py_builtins import sum_ as sum
 from .handlers import handlers
 from .raises import caused, raise_, raise_if, reraise
 from .slicing import getslice, span, window, windows
-from .state import Undefined, check_defined
+from .absent import check_defined
+from .state import Undefined
 from .text import format_ as format
 from .text import repr_ as repr
 from .text import str_ as str

@@ -43,8 +43,8 @@ class Undefined:
 
     def error(self):
         return UnboundLocalError(
-            f"local variable '{self.name}' is used before it has a value on this path",
-            name=self.name)
+            f"cannot access local variable '{self.name}' where it is not associated with "
+            f"a value", name=self.name)
 
     __bool__ = __call__ = __getitem__ = __setitem__ = __iter__ = __len__ = _fail
     __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = _fail
@@ -89,14 +89,6 @@ class Unbound(Undefined):
         if self.reason is None:
             return super().error()
         return ControlFlowError(self.reason)
-
-
-def check_defined(value):
-    """`value`, after making sure no part of it is an Undefined variable."""
-    for leaf in jax.tree_util.tree_leaves(value):
-        if isinstance(leaf, Undefined):
-            leaf._fail()
-    return value
 
 
 def grow(value, grown):

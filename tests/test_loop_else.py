@@ -264,7 +264,7 @@ def test_search_grad():
                     jax.grad(weighted, argnums=1)(xs, t))
 
 
-# --- what stays an error: a path on which Python would read the variable unassigned --------
+# --- a path on which Python would read the variable unassigned: checked at run time ------
 
 def search_without_else(xs, t):
     for i in range(xs.shape[0]):
@@ -282,20 +282,21 @@ def assigned_on_one_branch(x):
     return x
 
 
-def test_a_variable_python_may_read_unassigned_is_still_an_error():
+def test_a_variable_python_may_read_unassigned_is_checked_when_the_program_runs():
     xs = jnp.array([4, 5, 6])
     assert search_without_else(xs, 5) == 1
     with pytest.raises(UnboundLocalError):
         search_without_else(xs, 7)
-    with pytest.raises(autograph.ControlFlowError, match="'idx'"):
-        autograph.convert(search_without_else)(xs, 5)
+    assert_same(autograph.convert(search_without_else)(xs, 5), search_without_else(xs, 5))
+    with pytest.raises(UnboundLocalError, match="'idx'"):
+        autograph.convert(search_without_else)(xs, 7)
     eager = autograph.convert(search_without_else, jit=False)   # concrete: Python loops
     assert_same(eager(np.array([4, 5, 6]), 5), search_without_else(np.array([4, 5, 6]), 5))
     with pytest.raises(UnboundLocalError):
         eager(np.array([4, 5, 6]), 7)
-    assert assigned_on_one_branch(-1) == -1   # the analysis is conservative: an error
-    with pytest.raises(autograph.ControlFlowError, match="'y'"):
-        autograph.convert(assigned_on_one_branch)(i32(-1))
+    for x in (-1, 1, 2):   # the read is checked only on the path that reaches it
+        assert_same(autograph.convert(assigned_on_one_branch)(i32(x)),
+                    assigned_on_one_branch(i32(x)))
 
 
 # --- the analysis -------------------------------------------------------------------------

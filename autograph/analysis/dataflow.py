@@ -131,6 +131,8 @@ class Dataflow:
             for case in stmt.cases:
                 self._defined_block(case.body, defined | _captures(case.pattern))
             return defined  # no case need match
+        if isinstance(stmt, ast.Delete):   # `del y` unbinds y
+            return defined - {t.id for t in stmt.targets if isinstance(t, ast.Name)}
         return defined | self.activity(stmt).writes
 
     def _reads(self, expr):

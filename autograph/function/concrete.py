@@ -20,6 +20,7 @@ import jax
 import numpy as np
 
 from autograph.errors import user_facing
+from autograph.function.results import given_back
 from autograph.function.keys import (ArrayKey, ObjectKey, ValueKey, call_key, leaf_key,
                                      leaf_names, parameter_names, takes_traced_type)
 
@@ -56,7 +57,7 @@ class ConcreteFunction:
         return self.function._traced_call(self.key, args, kwargs)
 
     def call_leaves(self, leaves):
-        return self._jitted(*[leaves[i] for i in self._dynamic])
+        return given_back(self._jitted(*[leaves[i] for i in self._dynamic]))
 
     def ensure_traced(self):
         if self._outputs is None:

@@ -32,9 +32,9 @@ from autograph.conversion import converted_callable
 from autograph.errors import user_facing
 from autograph.function.concrete import ConcreteFunction, check_signature, named
 from autograph.function.keys import ObjectKey, call_key, leaf_names
-from autograph.function.results import Result
+from autograph.function.results import Result, given_back
 from autograph.runtime import loop_autodiff, loop_policy
-from autograph.runtime.state import check_defined
+from autograph.runtime.absent import check_defined
 
 # --- the eager switch -------------------------------------------------------------------
 
@@ -155,9 +155,9 @@ class Function:
         self._calls += 1
         try:
             if not self._jit:
-                return self._run_converted(args, kwargs)
+                return given_back(self._run_converted(args, kwargs))
             if not kwargs and self.input_signature is None and _all_arrays(args):
-                return self._arrays_jit(*args)
+                return given_back(self._arrays_jit(*args))
             key, leaves = self._key(args, kwargs)
             concrete = self._concrete.get(key) or self._concrete_function(key)
             return concrete.call_leaves(leaves)

@@ -17,6 +17,7 @@ names the path to it.
 import jax
 import numpy as np
 
+from autograph.runtime.absent import Maybe
 from autograph.runtime.errors import ControlFlowError
 
 
@@ -82,3 +83,32 @@ def _reject_hidden_tracers(value, label, depth=4):
                 f'(jax.tree_util.register_dataclass or register_pytree_node), or return '
                 f'the arrays themselves.')
         _reject_hidden_tracers(child, label + suffix, depth - 1)
+
+
+def given_back(value):
+    """A call's result as Python gives it: an optional value (a result that is None on
+    some paths of staged code, see runtime.absent) becomes its value where its flag is
+    true and None where it is false. Inside someone else's trace (`convert(...,
+    jit=False)` under `jax.jit`), where the flag is known only when that program runs,
+    it is a ControlFlowError."""
+    if not any(isinstance(leaf, Maybe) for leaf in
+               jax.tree_util.tree_leaves(value, is_leaf=_is_optional)):
+        return value
+    return jax.tree_util.tree_map(_given_back_one, value, is_leaf=_is_optional)
+
+
+def _is_optional(value):
+    return isinstance(value, Maybe) and value.absent is None
+
+
+def _given_back_one(leaf):
+    if not _is_optional(leaf):
+        return leaf
+    if isinstance(leaf.present, jax.core.Tracer):
+        raise ControlFlowError(
+            'the function returns None on some paths and a value on others, decided by a '
+            'traced condition; inside a trace that is not its own (jax.jit around '
+            'convert(..., jit=False)) the caller cannot be given None or the value before '
+            'the program runs. Call the converted function with its own jit, or return a '
+            'value on every path (and a flag that says whether it is valid).')
+    return leaf.value if bool(leaf.present) else None

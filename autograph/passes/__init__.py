@@ -23,6 +23,7 @@ from autograph.passes import (
     sequences,
     super_calls,
     text,
+    unbound_reads,
     unreachable,
 )
 from autograph.analysis.walk import children
@@ -47,6 +48,7 @@ PIPELINE = [
     identity,      # flag is True / is False -> ag.is_ / ag.is_not (flags may be traced)
     comprehensions,  # [y for y in ys if t] -> ... if ag.comprehension_test(t) (traced: error)
     item_assignments,  # x[i] = v -> x = ag.setitem(x, i, v) (JAX arrays get .at[].set)
+    unbound_reads,  # a read of a variable that may be unbound -> y = ag.check_defined(y) first
     control_flow,  # if / while / for -> small functions + ag.if_stmt / while_stmt / for_stmt
 ]
 

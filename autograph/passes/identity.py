@@ -1,17 +1,19 @@
-"""`x is True`, `x is False` (and `is not`) -> `ag.is_(x, True)`, `ag.is_not(x, False)`.
+"""`x is True`, `x is False`, `x is None` (and `is not`) -> `ag.is_(x, True)`, ...
 
 A flag that starts as a Python bool and is set under a traced condition becomes a traced
-boolean; `flag is False` must then compare its value (see runtime.identity). Only
-comparisons with a literal `True`/`False` are rewritten: `x is None`, `a is b` keep
-Python's `is`. Runs after the expressions pass, so comparisons are single.
+boolean; `flag is False` must then compare its value (see runtime.identity). A result
+that is None on some paths of staged code is an optional value: `x is None` tests its
+flag. Only comparisons with a literal `True`/`False`/`None` are rewritten: `a is b`
+keeps Python's `is`. Runs after the expressions pass, so comparisons are single.
 """
 import ast
 
 from autograph.passes.base import ScopeTransformer
 
 
-def _is_bool_literal(node):
-    return isinstance(node, ast.Constant) and isinstance(node.value, bool)
+def _is_singleton_literal(node):
+    return isinstance(node, ast.Constant) and (isinstance(node.value, bool)
+                                               or node.value is None)
 
 
 class _Identity(ScopeTransformer):
@@ -20,7 +22,7 @@ class _Identity(ScopeTransformer):
         if len(node.ops) != 1 or not isinstance(node.ops[0], (ast.Is, ast.IsNot)):
             return node
         left, right = node.left, node.comparators[0]
-        if not (_is_bool_literal(left) or _is_bool_literal(right)):
+        if not (_is_singleton_literal(left) or _is_singleton_literal(right)):
             return node
         op = 'is_' if isinstance(node.ops[0], ast.Is) else 'is_not'
         return ast.copy_location(

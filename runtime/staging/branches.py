@@ -5,13 +5,15 @@ traced once (runtime.staging.trace); their outputs must agree per variable, exce
 Python never reads the value (a branch that raises, or leaves a variable Python does not
 read); those are filled with zeros of another branch's types.
 """
+import jax
 import jax.numpy as jnp
 from jax import lax
 
+from ..absent import Maybe, is_absent
 from ..messages import TWO_WAY, branch_mismatch, unset_on_a_path
 from ..raises import on_path
 from ..raises import raised as raised_now
-from ..state import RETURN_VALUE, Unbound, Undefined, split, unpack
+from ..state import RETURN_VALUE, Unbound, Undefined, merge, split, unpack
 from .trace import State, staging, trace
 from .types import aval, cast, promoted, zeros
 
@@ -47,7 +49,8 @@ def switch(selector, branches, args, names, location, what='`if`', returned=(),
     out_state, fills, source = _merge_branches(names, traced, raised, set(returned),
                                                location, what, labels)
 
-    avals = [_with_fills(t, out_state, f, source, traced) for t, f in zip(traced, fills)]
+    avals = [_with_fills(t, out_state, f, source, traced, fills)
+             for t, f in zip(traced, fills)]
     targets = []
     for index, candidates in enumerate(zip(*avals)):
         target = candidates[0]
@@ -105,13 +108,15 @@ def _pair(labels, a, b):
 
 
 def _merge_branches(names, traced, raised, returned, location, what, labels):
-    """(output State, per branch the output indices it leaves to be filled, per output
-    the branch whose types a filled one takes). A branch that always raises fills every
-    output; one that leaves the return value undefined (or a variable Python never reads
-    unassigned, see analysis.definite), or a `returned` branch that leaves a variable
-    undefined, fills that one. A closure-visible variable that some branches leave unset
-    becomes an `Unbound` marker. The rest must agree."""
-    specs, fills, source = [], [set() for _ in traced], []
+    """(output State, per branch {output index: FILL or LIFT}, per output the branch
+    whose types a filled one takes). A branch that always raises fills every output; one
+    that leaves the return value undefined (or a variable Python never reads unassigned,
+    see analysis.definite), or a `returned` branch that leaves a variable undefined,
+    fills that one. A variable that some branches leave without a value and others
+    assign becomes a Maybe (runtime.absent): the assigning branches LIFT their value, the
+    others FILL it with zeros and a false flag. A closure-visible variable that some
+    branches leave unset becomes an `Unbound` marker. The rest must agree."""
+    specs, fills, source = [], [{} for _ in traced], []
     live = [b for b, r in enumerate(raised) if not r] or [len(traced) - 1]
     for i, name in enumerate(names):
         spec = [t.state.specs[i] for t in traced]
@@ -123,8 +128,33 @@ def _merge_branches(names, traced, raised, returned, location, what, labels):
                 not spec[b].same_as(spec[first]) for b in keep[1:]):
             # A closure-visible variable set on some paths only: bound to a marker after.
             for b in range(len(traced)):
-                fills[b].add(i)
+                fills[b][i] = FILL
             specs.append(split(Unbound(name, unset_on_a_path(name, location, what)))[1])
+            source.append(first)
+            continue
+        optional = _returns(name, location, what)
+        absent = [b for b in keep if _is_absent(spec[b]) or (optional and _is_none(spec[b]))]
+        if len(absent) < len(keep) and (absent or any(_is_maybe(spec[b]) for b in keep)):
+            # Bound on some paths only: carried as a Maybe, checked where it is read (a
+            # result that is None on some paths: an optional value, see runtime.absent).
+            present = [b for b in keep if b not in absent]
+            maybes = [spec[b].treedef.node_data()[1] for b in present if _is_maybe(spec[b])]
+            marker = (maybes[0] if maybes else None if _is_none(spec[absent[0]])
+                      else Undefined(name))
+            lifted = {b: spec[b] if _is_maybe(spec[b]) else _lifted_spec(spec[b], marker)
+                      for b in present}
+            first = present[0]
+            for b in present[1:]:
+                if not lifted[b].same_as(lifted[first]):
+                    raise branch_mismatch(name, traced[first].values[i],
+                                           traced[b].values[i], location, what,
+                                           _pair(labels, first, b))
+            for b in range(len(traced)):
+                if b not in present:
+                    fills[b][i] = FILL
+                elif lifted[b] is not spec[b]:
+                    fills[b][i] = LIFT
+            specs.append(lifted[first])
             source.append(first)
             continue
         for b in keep[1:]:
@@ -133,10 +163,43 @@ def _merge_branches(names, traced, raised, returned, location, what, labels):
                                        location, what, _pair(labels, first, b))
         for b in range(len(traced)):
             if b not in keep:
-                fills[b].add(i)
+                fills[b][i] = FILL
         specs.append(spec[first])
         source.append(first)
     return State(names, specs), fills, source
+
+
+FILL, LIFT = 'fill', 'lift'
+"""How a branch gives an output: zeros of the output's types (FILL), or its own value
+with a true flag, as a Maybe (LIFT)."""
+
+FLAG = jax.ShapeDtypeStruct((), jnp.bool_)
+
+
+def _lifted_spec(spec, absent):
+    """The Spec of a Maybe holding a value of Spec `spec` (see runtime.absent)."""
+    value = merge(spec, [0] * spec.dynamic_count)
+    return split(Maybe(value, True, absent))[1]
+
+
+def _returns(name, location, what):
+    """Whether the output is the function's result: None on some paths is then an
+    optional value, which the converted Function gives back as None (see
+    autograph.function)."""
+    return name == RETURN_VALUE or (what == 'conditional expression' and location is not None
+                                    and location.fact('kind') == 'compound')
+
+
+def _is_none(spec):
+    return spec.dynamic_count == 0 and merge(spec, []) is None
+
+
+def _is_absent(spec):
+    return len(spec.statics) == 1 and is_absent(spec.statics[0])
+
+
+def _is_maybe(spec):
+    return spec.treedef.node_data() is not None and spec.treedef.node_data()[0] is Maybe
 
 
 def _undefined_outputs(names):
@@ -157,18 +220,24 @@ def _is_unbound(spec):
     return len(spec.statics) == 1 and isinstance(spec.statics[0], Unbound)
 
 
-def _with_fills(traced, out_state, fills, source, branches):
+def _with_fills(traced, out_state, fills, source, branches, all_fills):
     """Output avals of `traced`, taking those of output i's `source` branch for the
-    filled outputs."""
+    filled outputs (a lifted one adds its flag)."""
     avals, position = [], 0
     mine = traced.out_avals()
     for i, spec in enumerate(out_state.specs):
-        if i in fills:   # (none when the output is static: an Unbound marker)
-            avals += _output_avals(branches[source[i]], i)[:spec.dynamic_count]
+        count = traced.state.specs[i].dynamic_count
+        if fills.get(i) == FILL:   # (none when the output is static: an Unbound marker)
+            b = source[i]
+            theirs = _output_avals(branches[b], i)
+            if all_fills[b].get(i) == LIFT:
+                theirs = theirs + [FLAG]
+            avals += theirs[:spec.dynamic_count]
+        elif fills.get(i) == LIFT:
+            avals += mine[position:position + count] + [FLAG]
         else:
-            count = traced.state.specs[i].dynamic_count
             avals += mine[position:position + count]
-        position += traced.state.specs[i].dynamic_count
+        position += count
     return avals
 
 
@@ -179,13 +248,16 @@ def _output_avals(traced, i):
 
 
 def _fill_outputs(traced, out_state, fills, outs, targets):
-    """The outputs of `traced`, with zeros for filled variables in place of its own."""
+    """The outputs of `traced`, with zeros for filled variables in place of its own, and
+    a true flag after lifted ones."""
     result, position, start = [], 0, 0
     for i, spec in enumerate(out_state.specs):
         count = spec.dynamic_count
         mine = traced.state.specs[i].dynamic_count
-        if i in fills:
+        if fills.get(i) == FILL:
             result += [zeros(t) for t in targets[start:start + count]]
+        elif fills.get(i) == LIFT:
+            result += outs[position:position + mine] + [jnp.asarray(True)]
         else:
             result += outs[position:position + mine]
         position += mine

@@ -14,7 +14,8 @@ from .. import lists, loop_autodiff, slices
 from ..errors import ControlFlowError, where
 from ..messages import carry_mismatch, list_hint, never_ends
 from ..raises import raise_if
-from ..state import Undefined, describe, grow, merge, split
+from ..absent import Maybe, is_absent, lifted, placeholder
+from ..state import Undefined, describe, grow, merge, pack, split, unpack
 from .trace import State, trace
 from .types import aval, cast, promoted, same_type, zeros
 
@@ -22,11 +23,13 @@ def _carried(body, names, values, location, item_avals=(), allow_append=False):
     """Trace a loop body until the types it carries settle (weak types promote as in JAX).
 
     Returns (traced body, initial leaves, state). A variable that starts undefined (the
-    loop creates it; a return value) takes zeros of the type the body gives it, as in
-    TensorFlow: after a loop that ran it has the body's value (after a staged loop that
-    ran zero times, zeros). Reading it in the body before assigning it is an error.
+    loop creates it) is carried as a Maybe (runtime.absent): zeros of the type the body
+    gives it and a flag, false until an iteration assigns it, so that reading it after a
+    loop that ran zero times raises Python's UnboundLocalError when the program runs. A
+    return value, or a variable Python never reads unassigned, takes zeros with no flag.
     """
     sources, values = tuple(values), lists.plain(values)
+    body = _lifting(body, names, len(item_avals))
     for _ in range(4):
         leaves, state = State.flatten(names, values)
         try:
@@ -50,6 +53,12 @@ def _reconcile(names, values, state, traced, location):
     for name, value, spec, out_spec, after in zip(
             names, values, state.specs, traced.state.specs, traced.values):
         out_avals = [next(outs) for _ in range(out_spec.dynamic_count)]
+        if not spec.same_as(out_spec) and _is_maybe(out_spec) \
+                and not isinstance(value, (Maybe, Undefined)):
+            # Bound before the loop, unbound by a `del` in it: carried as a Maybe too.
+            new_values.append(lifted(value, Undefined(name)))
+            changed = True
+            continue
         if not spec.same_as(out_spec):
             # A variable (or dict key) the loop creates takes its type from the body.
             grown = grow(value, merge(out_spec, [zeros(a) for a in out_avals]))
@@ -73,6 +82,31 @@ def _reconcile(names, values, state, traced, location):
     return tuple(new_values), changed
 
 
+
+
+def _lifting(body, names, n_extra):
+    """`body`, giving a Maybe (runtime.absent) for each variable that came in as one or
+    as absent: its value where the iteration assigns it (a true flag), else what came in;
+    and a placeholder for a variable it unbinds (`del`)."""
+    def lifting(*args):
+        values = args[n_extra:]
+        outs = pack(names, body(*args))
+        new = []
+        for name, before, after in zip(names, values, outs):
+            absent = Undefined(name)
+            if is_absent(after) and not is_absent(before):
+                after = placeholder(before, absent)
+            elif (isinstance(before, Maybe) or is_absent(before)) \
+                    and not isinstance(after, (Maybe, Undefined)):
+                after = lifted(after, absent)
+            new.append(after)
+        return unpack(names, tuple(new))
+    return lifting
+
+
+def _is_maybe(spec):
+    data = spec.treedef.node_data()
+    return data is not None and data[0] is Maybe
 
 
 def _test_function(test, state, leaves, location, what):

@@ -108,15 +108,17 @@ def test_cond_many_else_if(x):
     assert staged(cond_many_else_if, jnp.float32(x)) == {'cond'}
 
 
-def test_branch_without_else_is_a_named_error():
+def test_branch_without_else_is_checked_when_read():
     # upstream: TestConditionals.test_branch_return_mismatch ("Some branches did not define
-    # a value for variable 'res'"): with a traced condition, 'res' has no value on one path.
+    # a value for variable 'res'"): with a traced condition, 'res' has no value on one path;
+    # here, as in Python, reading it raises UnboundLocalError on that path only.
     def f(x):
         if x > 0:
             res = x * 2
         return res
-    with pytest.raises(autograph.ControlFlowError, match="'res'"):
-        autograph.convert(f)(jnp.float32(1))
+    assert autograph.convert(f)(jnp.float32(1)) == 2.0
+    with pytest.raises(UnboundLocalError, match="'res'"):
+        autograph.convert(f)(jnp.float32(-1))
     assert f(1.0) == 2.0 and autograph.convert(f)(1.0) == 2.0   # Python condition: fine
 
 

@@ -184,9 +184,11 @@ def test_early_return_possibly_undefined_legal_with_python_values(x):
 
 
 @pytest.mark.parametrize('x', [0, 3, 5])
-def test_early_return_possibly_undefined_illegal_when_traced(x):
-    control_flow_error(only_some_paths_return, jnp.asarray(x),
-                       match='the return value is .* but None on another')
+def test_early_return_possibly_undefined_gives_none_when_traced(x):
+    # upstream: an error in TensorFlow; here Python's implicit None on that path
+    result = autograph.convert(only_some_paths_return)(jnp.asarray(x))
+    expected = only_some_paths_return(jnp.asarray(x))
+    assert result is None if expected is None else result == expected
 
 
 @pytest.mark.parametrize('kind', KINDS)
@@ -343,8 +345,9 @@ def test_cond_creates_var_imbalanced():
     check(if_creates_var, True)
     with pytest.raises(UnboundLocalError, match="'i'"):
         autograph.convert(if_creates_var)(False)
-    control_flow_error(if_creates_var, jnp.asarray(True),
-                       match="'i' is assigned in the true branch")
+    assert autograph.convert(if_creates_var)(jnp.asarray(True)) == 1
+    with pytest.raises(UnboundLocalError, match="'i'"):   # when the program runs
+        autograph.convert(if_creates_var)(jnp.asarray(False))
 
 
 # --- assertion_test.py ------------------------------------------------------------------

@@ -1,0 +1,90 @@
+"""Reads of a variable that may be unbound -> `y = ag.check_defined(y)` before them.
+
+    if x > 0:                      if x > 0:
+        y = x * 2                      y = x * 2
+    return y               ->      y = ag.check_defined(y)
+                                   return y
+
+A variable that an `if`, `while` or `for` may leave without a value (assigned in one
+branch only, created by a loop that may run zero times, unbound by a `del`) is carried
+by staged control flow as a placeholder with a "bound" flag (runtime.absent). Each
+statement that reads it where it may have no value (not definitely assigned there, and
+not one Python never reads unassigned: analysis.definite) is preceded by the check, which
+raises Python's UnboundLocalError on the path the program takes when it is unbound, and
+gives the plain value otherwise. The check sits in the innermost block of the read, so a
+read under a condition is checked only on that condition's path. Variables that nested
+functions see, or that are declared global/nonlocal, are left to runtime.nonlocals.
+
+Runs just before passes.control_flow, on structured code, and adds nothing to functions
+without such variables.
+"""
+import ast
+
+from autograph import templates
+from autograph.analysis.activity import scope_of
+from autograph.analysis.dataflow import Dataflow
+from autograph.analysis.scopes import sharing
+from autograph.passes.base import SCOPES, blocks, walk_scope
+from autograph.passes.control_flow import _return_values
+
+
+def transform(function, ctx):
+    scope = scope_of(function)
+    extra_reads = {loop: [flag] for loop, flag in ctx.break_flags.items()}
+    flow = Dataflow(function, extra_reads, scope.closures)
+    shared = (ctx.sharing.get(function) or sharing(function)).captured | set(scope.declared)
+    unread = ctx.assigned_before_reads.get(function, frozenset())
+    maybe = (_unbound_after_statements(function, flow) & scope.locals) \
+        - unread - shared - _return_values(function)
+    if maybe:
+        function.body = _checked(function.body, flow, maybe, scope.order, ctx)
+    return function
+
+
+def _unbound_after_statements(function, flow):
+    """The names that an `if`/`while`/`for` may leave unbound while code after it reads
+    them, and the names a `del` unbinds."""
+    names = set()
+    for node in walk_scope(function):
+        if isinstance(node, (ast.If, ast.While, ast.For)) and node in flow.defined_in:
+            writes = flow.activity(node.body + node.orelse).writes
+            if isinstance(node, ast.For):
+                writes |= flow.activity(node.target).writes
+            live = flow.loop_head.get(node) or flow.live_out.get(node, frozenset())
+            names |= (writes & live) - flow.defined_in[node]
+        elif isinstance(node, ast.Delete):
+            names |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+    return frozenset(names)
+
+
+def _checked(stmts, flow, maybe, order, ctx):
+    out = []
+    for stmt in stmts:
+        defined = flow.defined_in.get(stmt)
+        if defined is not None:
+            names = sorted((_own_reads(stmt, flow) & maybe) - defined,
+                           key=lambda n: (order.get(n, len(order)), n))
+            out += templates.set_origin([templates.statements(
+                'name = ag.check_defined(name)', name=n, ag=ctx.ag)[0] for n in names], stmt)
+        if not isinstance(stmt, SCOPES):
+            for block in blocks(stmt):
+                block[:] = _checked(block, flow, maybe, order, ctx)
+        out.append(stmt)
+    return out
+
+
+def _own_reads(stmt, flow):
+    """The names `stmt` reads itself: a compound statement's test, iterable or context
+    managers (its blocks are checked statement by statement), a simple one's all. (A
+    `del` checks its own targets, see passes.control_flow.)"""
+    if isinstance(stmt, (ast.If, ast.While)):
+        return flow.activity(stmt.test).reads
+    if isinstance(stmt, ast.For):
+        return flow.activity(stmt.iter).reads
+    if isinstance(stmt, ast.With):
+        return flow.activity(stmt.items).reads
+    if isinstance(stmt, ast.Match):
+        return flow.activity(stmt.subject).reads
+    if isinstance(stmt, (ast.Try, ast.Delete) + SCOPES):
+        return frozenset()
+    return flow.activity(stmt).reads

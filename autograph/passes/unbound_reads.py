@@ -34,10 +34,13 @@ def transform(function, ctx):
     flow = Dataflow(function, extra_reads, scope.closures)
     shared = (ctx.sharing.get(function) or sharing(function)).captured | set(scope.declared)
     unread = ctx.assigned_before_reads.get(function, frozenset())
-    maybe = (_unbound_after_statements(function, flow) & scope.locals) \
-        - unread - shared - _return_values(function)
+    maybe = (_unbound_after_statements(function, flow) & scope.locals) - unread - shared
+    if maybe:
+        maybe -= _return_values([n for n in walk_scope(function) if isinstance(n, ast.Assign)])
     if maybe:
         function.body = _checked(function.body, flow, maybe, scope.order, ctx)
+    else:   # nothing changed: passes.control_flow takes the same analysis
+        ctx.dataflow[function] = flow
     return function
 
 

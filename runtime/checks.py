@@ -456,3 +456,48 @@ def user_exception(error):
         if note not in getattr(user, '__notes__', ()):
             user.add_note(note)   # (once: a stored exception may be raised again)
     return user
+
+
+# --- jax.vmap in converted code --------------------------------------------------------
+
+def vmap(fun, *args, **kwargs):
+    """Python reference: `jax.vmap(fun, *args, **kwargs)`, called by converted code.
+
+    The vmapped function's checks update the error state of the code that calls it: the
+    function returns its own error state beside its results (batched), and the first
+    failing element's joins the caller's. (A plain `jax.vmap` would leave them to report
+    themselves, one callback test per call.)"""
+    plain = jax.vmap(fun, *args, **kwargs)
+    bound = _VMAP_SIGNATURE.bind_partial(fun, *args, **kwargs)
+    out_axes = bound.arguments.get('out_axes', 0)
+    bound.arguments['out_axes'] = (out_axes, 0)
+
+    def run(*call_args, **call_kwargs):
+        outer = current()
+        if outer is None:
+            return plain(*call_args, **call_kwargs)
+        record = {}
+
+        def inner(*a, **k):
+            with threaded(outer.table) as scope:
+                out = fun(*a, **k)
+            errors = scope.errors
+            record['layout'] = errors.layout if errors.code is not None else None
+            return out, [] if record['layout'] is None else errors.leaves()
+        bound.arguments['fun'] = inner
+        out, leaves = jax.vmap(*bound.args, **bound.kwargs)(*call_args, **call_kwargs)
+        if record['layout'] is not None:
+            first = jnp.argmax(leaves[0] != 0)
+            inner_errors = Errors(outer.table, record['layout'], [v[first] for v in leaves])
+            keep = True if outer.code is None else outer.code == 0
+            replace(select(keep, inner_errors, outer))
+        return out
+    return run
+
+
+def _vmap_signature():
+    import inspect
+    return inspect.signature(jax.vmap)
+
+
+_VMAP_SIGNATURE = _vmap_signature()

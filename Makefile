@@ -29,6 +29,7 @@ bench: install
 	$(PY) benchmarks/run.py
 	$(PY) benchmarks/loop_gradients.py
 	$(PY) benchmarks/conversion_scaling.py --write
+	$(PY) benchmarks/checks.py
 
 # 2,000 random valid programs, half of them using closures and global/nonlocal: every
 # mismatch with plain Python is a bug; named errors on valid programs are counted too.

@@ -31,7 +31,7 @@ converted code are rebuilt around the converted function (see autograph.prebuilt
 
 OVERRIDDEN_BUILTINS = frozenset(
     {'range', 'enumerate', 'zip', 'filter', 'min', 'max', 'sum', 'sorted', 'any', 'all', 'pow',
-     'int', 'float', 'bool', 'str', 'repr', 'format'})
+     'int', 'float', 'bool', 'complex', 'str', 'repr', 'format'})
 """Builtins with a version in this package (`ag.range`, ...) that also takes traced values.
 Converted code calls those; a builtin passed around as a value (`r = range; r(n)`) reaches
 `call`, which calls that version too."""

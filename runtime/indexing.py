@@ -28,6 +28,8 @@ from .state import is_traced
 
 def getitem(seq, index):
     """Python reference: `seq[index]`."""
+    if isinstance(seq, jax.Array):
+        return _array_item(seq, index)
     if not is_traced(index) or not isinstance(seq, (list, tuple, Stacked)):
         return seq[index]
     if isinstance(seq, Stacked) and seq.stacked() is not None:
@@ -65,6 +67,22 @@ def _common_types(leaves):
         if any(t is None for t in types):
             return None
     return types
+
+
+def _array_item(array, index):
+    """`array[index]`, with NumPy's meaning of a list of traced indices (an index array),
+    and a named error for a traced boolean mask (its result's length depends on data)."""
+    from .items import index_array
+    if isinstance(index, jax.Array) and is_traced(index) and index.dtype == jnp.bool_:
+        location = here(2)
+        at = f' at {location} (`{location.source_line()}`)' if location else ''
+        raise ControlFlowError(
+            f'an array is indexed by a traced boolean mask{at}: the result has as many '
+            f'items as the mask has true values, known only when the program runs, and a '
+            f'compiled program has fixed shapes. Compute with the mask instead: '
+            f'`jnp.where(mask, x, 0).sum()`, `jnp.sum(x, where=mask)`, or '
+            f'`x[jnp.nonzero(mask, size=n, fill_value=...)]` for at most n items.')
+    return array[index_array(index)]
 
 
 def repeat(seq, count):

@@ -5,6 +5,7 @@ state = body(item, *state)`. The body is traced until the types it carries settl
 types promote as in JAX); a variable the loop creates takes its type from the body.
 """
 import dataclasses
+import math
 
 import jax
 import jax.numpy as jnp
@@ -124,13 +125,14 @@ def _test_function(test, state, leaves, location, what):
     (out,) = traced.out_avals() or [None]
     if out is None:
         raise ControlFlowError(f'the condition of the {what}{where(location)} is not a value')
-    if out.shape != ():
+    if out.shape != () and math.prod(out.shape) != 1:
         raise ControlFlowError(
             f'the condition of the {what}{where(location)} is an array of shape {out.shape}; '
             f'a condition must be a scalar. Reduce it with jnp.any(...) or jnp.all(...).')
 
     def run(*leaves):
         (value,) = traced(*leaves)
+        value = jnp.reshape(value, ())   # (a size-1 array is its only element)
         return value if value.dtype == jnp.bool_ else value != 0
     run.reads_state = traced.reads_inputs()
     return run

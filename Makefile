@@ -54,7 +54,6 @@ test: install $(STAMP07)
 	echo "$(PY07) -m pytest -q $(TESTS07)"; cat $(VENV07)/test.log; \
 	test $$main = 0 -a $$x64 = 0 -a $$jax07 = 0
 
-<<<<<<< HEAD
 # Numba, for the kernels benchmark, lives in a side environment of its own.
 BENCH_VENV := .venv-bench
 BENCH_STAMP := $(BENCH_VENV)/.installed
@@ -66,15 +65,13 @@ $(BENCH_STAMP): pyproject.toml requirements-bench.txt
 	touch $(BENCH_STAMP)
 
 bench: install $(BENCH_STAMP)
-	$(BENCH_VENV)/bin/python benchmarks/kernels.py --write
-=======
-bench: install
 	$(PY) benchmarks/conversion_time.py
->>>>>>> convert
+	$(BENCH_VENV)/bin/python benchmarks/kernels.py --write
 	$(PY) benchmarks/loop_scaling.py
 	$(PY) benchmarks/run.py
 	$(PY) benchmarks/loop_gradients.py
 	$(PY) benchmarks/conversion_scaling.py --write
+	$(PY) benchmarks/checks.py
 
 # 2,000 random valid programs, half of them using closures and global/nonlocal: every
 # mismatch with plain Python is a bug; named errors on valid programs are counted too.

@@ -19,8 +19,10 @@ from .method_state import method_fields
 from .py_builtins import all_ as all
 from .py_builtins import any_ as any
 from .py_builtins import bool_ as bool
+from .py_builtins import complex_ as complex
 from .py_builtins import float_ as float
 from .py_builtins import in_
+from .py_builtins import item
 from .py_builtins import int_ as int
 from .py_builtins import max_ as max
 from .py_builtins import min_ as min
@@ -38,9 +40,9 @@ from .text import str_ as str
 from .text import text
 
 __all__ = ['Undefined', 'all', 'and_', 'any', 'assert_', 'bool', 'call', 'caused',
-           'check_defined', 'compare', 'comprehension_test', 'enumerate', 'filter',
+           'check_defined', 'compare', 'complex', 'comprehension_test', 'enumerate', 'filter',
            'float', 'for_stmt', 'format', 'getitem', 'getslice', 'handlers', 'if_chain',
-           'if_exp', 'if_exp_chain', 'if_stmt', 'in_', 'int', 'is_', 'is_not', 'max',
+           'if_exp', 'if_exp_chain', 'if_stmt', 'in_', 'int', 'item', 'is_', 'is_not', 'max',
            'method_fields', 'min', 'not_', 'or_', 'pow', 'python_subject', 'raise_',
            'raise_if', 'range', 'repeat', 'repr', 'reraise', 'setitem', 'sorted',
            'span', 'str', 'sum', 'text', 'update_item', 'while_stmt', 'window',

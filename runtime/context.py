@@ -8,6 +8,8 @@ of one hidden stack per module:
 - `depth`: how many staged branches/loop bodies are being traced (runtime.staging);
 - `paths`: the predicates of the staged branches being traced, innermost last
   (runtime.raises: a run-time `raise` fires only on the path the program takes);
+- `errors`: the error state that run-time checks update on this path (runtime.checks),
+  or None where checks report themselves;
 - `try_scopes`: the enclosing converted `try` statements (runtime.handlers);
 - `range_items`: the traced items of the range loops being staged (runtime.slicing);
 - `calls`: the converted functions being called, with their staging depths
@@ -34,6 +36,7 @@ import threading
 class TracingContext:
     depth: int = 0
     paths: list = dataclasses.field(default_factory=list)
+    errors: object = None
     try_scopes: list = dataclasses.field(default_factory=list)
     range_items: list = dataclasses.field(default_factory=list)
     calls: dict = dataclasses.field(default_factory=dict)

@@ -8,7 +8,9 @@ A Python list cannot be indexed by a value known only when the program runs, so:
     anything else                                      ->  ControlFlowError
 
 with Python's meaning: a negative index counts from the end, and an index out of range
-is an error, checked when the program runs (JAX would clamp it silently).
+is Python's IndexError, checked when the program runs (JAX would clamp it silently). A
+list of Python numbers (`[-1.0, 0.0, +1]`) reads from one array of their promoted,
+weakly typed dtype.
 """
 
 import jax
@@ -17,14 +19,17 @@ import numpy as np
 from jax import lax
 
 from . import context
-from .asserts import assert_
+from .raises import raise_if
 from .errors import ControlFlowError, here
 from .stacked import Stacked
+from .staging.types import aval, cast, promoted
 from .state import is_traced
 
 
 def getitem(seq, index):
     """Python reference: `seq[index]`."""
+    if isinstance(seq, jax.Array):
+        return _array_item(seq, index)
     if not is_traced(index) or not isinstance(seq, (list, tuple, Stacked)):
         return seq[index]
     if isinstance(seq, Stacked) and seq.stacked() is not None:
@@ -32,17 +37,52 @@ def getitem(seq, index):
     if not seq or jnp.ndim(index) or not jnp.issubdtype(index.dtype, jnp.integer):
         raise _error(seq, index, 'the index must be a traced integer scalar and the list '
                                  'not empty')
-    position = _position(index, len(seq))
+    position = _position(index, len(seq), type(seq).__name__)
     if all(callable(item) and not isinstance(item, jax.Array) for item in seq):
         return _Switch(list(seq), position)
     leaves = [jax.tree_util.tree_flatten(item) for item in seq]
-    if not all(_is_number(x) for items, _ in leaves for x in items) or len(
-            {(treedef, tuple((jnp.shape(x), jnp.result_type(x)) for x in items))
-             for items, treedef in leaves}) != 1:
+    types = _common_types(leaves)
+    if types is None:
         raise _error(seq, index, 'its items are not arrays of one shape and dtype, nor '
                                  'functions')
-    stacked = jax.tree_util.tree_map(lambda *xs: jnp.stack(xs), *seq)
-    return jax.tree_util.tree_map(lambda s: s[position], stacked)
+    columns = zip(*[items for items, _ in leaves])
+    stacked = [jnp.stack([cast(jnp.asarray(x, t.dtype), t) for x in column])
+               for column, t in zip(columns, types)]
+    return jax.tree_util.tree_unflatten(leaves[0][1], [s[position] for s in stacked])
+
+
+def _common_types(leaves):
+    """Per leaf position, the type the items share as JAX promotes them (Python numbers
+    take the others' dtype, weakly typed when all are: `[-1.0, 0.0, +1]` is a weak
+    float), or None when the structures or shapes differ, an item is not a number or
+    an array, or two arrays' dtypes differ."""
+    if not all(_is_number(x) for items, _ in leaves for x in items) or len(
+            {treedef for _, treedef in leaves}) != 1:
+        return None
+    types = None
+    for items, _ in leaves:
+        mine = [aval(jnp.asarray(x)) if not isinstance(x, (bool, int, float, complex))
+                else aval(x) for x in items]
+        types = mine if types is None else [promoted(a, b) for a, b in zip(types, mine)]
+        if any(t is None for t in types):
+            return None
+    return types
+
+
+def _array_item(array, index):
+    """`array[index]`, with NumPy's meaning of a list of traced indices (an index array),
+    and a named error for a traced boolean mask (its result's length depends on data)."""
+    from .items import index_array
+    if isinstance(index, jax.Array) and is_traced(index) and index.dtype == jnp.bool_:
+        location = here(2)
+        at = f' at {location} (`{location.source_line()}`)' if location else ''
+        raise ControlFlowError(
+            f'an array is indexed by a traced boolean mask{at}: the result has as many '
+            f'items as the mask has true values, known only when the program runs, and a '
+            f'compiled program has fixed shapes. Compute with the mask instead: '
+            f'`jnp.where(mask, x, 0).sum()`, `jnp.sum(x, where=mask)`, or '
+            f'`x[jnp.nonzero(mask, size=n, fill_value=...)]` for at most n items.')
+    return array[index_array(index)]
 
 
 def repeat(seq, count):
@@ -58,10 +98,12 @@ def repeat(seq, count):
     return seq * count
 
 
-def _position(index, length):
-    """The index as a position in 0..length-1, checked in range when the program runs."""
-    assert_(jnp.logical_and(index >= -length, index < length),
-            lambda: f'list index out of range (a list of {length} items)')
+def _position(index, length, kind='list'):
+    """The index as a position in 0..length-1, checked in range when the program runs
+    (Python's IndexError)."""
+    kind = kind if kind in ('list', 'tuple') else 'list'
+    raise_if(jnp.logical_or(index < -length, index >= length),
+             lambda: IndexError(f'{kind} index out of range'))
     return jnp.where(index < 0, index + length, index)
 
 

@@ -8,6 +8,8 @@ A JAX array cannot change in place, so converted code rebinds the container inst
 A JAX array (concrete or traced) gives a new array, `x.at[i].set(v)`; any other container
 (list, dict, NumPy array, user object) is changed in place by its own `__setitem__` and
 returned as it is, so rebinding the name changes nothing and the caller sees the change.
+A traced boolean mask (`x[x > 0] = 0`, `x[mask] += 1`) selects with `jnp.where`, and a
+list of traced indices (`M[[i, j]] = M[[j, i]]`) is an index array, as NumPy means them.
 A list or dict cannot be assigned at a traced index or key (the position must be known
 while tracing): that is a ControlFlowError naming the container and the line. A slice of
 a JAX array with traced bounds is written by `lax.dynamic_update_slice` (runtime.slicing).
@@ -20,7 +22,7 @@ import jax.numpy as jnp
 from . import slicing
 from .errors import ControlFlowError, here
 from .stacked import Stacked
-from .state import any_traced
+from .state import any_traced, is_traced
 
 _UPDATES = {
     '+=': operator.iadd, '-=': operator.isub, '*=': operator.imul, '/=': operator.itruediv,
@@ -40,7 +42,10 @@ def setitem(target, key, value):
     if slicing.assigns_traced_slice(target, key):
         return slicing.set_slice(target, key, value)
     if isinstance(target, jax.Array):
-        return target.at[key].set(jnp.asarray(value).astype(target.dtype))
+        mask = _traced_mask(target, key)
+        if mask is not None:
+            return jnp.where(mask, jnp.asarray(value).astype(target.dtype), target)
+        return target.at[index_array(key)].set(jnp.asarray(value).astype(target.dtype))
     _check_static(target, key)
     target[key] = value
     return target
@@ -58,9 +63,32 @@ def update_item(target, key, op, value):
     """
     if slicing.assigns_traced_slice(target, key):
         return slicing.set_slice(target, key, value, _UPDATES[op])
+    if isinstance(target, jax.Array) and _traced_mask(target, key) is not None:
+        return setitem(target, key, _UPDATES[op](target, value))   # (selected by the mask)
     if not isinstance(target, jax.Array):
         _check_static(target, key)
     return setitem(target, key, _UPDATES[op](target[key], value))
+
+
+def _traced_mask(target, key):
+    """For `x[mask] = v` with a traced boolean `mask` over x's leading axes, the mask
+    broadcast against `x` (NumPy's meaning: where the mask holds, the item is `v`, which
+    `jnp.where` computes without a shape that depends on data); else None."""
+    if not (isinstance(key, jax.Array) and is_traced(key) and key.dtype == jnp.bool_):
+        return None
+    if key.ndim > target.ndim or key.shape != target.shape[:key.ndim]:
+        return None   # (JAX's own error)
+    return jnp.reshape(key, key.shape + (1,) * (target.ndim - key.ndim))
+
+
+def index_array(key):
+    """A list of indices (`M[[i, j]]`) as NumPy takes it: an index array (JAX takes
+    only arrays, and a list with traced items cannot become a NumPy one)."""
+    if isinstance(key, list) and key and all(
+            isinstance(k, (int, jax.Array)) and not isinstance(k, bool) and jnp.ndim(k) == 0
+            for k in key) and any_traced(key):
+        return jnp.stack([jnp.asarray(k) for k in key])
+    return key
 
 
 def _check_static(target, key):

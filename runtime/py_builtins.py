@@ -190,6 +190,8 @@ def _scalar(python_type, make):
     def convert(value=False if python_type is builtins.bool else 0, *args):
         if not is_traced(value):
             return python_type(value, *args)
+        if not args and jnp.ndim(value) and jnp.size(value) == 1:
+            value = jnp.reshape(value, ())   # (NumPy takes a size-1 array's element)
         if args or jnp.ndim(value):
             what = 'with a base' if args else f'of a traced array of shape {jnp.shape(value)}'
             raise ControlFlowError(
@@ -225,3 +227,21 @@ def _to_bool(x):
 int_ = _scalar(builtins.int, _to_int)
 float_ = _scalar(builtins.float, _to_float)
 bool_ = _scalar(builtins.bool, _to_bool)
+
+
+def item(value):
+    """Python reference: `value.item()`. A traced array of size 1 gives its element as a
+    traced scalar (a range bound or loop bound then stages the loop, as a traced `n`)."""
+    if not is_traced(value):
+        return value.item()
+    if jnp.size(value) != 1:
+        raise ValueError('can only convert an array of size 1 to a Python scalar')
+    return jnp.reshape(value, ())
+
+
+def complex_(*args, **kwargs):
+    """Python reference: `complex(real, imag)`. Traced parts give `real + 1j * imag`."""
+    if not any_traced(args) and not any_traced(kwargs):
+        return builtins.complex(*args, **kwargs)
+    bound = dict(zip(('real', 'imag'), args), **kwargs)
+    return (jnp.asarray(bound.get('real', 0)) + 1j * jnp.asarray(bound.get('imag', 0)))

@@ -6,13 +6,18 @@ Python reference:
     raise_(make, args)           ==   raise make(*args)
 
 A Python condition outside staged code raises right away, as Python does. A traced
-condition, or a `raise` inside a staged branch or loop body, becomes a run-time check (a
-`jax.debug.callback`): the compiled program raises the user's exception when, and only
-when, the condition holds at run time on a path that the program really takes.
+condition, or a `raise` inside a staged branch or loop body, becomes a run-time check
+(runtime.checks): the compiled program computes whether it fails and carries the error
+with its results, and the user's exception is raised when, and only when, the condition
+holds at run time on a path that the program really takes.
 
 The path matters under `jax.vmap`, which runs both branches of a `lax.cond` (and loop
-bodies of finished elements): staged branches and loop bodies are traced inside `on_path`,
-which records their predicate, and a check fires only when every enclosing predicate holds.
+bodies of finished elements). A check that updates the program's error state is on its
+path by construction: staged branches and loop bodies return the state, and `lax`
+selects it per element. A check that reports itself (runtime.check_outcomes.report_now:
+no error state reaches it) needs the predicates of the staged branches it is in: those are traced
+inside `on_path`, which records their predicate, and such a check fires only when every
+enclosing predicate holds.
 
 `make(*args)` builds the exception when the check fails, from the run-time values of
 `args` (the user's variables its message reads) and of the variables `make` reads from
@@ -24,26 +29,16 @@ can only do when it runs is an error instead (see runtime.handlers); a Python on
 staging in between raises right away, and the `except` catches it while tracing.
 """
 import dataclasses
-import itertools
 import sys
-import types
 
 import jax
-import numpy as np
 
-from . import context, handlers
+from . import check_outcomes, checks, context, handlers
+from .checks import MARKER, instance as _instance, user_exception  # noqa: F401
 from .staging.types import predicate
 from .context import staged_depth
-from .errors import here, where
-from .state import is_traced, merge, split
-
-MARKER = 'autograph check failed'
-"""Starts the text of a failed run-time check inside JAX's error (see `user_exception`)."""
-
-_failed = {}                      # token -> the user's exception, until it is re-raised
-_tokens = itertools.count()
-_KEEP = 64                        # failures kept for re-raising (older ones are dropped)
-
+from .errors import here
+from .state import is_traced
 
 @dataclasses.dataclass
 class _Frame:
@@ -106,12 +101,16 @@ def raise_if(cond, make, args=()):
             raise _made_now(make, args)
         cond = True
     location = here()
-    conditions = [] if cond is True else [predicate(cond, location, '`raise` condition')]
-    frames = _frames()
-    conditions += [f.predicate() for f in frames]
-    if any(c is False for c in conditions):
-        return  # a path that the program never takes
-    check([c for c in conditions if c is not True], make, args, location)
+    flag = None if cond is True else predicate(cond, location, '`raise` condition')
+    errors = checks.current()
+    if errors is not None:
+        errors.record(flag, make, args, location)
+    else:
+        conditions = [] if flag is None else [flag]
+        conditions += [f.predicate() for f in _frames()]
+        if any(c is False for c in conditions):
+            return  # a path that the program never takes
+        check_outcomes.report_now([c for c in conditions if c is not True], make, args, location)
     if cond is True:
         raised()
 
@@ -122,77 +121,6 @@ def raised():
     if frames and frames[-1].depth == staged_depth():
         frames[-1].raised = True
         raise _Raised()
-
-
-def check(conditions, make, args, location):
-    """Emit a run-time check: raise `make(*args)` when every condition holds."""
-    leaves, spec = split(args)
-    cells, cells_tree = jax.tree_util.tree_flatten(_closure(make))
-    traced = [i for i, v in enumerate(cells) if is_traced(v)]   # (the rest stays Python)
-
-    def fire(conditions, leaves, traced_cells):
-        if all(np.all(c) for c in conditions):
-            values = list(cells)
-            for i, v in zip(traced, traced_cells):
-                values[i] = np.asarray(v)
-            closure = jax.tree_util.tree_unflatten(cells_tree, values)
-            args = merge(spec, [np.asarray(v) for v in leaves])
-            error = _instance(_rebound(make, closure)(*args))
-            token = next(_tokens)
-            _failed[token] = error
-            while len(_failed) > _KEEP:
-                _failed.pop(next(iter(_failed)))
-            raise RuntimeError(f'{MARKER} #{token}{where(location)}: '
-                               f'{type(error).__name__}: {error}')
-    jax.debug.callback(fire, conditions, leaves, [cells[i] for i in traced])
-
-
-def _closure(make):
-    """The values of the variables `make` reads from enclosing functions (an enclosing
-    function's traced argument, a name bound by `except ... as`), as they are now: the
-    exception is built from them when the program runs, after the trace has ended."""
-    cells = make.__closure__ or ()
-    return tuple(_Empty() if _is_empty(cell) else cell.cell_contents for cell in cells)
-
-
-def _is_empty(cell):
-    try:
-        cell.cell_contents
-    except ValueError:
-        return True
-    return False
-
-
-class _Empty:
-    """A variable not bound yet: reading it raises NameError, as it would have."""
-
-
-def _rebound(make, values):
-    """`make` reading `values` (run-time numbers for traced ones) from its closure."""
-    if not values:
-        return make
-    cells = tuple(types.CellType() if isinstance(v, _Empty) else types.CellType(v)
-                  for v in values)
-    return types.FunctionType(make.__code__, make.__globals__, make.__name__,
-                              make.__defaults__, cells)
-
-
-def user_exception(error):
-    """The user's exception behind a JAX error raised by a failed check, or None.
-    It carries a note naming the user's line that raised it."""
-    message = str(error)
-    if MARKER not in message:
-        return None
-    text = message[message.index(MARKER):].split('\n')[0]
-    token = text[len(MARKER) + 2:].split(' ')[0].rstrip(':')
-    user = _failed.pop(int(token), None) if token.isdigit() else None
-    if user is None:
-        return RuntimeError(text)
-    location = text.split(' at ', 1)[1].split(': ', 1)[0] if ' at ' in text else None
-    note = f'Raised by the compiled program at {location}.'
-    if location and note not in getattr(user, '__notes__', ()):
-        user.add_note(note)   # (once: a stored exception may be raised again)
-    return user
 
 
 def reraise():
@@ -214,15 +142,6 @@ def caused(error, cause):
     error.__cause__ = cause
     error.__suppress_context__ = True
     return error
-
-
-def _instance(made):
-    """`raise E` raises `E()` when `E` is an exception class, as Python does."""
-    if isinstance(made, type) and issubclass(made, BaseException):
-        return made()
-    if not isinstance(made, BaseException):
-        return TypeError('exceptions must derive from BaseException')
-    return made
 
 
 class _TracedValue:

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import autograph
-from tests.helpers import assert_same, check, primitives
+from tests.helpers import _subjaxprs, assert_same, check, primitives
 
 HERE = 'test_calls_more.py'
 
@@ -43,7 +43,18 @@ def test_list_at_a_traced_index_is_differentiable_and_stays_one_gather():
     ws = [jnp.float32(1.), jnp.float32(2.), jnp.float32(3.)]
     grads = jax.grad(autograph.convert(f, jit=False))(ws, jnp.int32(1))
     assert [float(g) for g in grads] == [0., 4., 0.]
-    assert 'cond' not in primitives(f, ws, jnp.int32(1))
+    # (the Function's program: converted code under someone else's trace reports its
+    # index check with a `lax.cond` around a callback, see runtime.checks)
+    concrete = autograph.convert(f).get_concrete_function(ws, jnp.int32(1))
+    names = set()
+
+    def visit(jaxpr):
+        for eqn in jaxpr.eqns:
+            names.add(eqn.primitive.name)
+            for sub in _subjaxprs(eqn):
+                visit(sub)
+    visit(concrete.jaxpr.jaxpr)
+    assert 'cond' not in names and ('gather' in names or 'dynamic_slice' in names)
 
 
 def test_list_at_an_index_from_a_staged_loop():
@@ -90,7 +101,7 @@ def test_traced_index_out_of_range_is_an_error_when_it_runs():
     ws = [jnp.float32(1.), jnp.float32(2.)]
     g = autograph.convert(f)
     assert float(g(ws, jnp.int32(-2))) == 1.
-    with pytest.raises(AssertionError, match='list index out of range'):
+    with pytest.raises(IndexError, match='^list index out of range'):
         jax.block_until_ready(g(ws, jnp.int32(2)))
 
 

@@ -21,6 +21,7 @@ import numpy as np
 
 from autograph.errors import user_facing
 from autograph.function.results import given_back
+from autograph.runtime import check_outcomes
 from autograph.function.keys import (ArrayKey, ObjectKey, ValueKey, call_key, leaf_key,
                                      leaf_names, parameter_names, takes_traced_type)
 
@@ -57,11 +58,15 @@ class ConcreteFunction:
         return self.function._traced_call(self.key, args, kwargs)
 
     def call_leaves(self, leaves):
-        return given_back(self._jitted(*[leaves[i] for i in self._dynamic]))
+        """The compiled program's results (raising the user's exception for a failed
+        run-time check: the program returns its error state beside its results)."""
+        value, outcome = self._jitted(*[leaves[i] for i in self._dynamic])
+        check_outcomes.finish(outcome)
+        return given_back(value)
 
     def ensure_traced(self):
         if self._outputs is None:
-            self._outputs = self._jitted.eval_shape(*self._avals)
+            self._outputs = self._jitted.eval_shape(*self._avals)[0]
 
     def __call__(self, *args, **kwargs):
         try:

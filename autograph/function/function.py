@@ -33,7 +33,7 @@ from autograph.errors import user_facing
 from autograph.function.concrete import ConcreteFunction, check_signature, named
 from autograph.function.keys import ObjectKey, call_key, leaf_names
 from autograph.function.results import Result, given_back
-from autograph.runtime import loop_autodiff, loop_policy
+from autograph.runtime import check_outcomes, checks, loop_autodiff, loop_policy
 from autograph.runtime.absent import check_defined
 
 # --- the eager switch -------------------------------------------------------------------
@@ -155,9 +155,9 @@ class Function:
         self._calls += 1
         try:
             if not self._jit:
-                return given_back(self._run_converted(args, kwargs))
+                return given_back(self._run_unjitted(args, kwargs))
             if not kwargs and self.input_signature is None and _all_arrays(args):
-                return given_back(self._arrays_jit(*args))
+                return given_back(checked(self._arrays_jit(*args)))
             key, leaves = self._key(args, kwargs)
             concrete = self._concrete.get(key) or self._concrete_function(key)
             return concrete.call_leaves(leaves)
@@ -227,7 +227,17 @@ class Function:
                 and self._trace_calls[-1] - self._trace_calls[0] == RETRACE_WINDOW - 1):
             self._warned_retracing = True
             warnings.warn(retrace_message(self, *self._trace_keys), stacklevel=4)
-        return Result.of(self._run_converted(args, kwargs))
+        with checks.threaded(checks.Table()) as scope:
+            value = self._run_converted(args, kwargs)
+        return Result.of(value), check_outcomes.outcome(scope.errors)
+
+    def _run_unjitted(self, args, kwargs):
+        """A call with `jit=False`: the converted code runs as it is, inside the caller's
+        trace, if any, where its failed checks are reported by a callback."""
+        with checks.threaded(checks.Table()) as scope:
+            value = self._run_converted(args, kwargs)
+        check_outcomes.report(scope.errors)
+        return value
 
     def _run_converted(self, args, kwargs):
         with loop_policy.unroll_loops(self.unroll_loops), \
@@ -259,6 +269,14 @@ class BoundFunction:
 
     def __repr__(self):
         return repr(self._function)
+
+
+def checked(out):
+    """A compiled program's results, after raising the user's exception for a failed
+    run-time check (see runtime.checks): the program returns (results, error state)."""
+    value, outcome = out
+    check_outcomes.finish(outcome)
+    return value
 
 
 def _forget_trace(function_ref, key):

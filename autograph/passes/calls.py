@@ -6,6 +6,7 @@
     helper(x)             -> ag.call(helper, x)   (converted when called, if user code)
     self.layer(x)         -> ag.call(self.layer, x)
     x.reshape(-1)         stays (a method that arrays and builtin containers have)
+    x.item()              -> ag.item(x)     (a traced array's element stays traced)
     clipper.clip(x)       -> ag.call(clipper.clip, x)  (such a name on an object of a user
                                                        class: `clipper = Clipper(...)` in
                                                        the function, or a global instance)
@@ -51,6 +52,12 @@ def transform(function, ctx):
     for node in found:
         calls.rewrite(node)
     return function
+
+
+def _is_item_call(node):
+    """`x.item()`: NumPy's element of a size-1 array as a Python scalar."""
+    return (isinstance(node.func, ast.Attribute) and node.func.attr == 'item'
+            and not node.args and not node.keywords)
 
 
 def _method_receiver(function):
@@ -106,6 +113,9 @@ class _Calls:
         if kind == Resolution.LIBRARY and self._stacks_collected_list(node):
             kind = Resolution.USER
         if kind == Resolution.LIBRARY:
+            if _is_item_call(node):
+                node.args = [node.func.value]
+                node.func = ast.copy_location(self.ctx.runtime('item'), node.func)
             return
         if kind == Resolution.BUILTIN:
             if name in OVERRIDDEN_BUILTINS:

@@ -8,39 +8,58 @@ runtime.backends.dispatch).
 """
 import jax.numpy as jnp
 
+from .. import checks
 from ..backends import dispatch
 
 
 def and_(left, *rights):
     """Python reference: `left and rights[0]() and rights[1]() ...`."""
-    for right in rights:
-        left = _short_circuit(left, right, take_right_when=True)
-    return left
+    return _short_circuit(left, rights, take_right_when=True)
 
 
 def or_(left, *rights):
     """Python reference: `left or rights[0]() or rights[1]() ...`."""
-    for right in rights:
-        left = _short_circuit(left, right, take_right_when=False)
-    return left
+    return _short_circuit(left, rights, take_right_when=False)
 
 
-def _short_circuit(left, right, take_right_when):
-    """`right()` where `bool(left) == take_right_when`, else `left` (`and`: True,
-    `or`: False)."""
+def _short_circuit(left, rights, take_right_when):
+    """`left` where `bool(left) != take_right_when` (`and`: false, `or`: true), else the
+    rest of the chain, `rights[0]() ... rights[-1]()`, as Python evaluates it: right to
+    left-associated, so an operand that is a Python value deciding the result (`a is
+    None` in `x > 1 or a is None or a > 1`) stops the chain before the later operands
+    are evaluated, also after a traced one. A `None` operand after a traced one is a
+    false value (Python's result would be `None` there)."""
+    if not rights:
+        return left
+    right, rest = rights[0], rights[1:]
+
     def keep_left():
         return left
+
+    def rest_of_chain():
+        return _short_circuit(right(), rest, take_right_when)
     backend = dispatch.backend_for(left)
     if backend is dispatch.PYTHON:
-        return right() if bool(left) == take_right_when else left
+        return rest_of_chain() if bool(left) == take_right_when else left
     if backend is not dispatch.JAX:   # a framework's
-        branches = (right, keep_left) if take_right_when else (keep_left, right)
+        branches = ((rest_of_chain, keep_left) if take_right_when
+                    else (keep_left, rest_of_chain))
         return backend.choose(left, *branches)
-    right = right()
-    if _both_bool(left, right):
+    # The rest runs only where `left` does not decide: its checks count only there.
+    value = checks.guarded(rest_of_chain, lambda: _continues(left, take_right_when))
+    if value is None:
+        value = False
+    if _both_bool(left, value):
         combine = jnp.logical_and if take_right_when else jnp.logical_or
-        return combine(left, right)
-    return jnp.where(left, right, left) if take_right_when else jnp.where(left, left, right)
+        return combine(left, value)
+    return jnp.where(left, value, left) if take_right_when else jnp.where(left, left, value)
+
+
+def _continues(left, take_right_when):
+    """Where the chain goes on after a traced `left` (a scalar: all of it, else any)."""
+    truth = left if jnp.result_type(left) == jnp.bool_ else left != 0
+    truth = jnp.any(truth) if take_right_when else jnp.any(jnp.logical_not(truth))
+    return truth
 
 
 def _both_bool(left, right):

@@ -9,6 +9,7 @@ import jax
 import jax.numpy as jnp
 from jax import lax
 
+from .. import checks
 from ..absent import Maybe, is_absent
 from ..messages import TWO_WAY, branch_mismatch, unset_on_a_path
 from ..raises import on_path
@@ -38,6 +39,7 @@ def switch(selector, branches, args, names, location, what='`if`', returned=(),
     names = tuple(names)
     in_leaves, in_state = State.flatten(range(len(args)), args)
     in_avals = [aval(x) for x in in_leaves]
+    errors = checks.current()
     if len(branches) == 2 and jnp.result_type(selector) == jnp.bool_:
         taken = [lambda: selector, lambda: jnp.logical_not(selector)]
     else:
@@ -46,6 +48,12 @@ def switch(selector, branches, args, names, location, what='`if`', returned=(),
              for branch, t in zip(branches, taken)]
     traced = [trace(path, in_state, in_avals, names) for path in paths]
     raised = [path.raised for path in paths]
+    layout = None
+    if errors is not None:   # the error state: an input, and an output of every branch
+        layout = errors.layout
+        for t in traced:
+            layout = layout.union(t.errors_out)
+        in_leaves = in_leaves + errors.leaves()
     out_state, fills, source = _merge_branches(names, traced, raised, set(returned),
                                                location, what, labels)
 
@@ -66,9 +74,13 @@ def switch(selector, branches, args, names, location, what='`if`', returned=(),
 
     def run(branch, branch_fills):
         def staged(*leaves):
-            outs = _fill_outputs(branch, out_state, branch_fills, list(branch(*leaves)),
-                                 targets)
-            return [cast(v, t) for v, t in zip(outs, targets)]
+            outs, error_leaves = branch.split_errors(branch(*leaves))
+            outs = _fill_outputs(branch, out_state, branch_fills, outs, targets)
+            outs = [cast(v, t) for v, t in zip(outs, targets)]
+            if layout is None:
+                return outs
+            mine = checks.Errors(errors.table, branch.errors_out, error_leaves)
+            return outs + mine.leaves(layout)
         return staged
 
     runs = [run(t, f) for t, f in zip(traced, fills)]
@@ -80,10 +92,15 @@ def switch(selector, branches, args, names, location, what='`if`', returned=(),
         # Every branch only picks existing values or constants (`if c: flag = True`,
         # `elif x == 3: y = 30`): a select computes the same values and derivatives
         # without a conditional (and XLA compiles it in time linear in the branches).
-        columns = zip(*[r(*in_leaves) for r in runs])
-        leaves = [_select(selector, two_way, [jnp.broadcast_to(v, t.shape) for v in values])
+        columns = list(zip(*[r(*in_leaves) for r in runs]))
+        shapes = [t.shape for t in targets] + [None] * (len(columns) - len(targets))
+        leaves = [_select(selector, two_way, [v if shape is None else
+                                              jnp.broadcast_to(v, shape) for v in values])
                   if any(v is not values[0] for v in values) else values[0]
-                  for values, t in zip(columns, targets)]
+                  for values, shape in zip(columns, shapes)]
+    if layout is not None:
+        leaves, error_leaves = leaves[:len(targets)], leaves[len(targets):]
+        checks.replace(checks.Errors(errors.table, layout, error_leaves))
     if all(raised):
         raised_now()  # every branch raises (their checks are staged above): so does the `if`
     return out_state.unflatten(leaves)
@@ -99,7 +116,7 @@ def guarded(fn, predicate):
     traced one in an `elif` chain): a `raise` in it becomes a run-time check on that
     path (see runtime.raises); one that always raises makes the test False."""
     with staging():
-        return on_path(fn, predicate, lambda: False)()
+        return checks.guarded(on_path(fn, predicate, lambda: False), predicate)
 
 
 def _pair(labels, a, b):

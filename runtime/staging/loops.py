@@ -5,12 +5,13 @@ state = body(item, *state)`. The body is traced until the types it carries settl
 types promote as in JAX); a variable the loop creates takes its type from the body.
 """
 import dataclasses
+import math
 
 import jax
 import jax.numpy as jnp
 from jax import export, lax
 
-from .. import lists, loop_autodiff, slices
+from .. import checks, lists, loop_autodiff, slices
 from ..errors import ControlFlowError, where
 from ..messages import carry_mismatch, list_hint, never_ends
 from ..raises import raise_if
@@ -27,23 +28,66 @@ def _carried(body, names, values, location, item_avals=(), allow_append=False):
     gives it and a flag, false until an iteration assigns it, so that reading it after a
     loop that ran zero times raises Python's UnboundLocalError when the program runs. A
     return value, or a variable Python never reads unassigned, takes zeros with no flag.
+
+    The path's error state (runtime.checks) is carried too: `Carry.errors` are its
+    leaves as the loop starts, laid out as the body returns it (the checks the body
+    adds, from no failure).
     """
     sources, values = tuple(values), lists.plain(values)
     body = _lifting(body, names, len(item_avals))
-    for _ in range(4):
+    errors = checks.current()
+    layout = None if errors is None else errors.layout
+    for _ in range(6):
         leaves, state = State.flatten(names, values)
         try:
             traced = trace(body, state, list(item_avals) + [aval(x) for x in leaves],
                            names, n_extra=len(item_avals),
-                           appending=sources if allow_append else None)
+                           appending=sources if allow_append else None, errors=layout)
         except UnboundLocalError as error:   # the body reads a variable it creates
             if Undefined(error.name) not in values:
                 raise
             raise carry_mismatch(error.name, 'undefined', None, location) from None
         values, changed = _reconcile(names, values, state, traced, location)
+        if layout is not None and traced.errors_out != layout:
+            layout, changed = layout.union(traced.errors_out), True
         if not changed:
-            return traced, leaves, state
+            return Carry(traced, leaves, state, errors, layout)
     raise ControlFlowError(f'the types carried by the loop{where(location)} do not settle')
+
+
+@dataclasses.dataclass
+class Carry:
+    """A loop body traced until its carried types settled (see `_carried`)."""
+    traced: object         # the body (Traced)
+    leaves: list           # the state's leaves as the loop starts
+    state: object          # their State
+    errors: object         # the path's error state (None: its checks report themselves)
+    layout: object         # the layout the loop carries it with
+
+    def __iter__(self):    # (traced, leaves, state)
+        return iter((self.traced, self.leaves, self.state))
+
+    @property
+    def initial(self):
+        """The leaves the loop starts with: the state's, then the error state's."""
+        return list(self.leaves) + self.error_leaves
+
+    @property
+    def error_leaves(self):
+        return [] if self.errors is None else self.errors.leaves(self.layout)
+
+    def running(self, carry):
+        """Whether no check failed, for a loop's carry (True when none can)."""
+        if self.layout is None or not self.layout.coded:
+            return True
+        return carry[len(self.leaves)] == 0
+
+    def finish(self, out):
+        """The user's state from a loop's final carry (the error state is set aside)."""
+        n = len(self.leaves)
+        if self.errors is not None:
+            checks.replace(checks.Errors(self.errors.table, self.layout, out[n:]))
+        return self.state.unflatten(out[:n])
 
 
 def _reconcile(names, values, state, traced, location):
@@ -111,27 +155,31 @@ def _is_maybe(spec):
 
 def _test_function(test, state, leaves, location, what):
     """Trace a loop test over the state; returns a function of the leaves -> bool scalar."""
-    traced = trace(test, state, [aval(x) for x in leaves], ('condition',))
+    traced = trace(test, state, [aval(x) for x in leaves], ('condition',), errors=None)
     (out,) = traced.out_avals() or [None]
     if out is None:
         raise ControlFlowError(f'the condition of the {what}{where(location)} is not a value')
-    if out.shape != ():
+    if out.shape != () and math.prod(out.shape) != 1:
         raise ControlFlowError(
             f'the condition of the {what}{where(location)} is an array of shape {out.shape}; '
             f'a condition must be a scalar. Reduce it with jnp.any(...) or jnp.all(...).')
 
     def run(*leaves):
         (value,) = traced(*leaves)
+        value = jnp.reshape(value, ())   # (a size-1 array is its only element)
         return value if value.dtype == jnp.bool_ else value != 0
     run.reads_state = traced.reads_inputs()
     return run
 
 
 def _caster(traced, targets):
-    """Run a traced body: (carried outputs cast to their loop types, per-iteration outputs)."""
+    """Run a traced body: (carried outputs cast to their loop types, per-iteration outputs).
+    The carried outputs are the state's, then the error state's (see `Carry`)."""
     def run(*leaves):
-        outs = traced(*leaves)
-        return [cast(v, t) for v, t in zip(outs, targets)], outs[len(targets):]
+        outs, errors = traced.split_errors(traced(*leaves))
+        n = len(targets) - len(errors)
+        carried = outs[:n] + errors
+        return [cast(v, t) for v, t in zip(carried, targets)], outs[n:]
     return run
 
 
@@ -147,19 +195,25 @@ def while_loop(test, body, values, names, location, maximum_iterations=None):
     ControlFlowError when the test is true, and otherwise runs no iteration.
     """
     names = tuple(names)
-    traced, leaves, state = _carried(body, names, values, location)
+    carry = _carried(body, names, values, location)
+    traced, leaves, state = carry
     test_fn = _test_function(test, state, leaves, location, '`while` loop')
     if maximum_iterations is None and not test_fn.reads_state:
         raise_if(test_fn(*leaves), never_ends, (location,))
         return state.unflatten(leaves)
-    targets = [aval(x) for x in leaves]
+    n = len(leaves)
+    initial = carry.initial
+    targets = [aval(x) for x in initial]
     step = _caster(traced, targets)
+
+    def go(c):   # (a loop stops once a check failed: Python would have stopped there)
+        return jnp.logical_and(test_fn(*c[:n]), carry.running(c))
     if maximum_iterations is None:
         out = _retyped(loop_autodiff.while_loop(
-            lambda c: test_fn(*c), lambda c: step(*c)[0], leaves), targets)
+            go, lambda c: step(*c)[0], initial), targets)
     else:
-        out = _bounded(test_fn, lambda *c: step(*c)[0], leaves, maximum_iterations)
-    return state.unflatten(out)
+        out = _bounded(go, lambda *c: step(*c)[0], initial, maximum_iterations)
+    return carry.finish(out)
 
 
 
@@ -170,10 +224,11 @@ def _retyped(leaves, targets):
 
 
 def _bounded(test_fn, step, leaves, length):
-    """Up to `length` iterations as a scan; iterations after the test fails do nothing."""
+    """Up to `length` iterations as a scan; iterations after the test fails do nothing.
+    `test_fn` takes the carried leaves as a list."""
     def scan_step(carry, _):
         done, leaves = carry
-        go = jnp.logical_and(jnp.logical_not(done), test_fn(*leaves))
+        go = jnp.logical_and(jnp.logical_not(done), test_fn(leaves))
         leaves = lax.cond(go, lambda c: list(step(*c)), lambda c: list(c), leaves)
         return (jnp.logical_not(go), leaves), None
     (_, out), _ = lax.scan(scan_step, (jnp.asarray(False), list(leaves)), None, length=length)
@@ -206,15 +261,18 @@ def scan_loop(length, sequences, make_item, body, values, names, location,
     def body_of_item(k, *rest):
         return body(make_item(k, *rest[:n_seq]), *rest[n_seq:])
 
-    traced, leaves, state = _carried(body_of_item, names, values, location, item_avals,
-                                     allow_append=extra_test is None)
+    carry = _carried(body_of_item, names, values, location, item_avals,
+                     allow_append=extra_test is None)
+    traced, leaves, state = carry
     if require_traced:
         _require_traced(traced)
     if indexed:   # reads xs[k] become slices of the scan (see runtime.slices)
         jaxpr, sources, indexed = slices.hoist(traced.jaxpr, length)
         traced = dataclasses.replace(traced, jaxpr=jaxpr)
         sequences = [*sources, *sequences]
-    targets = [aval(x) for x in leaves]
+    n = len(leaves)
+    initial = carry.initial
+    targets = [aval(x) for x in initial]
     step = _caster(traced, targets)
     first = cast(jnp.asarray(0), index) if indexed else None
     n_xs, scan_length = len(sequences), length
@@ -225,22 +283,24 @@ def scan_loop(length, sequences, make_item, body, values, names, location,
             k, leaves = carry
             new, ys = step(0 if k is None else k, *xs[:n_xs], *leaves)
             return (None if k is None else k + 1, new), ys
-        (_, out), ys = lax.scan(scan_step, (first, list(leaves)), list(sequences),
+        (_, out), ys = lax.scan(scan_step, (first, list(initial)), list(sequences),
                                 length=scan_length)
     else:
         test_fn = _test_function(extra_test, state, leaves, location, '`for` loop')
 
-        def scan_step(carry, xs):
-            k, done, leaves = carry
-            go = jnp.logical_and(jnp.logical_not(done), test_fn(*leaves))
+        def scan_step(c, xs):
+            k, done, leaves = c
+            go = jnp.logical_and(jnp.logical_not(done), test_fn(*leaves[:n]))
+            go = jnp.logical_and(go, carry.running(leaves))
             index = 0 if k is None else k
             new = lax.cond(go, lambda c: step(index, *xs[:n_xs], *c)[0],
                            lambda c: list(c), leaves)
             return (None if k is None else k + 1, jnp.logical_not(go), new), None
         (_, _, out), ys = lax.scan(
-            scan_step, (first, jnp.asarray(False), list(leaves)), list(sequences),
+            scan_step, (first, jnp.asarray(False), list(initial)), list(sequences),
             length=scan_length)
-    result = list(state.unflatten(out))
+    out = list(out)
+    result = list(carry.finish(out))
     return lists.extend(values, result, traced.appended, ys or [], length)
 
 
@@ -263,30 +323,35 @@ def range_loop(start, stop, step, body, values, names, location, extra_test=None
     """
     names = tuple(names)
     index = _index_type()
-    traced, leaves, state = _carried(body, names, values, location, [index])
+    carry = _carried(body, names, values, location, [index])
+    traced, leaves, state = carry
     if require_traced:
         _require_traced(traced)
-    targets = [aval(x) for x in leaves]
+    n = len(leaves)
+    initial = carry.initial
+    targets = [aval(x) for x in initial]
     run = _caster(traced, targets)
     test_fn = (_test_function(extra_test, state, leaves, location, '`for` loop')
                if extra_test is not None else None)
 
-    def cond_fun(carry):
-        i, leaves = carry
+    def cond_fun(c):
+        i, leaves = c
         if isinstance(step, int):
             more = i < stop if step > 0 else i > stop
         else:
             more = jnp.where(step > 0, i < stop, i > stop)
-        return more if test_fn is None else jnp.logical_and(more, test_fn(*leaves))
+        if test_fn is not None:
+            more = jnp.logical_and(more, test_fn(*leaves[:n]))
+        return jnp.logical_and(more, carry.running(leaves))
 
-    def body_fun(carry):
-        i, leaves = carry
+    def body_fun(c):
+        i, leaves = c
         return cast(i + step, index), run(i, *leaves)[0]
 
     bound = len(range(start, stop, step)) if _all_python(start, stop, step) else None
     _, out = loop_autodiff.while_loop(cond_fun, body_fun,
-                                      (cast(jnp.asarray(start), index), list(leaves)), bound)
-    return state.unflatten(_retyped(out, targets))
+                                      (cast(jnp.asarray(start), index), list(initial)), bound)
+    return carry.finish(_retyped(out, targets))
 
 
 def _all_python(*values):

@@ -13,7 +13,7 @@ import dataclasses
 import jax
 from jax.extend.core import Var
 
-from .. import context, lists
+from .. import checks, context, lists
 from ..errors import ControlFlowError, here, where
 from ..state import describe, merge, pack, split
 
@@ -47,7 +47,8 @@ def probe(fn, args):
     record = []
 
     def sandboxed():
-        result = fn(*args)
+        with checks.threaded(None):   # (its checks are traced again by the staged loop)
+            result = fn(*args)
         record.append(TRACED if isinstance(result, jax.core.Tracer) else result)
         return []
     jax.make_jaxpr(sandboxed)()
@@ -95,6 +96,17 @@ class Traced:
     state: State           # specs of the outputs, per name
     values: tuple          # descriptions of the outputs, per name (for messages)
     appended: dict         # path -> number of items appended to that list per call
+    errors_in: object = None    # the error state's Layout it takes after the state leaves
+    errors_out: object = None   # the Layout it returns after all other outputs
+
+    @property
+    def error_count(self):
+        return 0 if self.errors_out is None else self.errors_out.count
+
+    def split_errors(self, outs):
+        """(the outputs but the error state, the error state's leaves)."""
+        cut = len(outs) - self.error_count
+        return list(outs[:cut]), list(outs[cut:])
 
     def out_avals(self):
         return [jax.ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type)
@@ -113,17 +125,43 @@ class Traced:
         return any(isinstance(v, Var) and v in dependent for v in jaxpr.outvars)
 
 
-def trace(fn, in_state, in_avals, out_names, n_extra=0, appending=None):
+KEEP = object()
+"""`trace`'s default `errors`: the layout of the error state of the path (if any)."""
+
+
+def trace(fn, in_state, in_avals, out_names, n_extra=0, appending=None, errors=KEEP):
     """Trace `fn(*extra, *state values)` once; it returns one value per name in `out_names`.
 
     `in_avals` are the avals of the `n_extra` leading arguments (loop items) followed by
     the state leaves. With `appending` (the state's values as they came into the loop),
     lists in the state may grow by `append`: the appended items are returned after the
     carried leaves, as per-iteration outputs (see runtime.lists).
+
+    Where the path has an error state (runtime.checks), the traced function takes it
+    after the state leaves, laid out as `errors` (by default, as it is now), and returns
+    the state its checks leave after all other outputs (`Traced.errors_in`/`errors_out`).
+    `errors=None`: the checks in `fn` report themselves.
     """
     record = {}
+    outer = checks.current()
+    layout = None if outer is None else outer.layout if errors is KEEP else errors
+    table = None if layout is None else outer.table
+    n_errors = 0 if layout is None else layout.count
+    if layout is not None:
+        in_avals = list(in_avals) + layout.avals()
 
     def flat(*leaves):
+        cut = len(leaves) - n_errors
+        leaves, error_leaves = leaves[:cut], leaves[cut:]
+        with checks.threaded(table, layout, error_leaves) as box:
+            out = _flat(*leaves)
+        errors_out = box.errors
+        if errors_out is None:
+            return out
+        record['errors'] = errors_out.layout
+        return out + errors_out.leaves()
+
+    def _flat(*leaves):
         args = in_state.unflatten(list(leaves[n_extra:]))
         if appending is not None:
             args = lists.mark(out_names, args, appending)
@@ -137,4 +175,4 @@ def trace(fn, in_state, in_avals, out_names, n_extra=0, appending=None):
 
     with staging():
         jaxpr = jax.make_jaxpr(flat)(*in_avals)
-    return Traced(jaxpr, *record['traced'])
+    return Traced(jaxpr, *record['traced'], layout, record.get('errors'))

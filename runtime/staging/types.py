@@ -1,4 +1,6 @@
 """The types of staged values: avals, weak-type promotion and casts (as JAX promotes)."""
+import math
+
 import jax
 import jax.numpy as jnp
 from jax._src.lax.lax import _convert_element_type   # lax.convert_element_type, keeping weak
@@ -53,8 +55,11 @@ def zeros(target):
 
 
 def predicate(cond, location, what):
-    """A traced condition as a boolean scalar, or a clear error for arrays."""
+    """A traced condition as a boolean scalar, or a clear error for arrays. An array of
+    size 1 (shape (1,), (1, 1)) is taken as its only element, as Python and NumPy do."""
     shape = jnp.shape(cond)
+    if shape != () and math.prod(shape) == 1:
+        cond, shape = jnp.reshape(cond, ()), ()
     if shape != ():
         raise ControlFlowError(
             f'the condition of the {what}{where(location)} is an array of shape {shape}; '

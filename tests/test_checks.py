@@ -1,0 +1,182 @@
+"""Run-time checks as error values (runtime.checks): the same exceptions and values as
+Python, computed by the compiled program and raised after the call, with no callback in
+the program of a converted Function, and per element under `jax.vmap`."""
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import autograph
+from tests.helpers import _subjaxprs, assert_same, f32, i32
+
+
+def python_outcome(fn, *args):
+    try:
+        return 'value', fn(*args)
+    except Exception as error:   # noqa: BLE001 - compared with the converted outcome
+        return type(error), str(error).split('\n')[0]   # (not pytest's assert details)
+
+
+def converted_outcome(fn, *args):
+    try:
+        return 'value', jax.block_until_ready(fn(*args))
+    except Exception as error:   # noqa: BLE001
+        return type(error), str(error)
+
+
+def same_outcome(python, converted, *args):
+    expected = python_outcome(python, *args)
+    actual = converted_outcome(converted, *args)
+    assert actual[0] == expected[0], (actual, expected)
+    if expected[0] == 'value':
+        assert_same(actual[1], expected[1])
+    else:
+        assert actual[1] == expected[1]
+
+
+def all_primitives(closed):
+    names = set()
+
+    def visit(jaxpr):
+        for eqn in jaxpr.eqns:
+            names.add(eqn.primitive.name)
+            for sub in _subjaxprs(eqn):
+                visit(sub)
+    visit(closed.jaxpr)
+    return names
+
+
+def halve_while_positive(x, n):
+    i = 0
+    while i < n:
+        assert x[i] > 0, f'x[{i}] = {x[i]} is not positive'
+        x = x.at[i].set(x[i] / 2)
+        i += 1
+    return x
+
+
+@pytest.mark.parametrize('values', [[1., 2., 3.], [1., -2., 3.], [-1., -2., 3.]])
+def test_assert_in_a_staged_loop_raises_with_the_values_of_the_failing_iteration(values):
+    f = autograph.convert(halve_while_positive)
+    python = lambda x, n: halve_while_positive(jnp.array(x), n)  # noqa: E731
+    same_outcome(python, lambda x, n: f(jnp.array(x), i32(n)), values, 3)
+
+
+def test_the_program_of_a_function_with_checks_holds_no_callback():
+    f = autograph.convert(halve_while_positive)
+    concrete = f.get_concrete_function(jax.ShapeDtypeStruct((3,), jnp.float32),
+                                       jax.ShapeDtypeStruct((), jnp.int32))
+    assert 'debug_callback' not in all_primitives(concrete.jaxpr)
+
+
+AVAIL = [-1.0, 0.0, +1]
+
+
+def pick(s, a):
+    assert jnp.all(jnp.isfinite(s)), 'the state diverged'
+    return s * 2 + AVAIL[a]
+
+
+def rollout(s, actions):
+    for a in actions:
+        s = jax.vmap(pick)(s, a)
+    return s
+
+
+def python_rollout(s, actions):
+    s = np.array(s, np.float32)
+    for a in actions:
+        s = np.stack([pick(row, int(i)) for row, i in zip(s, a)])
+    return s
+
+
+def test_vmapped_scanned_checks_are_error_values_not_callbacks():
+    f = autograph.convert(rollout)
+    concrete = f.get_concrete_function(jax.ShapeDtypeStruct((4, 2), jnp.float32),
+                                       jax.ShapeDtypeStruct((5, 4), jnp.int32))
+    names = all_primitives(concrete.jaxpr)
+    assert 'scan' in names and 'debug_callback' not in names
+    s = jnp.ones((4, 2))
+    good = jnp.array(np.random.RandomState(0).randint(0, 3, (5, 4)), jnp.int32)
+    same_outcome(python_rollout, f, s, good)
+    bad = good.at[3, 2].set(3)           # one element, one step: IndexError
+    same_outcome(python_rollout, f, s, bad)
+    negative = good.at[1, 0].set(-4)
+    same_outcome(python_rollout, f, s, negative)
+
+
+def test_any_element_failing_under_vmap_raises():
+    f = autograph.convert(halve_while_positive)
+    batched = jax.vmap(f, in_axes=(0, None))
+    xs = jnp.array([[1., 2., 3.], [1., 2., -3.], [4., 5., 6.]])
+    assert_same(batched(xs[::2], 3), np.array([[.5, 1., 1.5], [2., 2.5, 3.]]))
+    with pytest.raises(AssertionError, match=r'^x\[2\] = -3.0 is not positive'):
+        jax.block_until_ready(batched(xs, 3))
+    # converted without jit, inside the caller's jit: a callback on the failing path only
+    plain = jax.jit(jax.vmap(autograph.convert(halve_while_positive, jit=False),
+                             in_axes=(0, None)))
+    assert_same(plain(xs[::2], 3), np.array([[.5, 1., 1.5], [2., 2.5, 3.]]))
+    with pytest.raises(Exception, match=r'x\[2\] = -3.0 is not positive'):
+        jax.block_until_ready(plain(xs, 3))
+
+
+def two_checks(x):
+    for i in range(x.shape[0]):
+        if x[i] < 0:
+            raise ValueError(f'negative at {i}')
+        assert x[i] < 10, f'too large at {i}'
+    return x.sum()
+
+
+@pytest.mark.parametrize('values', [[1., 2.], [1., 20.], [-1., 20.], [20., -1.]])
+def test_the_first_failing_check_in_program_order_wins(values):
+    f = autograph.convert(two_checks, unroll_loops=False)
+    same_outcome(lambda x: two_checks(np.array(x, np.float32)),
+                 lambda x: f(jnp.array(x, jnp.float32)), values)
+
+
+def count_down(n):
+    while n != 0:
+        assert n > 0, f'n = {n}'
+        n = n - 1
+    return n
+
+
+def test_a_loop_stops_at_a_failed_check():
+    # Python stops at the assert; the compiled loop would otherwise never end.
+    f = autograph.convert(count_down)
+    same_outcome(count_down, lambda n: f(i32(n)), 3)
+    same_outcome(count_down, lambda n: f(i32(n)), -2)
+
+
+def checked_sqrt(x):
+    if x < 0:
+        raise ValueError(f'negative input {x}') from ArithmeticError('sqrt domain')
+    return jnp.sqrt(x)
+
+
+def test_checks_under_grad_and_jit():
+    f = autograph.convert(checked_sqrt)
+    assert_same(jax.grad(f)(f32(4.)), 0.25)
+    with pytest.raises(ValueError, match='negative input -4.0') as info:
+        jax.block_until_ready(jax.grad(f)(f32(-4.)))
+    assert type(info.value.__cause__) is ArithmeticError
+    assert_same(jax.jit(f)(f32(9.)), 3.)
+    # under the caller's jit, the Function reports it by a callback: JAX's error says it
+    with pytest.raises(Exception, match='ValueError: negative input -1.0'):
+        jax.block_until_ready(jax.jit(f)(f32(-1.)))
+
+
+def test_a_python_number_list_at_a_traced_index():
+    def torque(x, a):
+        return x + AVAIL[a]
+    f = autograph.convert(torque)
+    for a in range(-3, 3):
+        assert_same(f(f32(1.), i32(a)), torque(1., a))
+    assert jax.typeof(jax.jit(lambda a: AVAIL[a] if False else autograph.convert(
+        lambda a: AVAIL[a], jit=False)(a))(i32(1))).weak_type
+    for a in (3, -4):
+        same_outcome(torque, lambda x, a: f(f32(x), i32(a)), 1., a)
+    assert_same(jax.vmap(f, in_axes=(None, 0))(f32(1.), jnp.arange(3)), np.array([0., 1., 2.]))
+    with pytest.raises(IndexError, match='^list index out of range'):
+        jax.block_until_ready(jax.vmap(f, in_axes=(None, 0))(f32(1.), jnp.arange(5)))

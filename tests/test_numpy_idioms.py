@@ -1,0 +1,227 @@
+"""Conditions and NumPy idioms as Python and NumPy take them, on JAX arrays: size-1
+conditions, short-circuits that stop at a deciding Python operand, traced loop bounds from
+`.item()`/`int()`/`float()`, boolean-mask assignment, index lists, `complex()`."""
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import autograph
+from autograph.runtime.errors import ControlFlowError
+from autograph.runtime.lists import ListReadInLoop
+from tests.helpers import assert_same, f32, i32
+
+
+def each_way(fn, *args):
+    """`fn` converted under jit, under jax.jit without its own, and (the first argument
+    batched) under jax.vmap, each compared with plain `fn` on the same arguments."""
+    expected = fn(*args)
+    assert_same(autograph.convert(fn)(*args), expected)
+    assert_same(jax.jit(autograph.convert(fn, jit=False))(*args), expected)
+    batched = jax.vmap(autograph.convert(fn), in_axes=(0,) + (None,) * (len(args) - 1))
+    assert_same(batched(jnp.stack([args[0], args[0]]), *args[1:]),
+                jax.tree_util.tree_map(lambda e: jnp.stack([e, e]), expected))
+    return expected
+
+
+# --- size-1 conditions ------------------------------------------------------------------
+
+def double_if_mean_positive(x):
+    if x.mean(keepdims=True) > 0:
+        return x * 2
+    return x
+
+
+def grow_while_small(x):
+    while x.sum(keepdims=True) < 10:
+        x = x + 1
+    return x
+
+
+def shape_one_scalar(x, limit):
+    if limit > 0:          # a shape-[1] scalar, as Paddle and TF1 code pass them
+        return x + limit[0]
+    return x - 1
+
+
+@pytest.mark.parametrize('shape', [(3,), (1, 1), (2, 2)])
+def test_a_size_1_condition_is_its_element(shape):
+    for sign in (1., -1.):
+        each_way(double_if_mean_positive, sign * jnp.ones(shape))
+    each_way(grow_while_small, jnp.ones(shape))
+    each_way(shape_one_scalar, jnp.ones(shape), jnp.array([2.]))
+    each_way(shape_one_scalar, jnp.ones(shape), jnp.array([-2.]))
+
+
+def test_a_condition_of_another_size_keeps_the_named_error():
+    def f(x):
+        if x > 0:
+            return x
+        return -x
+    with pytest.raises(ControlFlowError, match=r'array of shape \(3,\)'):
+        autograph.convert(f)(jnp.ones(3))
+
+
+# --- short-circuits ---------------------------------------------------------------------
+
+def or_chain(x, a=None):
+    if x > 1 or a is None or a > 1:
+        return x + 1
+    return x - 1
+
+
+def and_chain(x, a=None):
+    if x > 1 and a is not None and a > 1:
+        return x + 1
+    return x - 1
+
+
+def value_chain(x, a=None):
+    return x > 1 or a is None or a > 1
+
+
+@pytest.mark.parametrize('a', [None, 0., 5.])
+@pytest.mark.parametrize('x', [0., 2.])
+def test_chains_stop_where_python_stops(x, a):
+    # with a = None, `a > 1` (a TypeError) is never evaluated, as in Python
+    for fn in (or_chain, and_chain):
+        assert_same(autograph.convert(fn)(f32(x), a), fn(f32(x), a))
+    assert bool(autograph.convert(value_chain)(f32(x), a)) == bool(value_chain(f32(x), a))
+
+
+def test_none_after_a_traced_operand_is_false():
+    def f(x):
+        if x > 0 and None:
+            return x + 1
+        return x - 1
+    for x in (-1., 1.):
+        assert_same(autograph.convert(f)(f32(x)), f(f32(x)))
+
+
+def test_checks_in_later_operands_count_only_where_they_run():
+    def positive(v):
+        assert v > 0, 'not positive'
+        return True
+
+    def f(x):
+        if x < 0 or positive(x):
+            return x * 2
+        return x
+    g = autograph.convert(f)
+    assert_same(g(f32(-3.)), f(f32(-3.)))      # `positive` does not run: no check
+    assert_same(g(f32(3.)), f(f32(3.)))
+    with pytest.raises(AssertionError, match='not positive'):
+        g(f32(0.))
+
+
+# --- traced loop bounds from .item(), int(), float() ---------------------------------------
+
+def sum_to_item(x, n):
+    s = 0.
+    for i in range(n.item()):
+        s += x[i]
+    return s
+
+
+def sum_to_int(x, n):
+    s = 0.
+    for i in range(int(n)):
+        s += x[i]
+    return s
+
+
+def sum_while_below_float(x, n):
+    s, i = 0., 0
+    while i < float(n):
+        s += x[i]
+        i += 1
+    return s
+
+
+@pytest.mark.parametrize('fn', [sum_to_item, sum_to_int, sum_while_below_float])
+def test_item_int_float_bounds_stage_the_loop(fn):
+    x = jnp.arange(5.)
+    for n in (0, 3, 5):
+        assert_same(autograph.convert(fn)(x, i32(n)), fn(x, i32(n)))
+    assert_same(autograph.convert(sum_to_item)(x, jnp.array([3])),
+                sum_to_item(x, jnp.array([3])))
+
+
+def test_item_of_a_larger_array_is_pythons_error():
+    with pytest.raises(ValueError, match='size 1'):
+        autograph.convert(sum_to_item)(jnp.arange(5.), jnp.array([1, 2]))
+
+
+def running_sums(xs):
+    ys = [0.]
+    for i, x in enumerate(xs):
+        ys.append(x + ys[i])
+    return ys
+
+
+def test_a_list_read_and_grown_by_a_staged_loop_is_the_named_list_error():
+    with pytest.raises(ListReadInLoop, match="'ys' is read"):
+        autograph.convert(running_sums)(jnp.arange(5.))
+
+
+# --- NumPy idioms ---------------------------------------------------------------------
+
+def set_where_large(N, n):
+    mask = N > 2
+    N[mask] = n
+    return N
+
+
+def add_where_positive(x):
+    x[x > 0] += 1
+    return x
+
+
+def set_rows_where(M, flags):
+    M[flags > 0] = 0.
+    return M
+
+
+def swap_rows(M, i, j):
+    M[[i, j]] = M[[j, i]]
+    return M
+
+
+def test_boolean_mask_assignment_is_where():
+    x = np.arange(-2., 4.)
+    assert_same(autograph.convert(set_where_large)(jnp.asarray(x), f32(9.)),
+                set_where_large(x.copy(), 9.))
+    assert_same(autograph.convert(add_where_positive)(jnp.asarray(x)),
+                add_where_positive(x.copy()))
+    M = np.arange(6.).reshape(3, 2)
+    flags = np.array([1, 0, 1])
+    assert_same(autograph.convert(set_rows_where)(jnp.asarray(M), jnp.asarray(flags)),
+                set_rows_where(M.copy(), flags))
+    grads = jax.grad(lambda x: autograph.convert(add_where_positive)(x).sum())(
+        jnp.asarray(x))
+    assert_same(grads, np.ones(6))
+    batched = jax.vmap(autograph.convert(add_where_positive))(jnp.stack([x, -x]))
+    assert_same(batched, np.stack([add_where_positive(x.copy()),
+                                   add_where_positive(-x.copy())]))
+
+
+def test_a_list_of_indices_is_an_index_array():
+    M = np.arange(6.).reshape(3, 2)
+    for i, j in ((0, 2), (1, 1), (2, 0)):
+        assert_same(autograph.convert(swap_rows)(jnp.asarray(M), i32(i), i32(j)),
+                    swap_rows(M.copy(), i, j))
+
+
+def test_complex_of_traced_parts():
+    def f(x, y):
+        return complex(x, y) * 2 + complex('1+1j')
+    assert_same(autograph.convert(f)(f32(1.), f32(2.)), f(1., 2.))
+    assert_same(jax.vmap(autograph.convert(f))(jnp.arange(2.), jnp.ones(2)),
+                np.array([f(0., 1.), f(1., 1.)]))
+
+
+def test_a_boolean_mask_read_keeps_a_named_error():
+    def f(x):
+        return x[x > 0].sum()
+    with pytest.raises(ControlFlowError, match='traced boolean mask'):
+        autograph.convert(f)(jnp.arange(-2., 3.))

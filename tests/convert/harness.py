@@ -73,8 +73,9 @@ def has(tree, *kinds):
 
 
 def check(last, fn, *args):
-    """`fn` converted up to `last` (and made runnable) returns what `fn` returns on `args` (or raises the same
-    exception type); returns the converted function for checks on its shape."""
+    """`fn` converted up to `last` (and made runnable) returns what `fn` returns on
+    `args`, or raises the same type of exception; returns the converted function, for
+    checks on its shape."""
     converted = runnable(last, fn)
     try:
         expected = fn(*args)

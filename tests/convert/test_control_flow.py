@@ -118,3 +118,20 @@ def test_a_branch_passes_on_only_what_is_read_after_it():
         return y
     code = check(control_flow, f, 3).code
     assert "names=('y',)" in code, code
+
+
+def test_nested_functions_and_closures_convert_innermost_first():
+    scale = 3
+
+    def f(xs):
+        def weight(x):
+            if x > 1:
+                return x * scale
+            return x
+        total = 0
+        for x in xs:
+            total += weight(x)
+        return total
+    for xs in ([0, 1, 2, 5], []):
+        converted = check(control_flow, f, xs)
+    assert 'ag.if_exp(x > 1' in converted.code and 'ag.for_stmt' in converted.code

@@ -76,7 +76,7 @@ def endless(n):
 
 
 CASES = [
-    (sign, (5,)), (sign, (-2,)), (sign, (0,)),
+    (sign, (5,)), (sign, (-2,)), (sign, (0,)), (sign, (None,)),   # TypeError both ways
     (early_then_work, (None,)), (early_then_work, (3,)), (early_then_work, (9,)),
     (index_of, ([4, 5, 6], 5)), (index_of, ([4, 5, 6], 7)), (index_of, ([], 1)),
     (search_while, (10,)), (search_while, (0,)),

@@ -1,4 +1,6 @@
 """Shared checks: converted code against the same Python run unconverted."""
+import inspect
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -21,6 +23,20 @@ def check(fn, *args, **kwargs):
     assert_same(autograph.convert(fn)(*args, **kwargs), expected)
     assert_same(autograph.convert(fn, jit=False)(*args, **kwargs), expected)
     return expected
+
+
+def converted(fn):
+    """The converted `fn` without its own jit, to run under jax.jit/vmap/grad."""
+    return autograph.convert(fn, jit=False)
+
+
+def line_of(fn, text):
+    """The line number in its file of the first line of `fn` containing `text`."""
+    lines, start = inspect.getsourcelines(fn)
+    for offset, line in enumerate(lines):
+        if text in line:
+            return start + offset
+    raise AssertionError(text)
 
 
 def primitives(fn, *args):

@@ -4,7 +4,9 @@ import ast
 import pytest
 
 from autograph.analysis.activity import activity, scope_of
+from autograph.analysis import definite
 from autograph.analysis.dataflow import Dataflow
+from autograph.analysis.scopes import sharing
 
 
 def stmt(code):
@@ -31,6 +33,57 @@ def test_local_names_exclude_globals_and_nonlocals():
     function = stmt('def f(a):\n    global g\n    g = 1\n    b = 2\n'
                     '    def h():\n        nonlocal b\n        b = 3\n    import os\n')
     assert sorted(scope_of(function).locals) == ['a', 'b', 'h', 'os']
+
+
+@pytest.mark.parametrize('code,dump', [
+    ('def f(x):\n    return x', "captured=[] writers={} escaped=[]"),
+    ('def f(x):\n    g = lambda: x\n    return g', "captured=['x'] writers={} escaped=[]"),
+    ('def f(x):\n    return [y for y in x]', "captured=[] writers={} escaped=[]"),
+    ('def f(xs):\n    def add(v):\n        xs.append(v)\n    add(1)',
+     "captured=['xs'] writers={'add': ['xs']} escaped=[]"),
+    ('def f():\n    n = 0\n    def inc():\n        nonlocal n\n        n += 1\n    return inc',
+     "captured=['n'] writers={'inc': ['n']} escaped=['inc']"),
+    ('def f():\n    n = 0\n    def inc():\n        nonlocal n\n        n += 1\n'
+     '    def twice():\n        inc()\n        inc()\n    twice()',
+     "captured=['inc', 'n'] writers={'inc': ['n'], 'twice': ['n']} escaped=['inc']"),
+])
+def test_sharing(code, dump):
+    assert sharing(stmt(code)).dump() == dump
+
+
+@pytest.mark.parametrize('code,dump', [
+    ('def f(x):\n    y = x\n    return y', "safe=['x', 'y']"),
+    ('def f(x):\n    if x:\n        y = 1\n    return y', "safe=['x']"),
+    ('def f(x):\n    if x:\n        y = 1\n    else:\n        y = 2\n    return y',
+     "safe=['x', 'y']"),
+    ('def f(xs, t):\n    for x in xs:\n        if x == t:\n            i = x\n'
+     '            break\n    else:\n        i = -1\n    return i',
+     "safe=['i', 't', 'x', 'xs']"),
+    ('def f(n):\n    while n:\n        k = n\n        n -= 1\n    return k', "safe=['n']"),
+    ('def f(x):\n    try:\n        y = 1 / x\n    except ZeroDivisionError:\n        y = 0\n'
+     '    return y', "safe=['x', 'y']"),
+    ('def f(x):\n    g = lambda: y\n    y = x\n    return g()', "safe=['g', 'x']"),
+    ('def f(x):\n    with open(x) as h:\n        y = h.read()\n    return y',
+     "safe=['h', 'x']"),
+    ('def f(x):\n    if (y := x):\n        pass\n    return y', "safe=['x']"),
+])
+def test_assigned_before_reads(code, dump):
+    assert definite.dump(stmt(code)) == dump
+
+
+@pytest.mark.parametrize('code,dumps', [
+    ('def f(x):\n    a = x\n    b = a\n    return a',
+     ["live_out=['a'] defined_in=['x']", "live_out=['a'] defined_in=['a', 'x']",
+      "live_out=[] defined_in=['a', 'b', 'x']"]),
+    ('def f(x):\n    for i in x:\n        s = i\n    return s',
+     ["live_out=['s'] defined_in=['x']", "live_out=[] defined_in=['x']"]),
+    ('def f(x):\n    while x:\n        x -= 1\n        t = x\n    return 0',
+     ["live_out=[] defined_in=['x']", "live_out=[] defined_in=['x']"]),
+])
+def test_dataflow(code, dumps):
+    function = stmt(code)
+    flow = Dataflow(function)
+    assert [flow.dump(s) for s in function.body] == dumps
 
 
 def flow_of(code):

@@ -2,7 +2,6 @@
 `return` anywhere, `match`, generators given to `convert`, and what mismatch errors say.
 Each converted result is compared with the same function run as plain Python."""
 import contextlib
-import inspect
 import os
 
 import jax
@@ -11,14 +10,9 @@ import numpy as np
 import pytest
 
 import autograph
-from tests.helpers import assert_same, check, f32, i32, primitives, staged
+from tests.helpers import assert_same, check, f32, i32, line_of, primitives, staged
 
 HERE = os.path.basename(__file__)
-
-
-def line_of(fn, text):
-    lines, start = inspect.getsourcelines(fn)
-    return start + next(i for i, line in enumerate(lines) if text in line)
 
 
 # --- raise ------------------------------------------------------------------------------

@@ -5,18 +5,9 @@ import jax.numpy as jnp
 import pytest
 
 import autograph
+from tests.helpers import line_of
 
 HERE = os.path.basename(__file__)
-
-
-def line_of(fn, text):
-    """The line number in this file of the first line of `fn` containing `text`."""
-    import inspect
-    lines, start = inspect.getsourcelines(fn)
-    for offset, line in enumerate(lines):
-        if text in line:
-            return start + offset
-    raise AssertionError(text)
 
 
 def raises(fn, *args, error=autograph.ControlFlowError):

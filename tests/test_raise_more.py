@@ -2,7 +2,6 @@
 inside `try/except`, a stored exception raised again, raises in staged loops and nested
 functions, and assert messages that format traced values. Each converted result is
 compared with the same function run as plain Python."""
-import inspect
 import os
 
 import jax
@@ -10,15 +9,10 @@ import jax.numpy as jnp
 import pytest
 
 import autograph
-from tests.helpers import assert_same, check, f32, i32, primitives, staged
+from tests.helpers import assert_same, check, f32, i32, line_of, primitives, staged
 
 HERE = os.path.basename(__file__)
 pytestmark = pytest.mark.x64
-
-
-def line_of(fn, text):
-    lines, start = inspect.getsourcelines(fn)
-    return start + next(i for i, line in enumerate(lines) if text in line)
 
 
 def python_error(fn, *args):

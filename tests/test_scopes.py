@@ -9,8 +9,7 @@ import jax.numpy as jnp
 import pytest
 
 import autograph
-from tests.helpers import assert_same, check, staged
-from tests.test_errors import line_of
+from tests.helpers import assert_same, check, converted, line_of, staged
 
 COUNTER = 0.0
 SCALE = 2.0
@@ -24,10 +23,6 @@ def countdown(x, n):
     if n == 0:
         return x
     return countdown(x * 2.0, n - 1)
-
-
-def converted(fn):
-    return autograph.convert(fn, jit=False)
 
 
 # --- late binding: closures see a variable's current value ------------------------------

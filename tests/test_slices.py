@@ -2,7 +2,6 @@
 `lax.dynamic_slice` (checked when the program runs where Python would differ); other
 traced slices are a ControlFlowError naming the slice and the line. Each converted
 result is compared with the same function run as plain Python."""
-import inspect
 import os
 
 import jax
@@ -11,15 +10,10 @@ import numpy as np
 import pytest
 
 import autograph
-from tests.helpers import assert_same, check, i32, primitives
+from tests.helpers import assert_same, check, i32, line_of, primitives
 
 HERE = os.path.basename(__file__)
 pytestmark = pytest.mark.x64
-
-
-def line_of(fn, text):
-    lines, start = inspect.getsourcelines(fn)
-    return start + next(i for i, line in enumerate(lines) if text in line)
 
 
 def window3(x, i):

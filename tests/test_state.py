@@ -10,23 +10,9 @@ import pytest
 from flax import nnx
 
 import autograph
-from tests.helpers import assert_same, check, staged
+from tests.helpers import assert_same, check, converted, line_of, staged
 
 HERE = os.path.basename(__file__)
-
-
-def line_of(fn, text):
-    import inspect
-    lines, start = inspect.getsourcelines(fn)
-    for offset, line in enumerate(lines):
-        if text in line:
-            return start + offset
-    raise AssertionError(text)
-
-
-def converted(fn):
-    """The converted `fn` without its own jit, to run under jax.jit/vmap/grad."""
-    return autograph.convert(fn, jit=False)
 
 
 # --- attributes as state ------------------------------------------------------------------

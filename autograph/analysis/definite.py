@@ -38,6 +38,11 @@ def assigned_before_reads(function, shared=None):
     return frozenset(scope.locals - walker.unsafe - shared.captured)
 
 
+def dump(function):
+    """`assigned_before_reads(function)` as one line, for tests: `safe=['a', 'i']`."""
+    return f'safe={sorted(assigned_before_reads(function))}'
+
+
 class _Walker:
     def __init__(self, deletes=True, walrus=True):
         self.unsafe = set()   # names read somewhere they may have no value

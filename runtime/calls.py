@@ -75,6 +75,9 @@ def call(fn, *args, **kwargs):
         if staged_levels >= STAGED_RECURSION_LIMIT:
             raise _recursion_error(fn, code)
     depths.append(depth)
+    on_call = context.current().on_call
+    if on_call is not None:
+        on_call(target)
     try:
         return target(*args, **kwargs)
     finally:

@@ -14,6 +14,9 @@ of one hidden stack per module:
   (runtime.calls: recursion on a traced value);
 - `autodiff` and `unroll_loops`: the loop options in force (runtime.loop_autodiff,
   runtime.loop_policy);
+- `on_call`: while a converted Function is traced, told of each converted function its
+  code calls, before the call (autograph.function.state: the state those functions read
+  and write);
 - `embeddings`: the frameworks whose converted code is running, innermost last (None
   where an embedding is suspended; runtime.registry).
 
@@ -40,6 +43,7 @@ class TracingContext:
     autodiff: str = None
     unroll_loops: bool = None
     embeddings: list = dataclasses.field(default_factory=list)   # innermost last
+    on_call: object = None
 
 
 _current = contextvars.ContextVar('autograph_tracing_context', default=None)

@@ -33,7 +33,8 @@ from autograph.errors import user_facing
 from autograph.function.concrete import ConcreteFunction, check_signature, named
 from autograph.function.keys import ObjectKey, call_key, leaf_names
 from autograph.function.results import Result
-from autograph.runtime import loop_autodiff, loop_policy
+from autograph.function import state
+from autograph.runtime import context, loop_autodiff, loop_policy
 from autograph.runtime.state import check_defined
 
 # --- the eager switch -------------------------------------------------------------------
@@ -94,6 +95,7 @@ class Function:
         self._trace_calls = collections.deque(maxlen=RETRACE_WINDOW)
         self._trace_keys = collections.deque(maxlen=2)
         self._warned_retracing = False
+        self._state = None   # a StateFinder, made on the first call
 
     @property
     def python_function(self):
@@ -156,21 +158,67 @@ class Function:
         try:
             if not self._jit:
                 return self._run_converted(args, kwargs)
-            if not kwargs and self.input_signature is None and _all_arrays(args):
-                return self._arrays_jit(*args)
-            key, leaves = self._key(args, kwargs)
+            if (not kwargs and self.input_signature is None and _all_arrays(args)
+                    and not self._state_places(args, {})):
+                return self._written_back(self._arrays_jit(*args), args, {})
+            key, leaves, bound = self._key(args, kwargs)
             concrete = self._concrete.get(key) or self._concrete_function(key)
-            return concrete.call_leaves(leaves)
+            return self._written_back(concrete.call_leaves(leaves), *bound)
         except Exception as error:
             user = user_facing(error)
             raise user from user.__cause__   # (the user's `raise ... from` cause is kept)
 
     def _key(self, args, kwargs):
+        """The call's key and flat leaves (the state it reads included, see `state`), and
+        the arguments bound to the parameters."""
         if self.input_signature is not None:
             check_signature(self.python_function, self.input_signature, args, kwargs)
         else:
             args, kwargs = self._bind(args, kwargs)
-        return call_key(args, kwargs)
+        key, leaves = call_key(args, self._with_state(args, kwargs))
+        return key, leaves, (args, kwargs)
+
+    # --- state that outlives a call (see autograph.function.state) ----------------------
+
+    def _finder(self):
+        if self._state is None:
+            self._state = state.StateFinder(self._function)
+        return self._state
+
+    def _roots(self, args, kwargs):
+        """The objects whose attributes may be state: the instance of a method, and the
+        object arguments, labelled by their parameters."""
+        fn = self.python_function
+        params = list(self._signature.parameters) if self._signature is not None else []
+        roots = []
+        if isinstance(fn, types.MethodType):
+            code = getattr(fn.__func__, '__code__', None)
+            roots.append((code.co_varnames[0] if code and code.co_argcount else 'self',
+                          fn.__self__))
+        for i, arg in enumerate(args):
+            roots.append((params[i] if i < len(params) else f'argument {i}', arg))
+        roots += list(kwargs.items())
+        return roots
+
+    def _state_places(self, args, kwargs, potential=False):
+        places = self._finder().find(self._roots(args, kwargs), potential)
+        if potential:   # (lists and dicts given as arguments are keyed as arguments)
+            places += state.argument_places(args, kwargs)
+        return places
+
+    def _with_state(self, args, kwargs):
+        """`kwargs` with the current values of the state the function reads, if any."""
+        places = self._state_places(args, kwargs)
+        if not places:
+            return kwargs
+        return {**kwargs, state.STATE: {place.label: place.get() for place in places}}
+
+    def _written_back(self, out, args, kwargs):
+        """The result of a compiled call, after writing back the state it changed."""
+        result, changed = out
+        if changed:
+            state.write(self._state_places(args, kwargs, potential=True), changed)
+        return result
 
     @functools.cached_property
     def _signature(self):
@@ -195,7 +243,7 @@ class Function:
         """The ConcreteFunction for these arguments (arrays or jax.ShapeDtypeStruct)."""
         if not args and not kwargs and self.input_signature is not None:
             args = self.input_signature
-        key, leaves = self._key(args, kwargs)
+        key, leaves, _ = self._key(args, kwargs)
         concrete = self._concrete.get(key) or self._concrete_function(key)
         concrete.ensure_traced()
         return concrete
@@ -227,7 +275,24 @@ class Function:
                 and self._trace_calls[-1] - self._trace_calls[0] == RETRACE_WINDOW - 1):
             self._warned_retracing = True
             warnings.warn(retrace_message(self, *self._trace_keys), stacklevel=4)
-        return Result.of(self._run_converted(args, kwargs))
+        kwargs = dict(kwargs)
+        values = kwargs.pop(state.STATE, {})
+        finder = self._finder()
+        roots = self._roots(args, kwargs)
+        installed = state.Installed(finder.find(roots, potential=True), values)
+
+        def on_call(fn):   # a function the trace calls: its state too
+            if finder.add_function(fn):
+                installed.add(finder.find(roots, potential=True))
+        try:
+            with context.setting(on_call=on_call):
+                result = self._run_converted(args, kwargs)
+            result, changed = state.snapshot((result, installed.changed()))
+            out = Result.of(result), {label: Result.of(value, label)
+                                      for label, value in changed.items()}
+        finally:
+            installed.restore()
+        return out
 
     def _run_converted(self, args, kwargs):
         with loop_policy.unroll_loops(self.unroll_loops), \

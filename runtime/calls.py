@@ -77,7 +77,7 @@ def call(fn, *args, **kwargs):
     depths.append(depth)
     on_call = context.current().on_call
     if on_call is not None:
-        on_call(target)
+        on_call(target, args)
     try:
         return target(*args, **kwargs)
     finally:

@@ -147,11 +147,16 @@ class _NoConverter:
     def assigned_on_self(code):
         return ()
 
+    @staticmethod
+    def is_library(obj):
+        return False
+
 
 converter = _NoConverter()
 """What the converter installs (`install_converter`): `converted_callable(fn)` gives the
 converted version of a function converted code calls (or `fn` itself for library code),
-and `assigned_on_self(code)` the attributes a method assigns on its first parameter."""
+`assigned_on_self(code)` the attributes a method assigns on its first parameter, and
+`is_library(obj)` whether an object is library code."""
 
 
 def install_converter(hook):

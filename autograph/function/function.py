@@ -31,10 +31,10 @@ import jax
 from autograph.conversion import converted_callable
 from autograph.errors import user_facing
 from autograph.function.concrete import ConcreteFunction, check_signature, named
-from autograph.function.keys import ObjectKey, call_key, leaf_names
+from autograph.function.keys import STATE, ObjectKey, call_key, leaf_names
 from autograph.function.results import Result
-from autograph.function import state
 from autograph.runtime import context, loop_autodiff, loop_policy
+from autograph.runtime import places as state
 from autograph.runtime.state import check_defined
 
 # --- the eager switch -------------------------------------------------------------------
@@ -211,7 +211,7 @@ class Function:
         places = self._state_places(args, kwargs)
         if not places:
             return kwargs
-        return {**kwargs, state.STATE: {place.label: place.get() for place in places}}
+        return {**kwargs, STATE: {place.label: place.get() for place in places}}
 
     def _written_back(self, out, args, kwargs):
         """The result of a compiled call, after writing back the state it changed."""
@@ -276,12 +276,12 @@ class Function:
             self._warned_retracing = True
             warnings.warn(retrace_message(self, *self._trace_keys), stacklevel=4)
         kwargs = dict(kwargs)
-        values = kwargs.pop(state.STATE, {})
+        values = kwargs.pop(STATE, {})
         finder = self._finder()
         roots = self._roots(args, kwargs)
-        installed = state.Installed(finder.find(roots, potential=True), values)
+        installed = state.Installed(self._state_places(args, kwargs, potential=True), values)
 
-        def on_call(fn):   # a function the trace calls: its state too
+        def on_call(fn, args=()):   # a function the trace calls: its state too
             if finder.add_function(fn):
                 installed.add(finder.find(roots, potential=True))
         try:

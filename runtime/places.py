@@ -1,4 +1,6 @@
-"""State that outlives a call: what a Function reads and writes besides its arguments.
+"""State that outlives a call: the places (globals, cells, attributes, containers) that
+code reads and writes besides its arguments, for a converted Function and for a staged
+statement whose branches or body call functions that write them.
 
 Python reference: two calls `f(x); f(y)` of a plain function share the world: the second
 sees the globals, closure cells, attributes and lists that the first changed, and both
@@ -31,6 +33,12 @@ outputs, so the Function makes that state part of both, on every call:
   out of the trace (Python values, see `results`), and the Function writes the concrete
   values back after the call: attributes and globals are set, lists and dicts are filled
   in place (other references to them see the change).
+
+The same places serve a staged `if`/`while`/`for` whose branch or body calls a function
+that writes a global, an attribute of an object it was given, or a list it was given
+(`Watch`): the branch is traced once while the places its calls reach are watched; what
+they changed is put back and becomes state of the statement (fields, see
+runtime.mutation), and the statement is staged again with it (see runtime.statement).
 """
 import builtins
 import functools
@@ -39,9 +47,9 @@ import types
 import jax
 import numpy as np
 
-from autograph.function.keys import STATE  # noqa: F401 (re-exported)
-from autograph.library import is_library
-from autograph.runtime.mutation import write_back
+from . import context
+from .context import staged_depth
+from .mutation import write_back
 
 
 _DEPTH = 3                    # how deep attributes of objects are followed
@@ -62,22 +70,24 @@ def code_names(code):
 
 class Place:
     """One place state lives: an attribute, a global, a closure cell, a container."""
-    __slots__ = ('label', 'get', 'set', 'delete')
+    __slots__ = ('label', 'get', 'set', 'delete', 'key')
 
-    def __init__(self, label, get, set, delete):
+    def __init__(self, label, get, set, delete, key):
+        """`key` tells places apart (two labels may name one place)."""
         self.label, self.get, self.set, self.delete = label, get, set, delete
+        self.key = key
 
 
 def _attribute(label, holder, name):
     return Place(label, lambda: holder.__dict__.get(name, _MISSING),
                  lambda value: setattr(holder, name, value),
-                 lambda: holder.__dict__.pop(name, None))
+                 lambda: holder.__dict__.pop(name, None), ('attribute', id(holder), name))
 
 
 def _global(label, namespace, name):
     return Place(label, lambda: namespace.get(name, _MISSING),
                  lambda value: namespace.__setitem__(name, value),
-                 lambda: namespace.pop(name, None))
+                 lambda: namespace.pop(name, None), ('global', id(namespace), name))
 
 
 def _cell(label, cell):
@@ -92,7 +102,8 @@ def _cell(label, cell):
             del cell.cell_contents
         except ValueError:
             pass
-    return Place(label, get, lambda value: setattr(cell, 'cell_contents', value), delete)
+    return Place(label, get, lambda value: setattr(cell, 'cell_contents', value), delete,
+                 ('cell', id(cell)))
 
 
 def argument_places(args, kwargs):
@@ -100,8 +111,12 @@ def argument_places(args, kwargs):
     contents are keyed as arguments, not as state)."""
     given = [(f'<argument {i}>', arg) for i, arg in enumerate(args)]
     given += [(f'<argument {name}>', arg) for name, arg in kwargs.items()]
-    return [Place(label, lambda arg=arg: arg, None, None)
-            for label, arg in given if type(arg) in (list, dict)]
+    return [container(label, arg) for label, arg in given if type(arg) in (list, dict)]
+
+
+def container(label, value):
+    """A list or dict as a place: its contents (filled in place)."""
+    return Place(label, lambda: value, None, None, ('container', id(value)))
 
 
 _ARRAYS = (jax.Array, np.ndarray, np.generic)
@@ -134,7 +149,8 @@ def is_holder(value):
     if (isinstance(value, (type, types.ModuleType, types.FunctionType, types.MethodType,
                            types.BuiltinFunctionType, functools.partial))
             or not hasattr(value, '__dict__') or isinstance(value, jax.Array)
-            or hasattr(type(value), '__ag_python_function__') or is_library(value)):
+            or hasattr(type(value), '__ag_python_function__')
+            or context.converter.is_library(value)):
         return False
     try:
         return jax.tree_util.treedef_is_leaf(jax.tree_util.tree_structure(value))
@@ -147,7 +163,7 @@ class StateFinder:
     global namespaces grow as tracing finds the functions it calls; they are kept for
     the Function's later calls."""
 
-    def __init__(self, fn):
+    def __init__(self, fn=None):
         fn = getattr(fn, '__func__', fn)
         code = getattr(fn, '__code__', None)
         self.names = code_names(code) if code is not None else set()
@@ -269,10 +285,10 @@ class Installed:
     def add(self, places):
         """Places found while tracing (a function called): their values now are kept to
         restore them, and count as their values before the call."""
-        known = {p.label for p in self.places}
+        known = {p.key for p in self.places}
         for place in places:
-            if place.label not in known:
-                known.add(place.label)
+            if place.key not in known:
+                known.add(place.key)
                 self.places.append(place)
                 self.original.append(snapshot(place.get()))
                 self.installed.append(contents(place.get()))
@@ -305,3 +321,94 @@ def write(places, changed):
         if place is not None:
             put(place, value)
 
+
+
+# --- what the calls of a staged branch or body change -------------------------------
+
+class PlaceAttribute:
+    """A place as an attribute `value` (what runtime.mutation carries as a field)."""
+
+    def __init__(self, place):
+        self.place = place
+        self.key = place.key
+
+    @property
+    def value(self):
+        value = self.place.get()
+        if value is _MISSING:
+            raise AttributeError(self.place.label)
+        return snapshot(value)
+
+    @value.setter
+    def value(self, value):
+        put(self.place, value)
+
+    @value.deleter
+    def value(self):
+        self.place.delete()
+
+
+class Watch:
+    """The places that the functions called by one staged branch or body reach (their
+    globals, the objects and containers they are given, those the branch's closure
+    holds): `during(fn)` runs `fn` watching them, then puts back what it changed and
+    remembers those places (`changed`)."""
+
+    def __init__(self, functions, carried=()):
+        """`functions`: the statement's branches or body; `carried`: the keys of the
+        places the statement carries already (not watched)."""
+        self.carried = set(carried)
+        self.roots = []
+        self.containers = set()
+        for fn in functions:
+            for name, cell in zip(getattr(getattr(fn, '__code__', None), 'co_freevars', ()),
+                                  getattr(fn, '__closure__', None) or ()):
+                try:
+                    value = cell.cell_contents
+                except ValueError:
+                    continue
+                self.roots.append((name, value))
+                if type(value) in (list, dict):
+                    self.containers.add(id(value))
+        self.changed = {}   # key -> Place
+
+    def during(self, fn, *args):
+        finder = StateFinder(None)
+        roots = list(self.roots)
+        installed = Installed([], {})
+        depth = staged_depth()
+        outer = context.current().on_call
+
+        def on_call(target, call_args=()):
+            if outer is not None:
+                outer(target, call_args)
+            if staged_depth() < depth:
+                return
+            new = finder.add_function(target)
+            self_ = getattr(target, '__self__', None)
+            self_ = None if isinstance(self_, types.ModuleType) else self_
+            code = getattr(getattr(target, '__func__', target), '__code__', None)
+            params = list(code.co_varnames[:code.co_argcount]) if code else []
+            if self_ is not None and params:
+                params = params[1:]
+            found = [(params[i] if i < len(params) else f'argument {i}', a)
+                     for i, a in enumerate(call_args)]
+            if self_ is not None:
+                found.append(('self', self_))
+            fresh = [r for r in found if is_holder(r[1])
+                     and all(r[1] is not old for _, old in roots)]
+            roots.extend(fresh)
+            given = [container(label, arg) for label, arg in found
+                     if id(arg) in self.containers]
+            if new or fresh or given:
+                found = finder.find(roots, potential=True) + given
+                installed.add([p for p in found if p.key not in self.carried])
+        with context.setting(on_call=on_call):
+            try:
+                return fn(*args)
+            finally:
+                changed = installed.changed()
+                installed.restore()
+                for place in installed.places:
+                    if place.label in changed:
+                        self.changed.setdefault(place.key, place)

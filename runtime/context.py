@@ -17,6 +17,8 @@ of one hidden stack per module:
 - `on_call`: while a converted Function is traced, told of each converted function its
   code calls, before the call (autograph.function.state: the state those functions read
   and write);
+- `written`: the calls of functions that write items of their array parameters, with
+  the final values they report (runtime.calls.call_writing);
 - `embeddings`: the frameworks whose converted code is running, innermost last (None
   where an embedding is suspended; runtime.registry).
 
@@ -44,6 +46,7 @@ class TracingContext:
     unroll_loops: bool = None
     embeddings: list = dataclasses.field(default_factory=list)   # innermost last
     on_call: object = None
+    written: list = dataclasses.field(default_factory=list)
 
 
 _current = contextvars.ContextVar('autograph_tracing_context', default=None)

@@ -96,6 +96,11 @@ class Function:
         self._trace_keys = collections.deque(maxlen=2)
         self._warned_retracing = False
         self._state = None   # a StateFinder, made on the first call
+        self._as_is = not _has_python_source(python_function)
+        if self._as_is:
+            warnings.warn(f'{python_function!r} has no Python source code (a builtin, a '
+                          f'NumPy ufunc or a C function): autograph.convert calls it as it '
+                          f'is, without conversion or jax.jit.', stacklevel=3)
 
     @property
     def python_function(self):
@@ -152,7 +157,7 @@ class Function:
         return BoundFunction(bound, instance) if bound._instance is not None else bound
 
     def __call__(self, *args, **kwargs):
-        if _run_eagerly:
+        if _run_eagerly or self._as_is:
             return self.python_function(*args, **kwargs)
         self._calls += 1
         try:
@@ -331,6 +336,22 @@ def _forget_trace(function_ref, key):
     if function is not None:
         with function._lock:
             function._concrete.pop(key, None)
+
+
+def _has_python_source(fn):
+    """Whether converting `fn` reaches Python code (a function, a method, a callable
+    object with a Python `__call__`, or a JAX wrapper of one): not a builtin or ufunc."""
+    from autograph.prebuilt import wraps_user_code
+    fn = getattr(fn, '__ag_python_function__', fn)
+    if isinstance(fn, functools.partial):
+        fn = fn.func
+    if inspect.ismethod(fn):
+        fn = fn.__func__
+    if isinstance(fn, (staticmethod, classmethod)):
+        fn = fn.__func__
+    if inspect.isfunction(fn) or wraps_user_code(fn) or isinstance(fn, Function):
+        return True
+    return inspect.isfunction(getattr(type(fn), '__call__', None))
 
 
 def _weakly_referable(obj):

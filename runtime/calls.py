@@ -109,6 +109,7 @@ def _converted_functions(arg):
 
 def _recursion_error(fn, code):
     name = getattr(fn, '__qualname__', repr(fn))
+    fn = getattr(fn, '__ag_python_function__', fn)   # (an autograph.Function: its function)
     code = getattr(getattr(fn, '__func__', fn), '__code__', code)   # the user's, not ours
     location = here(2)
     defined = f' (defined at {code.co_filename}:{code.co_firstlineno})' if code else ''

@@ -339,3 +339,132 @@ def test_under_jax_jit_the_state_is_written_in_their_trace():
         assert (int(count), float(total)) == (2, 4.0)
     finally:
         COUNT, TOTAL = 0, 0.0
+
+
+# --- arrays whose items a called function writes -----------------------------------------
+
+def swap(a, i, j):
+    a[i], a[j] = a[j], a[i]
+
+
+def fill_positive(out, x):
+    for i in range(out.shape[0]):
+        if x[i] > 0:
+            out[i] = x[i]
+
+
+def uses_array_helpers(a, x):
+    swap(a, 0, 1)
+    if x[0] > 0:                # a helper called in a staged branch
+        swap(a, 1, 2)
+    fill_positive(a, x)
+    return a
+
+
+def double_inplace(v):
+    for i in range(v.shape[0]):
+        v[i] = v[i] * 2
+
+
+def doubles_first_half(a):
+    n = a.shape[0] // 2
+    double_inplace(a[:n])       # a view: the write lands in `a`
+    helper_result = a + 0
+    swap(a + 1, 0, 1)           # an expression: nothing to rebind, as in Python
+    return a, helper_result
+
+
+def circle_sort_util(collection, low, high):
+    swapped = False
+    if low == high:
+        return swapped
+    left, right = low, high
+    while left < right:
+        if collection[left] > collection[right]:
+            collection[left], collection[right] = collection[right], collection[left]
+            swapped = True
+        left += 1
+        right -= 1
+    if left == right and collection[left] > collection[right + 1]:
+        collection[left], collection[right + 1] = collection[right + 1], collection[left]
+        swapped = True
+    mid = low + int((high - low) / 2)
+    left_swap = circle_sort_util(collection, low, mid)
+    right_swap = circle_sort_util(collection, mid + 1, high)
+    return swapped or left_swap or right_swap
+
+
+def circle_sort(collection):
+    is_not_sorted = True
+    while is_not_sorted is True:
+        is_not_sorted = circle_sort_util(collection, 0, len(collection) - 1)
+    return collection
+
+
+@pytest.mark.parametrize('x0', [1.0, -1.0])
+def test_helpers_writing_items_of_an_array_they_are_given(x0):
+    a = np.array([1.0, 2.0, 3.0, 4.0], np.float32)
+    x = np.array([x0, -2.0, 5.0, -1.0], np.float32)
+    expected = uses_array_helpers(a.copy(), x)
+    f = autograph.convert(uses_array_helpers)
+    same(f(jnp.asarray(a), jnp.asarray(x)), expected)
+    same(f(jnp.asarray(a), jnp.asarray(x)), expected)   # the compiled program again
+    same(jax.jit(autograph.convert(uses_array_helpers, jit=False))(a, x), expected)
+    batched = jax.vmap(f)(jnp.stack([a, a + 1]), jnp.stack([x, -x]))
+    same(batched[1], uses_array_helpers(a.copy() + 1, -x))
+
+
+def test_a_view_given_to_a_helper_is_written_into_the_array():
+    a = np.arange(6.0, dtype=np.float32)
+    expected = doubles_first_half(a.copy())
+    result = autograph.convert(doubles_first_half)(jnp.asarray(a))
+    same(result[0], expected[0])
+    same(result[1], expected[1])
+
+
+def test_recursive_helper_sorting_in_place():
+    x = np.array([5., 3., 9., 1., 7., 2., 8.], np.float32)
+    expected = circle_sort(x.copy())
+    same(autograph.convert(circle_sort)(jnp.asarray(x)), expected)
+    grad = jax.grad(lambda v: autograph.convert(circle_sort)(v)[0])(jnp.asarray(x))
+    same(grad, np.eye(7)[3])        # the smallest item is x[3]
+
+
+# --- calls that used to crash ----------------------------------------------------------
+
+@autograph.convert
+def fact(n):
+    if n <= 1:
+        return 1.0
+    return n * fact(n - 1)
+
+
+def test_recursion_on_a_traced_value_through_a_function_is_named():
+    assert fact(4) == 24.0                    # a Python argument: Python recursion
+    with pytest.raises(autograph.ControlFlowError, match='fact .* calls itself'):
+        fact(jnp.float32(4.0))
+
+
+def test_insertion_sort_on_a_list_of_traced_values_names_the_limit():
+    def insertion_sort(xs):
+        for i in range(1, len(xs)):
+            key = xs[i]
+            j = i - 1
+            while j >= 0 and xs[j] > key:
+                xs[j + 1] = xs[j]
+                j -= 1
+            xs[j + 1] = key
+        return xs
+
+    @autograph.convert
+    def sort_list(a):
+        return jnp.stack(insertion_sort([a[0], a[1], a[2]]))
+    with pytest.raises(autograph.ControlFlowError, match='a Python list is assigned at a traced'):
+        sort_list(jnp.array([3.0, 1.0, 2.0]))
+
+
+def test_a_ufunc_is_called_as_it_is():
+    with pytest.warns(UserWarning, match='no Python source code'):
+        add = autograph.convert(np.add)
+    same(add(jnp.float32(1.0), 2.0), 3.0)
+    same(add(np.ones(2), np.ones(2)), [2.0, 2.0])

@@ -177,6 +177,7 @@ class _Hook:
     """How the runtime reaches the converter (see runtime.context.converter)."""
     converted_callable = staticmethod(converted_callable)
     assigned_on_self = staticmethod(self_attributes.assigned_on_self)
+    is_library = staticmethod(is_library)
 
 
 context.install_converter(_Hook)

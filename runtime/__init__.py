@@ -1,7 +1,7 @@
 """The operators converted code calls, and nothing else: generated code sees this module
 as `ag` (or a hygienic variant) and uses only these names."""
 from .asserts import assert_
-from .calls import call
+from .calls import call, call_writing, written
 from .comparisons import compare
 from .operators.conditionals import if_chain, if_exp, if_exp_chain, if_stmt
 from .operators.logical import and_, not_, or_
@@ -39,11 +39,12 @@ from .text import repr_ as repr
 from .text import str_ as str
 from .text import text
 
-__all__ = ['Undefined', 'all', 'and_', 'any', 'assert_', 'bool', 'call', 'caused',
-           'check_defined', 'compare', 'complex', 'comprehension_test', 'enumerate', 'filter',
+__all__ = ['Undefined', 'all', 'and_', 'any', 'assert_', 'bool', 'call', 'call_writing',
+           'caused', 'check_defined', 'compare', 'complex', 'comprehension_test', 'enumerate',
+           'filter',
            'float', 'for_stmt', 'format', 'getitem', 'getslice', 'handlers', 'if_chain',
            'if_exp', 'if_exp_chain', 'if_stmt', 'in_', 'int', 'item', 'is_', 'is_not', 'max',
            'method_fields', 'min', 'not_', 'or_', 'pow', 'python_subject', 'raise_',
            'raise_if', 'range', 'repeat', 'repr', 'reraise', 'setitem', 'sorted',
            'span', 'str', 'sum', 'text', 'update_item', 'while_stmt', 'window',
-           'windows', 'zip']
+           'windows', 'written', 'zip']

@@ -7,7 +7,10 @@ the function, instead of a RecursionError hundreds of frames deep.
 """
 import builtins
 import importlib
+import inspect
 import sys
+
+import jax
 
 from .errors import ControlFlowError, here
 from . import check_outcomes, context
@@ -53,6 +56,10 @@ def known_name(value):
 
 def call(fn, *args, **kwargs):
     """Python reference: `fn(*args, **kwargs)`."""
+    return _call(fn, args, kwargs)
+
+
+def _call(fn, args, kwargs, slot=None):
     name = getattr(fn, '__name__', None)
     if name in OVERRIDDEN_BUILTINS and getattr(builtins, name) is fn:
         return getattr(sys.modules[__package__], name)(*args, **kwargs)   # ag.range, ...
@@ -77,12 +84,19 @@ def call(fn, *args, **kwargs):
         if staged_levels >= STAGED_RECURSION_LIMIT:
             raise _recursion_error(fn, code)
     depths.append(depth)
+    on_call = context.current().on_call
+    if on_call is not None:
+        on_call(target, args)
+    stack = context.current().written
+    stack.append(slot)   # (a `written` report goes to `call_writing` only)
     try:
-        return target(*args, **kwargs)
+        result = target(*args, **kwargs)
     finally:
+        stack.pop()
         depths.pop()
         if not depths:
             del active[code]
+    return result.value if isinstance(result, Written) and slot is None else result
 
 
 def _converted_functions(arg):
@@ -97,6 +111,7 @@ def _converted_functions(arg):
 
 def _recursion_error(fn, code):
     name = getattr(fn, '__qualname__', repr(fn))
+    fn = getattr(fn, '__ag_python_function__', fn)   # (an autograph.Function: its function)
     code = getattr(getattr(fn, '__func__', fn), '__code__', code)   # the user's, not ours
     location = here(2)
     defined = f' (defined at {code.co_filename}:{code.co_firstlineno})' if code else ''
@@ -106,3 +121,63 @@ def _recursion_error(fn, code):
         f'its recursion depends on a traced value, so tracing it would never end. Make the '
         f'condition that stops the recursion a Python value, or write the recursion as a '
         f'loop (while/for), which is staged as lax.while_loop.')
+
+
+# --- arrays a called function writes items of (see autograph.passes.written_arguments) --
+
+class _Slot:
+    """One `call_writing` call: the code of the function it calls (and the code nested
+    in it: its branch and loop functions), whose `written` reports come back to it."""
+    __slots__ = ('codes',)
+
+    def __init__(self, code):
+        self.codes = set()
+        stack = [code] if code is not None else []
+        while stack:
+            code = stack.pop()
+            self.codes.add(code)
+            stack += [c for c in code.co_consts if isinstance(c, type(code))]
+
+
+class Written:
+    """A result with the final values of the parameters whose items the function wrote,
+    on its way back to `call_writing` (a pytree: it flows out of staged branches and
+    loops like any result)."""
+
+    def __init__(self, value, parameters):
+        self.value, self.parameters = value, parameters
+
+
+jax.tree_util.register_pytree_node(
+    Written, lambda w: ((w.value, w.parameters), None),
+    lambda _, children: Written(*children))
+
+
+def call_writing(positions, fn, *args, **kwargs):
+    """Python reference: `(fn(*args, **kwargs), *[args[p] for p in positions])`, the
+    arguments at `positions` being arrays whose items `fn` may write.
+
+    NumPy's `a[i] = v` in `fn` changes the caller's array; a JAX array is rebound in `fn`
+    instead, and `fn`'s converted code reports the final values of such parameters
+    (`written`): those come back here, for the caller to rebind its variables."""
+    target = context.converter.converted_callable(fn)
+    function = getattr(target, '__func__', target)
+    code = getattr(function, '__code__', None)
+    result = _call(fn, args, kwargs, _Slot(code))
+    if not isinstance(result, Written):
+        return (result, *[args[p] for p in positions])
+    params = code.co_varnames[:code.co_argcount]
+    if inspect.ismethod(target):
+        params = params[1:]
+    return (result.value, *[result.parameters.get(params[p], args[p]) if p < len(params)
+                            else args[p] for p in positions])
+
+
+def written(value, /, **parameters):
+    """Python reference: `value`. A function whose code writes items of its parameters
+    returns this way: when `call_writing` called it, the result carries the parameters'
+    final values back to it."""
+    stack = context.current().written
+    if stack and stack[-1] is not None and sys._getframe(1).f_code in stack[-1].codes:
+        return Written(value, parameters)
+    return value

@@ -16,6 +16,11 @@ of one hidden stack per module:
   (runtime.calls: recursion on a traced value);
 - `autodiff` and `unroll_loops`: the loop options in force (runtime.loop_autodiff,
   runtime.loop_policy);
+- `on_call`: while a converted Function is traced, told of each converted function its
+  code calls, before the call (autograph.function.state: the state those functions read
+  and write);
+- `written`: the calls of functions that write items of their array parameters, with
+  the final values they report (runtime.calls.call_writing);
 - `embeddings`: the frameworks whose converted code is running, innermost last (None
   where an embedding is suspended; runtime.registry).
 
@@ -43,6 +48,8 @@ class TracingContext:
     autodiff: str = None
     unroll_loops: bool = None
     embeddings: list = dataclasses.field(default_factory=list)   # innermost last
+    on_call: object = None
+    written: list = dataclasses.field(default_factory=list)
 
 
 _current = contextvars.ContextVar('autograph_tracing_context', default=None)
@@ -146,11 +153,16 @@ class _NoConverter:
     def assigned_on_self(code):
         return ()
 
+    @staticmethod
+    def is_library(obj):
+        return False
+
 
 converter = _NoConverter()
 """What the converter installs (`install_converter`): `converted_callable(fn)` gives the
 converted version of a function converted code calls (or `fn` itself for library code),
-and `assigned_on_self(code)` the attributes a method assigns on its first parameter."""
+`assigned_on_self(code)` the attributes a method assigns on its first parameter, and
+`is_library(obj)` whether an object is library code."""
 
 
 def install_converter(hook):

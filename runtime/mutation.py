@@ -34,12 +34,18 @@ _MUTABLE = (list, dict)
 
 
 class Mutations:
-    def __init__(self, values, names, fields=None):
+    def __init__(self, values, names, fields=None, extra=(), watch=None):
         """`values`: the statement's inputs; `names`: its outputs (for a loop, the same
-        variables); `fields`: a function giving {label: (object, attribute)}."""
+        variables); `fields`: a function giving {label: (object, attribute)}; `extra`:
+        more fields, (label, object, attribute); `watch`: a runtime.places.Watch that
+        watches what the calls of a traced branch or body change."""
         self.values = tuple(values)
         self.names = tuple(names)
-        self.fields = _resolve(fields)
+        self.fields = _resolve(fields) + list(extra)
+        self.watch = watch
+        if watch is not None:   # (what the statement carries, the watch leaves alone)
+            watch.carried |= {getattr(holder, 'key', None) or ('attribute', id(holder), attr)
+                              for _, holder, attr in self.fields}
         self.depth = staged_depth()
         self.kept = {}          # output index -> the input a traced path changed in place
         self.replaced = set()   # output indices a traced path rebound
@@ -53,11 +59,17 @@ class Mutations:
     def wrap(self, fn, leading=0, returns_state=True):
         """`fn(*leading, *values)` as a function of the whole state (values and fields),
         returning one value per name in `all_names` (or `fn`'s own result, for a test)."""
-        if fn is None or not self.active:
+        if fn is None or not (self.active or self.watch is not None):
             return fn
         n = len(self.values)
 
         def wrapped(*args):
+            inner = traced if self.active else fn
+            if self.watch is not None and staged_depth() > self.depth:
+                return self.watch.during(inner, *args)
+            return inner(*args)
+
+        def traced(*args):
             extra, values = args[:leading], args[leading:leading + n]
             tracing = staged_depth() > self.depth
             saved = [_get(*field) for field in self.fields]

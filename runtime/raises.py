@@ -80,6 +80,20 @@ class on_path:
             self.raised = frame.raised
 
 
+def _path_conditions(frames):
+    """The predicates of the staged paths being traced. Each is computed with only the
+    paths outside it in force: a check inside a predicate (a loop test reading a list at
+    a traced index) must not compute that predicate again."""
+    saved, out = list(frames), []
+    try:
+        for i, frame in enumerate(saved):
+            frames[:] = saved[:i]
+            out.append(frame.predicate())
+    finally:
+        frames[:] = saved
+    return out
+
+
 def raise_(make, args=()):
     """Python reference: `raise make(*args)`."""
     raise_if(True, make, args)
@@ -107,10 +121,11 @@ def raise_if(cond, make, args=()):
         errors.record(flag, make, args, location)
     else:
         conditions = [] if flag is None else [flag]
-        conditions += [f.predicate() for f in _frames()]
+        conditions += _path_conditions(_frames())
         if any(c is False for c in conditions):
             return  # a path that the program never takes
-        check_outcomes.report_now([c for c in conditions if c is not True], make, args, location)
+        check_outcomes.report_now([c for c in conditions if c is not True], make, args,
+                                  location)
     if cond is True:
         raised()
 

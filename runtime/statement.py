@@ -19,9 +19,12 @@ paths. The operators then see one tuple of values and one tuple of names.
         ... statement.bind(if_true) ... statement.values ... statement.names ...
         return statement.finish(result)
 """
-from . import lists
+from . import lists, places
 from .mutation import Mutations
 from .nonlocals import Nonlocals
+
+
+_RESTAGINGS = 4   # at most: each finds the places that calls of the last one changed
 
 
 class Statement:
@@ -31,6 +34,8 @@ class Statement:
         closures the `nonlocals` are found); `loop` tells whether it is a loop (a
         variable in place that has no value yet is then created by the body)."""
         self._shared = Nonlocals(nonlocals, functions, loop=loop) if nonlocals else None
+        self._functions = functions
+        self._extra = {}   # key -> Place: what calls in a staged body changed
         self._own_names = tuple(names)
         self._fields, self._aliased = fields, aliased
         self._objects = None
@@ -55,8 +60,28 @@ class Statement:
         """The objects layer (see runtime.mutation.Mutations) over `values` and `names`:
         its `state` and `all_names` add the fields; its `wrap` adapts bound functions."""
         if self._objects is None:
-            self._objects = Mutations(self.values, self.names, self._fields)
+            extra = [(place.label, places.PlaceAttribute(place), 'value')
+                     for place in self._extra.values()]
+            self._objects = Mutations(self.values, self.names, self._fields, extra,
+                                      places.Watch(self._functions, self._extra))
         return self._objects
+
+    def staged(self, run):
+        """`run(objects)`: the statement's staged path, given the objects layer. When
+        functions that its branches or body call change places outside the statement
+        (a global, an attribute of an object, a list they were given), those are put
+        back, and the statement is staged again carrying them as fields (see
+        runtime.places.Watch)."""
+        for _ in range(_RESTAGINGS):
+            objects = self.objects()
+            results = run(objects)
+            new = {key: place for key, place in objects.watch.changed.items()
+                   if key not in self._extra}
+            if not new:
+                return results
+            self._extra.update(new)
+            self._objects = None
+        return results
 
     def finish(self, results):
         """The statement's results for its own names, after writing back what it changed:

@@ -20,9 +20,8 @@ import jax
 import numpy as np
 
 from autograph.errors import user_facing
-from autograph.function.results import given_back
 from autograph.runtime import check_outcomes
-from autograph.function.keys import (ArrayKey, ObjectKey, ValueKey, call_key, leaf_key,
+from autograph.function.keys import (STATE, ArrayKey, ObjectKey, ValueKey, call_key, leaf_key,
                                      leaf_names, parameter_names, takes_traced_type)
 
 
@@ -62,7 +61,7 @@ class ConcreteFunction:
         run-time check: the program returns its error state beside its results)."""
         value, outcome = self._jitted(*[leaves[i] for i in self._dynamic])
         check_outcomes.finish(outcome)
-        return given_back(value)
+        return value
 
     def ensure_traced(self):
         if self._outputs is None:
@@ -71,14 +70,15 @@ class ConcreteFunction:
     def __call__(self, *args, **kwargs):
         try:
             if self.function.input_signature is None:
-                key, leaves = call_key(*self._pin(args, kwargs))
+                args, kwargs = self._pin(args, kwargs)
+                key, leaves = call_key(args, self.function._with_state(args, kwargs))
             else:
-                key, leaves = self.function._key(args, kwargs)
+                key, leaves, (args, kwargs) = self.function._key(args, kwargs)
             if key != self.key:
                 key, leaves = self._converted_to_traced_types(key, leaves)
             if key != self.key:
                 raise self._incompatible(key)
-            return self.call_leaves(leaves)
+            return self.function._written_back(self.call_leaves(leaves), args, kwargs)
         except Exception as error:
             user = user_facing(error)
             raise user from user.__cause__
@@ -91,7 +91,7 @@ class ConcreteFunction:
             return args, kwargs
         bound = signature.bind_partial(*args, **kwargs)
         traced = signature.bind(*self.structured_input_signature[0],
-                                **self.structured_input_signature[1])
+                                **_without_state(self.structured_input_signature[1]))
         for name, value in traced.arguments.items():
             if name not in bound.arguments and not any(
                     isinstance(leaf, jax.ShapeDtypeStruct)
@@ -153,10 +153,11 @@ class ConcreteFunction:
     @property
     def structured_outputs(self):
         self.ensure_traced()
-        return self._outputs
+        return self._outputs[0]   # (the state it writes back is the rest)
 
     def __str__(self):
         args, kwargs = self.structured_input_signature
+        kwargs = _without_state(kwargs)
         names = parameter_names(self.function.python_function)
         params = ', '.join(names[:len(args)] + list(kwargs))
         lines = [f'{self.function.__name__}({params})', '  Args:']
@@ -169,6 +170,10 @@ class ConcreteFunction:
         return '\n'.join(lines)
 
     __repr__ = __str__
+
+
+def _without_state(kwargs):
+    return {k: v for k, v in kwargs.items() if k != STATE}
 
 
 def _pinned(key):

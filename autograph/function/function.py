@@ -31,9 +31,10 @@ import jax
 from autograph.conversion import converted_callable
 from autograph.errors import user_facing
 from autograph.function.concrete import ConcreteFunction, check_signature, named
-from autograph.function.keys import ObjectKey, call_key, leaf_names
+from autograph.function.keys import STATE, ObjectKey, call_key, leaf_names
 from autograph.function.results import Result, given_back
-from autograph.runtime import check_outcomes, checks, loop_autodiff, loop_policy
+from autograph.runtime import check_outcomes, checks, context, loop_autodiff, loop_policy
+from autograph.runtime import places as state
 from autograph.runtime.absent import check_defined
 
 # --- the eager switch -------------------------------------------------------------------
@@ -94,6 +95,12 @@ class Function:
         self._trace_calls = collections.deque(maxlen=RETRACE_WINDOW)
         self._trace_keys = collections.deque(maxlen=2)
         self._warned_retracing = False
+        self._state = None   # a StateFinder, made on the first call
+        self._as_is = not _has_python_source(python_function)
+        if self._as_is:
+            warnings.warn(f'{python_function!r} has no Python source code (a builtin, a '
+                          f'NumPy ufunc or a C function): autograph.convert calls it as it '
+                          f'is, without conversion or jax.jit.', stacklevel=3)
 
     @property
     def python_function(self):
@@ -150,27 +157,74 @@ class Function:
         return BoundFunction(bound, instance) if bound._instance is not None else bound
 
     def __call__(self, *args, **kwargs):
-        if _run_eagerly:
+        if _run_eagerly or self._as_is:
             return self.python_function(*args, **kwargs)
         self._calls += 1
         try:
             if not self._jit:
                 return given_back(self._run_unjitted(args, kwargs))
-            if not kwargs and self.input_signature is None and _all_arrays(args):
-                return given_back(checked(self._arrays_jit(*args)))
-            key, leaves = self._key(args, kwargs)
+            if (not kwargs and self.input_signature is None and _all_arrays(args)
+                    and not self._state_places(args, {})):
+                return self._written_back(checked(self._arrays_jit(*args)), args, {})
+            key, leaves, bound = self._key(args, kwargs)
             concrete = self._concrete.get(key) or self._concrete_function(key)
-            return concrete.call_leaves(leaves)
+            return self._written_back(concrete.call_leaves(leaves), *bound)
         except Exception as error:
             user = user_facing(error)
             raise user from user.__cause__   # (the user's `raise ... from` cause is kept)
 
     def _key(self, args, kwargs):
+        """The call's key and flat leaves (the state it reads included, see `state`), and
+        the arguments bound to the parameters."""
         if self.input_signature is not None:
             check_signature(self.python_function, self.input_signature, args, kwargs)
         else:
             args, kwargs = self._bind(args, kwargs)
-        return call_key(args, kwargs)
+        key, leaves = call_key(args, self._with_state(args, kwargs))
+        return key, leaves, (args, kwargs)
+
+    # --- state that outlives a call (see autograph.function.state) ----------------------
+
+    def _finder(self):
+        if self._state is None:
+            self._state = state.StateFinder(self._function)
+        return self._state
+
+    def _roots(self, args, kwargs):
+        """The objects whose attributes may be state: the instance of a method, and the
+        object arguments, labelled by their parameters."""
+        fn = self.python_function
+        params = list(self._signature.parameters) if self._signature is not None else []
+        roots = []
+        if isinstance(fn, types.MethodType):
+            code = getattr(fn.__func__, '__code__', None)
+            roots.append((code.co_varnames[0] if code and code.co_argcount else 'self',
+                          fn.__self__))
+        for i, arg in enumerate(args):
+            roots.append((params[i] if i < len(params) else f'argument {i}', arg))
+        roots += list(kwargs.items())
+        return roots
+
+    def _state_places(self, args, kwargs, potential=False):
+        places = self._finder().find(self._roots(args, kwargs), potential)
+        if potential:   # (lists and dicts given as arguments are keyed as arguments)
+            places += state.argument_places(args, kwargs)
+        return places
+
+    def _with_state(self, args, kwargs):
+        """`kwargs` with the current values of the state the function reads, if any."""
+        places = self._state_places(args, kwargs)
+        if not places:
+            return kwargs
+        return {**kwargs, STATE: {place.label: place.get() for place in places}}
+
+    def _written_back(self, out, args, kwargs):
+        """The result of a compiled call as Python gives it (see `given_back`), after
+        writing back the state it changed."""
+        result, changed = out
+        if changed:
+            state.write(self._state_places(args, kwargs, potential=True), changed)
+        return given_back(result)
 
     @functools.cached_property
     def _signature(self):
@@ -195,7 +249,7 @@ class Function:
         """The ConcreteFunction for these arguments (arrays or jax.ShapeDtypeStruct)."""
         if not args and not kwargs and self.input_signature is not None:
             args = self.input_signature
-        key, leaves = self._key(args, kwargs)
+        key, leaves, _ = self._key(args, kwargs)
         concrete = self._concrete.get(key) or self._concrete_function(key)
         concrete.ensure_traced()
         return concrete
@@ -227,13 +281,30 @@ class Function:
                 and self._trace_calls[-1] - self._trace_calls[0] == RETRACE_WINDOW - 1):
             self._warned_retracing = True
             warnings.warn(retrace_message(self, *self._trace_keys), stacklevel=4)
-        with checks.threaded(checks.Table()) as scope:
-            value = self._run_converted(args, kwargs)
-        return Result.of(value), check_outcomes.outcome(scope.errors)
+        kwargs = dict(kwargs)
+        values = kwargs.pop(STATE, {})
+        finder = self._finder()
+        roots = self._roots(args, kwargs)
+        installed = state.Installed(self._state_places(args, kwargs, potential=True), values)
+
+        def on_call(fn, args=()):   # a function the trace calls: its state too
+            if finder.add_function(fn):
+                installed.add(finder.find(roots, potential=True))
+        try:
+            with context.setting(on_call=on_call), \
+                    checks.threaded(checks.Table()) as scope:
+                result = self._run_converted(args, kwargs)
+            result, changed = state.snapshot((result, installed.changed()))
+            out = (Result.of(result), {label: Result.of(value, label)
+                                       for label, value in changed.items()})
+        finally:
+            installed.restore()
+        return out, check_outcomes.outcome(scope.errors)
 
     def _run_unjitted(self, args, kwargs):
         """A call with `jit=False`: the converted code runs as it is, inside the caller's
-        trace, if any, where its failed checks are reported by a callback."""
+        trace, if any, where its failed checks are reported by a callback (and the state
+        it changes is written by the code itself)."""
         with checks.threaded(checks.Table()) as scope:
             value = self._run_converted(args, kwargs)
         check_outcomes.report(scope.errors)
@@ -284,6 +355,22 @@ def _forget_trace(function_ref, key):
     if function is not None:
         with function._lock:
             function._concrete.pop(key, None)
+
+
+def _has_python_source(fn):
+    """Whether converting `fn` reaches Python code (a function, a method, a callable
+    object with a Python `__call__`, or a JAX wrapper of one): not a builtin or ufunc."""
+    from autograph.prebuilt import wraps_user_code
+    fn = getattr(fn, '__ag_python_function__', fn)
+    if isinstance(fn, functools.partial):
+        fn = fn.func
+    if inspect.ismethod(fn):
+        fn = fn.__func__
+    if isinstance(fn, (staticmethod, classmethod)):
+        fn = fn.__func__
+    if inspect.isfunction(fn) or wraps_user_code(fn) or isinstance(fn, Function):
+        return True
+    return inspect.isfunction(getattr(type(fn), '__call__', None))
 
 
 def _weakly_referable(obj):

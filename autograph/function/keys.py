@@ -25,6 +25,10 @@ import weakref
 import jax
 import numpy as np
 
+STATE = '<state>'
+"""The keyword under which the state a call reads rides with its arguments (see
+autograph.function.state; no parameter can have this name)."""
+
 
 @dataclasses.dataclass(frozen=True)
 class ArrayKey:
@@ -151,7 +155,7 @@ def leaf_names(fn, treedef):
         label = params[i] if i < len(params) else f'argument {i}'
         names += [label] * leaf_count
     for name, leaf_count in kwargs_counts:
-        names += [name] * leaf_count
+        names += [name] * leaf_count if isinstance(leaf_count, int) else leaf_count
     return names
 
 
@@ -160,4 +164,9 @@ def _arg_structure(treedef):
     args_counts = [child.num_leaves for child in args_def.children()]
     kwargs = jax.tree_util.tree_unflatten(kwargs_def, [0] * kwargs_def.num_leaves)
     kwargs_counts = [(k, jax.tree_util.tree_structure(v).num_leaves) for k, v in kwargs.items()]
+    for i, (k, v) in enumerate(kwargs_counts):
+        if k == STATE:   # the state a call reads (see autograph.function.state), by place
+            state = kwargs[k]
+            kwargs_counts[i] = (k, [label for label in sorted(state) for _ in range(
+                jax.tree_util.tree_structure(state[label]).num_leaves)])
     return args_counts, kwargs_counts

@@ -32,15 +32,15 @@ class Result:
         self.spec = spec
 
     @staticmethod
-    def of(value):
+    def of(value, label='the result'):
         """`value` as a traced function returns it: itself when all its leaves are
-        arrays, else a Result."""
+        arrays, else a Result. `label` names it in errors."""
         leaves, treedef = jax.tree_util.tree_flatten(value)
         if all(_is_array(leaf) for leaf in leaves):
             return value
         for path, leaf in jax.tree_util.tree_flatten_with_path(value)[0]:
             if not _is_array(leaf):
-                _reject_hidden_tracers(leaf, 'the result' + jax.tree_util.keystr(path))
+                _reject_hidden_tracers(leaf, label + jax.tree_util.keystr(path))
         arrays = [leaf for leaf in leaves if _is_array(leaf)]
         return Result(arrays, (treedef, [None if _is_array(leaf) else (leaf,)
                                          for leaf in leaves]))

@@ -25,6 +25,7 @@ from autograph.passes import (
     text,
     unbound_reads,
     unreachable,
+    written_arguments,
 )
 from autograph.analysis.walk import children
 from autograph.passes.base import walk_scope
@@ -42,6 +43,7 @@ PIPELINE = [
     asserts,       # assert -> ag.assert_
     raises,        # raise in if/loops -> ag.raise_if / ag.raise_ (run-time checks)
     calls,         # user calls -> ag.call; builtins that see traced values -> ag.range...
+    written_arguments,  # f(a) where f writes items of `a` -> ag.call_writing rebinds `a`
     sequences,     # seq[i], [0] * n -> ag.getitem, ag.repeat (lists and traced integers)
     text,          # f-strings / '%' of values -> ag.text (no text from traced values)
     expressions,   # and / or / not, ternaries, chained comparisons -> ag operators

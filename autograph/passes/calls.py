@@ -209,6 +209,8 @@ class LiveResolver:
             return Resolution.USER
         if value is getattr(builtins, name, None):
             return Resolution.BUILTIN
+        if hasattr(type(value), '__ag_python_function__'):   # an autograph.Function
+            return Resolution.USER
         if is_library(value) and not wraps_user_code(value):
             return Resolution.LIBRARY
         return Resolution.USER

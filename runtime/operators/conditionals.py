@@ -40,10 +40,9 @@ def if_stmt(cond, if_true, if_false, args=(), names=(), returned=None, fields=No
         return statement.finish(backend.if_stmt(cond, if_true, if_false, args, names))
     location = here()
     pred = predicate(cond, location, '`if`')
-    objects = statement.objects()
-    return statement.finish(staged.cond(
+    return statement.finish(statement.staged(lambda objects: staged.cond(
         pred, objects.wrap(if_true), objects.wrap(if_false), objects.state,
-        objects.all_names, location, returned=returned))
+        objects.all_names, location, returned=returned)))
 
 
 def if_chain(tests, branches, args=(), names=(), returned=(), fields=None, nonlocals=()):
@@ -132,12 +131,11 @@ def _run_chain(tests, branches, args, names, returned, statement, what, framewor
     for position in reversed(range(len(conditions))):
         index = lax.select(conditions[position], jnp.int32(position), index)
     chosen = staged_tests + [taken]
-    objects = statement.objects()
     labels, what = _chain_labels(chosen, len(tests), location, what)
-    return staged.switch(
+    return statement.staged(lambda objects: staged.switch(
         index, [objects.wrap(branches[i]) for i in chosen], objects.state,
         objects.all_names, location, what, [p for p, i in enumerate(chosen) if i in returned],
-        labels)
+        labels))
 
 
 def _none_true(conditions):

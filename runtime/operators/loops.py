@@ -42,11 +42,11 @@ def while_stmt(test, body, state=(), names=(), maximum_iterations=None, autodiff
     picks its lowering (see loop_autodiff).
     """
     statement = Statement(state, names, fields, nonlocals, (body, test), loop=True)
-    objects = statement.objects()
-    test = objects.wrap(statement.bind_test(test), returns_state=False)
-    body = objects.wrap(statement.bind(body))
+    test, body = statement.bind_test(test), statement.bind(body)
     with loop_autodiff.autodiff_mode(autodiff):
-        values = _while(test, body, objects.state, objects.all_names, maximum_iterations)
+        values = statement.staged(lambda objects: _while(
+            objects.wrap(test, returns_state=False), objects.wrap(body), objects.state,
+            objects.all_names, maximum_iterations))
     return statement.finish(values)
 
 
@@ -111,11 +111,10 @@ def for_stmt(iterable, body, state=(), names=(), extra_test=None, unroll=None,
     if framework is not None:
         return statement.finish(framework.for_stmt(iterable, body, statement.values,
                                                    statement.names, extra_test))
-    objects = statement.objects()
-    body = objects.wrap(body, leading=1)
-    extra_test = objects.wrap(extra_test, returns_state=False)
     with loop_autodiff.autodiff_mode(autodiff):
-        values = _for(iterable, body, objects.state, objects.all_names, extra_test, unroll)
+        values = statement.staged(lambda objects: _for(
+            iterable, objects.wrap(body, leading=1), objects.state, objects.all_names,
+            objects.wrap(extra_test, returns_state=False), unroll))
     return statement.finish(values)
 
 

@@ -1,0 +1,143 @@
+"""Which parameters a function writes items of, so that its callers see the change.
+
+    def swap(a, i, j):
+        a[i], a[j] = a[j], a[i]        # writes items of `a`: written_parameters -> ('a',)
+
+    def sort(a):
+        swap(a, 0, 1)                  # passes `a` where swap writes: ('a',) too
+
+NumPy writes `a[i] = v` into the caller's array; a JAX array is rebound instead (`a =
+a.at[i].set(v)`), so the converted function reports the final value of such a parameter
+and its caller rebinds the variable it passed (see passes.written_arguments). A parameter
+that the function also rebinds as a whole (`a = a.copy()`) is not the caller's array
+afterwards, and is not reported.
+
+`of_tree(function, resolve)` reads a FunctionDef (calls resolved by `resolve(name)`, a
+function object or None); `of_function(fn)` reads a live function's source, cached per
+code object. A function that (indirectly) calls itself counts the writes found so far.
+"""
+import ast
+import inspect
+import threading
+import weakref
+
+from autograph.passes.base import SCOPES
+
+_cache = weakref.WeakKeyDictionary()   # code object -> tuple of names
+_active = threading.local()
+
+
+def parameters(function):
+    args = function.args
+    return [a.arg for a in args.posonlyargs + args.args]
+
+
+def _own_nodes(function):
+    stack = list(function.body)
+    while stack:
+        node = stack.pop()
+        yield node
+        stack += [c for c in ast.iter_child_nodes(node) if not isinstance(c, SCOPES)]
+
+
+def _base(node):
+    while isinstance(node, ast.Subscript):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def argument_base(node):
+    """The variable an argument expression passes (or a view of): `a`, `a[lo:hi]`."""
+    return node.id if isinstance(node, ast.Name) else (
+        _base(node) if isinstance(node, ast.Subscript) else None)
+
+
+def split_call(call, ag=None):
+    """(callee, arguments) of a call: `f(a, b)`, or `ag.call(f, a, b)` once converted."""
+    func = call.func
+    if (ag is not None and isinstance(func, ast.Attribute) and func.attr == 'call'
+            and isinstance(func.value, ast.Name) and func.value.id == ag and call.args):
+        return call.args[0], call.args[1:]
+    return func, call.args
+
+
+def of_tree(function, resolve, ag=None):
+    """The parameters of the FunctionDef `function` whose items it (or a function it
+    calls, found by `resolve(name)`) writes, in parameter order. `ag`: the runtime's
+    name, when calls are already `ag.call(f, ...)`."""
+    params = parameters(function)
+    written, rebound = set(), set()
+    for node in _own_nodes(function):
+        if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store):
+            written.add(_base(node))
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            rebound.add(node.id)
+        elif isinstance(node, ast.Call):
+            func, args = split_call(node, ag)
+            for position in positions_written(func, args, resolve):
+                written.add(argument_base(args[position]))
+    return tuple(p for p in params if p in written and p not in rebound)
+
+
+def positions_written(func, args, resolve):
+    """The positions of the arguments `args` whose items the function called (`func`,
+    an expression) writes."""
+    callee = resolve(func.id) if isinstance(func, ast.Name) else None
+    if callee is None:
+        return ()
+    names = of_function(callee)
+    if not names:
+        return ()
+    try:
+        params = list(inspect.signature(callee).parameters)
+    except (TypeError, ValueError):
+        return ()
+    return tuple(i for i, arg in enumerate(args)
+                 if not isinstance(arg, ast.Starred) and i < len(params)
+                 and params[i] in names and argument_base(arg) is not None)
+
+
+def of_function(fn):
+    """`of_tree` for a live Python function (its source read once per code object)."""
+    code = getattr(fn, '__code__', None)
+    if code is None or not inspect.isfunction(fn):
+        return ()
+    if code in _cache:
+        return _cache[code]
+    active = getattr(_active, 'codes', None)
+    if active is None:
+        active = _active.codes = set()
+    if code in active:
+        return ()   # a recursive call: the writes of its own body count
+    from autograph import parsing
+    from autograph.library import is_library
+    if is_library(fn):
+        return ()
+    active.add(code)
+    try:
+        node = parsing.parse_function(fn).node
+        if not isinstance(node, ast.FunctionDef):
+            return ()
+        names = of_tree(node, resolver_of(fn))
+    except Exception:   # no source: nothing known
+        names = ()
+    finally:
+        active.discard(code)
+    _cache[code] = names
+    return names
+
+
+def resolver_of(fn):
+    """`resolve(name)`: the Python function a name in `fn` refers to, or None."""
+    cells = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
+
+    def resolve(name):
+        if name in cells:
+            try:
+                value = cells[name].cell_contents
+            except ValueError:
+                return None
+        else:
+            value = fn.__globals__.get(name)
+        return value if inspect.isfunction(value) else None
+    return resolve

@@ -1,0 +1,129 @@
+"""Arrays that a called function writes items of: the caller's variable is rebound.
+
+NumPy's `a[i] = v` in a helper writes into the caller's array. A JAX array cannot be
+written in place (`a[i] = v` is `a = a.at[i].set(v)`, see passes.item_assignments), so a
+function that writes items of its parameters reports their final values, and its callers
+rebind the variables they passed (analysis.written_parameters finds which):
+
+    swap(a, i, j)           ->  result, a = ag.call_writing((0,), swap, a, i, j)
+    n = fill(out, x)        ->  n, out = ag.call_writing((0,), fill, out, x)
+    merge(a[lo:hi])         ->  result, view = ag.call_writing((0,), merge, a[lo:hi])
+                                a[lo:hi] = view      (a view: the write lands in `a`)
+
+and in such a function (`def swap(a, i, j)`):
+
+    return value            ->  return ag.written(value, a=a)
+    (the end of the body)   ->  return ag.written(None, a=a)
+
+`ag.written` gives a plain `value` except to `ag.call_writing`, which gets the values too
+(they flow out of staged branches and loops as part of the result).
+
+Only calls that are statements (`f(a)`, `x = f(a)`, `return f(a)`) with a variable, or a
+subscript of one, as the argument are rewritten; `helper(x + 1)` rebinds nothing, as in
+Python.
+"""
+import ast
+
+from autograph.analysis.activity import scope_of
+from autograph.analysis.written_parameters import (of_tree,
+                                                   positions_written, split_call)
+from autograph.passes.base import SCOPES, blocks
+
+
+def transform(function, ctx):
+    if not isinstance(function, ast.FunctionDef):
+        return function
+    resolve = _resolver(ctx, scope_of(function).locals)
+    written = of_tree(function, resolve, ctx.ag)
+    _CallSites(ctx, resolve).block(function.body)
+    if written:
+        _report(function, written, ctx)
+    return function
+
+
+def _resolver(ctx, local_names):
+    globals_ = getattr(ctx.resolver, 'globals', None)
+    closure = getattr(ctx.resolver, 'closure', {})
+
+    def resolve(name):
+        if globals_ is None or name in local_names:
+            return None
+        value = closure.get(name, globals_.get(name))
+        return value if callable(value) and hasattr(value, '__code__') else None
+    return resolve
+
+
+class _CallSites:
+    def __init__(self, ctx, resolve):
+        self.ctx = ctx
+        self.resolve = resolve
+
+    def block(self, stmts):
+        stmts[:] = [new for stmt in stmts for new in self.statement(stmt)]
+
+    def statement(self, stmt):
+        if isinstance(stmt, SCOPES):
+            return [stmt]
+        for block in blocks(stmt):
+            self.block(block)
+        call = getattr(stmt, 'value', None)
+        if not isinstance(call, ast.Call) or not isinstance(stmt, (ast.Expr, ast.Assign,
+                                                                    ast.Return)):
+            return [stmt]
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) != 1:
+            return [stmt]
+        func, args = split_call(call, self.ctx.ag)
+        if func is call.func:   # not a call of user code
+            return [stmt]
+        positions = positions_written(func, args, self.resolve)
+        if not positions:
+            return [stmt]
+        namer = self.ctx.namer
+        result = (stmt.targets[0] if isinstance(stmt, ast.Assign)
+                  else ast.Name(id=namer.new('result'), ctx=ast.Store()))
+        targets, after = [result], []
+        for position in positions:
+            arg = args[position]
+            if isinstance(arg, ast.Name):
+                targets.append(ast.Name(id=arg.id, ctx=ast.Store()))
+            else:   # a view `a[lo:hi]`: written back into `a`
+                view = namer.new('view')
+                targets.append(ast.Name(id=view, ctx=ast.Store()))
+                store = _as_store(arg)
+                after.append(ast.Assign(targets=[store], value=ast.Name(id=view, ctx=ast.Load())))
+        rebinding = ast.Call(
+            func=self.ctx.runtime('call_writing'),
+            args=[ast.Tuple(elts=[ast.Constant(p) for p in positions], ctx=ast.Load()),
+                  func, *args],
+            keywords=call.keywords)
+        new = [ast.Assign(targets=[ast.Tuple(elts=targets, ctx=ast.Store())], value=rebinding)]
+        new += after
+        if isinstance(stmt, ast.Return):
+            new.append(ast.Return(value=ast.Name(id=result.id, ctx=ast.Load())))
+        return [ast.fix_missing_locations(ast.copy_location(s, stmt)) for s in new]
+
+
+def _as_store(node):
+    import copy
+    node = copy.deepcopy(node)
+    node.ctx = ast.Store()
+    return node
+
+
+def _report(function, written, ctx):
+    """`return v` -> `return ag.written(v, a=a)`; the same at the end of the body."""
+    def report(value):
+        return ast.Call(func=ctx.runtime('written'), args=[value or ast.Constant(None)],
+                        keywords=[ast.keyword(arg=name, value=ast.Name(id=name, ctx=ast.Load()))
+                                  for name in written])
+    stack = list(function.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Return):
+            node.value = ast.copy_location(report(node.value), node)
+        stack += [c for c in ast.iter_child_nodes(node) if not isinstance(c, SCOPES)]
+    if not function.body or not isinstance(function.body[-1], ast.Return):
+        last = function.body[-1]
+        function.body.append(ast.fix_missing_locations(ast.copy_location(
+            ast.Return(value=report(None)), last)))
+    ast.fix_missing_locations(function)

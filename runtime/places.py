@@ -1,0 +1,414 @@
+"""State that outlives a call: the places (globals, cells, attributes, containers) that
+code reads and writes besides its arguments, for a converted Function and for a staged
+statement whose branches or body call functions that write them.
+
+Python reference: two calls `f(x); f(y)` of a plain function share the world: the second
+sees the globals, closure cells, attributes and lists that the first changed, and both
+read them when they run. A compiled program sees only its inputs and returns only its
+outputs, so the Function makes that state part of both, on every call:
+
+    class Acc:
+        def add(self, x):
+            if x > 0:
+                self.total = self.total + x
+            return self.total
+
+    add = autograph.convert(Acc().add)   # state: self.total
+    add(2.0); add(3.0)                   # 2.0, then 5.0, as in Python
+
+- **Where state lives** (`StateFinder.find`): the globals and closure cells that the
+  function's code names, the attributes so named of the objects it reaches (`self`, an
+  object argument, a global object, nested objects), and the lists and dicts among them.
+  "Names" are the names the code uses (its `co_names`, nested code included), so reading
+  `self.total` or `K` makes them state; the functions it calls from converted code add
+  their own names and objects while it is traced (`runtime.context`'s `on_call`), for the
+  calls after.
+- **Inputs** (`Function._state_key`): the current values ride with the arguments, keyed
+  as arguments are (`keys`): arrays are inputs of the compiled program, Python values and
+  the structure of containers are part of the cache key (a new value retraces).
+- **While tracing** (`Installed`): the traced values are installed in the real places,
+  the converted function runs, the new values are read back, and every place gets its
+  value from before the call again: no user object keeps a tracer.
+- **Outputs**: the places the trace changed come out of the compiled program (arrays) or
+  out of the trace (Python values, see `results`), and the Function writes the concrete
+  values back after the call: attributes and globals are set, lists and dicts are filled
+  in place (other references to them see the change).
+
+The same places serve a staged `if`/`while`/`for` whose branch or body calls a function
+that writes a global, an attribute of an object it was given, or a list it was given
+(`Watch`): the branch is traced once while the places its calls reach are watched; what
+they changed is put back and becomes state of the statement (fields, see
+runtime.mutation), and the statement is staged again with it (see runtime.statement).
+"""
+import builtins
+import functools
+import types
+
+import jax
+import numpy as np
+
+from . import context
+from .context import staged_depth
+from .mutation import write_back
+
+
+_DEPTH = 3                    # how deep attributes of objects are followed
+_SCALARS = (bool, int, float, complex, str, bytes, type(None))
+_MISSING = object()           # a place with no value before the call (a new attribute)
+_KEEP = object()              # a place left as the trace left it
+_BUILTIN_NAMES = frozenset(dir(builtins))
+
+
+def code_names(code):
+    """The names `code` and the code nested in it use: globals, attributes, free vars."""
+    names = set(code.co_names) | set(code.co_freevars)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            names |= code_names(const)
+    return names
+
+
+class Place:
+    """One place state lives: an attribute, a global, a closure cell, a container."""
+    __slots__ = ('label', 'get', 'set', 'delete', 'key')
+
+    def __init__(self, label, get, set, delete, key):
+        """`key` tells places apart (two labels may name one place)."""
+        self.label, self.get, self.set, self.delete = label, get, set, delete
+        self.key = key
+
+
+def _attribute(label, holder, name):
+    return Place(label, lambda: holder.__dict__.get(name, _MISSING),
+                 lambda value: setattr(holder, name, value),
+                 lambda: holder.__dict__.pop(name, None), ('attribute', id(holder), name))
+
+
+def _global(label, namespace, name):
+    return Place(label, lambda: namespace.get(name, _MISSING),
+                 lambda value: namespace.__setitem__(name, value),
+                 lambda: namespace.pop(name, None), ('global', id(namespace), name))
+
+
+def _cell(label, cell):
+    def get():
+        try:
+            return cell.cell_contents
+        except ValueError:
+            return _MISSING
+
+    def delete():
+        try:
+            del cell.cell_contents
+        except ValueError:
+            pass
+    return Place(label, get, lambda value: setattr(cell, 'cell_contents', value), delete,
+                 ('cell', id(cell)))
+
+
+def argument_places(args, kwargs):
+    """The lists and dicts given as arguments, as places the call may change (their
+    contents are keyed as arguments, not as state)."""
+    given = [(f'<argument {i}>', arg) for i, arg in enumerate(args)]
+    given += [(f'<argument {name}>', arg) for name, arg in kwargs.items()]
+    return [container(label, arg) for label, arg in given if type(arg) in (list, dict)]
+
+
+def container(label, value):
+    """A list or dict as a place: its contents (filled in place)."""
+    return Place(label, lambda: value, None, None, ('container', id(value)))
+
+
+_ARRAYS = (jax.Array, np.ndarray, np.generic)
+
+
+def is_data(value):
+    """Values that are state: arrays, Python scalars, and lists/dicts/tuples of them
+    that hold arrays. A container of Python values alone (a list a trace logs to) is not:
+    what tracing adds to it stays, as tf.function's trace-time side effects do."""
+    if isinstance(value, _ARRAYS + _SCALARS):
+        return True
+    if type(value) in (list, tuple, dict):
+        leaves = _items(value)
+        return all(is_data(v) for v in leaves) and _holds_arrays(value)
+    return False
+
+
+def _items(value):
+    return list(value.values()) if type(value) is dict else list(value)
+
+
+def _holds_arrays(value):
+    if isinstance(value, _ARRAYS):
+        return True
+    return type(value) in (list, tuple, dict) and any(_holds_arrays(v) for v in _items(value))
+
+
+def is_holder(value):
+    """Objects whose attributes are state: user objects that are not pytrees."""
+    if (isinstance(value, (type, types.ModuleType, types.FunctionType, types.MethodType,
+                           types.BuiltinFunctionType, functools.partial))
+            or not hasattr(value, '__dict__') or isinstance(value, jax.Array)
+            or hasattr(type(value), '__ag_python_function__')
+            or context.converter.is_library(value)):
+        return False
+    try:
+        return jax.tree_util.treedef_is_leaf(jax.tree_util.tree_structure(value))
+    except Exception:
+        return False
+
+
+class StateFinder:
+    """The places a Function's state lives in (see the module docstring). The names and
+    global namespaces grow as tracing finds the functions it calls; they are kept for
+    the Function's later calls."""
+
+    def __init__(self, fn=None):
+        fn = getattr(fn, '__func__', fn)
+        code = getattr(fn, '__code__', None)
+        self.names = code_names(code) if code is not None else set()
+        self.namespaces = []    # (label prefix, globals dict) of the functions it runs
+        self.cells = {}         # name -> cell
+        self.seen_codes = set()
+        if code is not None:
+            self.seen_codes.add(code)
+            self.namespaces.append(('', fn.__globals__))
+            self.cells.update(zip(code.co_freevars, fn.__closure__ or ()))
+
+    def add_function(self, fn):
+        """Add a function converted code calls (while tracing): its names and globals.
+        True when that is new."""
+        fn = getattr(fn, '__func__', fn)
+        code = getattr(fn, '__code__', None)
+        if code is None or code in self.seen_codes:
+            return False
+        self.seen_codes.add(code)
+        self.names |= code_names(code)
+        namespace = fn.__globals__
+        if all(ns is not namespace for _, ns in self.namespaces):
+            self.namespaces.append((namespace.get('__name__', '?') + '.', namespace))
+        return True
+
+    def find(self, roots=(), potential=False):
+        """[Place] with the state reachable now: the globals and cells named, and the
+        attributes named of `roots` ((label, object)) and of the objects found. With
+        `potential`, also the named globals and attributes that have no value yet (that
+        the call may create)."""
+        places, holders, seen = [], [], set()
+        for prefix, namespace in self.namespaces:
+            for name in sorted(self.names):
+                if name in namespace:
+                    self._add(places, holders, seen, prefix + name, namespace[name],
+                              lambda p=prefix + name, ns=namespace, n=name: _global(p, ns, n))
+                elif potential and name not in _BUILTIN_NAMES:
+                    places.append(_global(prefix + name, namespace, name))
+        for name in sorted(self.cells):
+            cell = self.cells[name]
+            try:
+                value = cell.cell_contents
+            except ValueError:
+                continue
+            self._add(places, holders, seen, name, value,
+                      lambda n=name, c=cell: _cell(n, c))
+        for label, obj in roots:
+            if is_holder(obj) and id(obj) not in seen:
+                seen.add(id(obj))
+                holders.append((label, obj, 0))
+        for label, holder, depth in holders:   # (grows as objects are found)
+            attributes = vars(holder)
+            for name in sorted(self.names):
+                if name in attributes:
+                    self._add(places, holders, seen, f'{label}.{name}', attributes[name],
+                              lambda lb=f'{label}.{name}', h=holder, n=name:
+                              _attribute(lb, h, n), depth + 1)
+                elif potential:   # an attribute the call may create
+                    places.append(_attribute(f'{label}.{name}', holder, name))
+        return places
+
+    def _add(self, places, holders, seen, label, value, make, depth=0):
+        if is_data(value):
+            places.append(make())
+        elif depth < _DEPTH and is_holder(value) and id(value) not in seen:
+            seen.add(id(value))
+            holders.append((label, value, depth))
+
+
+# --- values of places ---------------------------------------------------------------
+
+def snapshot(value):
+    """`value` with its lists and dicts copied (the leaves shared): what a container
+    holds now, to put back later."""
+    if type(value) is tuple:
+        return tuple(snapshot(v) for v in value)
+    if type(value) is list:
+        return [snapshot(v) for v in value]
+    if type(value) is dict:
+        return {k: snapshot(v) for k, v in value.items()}
+    return value
+
+
+def contents(value):
+    """What tells whether `value` changed: itself, or a container's structure and the
+    identities of its leaves."""
+    if type(value) in (list, dict):
+        leaves, treedef = jax.tree_util.tree_flatten(value)
+        return ('container', treedef, tuple(id(leaf) for leaf in leaves))
+    return ('value', id(value))
+
+
+def put(place, value):
+    """Give `place` `value`: containers are filled in place, the rest assigned."""
+    if value is _MISSING:
+        place.delete()
+        return
+    current = place.get()
+    if type(current) in (list, dict) and type(value) is type(current):
+        write_back(current, value)
+    else:
+        place.set(value)
+
+
+class Installed:
+    """While tracing: the places given their traced values, and afterwards their
+    original values again (see the module docstring)."""
+
+    def __init__(self, places, values):
+        """`places` (those the call may create included); `values`: {label: traced
+        value} of those the call reads."""
+        self.places = list(places)
+        self.original = [snapshot(place.get()) for place in self.places]
+        for place in self.places:
+            if place.label in values:
+                put(place, values[place.label])
+        self.installed = [contents(place.get()) for place in self.places]
+
+    def add(self, places):
+        """Places found while tracing (a function called): their values now are kept to
+        restore them, and count as their values before the call."""
+        known = {p.key for p in self.places}
+        for place in places:
+            if place.key not in known:
+                known.add(place.key)
+                self.places.append(place)
+                self.original.append(snapshot(place.get()))
+                self.installed.append(contents(place.get()))
+
+    def changed(self):
+        """{label: new value} of the places the call changed. A list or dict that holds
+        no array is left as tracing left it (a trace-time side effect, see `is_data`)."""
+        changed = {}
+        for i, (place, before) in enumerate(zip(self.places, self.installed)):
+            value = place.get()
+            if contents(value) == before:
+                continue
+            if type(value) in (list, dict) and not _holds_arrays(value):
+                self.original[i] = _KEEP
+                continue
+            changed[place.label] = value
+        return changed
+
+    def restore(self):
+        for place, value in zip(self.places, self.original):
+            if value is not _KEEP:
+                put(place, value)
+
+
+def write(places, changed):
+    """After a call: give the places its concrete new values (by label)."""
+    by_label = {place.label: place for place in places}
+    for label, value in changed.items():
+        place = by_label.get(label)
+        if place is not None:
+            put(place, value)
+
+
+
+# --- what the calls of a staged branch or body change -------------------------------
+
+class PlaceAttribute:
+    """A place as an attribute `value` (what runtime.mutation carries as a field)."""
+
+    def __init__(self, place):
+        self.place = place
+        self.key = place.key
+
+    @property
+    def value(self):
+        value = self.place.get()
+        if value is _MISSING:
+            raise AttributeError(self.place.label)
+        return snapshot(value)
+
+    @value.setter
+    def value(self, value):
+        put(self.place, value)
+
+    @value.deleter
+    def value(self):
+        self.place.delete()
+
+
+class Watch:
+    """The places that the functions called by one staged branch or body reach (their
+    globals, the objects and containers they are given, those the branch's closure
+    holds): `during(fn)` runs `fn` watching them, then puts back what it changed and
+    remembers those places (`changed`)."""
+
+    def __init__(self, functions, carried=()):
+        """`functions`: the statement's branches or body; `carried`: the keys of the
+        places the statement carries already (not watched)."""
+        self.carried = set(carried)
+        self.roots = []
+        self.containers = set()
+        for fn in functions:
+            for name, cell in zip(getattr(getattr(fn, '__code__', None), 'co_freevars', ()),
+                                  getattr(fn, '__closure__', None) or ()):
+                try:
+                    value = cell.cell_contents
+                except ValueError:
+                    continue
+                self.roots.append((name, value))
+                if type(value) in (list, dict):
+                    self.containers.add(id(value))
+        self.changed = {}   # key -> Place
+
+    def during(self, fn, *args):
+        finder = StateFinder(None)
+        roots = list(self.roots)
+        installed = Installed([], {})
+        depth = staged_depth()
+        outer = context.current().on_call
+
+        def on_call(target, call_args=()):
+            if outer is not None:
+                outer(target, call_args)
+            if staged_depth() < depth:
+                return
+            new = finder.add_function(target)
+            self_ = getattr(target, '__self__', None)
+            self_ = None if isinstance(self_, types.ModuleType) else self_
+            code = getattr(getattr(target, '__func__', target), '__code__', None)
+            params = list(code.co_varnames[:code.co_argcount]) if code else []
+            if self_ is not None and params:
+                params = params[1:]
+            found = [(params[i] if i < len(params) else f'argument {i}', a)
+                     for i, a in enumerate(call_args)]
+            if self_ is not None:
+                found.append(('self', self_))
+            fresh = [r for r in found if is_holder(r[1])
+                     and all(r[1] is not old for _, old in roots)]
+            roots.extend(fresh)
+            given = [container(label, arg) for label, arg in found
+                     if id(arg) in self.containers]
+            if new or fresh or given:
+                found = finder.find(roots, potential=True) + given
+                installed.add([p for p in found if p.key not in self.carried])
+        with context.setting(on_call=on_call):
+            try:
+                return fn(*args)
+            finally:
+                changed = installed.changed()
+                installed.restore()
+                for place in installed.places:
+                    if place.label in changed:
+                        self.changed.setdefault(place.key, place)

@@ -218,16 +218,21 @@ def test_while_true_with_return_in_nested_loop_and_break():
     check(f, f32(-9.), 2)
 
 
-def test_loop_that_can_end_without_return_is_a_named_error():
+def test_loop_that_can_end_without_return_gives_none_at_the_boundary():
+    """A value on some paths and None on others (issue 20): the Function gives None
+    where Python does; inside someone else's jit, where no boundary exists, a named
+    error."""
     def f(x, n):
         for i in range(n):
             if x > i:
                 return x
-    with pytest.raises(autograph.ControlFlowError) as info:
-        autograph.convert(f)(f32(1.), i32(3))
-    message = str(info.value)
-    assert 'the return value is float32[] on one path but None on another' in message
-    assert f'{HERE}:{line_of(f, "for i in range(n)")}' in message
+    g = autograph.convert(f)
+    for x, n in ((1., 3), (-1., 3), (5., 0)):
+        result = g(f32(x), i32(n))
+        assert (result is None) == (f(x, n) is None) and (
+            result is None or float(result) == f(x, n))
+    with pytest.raises(autograph.ControlFlowError, match='returns None on some paths'):
+        jax.jit(autograph.convert(f, jit=False))(f32(1.), i32(3))
 
 
 # --- return anywhere --------------------------------------------------------------------

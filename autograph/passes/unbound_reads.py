@@ -65,7 +65,8 @@ def _checked(stmts, flow, maybe, order, ctx):
     for stmt in stmts:
         defined = flow.defined_in.get(stmt)
         if defined is not None:
-            names = sorted((_own_reads(stmt, flow) & maybe) - defined,
+            deferred = _check_in_lambdas(stmt, maybe - defined, ctx)
+            names = sorted((_own_reads(stmt, flow) & maybe) - defined - deferred,
                            key=lambda n: (order.get(n, len(order)), n))
             out += templates.set_origin([templates.statements(
                 'name = ag.check_defined(name)', name=n, ag=ctx.ag)[0] for n in names], stmt)
@@ -74,6 +75,58 @@ def _checked(stmts, flow, maybe, order, ctx):
                 block[:] = _checked(block, flow, maybe, order, ctx)
         out.append(stmt)
     return out
+
+
+def _check_in_lambdas(stmt, names, ctx):
+    """The `names` that `stmt` reads only inside lambdas (`return ag.if_exp(did_return,
+    lambda: retval, lambda: y + 1)`, made by passes.returns): those reads become
+    `ag.check_defined(y)` inside the lambda, so the check runs only where the lambda does
+    (Python reads `y` only on that path)."""
+    inside, outside = set(), set()
+    for node in _own_nodes(stmt):
+        if isinstance(node, ast.Lambda):
+            inside |= {n.id for n in ast.walk(node.body) if isinstance(n, ast.Name)
+                       and isinstance(n.ctx, ast.Load) and n.id in names}
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) \
+                and node.id in names and not _in_lambda(node, stmt):
+            outside.add(node.id)
+    deferred = inside - outside
+    if deferred:
+        _Checks(deferred, ctx).visit(stmt)
+    return deferred
+
+
+def _own_nodes(stmt):
+    """The nodes of `stmt`'s own expressions (not of the statements in its blocks)."""
+    stack = [c for c in ast.iter_child_nodes(stmt) if not isinstance(c, ast.stmt)]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack += [c for c in ast.iter_child_nodes(node) if not isinstance(c, ast.stmt)]
+
+
+def _in_lambda(name, stmt):
+    return any(name in set(ast.walk(node)) for node in _own_nodes(stmt)
+               if isinstance(node, ast.Lambda))
+
+
+class _Checks(ast.NodeTransformer):
+    """`y` -> `ag.check_defined(y)` inside the lambdas of a statement."""
+
+    def __init__(self, names, ctx):
+        self.names, self.ctx, self.depth = names, ctx, 0
+
+    def visit_Lambda(self, node):
+        self.depth += 1
+        self.generic_visit(node)
+        self.depth -= 1
+        return node
+
+    def visit_Name(self, node):
+        if self.depth and isinstance(node.ctx, ast.Load) and node.id in self.names:
+            return ast.copy_location(ast.Call(func=self.ctx.runtime('check_defined'),
+                                              args=[node], keywords=[]), node)
+        return node
 
 
 def _own_reads(stmt, flow):

@@ -379,10 +379,13 @@ class Watch:
         depth = staged_depth()
         outer = context.current().on_call
 
-        def on_call(target, call_args=()):
+        def on_call(target, call_args=(), places=()):
             if outer is not None:
-                outer(target, call_args)
+                outer(target, call_args, places)
             if staged_depth() < depth:
+                return
+            if target is None:   # places a statement inside is about to carry
+                installed.add([p for p in places if p.key not in self.carried])
                 return
             new = finder.add_function(target)
             self_ = getattr(target, '__self__', None)

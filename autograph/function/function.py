@@ -286,11 +286,13 @@ class Function:
         roots = self._roots(args, kwargs)
         installed = state.Installed(self._state_places(args, kwargs, potential=True), values)
 
-        def on_call(fn, args=()):   # a function the trace calls: its state too
-            if finder.add_function(fn):
+        def on_call(fn, args=(), places=()):   # a function the trace calls: its state too
+            if fn is None:   # places a staged statement is about to carry
+                installed.add(places)
+            elif finder.add_function(fn):
                 installed.add(finder.find(roots, potential=True))
         try:
-            with context.setting(on_call=on_call):
+            with context.setting(on_call=on_call, discovered={}):
                 result = self._run_converted(args, kwargs)
             result, changed = state.snapshot((result, installed.changed()))
             out = Result.of(result), {label: Result.of(value, label)

@@ -163,24 +163,26 @@ class Function:
         try:
             if not self._jit:
                 return self._run_converted(args, kwargs)
-            if (not kwargs and self.input_signature is None and _all_arrays(args)
-                    and not self._state_places(args, {})):
-                return self._written_back(self._arrays_jit(*args), args, {})
-            key, leaves, bound = self._key(args, kwargs)
+            places = None
+            if not kwargs and self.input_signature is None and _all_arrays(args):
+                places = self._state_places(args, {})
+                if not places:
+                    return self._written_back(self._arrays_jit(*args), args, {})
+            key, leaves, bound = self._key(args, kwargs, places)
             concrete = self._concrete.get(key) or self._concrete_function(key)
             return self._written_back(concrete.call_leaves(leaves), *bound)
         except Exception as error:
             user = user_facing(error)
             raise user from user.__cause__   # (the user's `raise ... from` cause is kept)
 
-    def _key(self, args, kwargs):
+    def _key(self, args, kwargs, places=None):
         """The call's key and flat leaves (the state it reads included, see `state`), and
-        the arguments bound to the parameters."""
+        the arguments bound to the parameters. `places`: the state's, when known."""
         if self.input_signature is not None:
             check_signature(self.python_function, self.input_signature, args, kwargs)
         else:
             args, kwargs = self._bind(args, kwargs)
-        key, leaves = call_key(args, self._with_state(args, kwargs))
+        key, leaves = call_key(args, self._with_state(args, kwargs, places))
         return key, leaves, (args, kwargs)
 
     # --- state that outlives a call (see autograph.function.state) ----------------------
@@ -211,9 +213,10 @@ class Function:
             places += state.argument_places(args, kwargs)
         return places
 
-    def _with_state(self, args, kwargs):
+    def _with_state(self, args, kwargs, places=None):
         """`kwargs` with the current values of the state the function reads, if any."""
-        places = self._state_places(args, kwargs)
+        if places is None:
+            places = self._state_places(args, kwargs)
         if not places:
             return kwargs
         return {**kwargs, STATE: {place.label: place.get() for place in places}}

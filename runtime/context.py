@@ -19,6 +19,9 @@ of one hidden stack per module:
 - `on_call`: while a converted Function is traced, told of each converted function its
   code calls, before the call (autograph.function.state: the state those functions read
   and write);
+- `discovered`: per staged statement (the code of its branches or body), the places
+  that functions it calls were found to change while the converted Function being
+  traced ran (runtime.statement);
 - `written`: the calls of functions that write items of their array parameters, with
   the final values they report (runtime.calls.call_writing);
 - `embeddings`: the frameworks whose converted code is running, innermost last (None
@@ -50,6 +53,7 @@ class TracingContext:
     embeddings: list = dataclasses.field(default_factory=list)   # innermost last
     on_call: object = None
     written: list = dataclasses.field(default_factory=list)
+    discovered: dict = dataclasses.field(default_factory=dict)
 
 
 _current = contextvars.ContextVar('autograph_tracing_context', default=None)

@@ -52,6 +52,7 @@ from .context import staged_depth
 from .mutation import write_back
 
 
+_CODE_TYPES = (types.ModuleType, types.FunctionType, type, types.BuiltinFunctionType)
 _DEPTH = 3                    # how deep attributes of objects are followed
 _SCALARS = (bool, int, float, complex, str, bytes, type(None))
 _MISSING = object()           # a place with no value before the call (a new attribute)
@@ -170,6 +171,7 @@ class StateFinder:
         self.namespaces = []    # (label prefix, globals dict) of the functions it runs
         self.cells = {}         # name -> cell
         self.seen_codes = set()
+        self._names_sorted = None
         if code is not None:
             self.seen_codes.add(code)
             self.namespaces.append(('', fn.__globals__))
@@ -195,10 +197,14 @@ class StateFinder:
         `potential`, also the named globals and attributes that have no value yet (that
         the call may create)."""
         places, holders, seen = [], [], set()
+        names = self._sorted()
         for prefix, namespace in self.namespaces:
-            for name in sorted(self.names):
+            for name in names:
                 if name in namespace:
-                    self._add(places, holders, seen, prefix + name, namespace[name],
+                    value = namespace[name]
+                    if isinstance(value, _CODE_TYPES):
+                        continue   # (modules, functions, classes: not state)
+                    self._add(places, holders, seen, prefix + name, value,
                               lambda p=prefix + name, ns=namespace, n=name: _global(p, ns, n))
                 elif potential and name not in _BUILTIN_NAMES:
                     places.append(_global(prefix + name, namespace, name))
@@ -211,12 +217,13 @@ class StateFinder:
             self._add(places, holders, seen, name, value,
                       lambda n=name, c=cell: _cell(n, c))
         for label, obj in roots:
-            if is_holder(obj) and id(obj) not in seen:
+            if not isinstance(obj, _ARRAYS + _SCALARS) and is_holder(obj) \
+                    and id(obj) not in seen:
                 seen.add(id(obj))
                 holders.append((label, obj, 0))
         for label, holder, depth in holders:   # (grows as objects are found)
             attributes = vars(holder)
-            for name in sorted(self.names):
+            for name in names:
                 if name in attributes:
                     self._add(places, holders, seen, f'{label}.{name}', attributes[name],
                               lambda lb=f'{label}.{name}', h=holder, n=name:
@@ -224,6 +231,11 @@ class StateFinder:
                 elif potential:   # an attribute the call may create
                     places.append(_attribute(f'{label}.{name}', holder, name))
         return places
+
+    def _sorted(self):
+        if self._names_sorted is None or len(self._names_sorted) != len(self.names):
+            self._names_sorted = sorted(self.names)
+        return self._names_sorted
 
     def _add(self, places, holders, seen, label, value, make, depth=0):
         if is_data(value):
@@ -379,10 +391,13 @@ class Watch:
         depth = staged_depth()
         outer = context.current().on_call
 
-        def on_call(target, call_args=()):
+        def on_call(target, call_args=(), places=()):
             if outer is not None:
-                outer(target, call_args)
+                outer(target, call_args, places)
             if staged_depth() < depth:
+                return
+            if target is None:   # places a statement inside is about to carry
+                installed.add([p for p in places if p.key not in self.carried])
                 return
             new = finder.add_function(target)
             self_ = getattr(target, '__self__', None)

@@ -19,7 +19,7 @@ paths. The operators then see one tuple of values and one tuple of names.
         ... statement.bind(if_true) ... statement.values ... statement.names ...
         return statement.finish(result)
 """
-from . import lists, places
+from . import context, lists, places
 from .mutation import Mutations
 from .nonlocals import Nonlocals
 
@@ -35,7 +35,10 @@ class Statement:
         variable in place that has no value yet is then created by the body)."""
         self._shared = Nonlocals(nonlocals, functions, loop=loop) if nonlocals else None
         self._functions = functions
-        self._extra = {}   # key -> Place: what calls in a staged body changed
+        # key -> Place: what calls in a staged body changed (as found for this statement
+        # earlier in this trace: an enclosing statement staged again stages it again)
+        self._site = tuple(getattr(fn, '__code__', None) for fn in functions)
+        self._extra = dict(context.current().discovered.get(self._site, {}))
         self._own_names = tuple(names)
         self._fields, self._aliased = fields, aliased
         self._objects = None
@@ -60,6 +63,9 @@ class Statement:
         """The objects layer (see runtime.mutation.Mutations) over `values` and `names`:
         its `state` and `all_names` add the fields; its `wrap` adapts bound functions."""
         if self._objects is None:
+            on_call = context.current().on_call
+            if on_call is not None and self._extra:   # (watchers outside see them first)
+                on_call(None, (), list(self._extra.values()))
             extra = [(place.label, places.PlaceAttribute(place), 'value')
                      for place in self._extra.values()]
             self._objects = Mutations(self.values, self.names, self._fields, extra,
@@ -80,6 +86,9 @@ class Statement:
             if not new:
                 return results
             self._extra.update(new)
+            context.current().discovered.setdefault(self._site, {}).update(
+                (key, place) for key, place in new.items() if key[0] != 'container')
+            # (a list is a pytree: each staging has a copy of its own, not to be reused)
             self._objects = None
         return results
 

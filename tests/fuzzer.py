@@ -11,7 +11,9 @@ lambdas reading variables that the control flow rebinds, closures over loop vari
 called in and after the loop, over variables a loop creates, and `nonlocal`/`global`
 writes. Values exist on some paths only (a variable one branch assigns, or that a loop
 which may run zero times creates; a helper's result that is None on some paths), read
-only where Python has them.
+only where Python has them. writes. Half call helpers that write a global, an object's attribute (of an object given,
+or of a module-level object), a list given, or items of an array given; each program is
+called twice, plain and converted, and the state the two calls leave must match too.
 
 Every program is valid Python, so the converted run must give Python's values. Two kinds
 of failure are counted: a *mismatch* (a different value, or a crash that is not one of
@@ -67,6 +69,33 @@ def push(pair, value):
         pair[0] = pair[0] + value
     else:
         pair[0], pair[1] = pair[1], pair[0] - value
+
+
+TOTAL = 0.0
+OBJ = Cell(0.0, 0)
+
+
+def tick(amount):
+    global TOTAL
+    TOTAL = TOTAL + amount
+
+
+def add_item(items, value):
+    items[1] = items[1] + value
+
+
+def set_field(cell, value):
+    cell.f = cell.f * 0.5 + value
+
+
+def swap_items(arr, i, j):
+    arr[i], arr[j] = arr[j], arr[i]
+
+
+def scale_items(arr, f):
+    for i in range(arr.shape[0]):
+        if arr[i] > 0:
+            arr[i] = arr[i] * f
 '''
 
 FLOAT_VARS = ('a', 'b')
@@ -85,6 +114,8 @@ class StateGenerators:
 
     def state_epilogue(self):
         self.emit(1, 'a = a + s.f * 0.01 + jnp.sum(w) * 0.01 + pair[0] * 0.1 - pair[1] * 0.2')
+        if self.calls:   # what the last call left behind
+            self.emit(1, 'a = a + TOTAL * 0.01 + OBJ.f * 0.01')
         self.emit(1, 'k = k + s.c')
 
     def state_statement(self, depth):
@@ -104,6 +135,11 @@ class StateGenerators:
         ]
         if depth == 1:   # a call that changes `pair` in place (under its own staged if)
             options.append(f'push(pair, {r.choice(["a", "b", "x", "w[0]"])})')
+        if self.calls:   # calls that change a global, an object, a list or array items
+            options += [f'tick({r.choice(["a", "b", "x"])} * 0.1)',
+                        f'add_item(pair, {r.choice(["a", "b"])} * 0.1)',
+                        f'set_field({r.choice(["s", "OBJ"])}, {r.choice(["a", "b"])} * 0.1)',
+                        f'swap_items(w, {i}, {j})', 'scale_items(w, 0.5)']
         self.emit(depth, r.choice(options))
 
     def bound_on_some_paths(self, depth):
@@ -207,6 +243,9 @@ class ProgramGenerator(StateGenerators):
         self.counter = 0
         self.loop_depth = 0
         self.scopes = ScopeFeatures(self, scopes)
+        # Half of the programs call helpers that change state outliving the call (a
+        # separate stream: the other programs stay as they were).
+        self.calls = random.Random(seed * 7919 + 1).random() < 0.5
 
     def emit(self, depth, text):
         self.lines.append('    ' * depth + text)
@@ -393,18 +432,37 @@ def run_one(seed, scopes=True):
     source, fn = make_program(seed, scopes)
     args = inputs_for(seed)
     x, n, v = args
-    expected = fn(x, n, np.array(v))   # item assignment as Python runs it: on NumPy
+    namespace = fn.__globals__
+
+    def reset():   # the state that outlives a call (see HELPERS)
+        namespace['TOTAL'] = 0.0
+        namespace['OBJ'] = namespace['Cell'](0.0, 0)
+
+    def state():
+        return namespace['TOTAL'], namespace['OBJ'].f
+
+    # Two calls each: the second sees what the first left (a global, an object).
+    reset()
+    expected = [fn(x, n, np.array(v)) for _ in range(2)]   # items assigned as on NumPy
+    expected.append(state())
+    reset()
     try:
-        actual = autograph.convert(fn)(*args)
+        converted = autograph.convert(fn)
+        actual = [converted(*args) for _ in range(2)]
     except (autograph.ControlFlowError, autograph.ConversionError):
         return NAMED_ERROR, (f'seed {seed}: a named error on a valid program\n{source}\n'
                              f'{traceback.format_exc()}')
     except Exception:
         return MISMATCH, f'seed {seed}: converted run raised\n{source}\n{traceback.format_exc()}'
-    for e, a in zip(expected, actual):
+    actual.append(state())
+    for e, a in zip(_leaves(expected), _leaves(actual)):
         if not np.allclose(np.asarray(e), np.asarray(a), rtol=1e-4, atol=1e-5):
             return MISMATCH, f'seed {seed}: expected {expected}, got {actual}\n{source}'
     return None
+
+
+def _leaves(results):
+    return [leaf for result in results for leaf in result]
 
 
 def main(argv=None):

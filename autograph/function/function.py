@@ -163,24 +163,26 @@ class Function:
         try:
             if not self._jit:
                 return given_back(self._run_unjitted(args, kwargs))
-            if (not kwargs and self.input_signature is None and _all_arrays(args)
-                    and not self._state_places(args, {})):
-                return self._written_back(checked(self._arrays_jit(*args)), args, {})
-            key, leaves, bound = self._key(args, kwargs)
+            places = None
+            if not kwargs and self.input_signature is None and _all_arrays(args):
+                places = self._state_places(args, {})
+                if not places:
+                    return self._written_back(checked(self._arrays_jit(*args)), args, {})
+            key, leaves, bound = self._key(args, kwargs, places)
             concrete = self._concrete.get(key) or self._concrete_function(key)
             return self._written_back(concrete.call_leaves(leaves), *bound)
         except Exception as error:
             user = user_facing(error)
             raise user from user.__cause__   # (the user's `raise ... from` cause is kept)
 
-    def _key(self, args, kwargs):
+    def _key(self, args, kwargs, places=None):
         """The call's key and flat leaves (the state it reads included, see `state`), and
-        the arguments bound to the parameters."""
+        the arguments bound to the parameters. `places`: the state's, when known."""
         if self.input_signature is not None:
             check_signature(self.python_function, self.input_signature, args, kwargs)
         else:
             args, kwargs = self._bind(args, kwargs)
-        key, leaves = call_key(args, self._with_state(args, kwargs))
+        key, leaves = call_key(args, self._with_state(args, kwargs, places))
         return key, leaves, (args, kwargs)
 
     # --- state that outlives a call (see autograph.function.state) ----------------------
@@ -211,9 +213,10 @@ class Function:
             places += state.argument_places(args, kwargs)
         return places
 
-    def _with_state(self, args, kwargs):
+    def _with_state(self, args, kwargs, places=None):
         """`kwargs` with the current values of the state the function reads, if any."""
-        places = self._state_places(args, kwargs)
+        if places is None:
+            places = self._state_places(args, kwargs)
         if not places:
             return kwargs
         return {**kwargs, STATE: {place.label: place.get() for place in places}}
@@ -287,11 +290,13 @@ class Function:
         roots = self._roots(args, kwargs)
         installed = state.Installed(self._state_places(args, kwargs, potential=True), values)
 
-        def on_call(fn, args=()):   # a function the trace calls: its state too
-            if finder.add_function(fn):
+        def on_call(fn, args=(), places=()):   # a function the trace calls: its state too
+            if fn is None:   # places a staged statement is about to carry
+                installed.add(places)
+            elif finder.add_function(fn):
                 installed.add(finder.find(roots, potential=True))
         try:
-            with context.setting(on_call=on_call), \
+            with context.setting(on_call=on_call, discovered={}), \
                     checks.threaded(checks.Table()) as scope:
                 result = self._run_converted(args, kwargs)
             result, changed = state.snapshot((result, installed.changed()))

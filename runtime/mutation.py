@@ -37,7 +37,7 @@ class Mutations:
     def __init__(self, values, names, fields=None, extra=(), watch=None):
         """`values`: the statement's inputs; `names`: its outputs (for a loop, the same
         variables); `fields`: a function giving {label: (object, attribute)}; `extra`:
-        more fields, (label, object, attribute); `watch`: a runtime.places.Watch that
+        more fields, (label, object, attribute); `watch`: a runtime.watches.Watch that
         watches what the calls of a traced branch or body change."""
         self.values = tuple(values)
         self.names = tuple(names)

@@ -19,7 +19,7 @@ paths. The operators then see one tuple of values and one tuple of names.
         ... statement.bind(if_true) ... statement.values ... statement.names ...
         return statement.finish(result)
 """
-from . import context, lists, places
+from . import context, lists, watches
 from .mutation import Mutations
 from .nonlocals import Nonlocals
 
@@ -66,10 +66,10 @@ class Statement:
             on_call = context.current().on_call
             if on_call is not None and self._extra:   # (watchers outside see them first)
                 on_call(None, (), list(self._extra.values()))
-            extra = [(place.label, places.PlaceAttribute(place), 'value')
+            extra = [(place.label, watches.PlaceAttribute(place), 'value')
                      for place in self._extra.values()]
             self._objects = Mutations(self.values, self.names, self._fields, extra,
-                                      places.Watch(self._functions, self._extra))
+                                      watches.Watch(self._functions, self._extra))
         return self._objects
 
     def staged(self, run):
@@ -77,7 +77,7 @@ class Statement:
         functions that its branches or body call change places outside the statement
         (a global, an attribute of an object, a list they were given), those are put
         back, and the statement is staged again carrying them as fields (see
-        runtime.places.Watch)."""
+        runtime.watches.Watch)."""
         for _ in range(_RESTAGINGS):
             objects = self.objects()
             results = run(objects)

@@ -49,6 +49,11 @@ def primitives(fn, *args):
         it = iter(arrays)
         return converted(*[next(it) if array else a for a, array in zip(args, is_array)])
     jaxpr = jax.make_jaxpr(with_static)(*[a for a, array in zip(args, is_array) if array])
+    return primitive_names(jaxpr)
+
+
+def primitive_names(closed):
+    """Names of all primitives in a ClosedJaxpr, nested ones included."""
     names = set()
 
     def visit(j):
@@ -56,7 +61,7 @@ def primitives(fn, *args):
             names.add(eqn.primitive.name)
             for sub in _subjaxprs(eqn):
                 visit(sub)
-    visit(jaxpr.jaxpr)
+    visit(closed.jaxpr)
     return names
 
 

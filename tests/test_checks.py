@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import autograph
-from tests.helpers import _subjaxprs, assert_same, f32, i32
+from tests.helpers import assert_same, f32, i32, primitive_names
 
 
 def python_outcome(fn, *args):
@@ -34,18 +34,6 @@ def same_outcome(python, converted, *args):
         assert actual[1] == expected[1]
 
 
-def all_primitives(closed):
-    names = set()
-
-    def visit(jaxpr):
-        for eqn in jaxpr.eqns:
-            names.add(eqn.primitive.name)
-            for sub in _subjaxprs(eqn):
-                visit(sub)
-    visit(closed.jaxpr)
-    return names
-
-
 def halve_while_positive(x, n):
     i = 0
     while i < n:
@@ -66,7 +54,7 @@ def test_the_program_of_a_function_with_checks_holds_no_callback():
     f = autograph.convert(halve_while_positive)
     concrete = f.get_concrete_function(jax.ShapeDtypeStruct((3,), jnp.float32),
                                        jax.ShapeDtypeStruct((), jnp.int32))
-    assert 'debug_callback' not in all_primitives(concrete.jaxpr)
+    assert 'debug_callback' not in primitive_names(concrete.jaxpr)
 
 
 AVAIL = [-1.0, 0.0, +1]
@@ -94,7 +82,7 @@ def test_vmapped_scanned_checks_are_error_values_not_callbacks():
     f = autograph.convert(rollout)
     concrete = f.get_concrete_function(jax.ShapeDtypeStruct((4, 2), jnp.float32),
                                        jax.ShapeDtypeStruct((5, 4), jnp.int32))
-    names = all_primitives(concrete.jaxpr)
+    names = primitive_names(concrete.jaxpr)
     assert 'scan' in names and 'debug_callback' not in names
     s = jnp.ones((4, 2))
     good = jnp.array(np.random.RandomState(0).randint(0, 3, (5, 4)), jnp.int32)

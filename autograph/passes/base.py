@@ -163,3 +163,25 @@ class ScopeTransformer(Transformer):
         return node
 
     visit_AsyncFunctionDef = visit_FunctionDef
+
+
+class StatementRewriter:
+    """A pass that replaces statements, innermost blocks first: `rewrite(stmt)` gives
+    the statements that stand for `stmt` (its blocks already rewritten); nested
+    functions and classes are left to their own conversion."""
+
+    def __init__(self, ctx):
+        self.ctx = ctx
+
+    def block(self, stmts):
+        stmts[:] = [new for stmt in stmts for new in self.statement(stmt)]
+
+    def statement(self, stmt):
+        if isinstance(stmt, SCOPES):
+            return [stmt]
+        for block in blocks(stmt):
+            self.block(block)
+        return self.rewrite(stmt)
+
+    def rewrite(self, stmt):
+        return [stmt]

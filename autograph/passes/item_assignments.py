@@ -25,7 +25,7 @@ import copy
 
 from autograph import templates
 from autograph.analysis.activity import scope_of
-from autograph.passes.base import SCOPES, blocks
+from autograph.passes.base import StatementRewriter
 
 _OPERATORS = {
     ast.Add: '+=', ast.Sub: '-=', ast.Mult: '*=', ast.Div: '/=', ast.FloorDiv: '//=',
@@ -41,19 +41,12 @@ def transform(function, ctx):
     return function
 
 
-class _ItemAssignments:
+class _ItemAssignments(StatementRewriter):
     def __init__(self, ctx, rebindable):
-        self.ctx = ctx
+        super().__init__(ctx)
         self.rebindable = rebindable
 
-    def block(self, stmts):
-        stmts[:] = [new for stmt in stmts for new in self.statement(stmt)]
-
-    def statement(self, stmt):
-        if isinstance(stmt, SCOPES):
-            return [stmt]
-        for block in blocks(stmt):
-            self.block(block)
+    def rewrite(self, stmt):
         new = None
         if isinstance(stmt, ast.Assign) and any(map(self.rewritable, stmt.targets)):
             new = self.assign_all(stmt.targets, stmt.value)

@@ -27,7 +27,7 @@ import ast
 from autograph.analysis.activity import scope_of
 from autograph.analysis.written_parameters import (of_tree,
                                                    positions_written, split_call)
-from autograph.passes.base import SCOPES, blocks
+from autograph.passes.base import SCOPES, StatementRewriter
 
 
 def transform(function, ctx):
@@ -53,19 +53,12 @@ def _resolver(ctx, local_names):
     return resolve
 
 
-class _CallSites:
+class _CallSites(StatementRewriter):
     def __init__(self, ctx, resolve):
-        self.ctx = ctx
+        super().__init__(ctx)
         self.resolve = resolve
 
-    def block(self, stmts):
-        stmts[:] = [new for stmt in stmts for new in self.statement(stmt)]
-
-    def statement(self, stmt):
-        if isinstance(stmt, SCOPES):
-            return [stmt]
-        for block in blocks(stmt):
-            self.block(block)
+    def rewrite(self, stmt):
         call = getattr(stmt, 'value', None)
         if not isinstance(call, ast.Call) or not isinstance(stmt, (ast.Expr, ast.Assign,
                                                                     ast.Return)):

@@ -67,8 +67,9 @@ def is_generated(code):
 def generate(node, source_file, runtime_name, freevars, class_name=None, facts=None):
     """Compile the converted `node` (a FunctionDef or Lambda) into a `Generated`.
     `class_name` names the class whose body defined it, for private-name mangling;
-    `facts` are the static facts per user line (see autograph.site_facts) that the line
-    map carries for the runtime's messages."""
+    `facts()` gives the static facts per user line (see autograph.site_facts) that the
+    line map carries for the runtime's messages (called with the line map, when first
+    needed)."""
     is_lambda = isinstance(node, ast.Lambda)
     inner_name = '<lambda>' if is_lambda else node.name
     params = [runtime_name] + [v for v in freevars if v != runtime_name]
@@ -89,7 +90,7 @@ def generate(node, source_file, runtime_name, freevars, class_name=None, facts=N
     module = ast.Module(body=[_function(FACTORY, params, body)], type_ignores=[])
     origin.register(file, text, lambda: _line_map(tree if tree is not None else parse(text),
                                                   module, source_file, inner_name,
-                                                  first_line, facts or {}))
+                                                  first_line, facts() if facts else {}))
     try:
         compiled = (compile(text, file, 'exec', dont_inherit=True) if tree is None
                     else compile_tree(tree, file, 'exec'))

@@ -96,14 +96,28 @@ def _cached_code(code):
 
 def _generate(fn):
     source = parsing.parse_function(fn)
-    facts = site_facts.line_facts(source.node)
     namer = Namer.for_code(fn.__code__)
     ctx = Context(file=source.file, namer=namer, ag=namer.new('ag'), resolver=LiveResolver(fn))
     node = passes.run(source.node, ctx)
     qualname = getattr(fn.__code__, 'co_qualname', fn.__qualname__)
     class_name = None if isinstance(node, ast.Lambda) else codegen.defining_class(qualname)
     return codegen.generate(node, source.file, ctx.ag, fn.__code__.co_freevars, class_name,
-                            facts)
+                            functools.partial(_site_facts, weakref.ref(fn)))
+
+
+def _site_facts(fn_ref):
+    """The static facts of the function's lines (see autograph.site_facts), from its
+    source parsed again: only messages need them, once the passes have changed the first
+    tree; {} where the function is gone or its source cannot be read again as it was."""
+    fn = fn_ref()
+    if fn is None:
+        return {}
+    try:   # deep trees parse on a conversion worker, as they converted
+        return limits.converting(
+            lambda: site_facts.line_facts(parsing.parse_function(fn).node),
+            _where(fn.__code__))
+    except ConversionError:
+        return {}
 
 
 def _where(code):

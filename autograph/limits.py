@@ -18,7 +18,6 @@ A RecursionError that happens anyway becomes the same ConversionError. The worke
 starts with an empty stack, so a function converted while deep in user code (inside a
 trace) gets the same room as any other.
 """
-import ast
 import threading
 
 from autograph.errors import ConversionError
@@ -92,16 +91,13 @@ def _on_this_thread(work):
         _worker.active = _worker.direct = False
 
 
-def check_depth(node, where):
-    """A ConversionError if `node`'s tree is deeper than MAX_DEPTH (walked iteratively)."""
-    stack = [(node, 1)]
-    while stack:
-        current, depth = stack.pop()
-        if depth > MAX_DEPTH:
-            raise too_deep(where)
-        if depth > DIRECT_DEPTH and getattr(_worker, 'direct', False):
-            raise _TooDeepHere()
-        stack += [(child, depth + 1) for child in ast.iter_child_nodes(current)]
+def check_depth(depth, where):
+    """A ConversionError if a tree `depth` nodes deep (analysis.census) is deeper than
+    MAX_DEPTH."""
+    if depth > MAX_DEPTH:
+        raise too_deep(where)
+    if depth > DIRECT_DEPTH and getattr(_worker, 'direct', False):
+        raise _TooDeepHere()
 
 
 def too_deep(where):

@@ -5,6 +5,7 @@ import pytest
 
 from autograph.analysis.activity import activity, scope_of
 from autograph.analysis import definite
+from autograph.analysis.census import census
 from autograph.analysis.dataflow import Dataflow
 from autograph.analysis.scopes import sharing
 
@@ -165,3 +166,25 @@ def test_namers_from_code_and_from_tree_avoid_the_same_names():
     for namer in (Namer.for_code(f.__code__), Namer.for_tree(tree)):
         assert [namer.new(n) for n in ('ag', 'if_true', 'loop_body', 'retval', 'x')] == [
             'ag_1', 'if_true_1', 'loop_body_1', 'retval_1', 'x_1']
+
+
+@pytest.mark.parametrize('code,names,depth', [
+    ('def f(x):\n    return x + 1', ['x'], 5),   # def, return, binop, name, load
+    ('def f(x):\n    x[0] = 1', ['[]=', 'x'], 5),
+    ('def f(x):\n    y = x[0]', ['x', 'y'], 5),
+    ('def f(self):\n    def g():\n        return super().h()\n    return g',
+     ['g', 'super'], 8),
+])
+def test_census_names_and_depth(code, names, depth):
+    found = census(stmt(code), max_depth=100)
+    assert sorted(found.names() + (['[]='] if found.has_any(['[]=']) else [])) == names
+    assert found.depth == depth
+
+
+def test_census_lists_functions_innermost_first_and_stops_at_the_limit():
+    tree = stmt('def f():\n    def g():\n        def h():\n            pass\n'
+                '    def k():\n        pass')
+    found = census(tree, max_depth=100)
+    assert [scope.name for scope in found.scopes] == ['h', 'g', 'k', 'f']
+    assert found.has_any([ast.Pass]) and not found.has_any([ast.Match, ast.Yield])
+    assert census(tree, max_depth=3).depth == 4   # walked no deeper than asked

@@ -17,18 +17,13 @@ def children(node):
     """The child nodes of `node`, in `ast.iter_child_nodes` order, as a list."""
     out = []
     cls = node.__class__
-    for field in _NODE_FIELDS.get(cls) or _fields_of(cls):
+    for field in _NODE_FIELDS[cls]:
         value = getattr(node, field, None)
         if isinstance(value, list):
             out += [item for item in value if isinstance(item, ast.AST)]
         elif isinstance(value, ast.AST):
             out.append(value)
     return out
-
-
-def _fields_of(cls):
-    fields = _NODE_FIELDS[cls] = node_fields(cls)
-    return fields
 
 
 def node_fields(cls):
@@ -40,7 +35,17 @@ def node_fields(cls):
 _SCALAR_FIELDS = frozenset({'id', 'attr', 'arg', 'name', 'module', 'level', 'is_async',
                             'kind', 'type_comment', 'asname', 'conversion', 'tag'})
 """Fields that the grammar types as identifiers, strings, numbers or constants."""
-_NODE_FIELDS = {}
+
+
+class _FieldTable(dict):
+    """node class -> node_fields(class), computed on first use."""
+
+    def __missing__(self, cls):
+        fields = self[cls] = node_fields(cls)
+        return fields
+
+
+_NODE_FIELDS = _FieldTable()
 
 
 class _Dispatch:
@@ -97,7 +102,7 @@ class Visitor(ast.NodeVisitor):
     def generic_visit(self, node):
         table = _dispatch(self)
         skip = table.skip_leaves
-        for field in _NODE_FIELDS.get(node.__class__) or _fields_of(node.__class__):
+        for field in _NODE_FIELDS[node.__class__]:
             value = getattr(node, field, None)
             if isinstance(value, list):
                 for item in value:
@@ -114,7 +119,7 @@ class Transformer(ast.NodeTransformer):
 
     def generic_visit(self, node):
         skip = _dispatch(self).skip_leaves
-        for field in _NODE_FIELDS.get(node.__class__) or _fields_of(node.__class__):
+        for field in _NODE_FIELDS[node.__class__]:
             try:
                 old = getattr(node, field)
             except AttributeError:

@@ -27,7 +27,7 @@ from autograph.passes import (
     unreachable,
     written_arguments,
 )
-from autograph.analysis.walk import children
+from autograph.analysis.census import census
 from autograph.passes.base import walk_scope
 from autograph.runtime.origin import short
 
@@ -57,35 +57,32 @@ PIPELINE = [
 LAMBDA_PIPELINE = [calls, sequences, text, expressions, identity, comprehensions]
 
 
-def run(root, ctx):
-    """Convert `root` (a FunctionDef or a Lambda) and every function nested in it."""
-    limits.check_depth(root, f'{short(ctx.file)}:{root.lineno}')
+def run(root, ctx, pipeline=PIPELINE):
+    """Convert `root` (a FunctionDef or a Lambda) and every function nested in it, with
+    the passes of `pipeline` (a prefix of PIPELINE, for tests of the passes)."""
+    found = ctx.census = census(root, limits.MAX_DEPTH)
+    limits.check_depth(found.depth, f'{short(ctx.file)}:{root.lineno}')
     if isinstance(root, ast.Lambda):
         for step in LAMBDA_PIPELINE:
             step.transform(root, ctx)
         return root
-    scopes = _scopes_innermost_first(root)
+    scopes = _converted_scopes(root, found)
     ctx.sharing.update((scope, sharing(scope)) for scope in scopes)
     ctx.assigned_before_reads.update((scope, assigned_before_reads(scope, ctx.sharing[scope]))
                                      for scope in scopes)
     for scope in scopes:
-        for step in PIPELINE:
-            step.transform(scope, ctx)
+        for step in pipeline:
+            if found.has_any(getattr(step, 'ONLY_WITH', found.present)):
+                step.transform(scope, ctx)
     return root
 
 
-def _scopes_innermost_first(root):
-    """The functions to convert: `root` and those nested in it, except nested generators,
-    which stay Python (a generator runs as Python while tracing)."""
-    found = []
-
-    def visit(node):
-        for child in children(node):
-            visit(child)
-        if node is root or (isinstance(node, ast.FunctionDef) and not _is_generator(node)):
-            found.append(node)
-    visit(root)
-    return found
+def _converted_scopes(root, found):
+    """The functions to convert, innermost first: `root` and those nested in it, except
+    nested generators, which stay Python (a generator runs as Python while tracing)."""
+    generators = found.has_any((ast.Yield, ast.YieldFrom))
+    return [scope for scope in found.scopes
+            if scope is root or not (generators and _is_generator(scope))]
 
 
 def _is_generator(function):

@@ -18,7 +18,7 @@ class Context:
     of an `autograph.set_loop_options` directive. `sharing[scope]` tells which variables
 of each scope nested functions see, from the user's code before any pass ran;
     `assigned_before_reads[scope]` the variables Python never reads unassigned (see
-    analysis.definite), also from the user's code. `dataflow[scope]` is an analysis a pass
+    analysis.definite), also from the user's code. `dataflow[scope]` are the analyses a pass
     made and left valid (it changed nothing), for the next pass to take.
     """
     file: str
@@ -32,7 +32,8 @@ of each scope nested functions see, from the user's code before any pass ran;
     assigned_before_reads: dict = dataclasses.field(default_factory=dict)  # scope -> names
     user_objects: dict = dataclasses.field(default_factory=dict)  # scope -> names (calls)
     return_flag: str = None  # the `did_return` flag of passes.returns, if it made one
-    dataflow: dict = dataclasses.field(default_factory=dict)  # scope -> a Dataflow still valid
+    dataflow: dict = dataclasses.field(default_factory=dict)  # scope -> (Scope, Dataflow)
+    census: object = None    # what the function's tree holds (analysis.census)
 
     def copy(self, nodes):
         """A deep copy of `nodes` whose loops keep their entries in the side tables."""

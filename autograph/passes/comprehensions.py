@@ -12,6 +12,8 @@ import ast
 
 from autograph.passes.base import ScopeTransformer
 
+ONLY_WITH = (ast.comprehension,)   # see analysis.census
+
 
 class _Tests(ScopeTransformer):
     def visit_comprehension(self, node):

@@ -38,10 +38,11 @@ from autograph.runtime.state import RETURN_VALUE
 
 
 def transform(function, ctx):
-    extra_reads = {loop: [flag] for loop, flag in ctx.break_flags.items()}
-    scope = scope_of(function)
-    flow = ctx.dataflow.pop(function, None) or Dataflow(function, extra_reads,
-                                                        scope.closures)
+    scope, flow = ctx.dataflow.pop(function, (None, None))
+    if flow is None:
+        extra_reads = {loop: [flag] for loop, flag in ctx.break_flags.items()}
+        scope = scope_of(function)
+        flow = Dataflow(function, extra_reads, scope.closures)
     shared = ctx.sharing.get(function) or sharing(function)
     mutation = Mutation(function, ctx.ag)
     converter = _ControlFlow(ctx, flow, mutation, scope, shared,

@@ -12,6 +12,7 @@ _REJECTED = {
     ast.AsyncWith: 'async with cannot be converted',
     ast.AsyncFunctionDef: 'async functions cannot be converted',
 }
+ONLY_WITH = tuple(_REJECTED)   # see analysis.census
 
 
 def transform(function, ctx):

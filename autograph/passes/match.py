@@ -23,6 +23,8 @@ import ast
 from autograph import templates
 from autograph.passes.base import SCOPES, blocks
 
+ONLY_WITH = (ast.Match,)   # see analysis.census
+
 
 def transform(function, ctx):
     function.body = _lower(function.body, ctx)

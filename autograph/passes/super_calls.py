@@ -16,6 +16,8 @@ import ast
 from autograph import templates
 from autograph.passes.base import walk_scope
 
+ONLY_WITH = ('super',)   # see analysis.census
+
 
 def transform(function, ctx):
     params = function.args.posonlyargs + function.args.args

@@ -39,8 +39,8 @@ def transform(function, ctx):
         maybe -= _return_values([n for n in walk_scope(function) if isinstance(n, ast.Assign)])
     if maybe:
         function.body = _checked(function.body, flow, maybe, scope.order, ctx)
-    else:   # nothing changed: passes.control_flow takes the same analysis
-        ctx.dataflow[function] = flow
+    else:   # nothing changed: passes.control_flow takes the same analyses
+        ctx.dataflow[function] = (scope, flow)
     return function
 
 

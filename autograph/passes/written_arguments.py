@@ -25,13 +25,14 @@ Python.
 import ast
 
 from autograph.analysis.activity import scope_of
-from autograph.analysis.written_parameters import (of_tree,
+from autograph.analysis.census import ITEM_STORE
+from autograph.analysis.written_parameters import (of_function, of_tree,
                                                    positions_written, split_call)
 from autograph.passes.base import SCOPES, StatementRewriter
 
 
 def transform(function, ctx):
-    if not isinstance(function, ast.FunctionDef):
+    if not isinstance(function, ast.FunctionDef) or not _may_write(ctx):
         return function
     resolve = _resolver(ctx, scope_of(function).locals)
     written = of_tree(function, resolve, ctx.ag)
@@ -39,6 +40,15 @@ def transform(function, ctx):
     if written:
         _report(function, written, ctx)
     return function
+
+
+def _may_write(ctx):
+    """False when the function (and those nested in it) neither assigns an item nor
+    names a function that writes items of its parameters: nothing to rewrite."""
+    if ctx.census.has_any((ITEM_STORE,)):
+        return True
+    resolve = _resolver(ctx, frozenset())
+    return any(of_function(fn) for fn in map(resolve, ctx.census.names()) if fn is not None)
 
 
 def _resolver(ctx, local_names):

@@ -18,8 +18,6 @@ an `if flag: break` at the top of its body (where control_flow's test would stop
 import ast
 
 from autograph import codegen, parsing, passes, runtime, site_facts
-from autograph.analysis.definite import assigned_before_reads
-from autograph.analysis.scopes import sharing
 from autograph.naming import Namer
 from autograph.passes import control_flow, loop_else, loop_exits, returns
 from autograph.passes.base import Context
@@ -45,22 +43,14 @@ def up_to(last, fn, stop_for_loops=False):
     ctx = Context(file=source.file, namer=namer, ag=namer.new('ag'),
                   resolver=LiveResolver(fn))
     facts = site_facts.line_facts(source.node)
-    # As passes.run does: the analyses of the user's code first, then each scope,
-    # innermost first, through the passes.
-    scopes = passes._scopes_innermost_first(source.node)
-    for scope in scopes:
-        ctx.sharing[scope] = sharing(scope)
-        ctx.assigned_before_reads[scope] = assigned_before_reads(scope, ctx.sharing[scope])
-    for scope in scopes:
-        for step in steps:
-            step.transform(scope, ctx)
+    passes.run(source.node, ctx, steps)
     if stop_for_loops and control_flow not in steps:
         for loop, flag in ctx.break_flags.items():
             stop = ast.If(test=ast.Name(id=flag, ctx=ast.Load()), body=[ast.Break()],
                           orelse=[])
             loop.body.insert(0, ast.copy_location(stop, loop.body[0]))
     generated = codegen.generate(source.node, source.file, ctx.ag,
-                                 fn.__code__.co_freevars, facts=facts)
+                                 fn.__code__.co_freevars, facts=lambda: facts)
     converted = generated.bind(fn, runtime)
     converted.tree = source.node
     converted.code = generated.function_source

@@ -1,0 +1,274 @@
+"""Item updates in staged loops are O(1): several items written by one statement are one
+write (runtime/item_writes.py), and a staged `if` whose branches only write a few items
+selects the items and writes once (runtime/staging/item_branches.py). Values equal
+plain Python; the compiled while bodies do not copy the carried array."""
+import re
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import autograph
+from tests.helpers import assert_same, converted, primitives
+
+
+def bubble_sort(a):
+    n = a.shape[0]
+    for i in range(n):
+        for j in range(n - i - 1):
+            if a[j] > a[j + 1]:
+                a[j], a[j + 1] = a[j + 1], a[j]
+    return a
+
+
+def bubble_sort_two_statements(a):
+    """The control: the swap as two statements, two writes of the array per step."""
+    n = a.shape[0]
+    for i in range(n):
+        for j in range(n - i - 1):
+            if a[j] > a[j + 1]:
+                x = a[j]
+                a[j] = a[j + 1]
+                a[j + 1] = x
+    return a
+
+
+def sort_backwards(a):
+    """Adjacent swap with an offset below the counter: no box proven, one scatter."""
+    n = a.shape[0]
+    for i in range(n):
+        for j in range(1, n - i):
+            if a[j - 1] > a[j]:
+                a[j - 1], a[j] = a[j], a[j - 1]
+    return a
+
+
+def selection_sort(a):
+    n = a.shape[0]
+    for i in range(n):
+        m = i
+        for j in range(i + 1, n):
+            if a[j] < a[m]:
+                m = j
+        a[i], a[m] = a[m], a[i]
+    return a
+
+
+def row_swaps(a):
+    h, w = a.shape
+    for i in range(h):
+        for j in range(w - 1):
+            if a[i, j] < a[i, j + 1]:
+                a[i, j], a[i, j + 1] = a[i, j + 1], a[i, j]
+    return a
+
+
+def swap(a, i, j):
+    a[i], a[j] = a[j], a[i]
+    return a
+
+
+def rotate_three(a, i, j, k):
+    a[i], a[j], a[k] = a[j], a[k], a[i]
+    return a
+
+
+def either_branch(a, i, k):
+    for t in range(a.shape[0]):
+        if a[t] > 0:
+            a[i] = a[t] + 1
+        else:
+            a[k] = a[t] - 1
+    return a
+
+
+def augmented_under_if(c, x):
+    n, m = c.shape
+    for i in range(1, n):
+        for j in range(1, m):
+            if x[i] > x[j]:
+                c[i, j] += abs(x[i] - x[j]) + min(c[i - 1, j], c[i, j - 1])
+    return c
+
+
+def _np(values, dtype=np.float32):
+    return np.array(values, dtype)
+
+
+def _plain_and_converted(fn, *args):
+    """(fn on NumPy copies, fn converted under jit on JAX arrays)."""
+    plain = fn(*[a.copy() if isinstance(a, np.ndarray) else a for a in args])
+    staged = autograph.convert(fn)(*[jnp.asarray(a) if isinstance(a, np.ndarray) else a
+                                     for a in args])
+    return plain, staged
+
+
+@pytest.mark.parametrize('fn', [bubble_sort, bubble_sort_two_statements, sort_backwards,
+                                selection_sort])
+def test_sorts_equal_python(fn):
+    a = np.random.default_rng(1).standard_normal(23).astype(np.float32)
+    plain, staged = _plain_and_converted(fn, a)
+    np.testing.assert_array_equal(np.asarray(staged), plain)
+
+
+def test_two_dimensional_box():
+    a = np.random.default_rng(2).standard_normal((5, 7)).astype(np.float32)
+    plain, staged = _plain_and_converted(row_swaps, a)
+    np.testing.assert_array_equal(np.asarray(staged), plain)
+
+
+@pytest.mark.parametrize('i, j', [(1, 3), (2, 2), (-1, 0), (0, -1), (-2, -2), (-4, 3)])
+def test_swap_at_traced_indices(i, j):
+    """i == j, negative indices: Python's meaning, indices traced."""
+    a = _np([1, 2, 3, 4])
+    expected = swap(a.copy(), i, j)
+    fn = converted(swap)
+    actual = jax.jit(fn)(jnp.asarray(a), jnp.int32(i), jnp.int32(j))
+    np.testing.assert_array_equal(np.asarray(actual), expected)
+
+
+@pytest.mark.parametrize('ijk', [(0, 1, 2), (2, 2, 0), (1, 1, 1), (-1, 0, -4)])
+def test_three_items_at_traced_indices(ijk):
+    """A repeated index keeps the last value written, as the sequence of stores does."""
+    a = _np([5, 6, 7, 8])
+    expected = rotate_three(a.copy(), *ijk)
+    actual = jax.jit(converted(rotate_three))(jnp.asarray(a), *map(jnp.int32, ijk))
+    np.testing.assert_array_equal(np.asarray(actual), expected)
+
+
+def test_out_of_range_as_single_stores():
+    """An index out of range writes nothing, as the project's `x[i] = v` on a JAX array
+    (Python would raise): the statement equals its stores made one by one."""
+    def one_by_one(a, i, j):
+        x, y = a[j], a[i]
+        a[i] = x
+        a[j] = y
+        return a
+    a = jnp.asarray(_np([1, 2, 3]))
+    for i, j in [(5, 1), (1, 7), (-9, 0)]:
+        args = (a, jnp.int32(i), jnp.int32(j))
+        assert_same(jax.jit(converted(swap))(*args), jax.jit(converted(one_by_one))(*args))
+
+
+def test_branches_writing_different_items():
+    a = _np([1, -2, 3, -4, 5])
+    for i, k in [(0, 4), (2, 2), (-1, 1)]:
+        expected = either_branch(a.copy(), i, k)
+        actual = jax.jit(converted(either_branch))(jnp.asarray(a), jnp.int32(i),
+                                                   jnp.int32(k))
+        np.testing.assert_array_equal(np.asarray(actual), expected)
+
+
+def test_augmented_item_under_if_in_nested_loops():
+    rng = np.random.default_rng(3)
+    c, x = rng.standard_normal((6, 6)).astype(np.float32), rng.standard_normal(6)
+    plain, staged = _plain_and_converted(augmented_under_if, c, x.astype(np.float32))
+    np.testing.assert_allclose(np.asarray(staged), plain, rtol=1e-5)
+
+
+def test_vmap_and_grad():
+    a = np.random.default_rng(4).standard_normal((3, 9)).astype(np.float32)
+    batched = jax.vmap(converted(bubble_sort))(jnp.asarray(a))
+    np.testing.assert_array_equal(np.asarray(batched), np.sort(a, axis=1))
+    weights = jnp.arange(9.0)
+
+    def loss(x):
+        return jnp.sum(converted(bubble_sort)(x) * weights)
+    order = np.argsort(a[0])
+    expected = np.zeros(9, np.float32)
+    expected[order] = np.arange(9.0)   # d/dx_k of sum(sorted(x) * w) = w[rank of x_k]
+    np.testing.assert_array_equal(np.asarray(jax.grad(loss)(jnp.asarray(a[0]))), expected)
+
+
+def test_keys_reading_the_array_stay_stores_in_order():
+    """`a[0], a[a[0]] = ...`: the second key reads the item the first store wrote."""
+    def reads_itself(a):
+        a[0], a[a[0]] = 2, 9
+        return a
+    code = autograph.to_code(reads_itself)
+    assert 'setitems' not in code
+    a = np.array([1, 0, 0, 0], np.int32)
+    plain, staged = _plain_and_converted(reads_itself, a)
+    np.testing.assert_array_equal(np.asarray(staged), plain)
+
+
+def test_generated_code():
+    assert 'ag.setitems(a, (j, j + 1), (item, item_1), window=(2,))' in autograph.to_code(
+        bubble_sort)
+    code = autograph.to_code(sort_backwards)   # j - 1 may be -1: no box
+    assert 'ag.setitems(a, (j - 1, j), (item, item_1))' in code
+    assert 'window' not in code
+
+
+def test_branch_computing_more_than_items_stays_a_conditional():
+    """A branch that divides (a derivative that may be infinite) or computes a whole
+    array is not computed side by side."""
+    def divides(a, x):
+        for t in range(a.shape[0]):
+            if a[t] > 0:
+                a[t] = 1 / a[t]
+        return a
+
+    def whole(a):
+        for t in range(a.shape[0]):
+            if a[t] > 0:
+                a = a * 2
+        return a
+    x = jnp.asarray(np.linspace(-1, 1, 100, dtype=np.float32))   # (more than SMALL)
+    assert 'cond' in primitives(divides, x, 0.0)
+    assert 'cond' in primitives(whole, x)
+    assert 'cond' not in primitives(bubble_sort, x)
+
+
+# --- the compiled loop updates the carried array in place --------------------------------
+
+def _loop_computations(hlo):
+    """The text of each computation of `hlo` that runs inside a while loop: the loops'
+    bodies and what they call (conditional branches, nested loops), transitively."""
+    computations = {}
+    for text in re.split(r'\n(?=\S)', hlo):
+        name = re.match(r'(?:ENTRY )?%?([\w.\-]+)', text.strip())
+        if name:
+            computations[name.group(1)] = text
+    called = re.compile(r'(?:body|condition|calls|to_apply|branch_computations)='
+                        r'\{?([%\w.\-, ]+)\}?')
+    todo = set(re.findall(r'body=%?([\w.\-]+)', hlo))
+    found = set()
+    while todo:
+        name = todo.pop()
+        if name in found or name not in computations:
+            continue
+        found.add(name)
+        for group in called.findall(computations[name]):
+            todo.update(n.strip().lstrip('%') for n in group.split(','))
+    return [computations[name] for name in found]
+
+
+def _copies_in_loops(fn, a):
+    hlo = jax.jit(converted(fn)).lower(a).compile().as_text()
+    shape = f'{a.dtype.name[0]}{a.dtype.itemsize * 8}[{",".join(map(str, a.shape))}]'
+    bodies = _loop_computations(hlo)
+    assert bodies, 'no while loop compiled'
+    return [line for body in bodies for line in body.splitlines()
+            if re.search(r'= ' + re.escape(shape) + r'\S* copy\(', line)]
+
+
+@pytest.mark.parametrize('fn, shape', [(bubble_sort, (200,)), (row_swaps, (20, 30)),
+                                       (augmented_under_if, None)])
+def test_no_copy_of_the_carried_array(fn, shape):
+    if shape is None:
+        c = jnp.zeros((40, 40), jnp.float32)
+        hlo = jax.jit(converted(fn)).lower(c, jnp.zeros(40, jnp.float32)).compile()
+        bodies = _loop_computations(hlo.as_text())
+        assert bodies
+        assert not [line for b in bodies for line in b.splitlines()
+                    if re.search(r'= f32\[40,40\]\S* copy\(', line)]
+        return
+    assert _copies_in_loops(fn, jnp.zeros(shape, jnp.float32)) == []
+
+
+def test_control_two_writes_copy_the_array():
+    """The test above can fail: the swap as two statements writes the array twice per
+    step, and XLA copies it (what one write avoids)."""
+    assert _copies_in_loops(bubble_sort_two_statements, jnp.zeros(200, jnp.float32))

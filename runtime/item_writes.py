@@ -61,15 +61,16 @@ def _is_integer(x):
         return False
     if isinstance(x, int):
         return True
-    return isinstance(x, jax.Array) and x.ndim == 0 and jnp.issubdtype(x.dtype, jnp.integer)
+    return (isinstance(x, jax.Array) and x.ndim == 0
+            and jnp.issubdtype(x.dtype, jnp.signedinteger))
 
 
 def _positions(shape, key):
-    """The item's position per axis (a negative index counted from the end), int32."""
+    """The item's position per axis (a negative index counted from the end)."""
     parts = key if isinstance(key, tuple) else (key,)
     out = []
     for part, n in zip(parts, shape):
-        part = jnp.asarray(part, jnp.int32)
+        part = jnp.asarray(part)
         out.append(jnp.where(part < 0, part + n, part))
     return out
 

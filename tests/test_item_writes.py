@@ -92,6 +92,18 @@ def augmented_under_if(c, x):
     return c
 
 
+def lcs(x, y, table):
+    """Longest common subsequence: each branch writes one item of the table."""
+    n, m = x.shape[0], y.shape[0]
+    for i in range(1, n + 1):
+        for j in range(1, m + 1):
+            if x[i - 1] == y[j - 1]:
+                table[i, j] = table[i - 1, j - 1] + 1
+            else:
+                table[i, j] = max(table[i - 1, j], table[i, j - 1])
+    return table
+
+
 def _np(values, dtype=np.float32):
     return np.array(values, dtype)
 
@@ -167,6 +179,15 @@ def test_augmented_item_under_if_in_nested_loops():
     np.testing.assert_allclose(np.asarray(staged), plain, rtol=1e-5)
 
 
+def test_branches_writing_one_item_each():
+    rng = np.random.default_rng(5)
+    x, y = rng.integers(0, 3, 12).astype(np.int32), rng.integers(0, 3, 9).astype(np.int32)
+    plain, staged = _plain_and_converted(lcs, x, y, np.zeros((13, 10), np.int32))
+    np.testing.assert_array_equal(np.asarray(staged), plain)
+    assert 'cond' not in primitives(lcs, jnp.asarray(x), jnp.asarray(y),
+                                    jnp.zeros((13, 10), jnp.int32))
+
+
 def test_vmap_and_grad():
     a = np.random.default_rng(4).standard_normal((3, 9)).astype(np.float32)
     batched = jax.vmap(converted(bubble_sort))(jnp.asarray(a))
@@ -199,6 +220,23 @@ def test_generated_code():
     code = autograph.to_code(sort_backwards)   # j - 1 may be -1: no box
     assert 'ag.setitems(a, (j - 1, j), (item, item_1))' in code
     assert 'window' not in code
+
+    def parameter(a, j):   # j may be negative
+        a[j], a[j + 1] = a[j + 1], a[j]
+        return a
+
+    def counter_moved(a):
+        for j in range(3):
+            j += 2
+            a[j], a[j + 1] = a[j + 1], a[j]
+        return a
+    for fn in parameter, counter_moved:
+        assert 'ag.setitems(' in autograph.to_code(fn)
+        assert 'window' not in autograph.to_code(fn)
+    a = _np([1, 2, 3, 4])
+    for j in range(-4, 4):
+        np.testing.assert_array_equal(np.asarray(jax.jit(converted(parameter))(
+            jnp.asarray(a), jnp.int32(j))), parameter(a.copy(), j) if j < 3 else a)
 
 
 def test_branch_computing_more_than_items_stays_a_conditional():
@@ -245,9 +283,16 @@ def _loop_computations(hlo):
     return [computations[name] for name in found]
 
 
+def _hlo_type(a):
+    """`a`'s type as HLO writes it: f32[40,40], s32[13]."""
+    kind = {'f': 'f', 'i': 's', 'u': 'u', 'b': 'pred'}[a.dtype.kind]
+    bits = '' if kind == 'pred' else str(a.dtype.itemsize * 8)
+    return f'{kind}{bits}[{",".join(map(str, a.shape))}]'
+
+
 def _copies_in_loops(fn, a):
     hlo = jax.jit(converted(fn)).lower(a).compile().as_text()
-    shape = f'{a.dtype.name[0]}{a.dtype.itemsize * 8}[{",".join(map(str, a.shape))}]'
+    shape = _hlo_type(a)
     bodies = _loop_computations(hlo)
     assert bodies, 'no while loop compiled'
     return [line for body in bodies for line in body.splitlines()
@@ -255,17 +300,23 @@ def _copies_in_loops(fn, a):
 
 
 @pytest.mark.parametrize('fn, shape', [(bubble_sort, (200,)), (row_swaps, (20, 30)),
-                                       (augmented_under_if, None)])
+                                       (augmented_under_if, None), (lcs, None)])
 def test_no_copy_of_the_carried_array(fn, shape):
-    if shape is None:
-        c = jnp.zeros((40, 40), jnp.float32)
-        hlo = jax.jit(converted(fn)).lower(c, jnp.zeros(40, jnp.float32)).compile()
-        bodies = _loop_computations(hlo.as_text())
-        assert bodies
-        assert not [line for b in bodies for line in b.splitlines()
-                    if re.search(r'= f32\[40,40\]\S* copy\(', line)]
+    if shape is not None:
+        assert _copies_in_loops(fn, jnp.zeros(shape, jnp.float32)) == []
         return
-    assert _copies_in_loops(fn, jnp.zeros(shape, jnp.float32)) == []
+    if fn is lcs:
+        args = (jnp.zeros(40, jnp.int32), jnp.zeros(30, jnp.int32),
+                jnp.zeros((41, 31), jnp.int32))
+    else:
+        args = (jnp.zeros((40, 40), jnp.float32), jnp.zeros(40, jnp.float32))
+    table = args[-1] if fn is lcs else args[0]
+    hlo = jax.jit(converted(fn)).lower(*args).compile().as_text()
+    bodies = _loop_computations(hlo)
+    assert bodies
+    shape = _hlo_type(table)
+    assert not [line for b in bodies for line in b.splitlines()
+                if re.search(r'= ' + re.escape(shape) + r'\S* copy\(', line)]
 
 
 def test_control_two_writes_copy_the_array():

@@ -218,11 +218,27 @@ def _counters(function, scope, ctx):
     for node in ast.walk(function):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
             stored[node.id] = stored.get(node.id, 0) + 1
+        for name in _bound_otherwise(node):   # (never a counter)
+            stored[name] = stored.get(name, 0) + 2
         if (isinstance(node, ast.For) and isinstance(node.target, ast.Name)
                 and _counts_up(node.iter, ranges)):
             counting[node.target.id] = counting.get(node.target.id, 0) + 1
     return {name for name, n in counting.items()
             if stored.get(name) == n and name not in scope.declared}
+
+
+def _bound_otherwise(node):
+    """Names `node` binds other than by assignment: parameters (of nested functions
+    too), imports, `match` captures."""
+    if isinstance(node, ast.arg):
+        return [node.arg]
+    if isinstance(node, ast.alias):
+        return [(node.asname or node.name).split('.')[0]]
+    if isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name:
+        return [node.name]
+    if isinstance(node, ast.MatchMapping) and node.rest:
+        return [node.rest]
+    return []
 
 
 def _counts_up(call, ranges):

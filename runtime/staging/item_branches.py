@@ -44,6 +44,9 @@ CHEAP = frozenset({
 """Primitives a branch computed side by side may use (on values of at most SMALL items)."""
 
 _WRITES = ('dynamic_update_slice', 'scatter')
+_READS = ('dynamic_slice', 'gather', 'slice', 'pjit', 'jit', 'closed_call')
+"""Primitives that may take a large value: they read a few of its items (or, calling a
+jaxpr, are checked equation by equation)."""
 
 
 def selected(selector, two_way, runs, in_leaves):
@@ -111,9 +114,14 @@ def _plan(jaxpr):
 
 
 def _cheap(eqn):
-    if eqn.primitive.name not in CHEAP or eqn.effects:
+    """Whether `eqn` is CHEAP, on values of at most SMALL items (reads of a few items of
+    a large value excepted), and a power only to a positive exponent."""
+    name = eqn.primitive.name
+    if name not in CHEAP or eqn.effects or (name == 'integer_pow' and eqn.params['y'] <= 0):
         return False
     if any(_size(v) > SMALL for v in eqn.outvars):
+        return False
+    if name not in _READS and any(_size(v) > SMALL for v in eqn.invars):
         return False
     for param in eqn.params.values():
         inner = getattr(param, 'jaxpr', param)

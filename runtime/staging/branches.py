@@ -89,7 +89,8 @@ def switch(selector, branches, args, names, location, what='`if`', returned=(),
     if any(t.jaxpr.eqns for t in traced):
         # Branches that only write a few items: the items selected, one write (see
         # item_branches); else a conditional.
-        leaves = item_branches.selected(selector, two_way, runs, in_leaves)
+        leaves = item_branches.selected(selector, two_way, runs, in_leaves,
+                                         [t.jaxpr for t in traced])
         if leaves is None:
             leaves = (lax.cond(selector, *runs, *in_leaves) if two_way
                       else lax.switch(selector, runs, *in_leaves))

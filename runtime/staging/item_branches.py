@@ -49,10 +49,14 @@ _READS = ('dynamic_slice', 'gather', 'slice', 'pjit', 'jit', 'closed_call')
 jaxpr, are checked equation by equation)."""
 
 
-def selected(selector, two_way, runs, in_leaves):
+def selected(selector, two_way, runs, in_leaves, branch_jaxprs):
     """The leaves `lax.cond`/`lax.switch` of `runs` would give, computed as selected
     items and one write per large output; None when some branch is not of that form,
-    or none writes items of a large output."""
+    or none writes items of a large output. `branch_jaxprs` are the branches' own
+    ClosedJaxprs (`runs` wrap them)."""
+    if not any(eqn.primitive.name in _WRITES and _size(eqn.outvars[0]) > SMALL
+               for closed in branch_jaxprs for eqn in closed.jaxpr.eqns):
+        return None   # (no branch writes items of a large value: not traced again)
     jaxprs = [make_jaxpr(run)(*in_leaves) for run in runs]
     plans = [_plan(closed.jaxpr) for closed in jaxprs]
     if any(plan is None for plan in plans):

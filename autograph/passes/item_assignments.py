@@ -4,8 +4,7 @@
     x[0:n:2] *= 2       ->    x = ag.update_item(x, slice(0, n, 2), '*=', 2)
     x['a']['b'] = v           x = ag.setitem(x, 'a', ag.setitem(x['a'], 'b', v))
     x[i], x[j] = x[j], x[i]   item, item_1 = x[j], x[i]
-                              x = ag.setitem(x, i, item)
-                              x = ag.setitem(x, j, item_1)
+                              x = ag.setitems(x, (i, j), (item, item_1))
 
 so a JAX array gets a new value (`x.at[i].set(v)`) and the name is rebound, while lists,
 dicts and NumPy arrays are changed in place as before. Only targets whose base is a
@@ -13,7 +12,10 @@ variable this function may rebind (a local, or one declared global/nonlocal) are
 rewritten; `obj.attr[i] = v` and items of free variables keep Python's `__setitem__`.
 
 Unpacking into several targets assigns the unpacked values to temporaries first, then
-stores them left to right, as Python does. A key of an outer level of a nested target is
+stores them left to right, as Python does. Items of one variable whose keys read neither
+it nor call anything are stored by one `ag.setitems` (one write of a JAX array, so a
+compiled loop updates it in place; see runtime/item_writes.py), with `window=` when the
+keys are a `range` counter plus constants >= 0 (`x[j], x[j + 1]`). A key of an outer level of a nested target is
 evaluated twice (once to read the inner container, once to store it back): such a key
 that calls something is computed once into a temporary first. Python computes the value
 before the target's keys; where both call something, the value goes into a temporary

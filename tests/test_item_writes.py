@@ -323,3 +323,44 @@ def test_control_two_writes_copy_the_array():
     """The test above can fail: the swap as two statements writes the array twice per
     step, and XLA copies it (what one write avoids)."""
     assert _copies_in_loops(bubble_sort_two_statements, jnp.zeros(200, jnp.float32))
+
+
+def clip_checked(a):
+    for t in range(a.shape[0]):
+        if a[t] < 0:
+            if a[t] < -100:
+                raise ValueError('too small')
+            a[t] = 0
+    return a
+
+
+def three_way(a, i):
+    for t in range(a.shape[0]):
+        if a[t] > 1:
+            a[i] = a[t]
+        elif a[t] < -1:
+            a[t] = -a[t]
+        else:
+            a[t] = 0
+    return a
+
+
+def test_check_in_a_branch_that_writes_items():
+    """A `raise` in the branch is checked only where Python takes the branch."""
+    a = np.linspace(-5, 5, 80, dtype=np.float32)
+    plain, staged = _plain_and_converted(clip_checked, a)
+    np.testing.assert_array_equal(np.asarray(staged), plain)
+    a[7] = -200
+    with pytest.raises(ValueError, match='too small'):
+        clip_checked(a.copy())
+    with pytest.raises(ValueError, match='too small'):
+        autograph.convert(clip_checked)(jnp.asarray(a))
+
+
+def test_elif_chain_writing_items():
+    a = np.linspace(-3, 3, 70, dtype=np.float32)
+    for i in (0, 5, -1):
+        expected = three_way(a.copy(), i)
+        actual = jax.jit(converted(three_way))(jnp.asarray(a), jnp.int32(i))
+        np.testing.assert_array_equal(np.asarray(actual), expected)
+    assert 'cond' not in primitives(three_way, jnp.asarray(a), 0)

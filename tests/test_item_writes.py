@@ -162,6 +162,22 @@ def test_out_of_range_as_single_stores():
         args = (a, jnp.int32(i), jnp.int32(j))
         assert_same(jax.jit(converted(swap))(*args), jax.jit(converted(one_by_one))(*args))
 
+    def past_the_end(a, n):   # a box: j + 1 == len(a) on the last step
+        for j in range(n):
+            a[j], a[j + 1] = a[j + 1] * 2, a[j] + 1
+        return a
+
+    def past_the_end_one_by_one(a, n):
+        for j in range(n):
+            x, y = a[j + 1] * 2, a[j] + 1
+            a[j] = x
+            a[j + 1] = y
+        return a
+    assert 'window=(2,)' in autograph.to_code(past_the_end)
+    a = jnp.asarray(np.arange(40, dtype=np.float32))
+    assert_same(jax.jit(converted(past_the_end))(a, jnp.int32(40)),
+                jax.jit(converted(past_the_end_one_by_one))(a, jnp.int32(40)))
+
 
 def test_branches_writing_different_items():
     a = _np([1, -2, 3, -4, 5])

@@ -20,8 +20,9 @@ keys are a `range` counter plus constants >= 0 (`x[j], x[j + 1]`).
 A key of an outer level of a nested target is evaluated twice (once to read the inner
 container, once to store it back): such a key that calls something is computed once into
 a temporary first. Python computes the value before the target's keys; where both call
-something, the value goes into a temporary first too. (Otherwise the keys are computed first: this differs from Python only if
-computing the value rebinds a variable the target reads.)
+something, the value goes into a temporary first too. (Otherwise the keys are computed
+first: this differs from Python only if computing the value rebinds a variable the
+target reads.)
 """
 import ast
 import copy

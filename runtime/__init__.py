@@ -10,6 +10,7 @@ from .filtering import comprehension_test
 from .filtering import filter_ as filter
 from .identity import is_, is_not
 from .items import setitem, update_item
+from .item_writes import setitems
 from .iterables import enumerate_ as enumerate
 from .iterables import range_ as range
 from .iterables import zip_ as zip
@@ -45,6 +46,6 @@ __all__ = ['Undefined', 'all', 'and_', 'any', 'assert_', 'bool', 'call', 'call_w
            'float', 'for_stmt', 'format', 'getitem', 'getslice', 'handlers', 'if_chain',
            'if_exp', 'if_exp_chain', 'if_stmt', 'in_', 'int', 'item', 'is_', 'is_not', 'max',
            'method_fields', 'min', 'not_', 'or_', 'pow', 'python_subject', 'raise_',
-           'raise_if', 'range', 'repeat', 'repr', 'reraise', 'setitem', 'sorted',
+           'raise_if', 'range', 'repeat', 'repr', 'reraise', 'setitem', 'setitems', 'sorted',
            'span', 'str', 'sum', 'text', 'update_item', 'while_stmt', 'window',
            'windows', 'written', 'zip']

@@ -4,8 +4,7 @@
     x[0:n:2] *= 2       ->    x = ag.update_item(x, slice(0, n, 2), '*=', 2)
     x['a']['b'] = v           x = ag.setitem(x, 'a', ag.setitem(x['a'], 'b', v))
     x[i], x[j] = x[j], x[i]   item, item_1 = x[j], x[i]
-                              x = ag.setitem(x, i, item)
-                              x = ag.setitem(x, j, item_1)
+                              x = ag.setitems(x, (i, j), (item, item_1))
 
 so a JAX array gets a new value (`x.at[i].set(v)`) and the name is rebound, while lists,
 dicts and NumPy arrays are changed in place as before. Only targets whose base is a
@@ -13,12 +12,17 @@ variable this function may rebind (a local, or one declared global/nonlocal) are
 rewritten; `obj.attr[i] = v` and items of free variables keep Python's `__setitem__`.
 
 Unpacking into several targets assigns the unpacked values to temporaries first, then
-stores them left to right, as Python does. A key of an outer level of a nested target is
-evaluated twice (once to read the inner container, once to store it back): such a key
-that calls something is computed once into a temporary first. Python computes the value
-before the target's keys; where both call something, the value goes into a temporary
-first too. (Otherwise the keys are computed first: this differs from Python only if
-computing the value rebinds a variable the target reads.)
+stores them left to right, as Python does. Items of one variable whose keys read neither
+it nor call anything are stored by one `ag.setitems` (one write of a JAX array, so a
+compiled loop updates it in place; see runtime/item_writes.py), with `window=` when the
+keys are a `range` counter plus constants >= 0 (`x[j], x[j + 1]`).
+
+A key of an outer level of a nested target is evaluated twice (once to read the inner
+container, once to store it back): such a key that calls something is computed once into
+a temporary first. Python computes the value before the target's keys; where both call
+something, the value goes into a temporary first too. (Otherwise the keys are computed
+first: this differs from Python only if computing the value rebinds a variable the
+target reads.)
 """
 import ast
 import copy
@@ -37,14 +41,15 @@ _OPERATORS = {
 def transform(function, ctx):
     scope = scope_of(function)
     rebindable = scope.locals | set(scope.declared)
-    _ItemAssignments(ctx, rebindable).block(function.body)
+    _ItemAssignments(ctx, rebindable, _counters(function, scope, ctx)).block(function.body)
     return function
 
 
 class _ItemAssignments(StatementRewriter):
-    def __init__(self, ctx, rebindable):
+    def __init__(self, ctx, rebindable, counters):
         super().__init__(ctx)
         self.rebindable = rebindable
+        self.counters = counters
 
     def rewrite(self, stmt):
         new = None
@@ -94,6 +99,9 @@ class _ItemAssignments(StatementRewriter):
     def assign(self, target, value):
         """Statements that store `value` into `target` as Python's `target = value`."""
         if isinstance(target, (ast.Tuple, ast.List)) and self.rewritable(target):
+            together = self.items_together(target)
+            if together is not None:
+                return together(value)
             temps, stores = [], []
             for element in target.elts:
                 starred = isinstance(element, ast.Starred)
@@ -111,6 +119,41 @@ class _ItemAssignments(StatementRewriter):
             hoisted, value = [_assign(templates.name(temp, ast.Store()), value)], _load(temp)
         return hoisted + self.store(target, lambda container, key: self.call(
             'setitem', [container, key, value]))
+
+    def items_together(self, target):
+        """For `x[k1], x[k2], ... = value` (items of one variable, keys that read neither
+        `x` nor call anything, so computing them all first means the same): a function
+        of `value` giving `item, item_1, ... = value; x = ag.setitems(x, (k1, k2, ...),
+        (item, item_1, ...))`, one write of the items (see runtime/item_writes.py), with
+        `window=` the shape of the box the keys lie in when they differ by constants
+        (`x[j], x[j + 1]`). None for other targets."""
+        elements = target.elts
+        if len(elements) < 2 or not all(
+                isinstance(e, ast.Subscript) and isinstance(e.value, ast.Name)
+                for e in elements):
+            return None
+        base = elements[0].value.id
+        keys = [e.slice for e in elements]
+        if base not in self.rebindable or any(e.value.id != base for e in elements) or any(
+                _calls(k) or isinstance(n, ast.Slice) or (
+                    isinstance(n, ast.Name) and n.id == base)
+                for k in keys for n in ast.walk(k)):
+            return None
+        temps = [self.ctx.namer.new('item') for _ in elements]
+        keywords = []
+        window = _window(keys, self.counters)
+        if window is not None:
+            keywords.append(ast.keyword(arg='window', value=ast.Tuple(
+                elts=[ast.Constant(value=w) for w in window], ctx=ast.Load())))
+
+        def statements(value):
+            call = ast.Call(func=self.ctx.runtime('setitems'), keywords=keywords, args=[
+                _load(base), ast.Tuple(elts=keys, ctx=ast.Load()),
+                ast.Tuple(elts=[_load(t) for t in temps], ctx=ast.Load())])
+            return [_assign(ast.Tuple(elts=[templates.name(t, ast.Store()) for t in temps],
+                                      ctx=ast.Store()), value),
+                    _assign(templates.name(base, ast.Store()), call)]
+        return statements
 
     def update(self, target, op, value):
         return self.store(target, lambda container, key: self.call(
@@ -161,6 +204,110 @@ def _key(node):
     if isinstance(node, ast.Tuple):
         return ast.Tuple(elts=[_key(e) for e in node.elts], ctx=ast.Load())
     return node
+
+
+WINDOW_ITEMS = 64
+"""The most items the box of `ag.setitems(..., window=)` holds (it is read and written
+whole)."""
+
+
+def _counters(function, scope, ctx):
+    """The names that only ever hold items of a `range` counting up from 0 or another
+    non-negative constant: each is assigned only as the target of such `for` loops
+    (`range` is `ag.range` by now, see passes.calls)."""
+    ranges = {ast.dump(ctx.runtime('range'))}
+    if 'range' not in scope.locals:
+        ranges.add(ast.dump(templates.name('range')))
+    stored, counting = {}, {}
+    for node in ast.walk(function):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            stored[node.id] = stored.get(node.id, 0) + 1
+        for name in _bound_otherwise(node):   # (never a counter)
+            stored[name] = stored.get(name, 0) + 2
+        if (isinstance(node, ast.For) and isinstance(node.target, ast.Name)
+                and _counts_up(node.iter, ranges)):
+            counting[node.target.id] = counting.get(node.target.id, 0) + 1
+    return {name for name, n in counting.items()
+            if stored.get(name) == n and name not in scope.declared}
+
+
+def _bound_otherwise(node):
+    """Names `node` binds other than by assignment: parameters (of nested functions
+    too), imports, `match` captures."""
+    if isinstance(node, ast.arg):
+        return [node.arg]
+    if isinstance(node, ast.alias):
+        return [(node.asname or node.name).split('.')[0]]
+    if isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name:
+        return [node.name]
+    if isinstance(node, ast.MatchMapping) and node.rest:
+        return [node.rest]
+    return []
+
+
+def _counts_up(call, ranges):
+    """`range(n)`, `range(a, n)`, `range(a, n, s)` with constants a >= 0, s > 0."""
+    if not (isinstance(call, ast.Call) and ast.dump(call.func) in ranges
+            and not call.keywords and 1 <= len(call.args) <= 3):
+        return False
+    start = call.args[0] if len(call.args) > 1 else ast.Constant(value=0)
+    step = call.args[2] if len(call.args) > 2 else ast.Constant(value=1)
+    return all(isinstance(c, ast.Constant) and type(c.value) is int
+               for c in (start, step)) and start.value >= 0 and step.value > 0
+
+
+def _window(keys, counters):
+    """The shape of the box that the keys lie in when, axis by axis, they are one
+    expression plus integer constants (`j`, `j + 1`: (2,)) and, along an axis where
+    they differ, none can be negative (a counter of `range` plus constants >= 0: a
+    negative index next to a non-negative one would name items at both ends); else
+    None."""
+    parts = [k.elts if isinstance(k, ast.Tuple) else [k] for k in keys]
+    if len({len(p) for p in parts}) != 1:
+        return None
+    window = []
+    for axis in zip(*parts):
+        terms = [_offset(expr) for expr in axis]
+        if len({base for base, _ in terms}) != 1:
+            return None
+        offsets = [offset for _, offset in terms]
+        base = terms[0][0]
+        if max(offsets) != min(offsets) and (min(offsets) < 0 or base is not None and (
+                not isinstance(axis[0], (ast.Name, ast.BinOp))
+                or _base_name(axis[0]) not in counters)):
+            return None
+        window.append(max(offsets) - min(offsets) + 1)
+    size = 1
+    for w in window:
+        size *= w
+    return tuple(window) if size <= WINDOW_ITEMS else None
+
+
+def _base_name(expr):
+    """The variable of `j` or `j + c` / `c + j` / `j - c`."""
+    if isinstance(expr, ast.BinOp):
+        expr = expr.right if isinstance(expr.left, ast.Constant) else expr.left
+    return expr.id if isinstance(expr, ast.Name) else None
+
+
+def _offset(expr):
+    """`expr` as (its variable part as text, an integer constant): `j + 1` -> ('j', 1)."""
+    def constant(node):
+        return (isinstance(node, ast.Constant) and type(node.value) is int) or (
+            isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub)
+            and constant(node.operand))
+
+    def value(node):
+        return -value(node.operand) if isinstance(node, ast.UnaryOp) else node.value
+    if constant(expr):
+        return None, value(expr)
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, (ast.Add, ast.Sub)):
+        sign = 1 if isinstance(expr.op, ast.Add) else -1
+        if constant(expr.right):
+            return ast.dump(expr.left), sign * value(expr.right)
+        if constant(expr.left) and sign == 1:
+            return ast.dump(expr.right), value(expr.left)
+    return ast.dump(expr), 0
 
 
 def _calls(expr):

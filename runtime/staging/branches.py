@@ -15,6 +15,7 @@ from ..messages import TWO_WAY, branch_mismatch, unset_on_a_path
 from ..raises import on_path
 from ..raises import raised as raised_now
 from ..state import RETURN_VALUE, Unbound, Undefined, merge, split, unpack
+from . import item_branches
 from .trace import State, staging, trace
 from .types import aval, cast, promoted, zeros
 
@@ -86,8 +87,13 @@ def switch(selector, branches, args, names, location, what='`if`', returned=(),
     runs = [run(t, f) for t, f in zip(traced, fills)]
     two_way = len(runs) == 2 and jnp.result_type(selector) == jnp.bool_
     if any(t.jaxpr.eqns for t in traced):
-        leaves = (lax.cond(selector, *runs, *in_leaves) if two_way
-                  else lax.switch(selector, runs, *in_leaves))
+        # Branches that only write a few items: the items selected, one write (see
+        # item_branches); else a conditional.
+        leaves = item_branches.selected(selector, two_way, runs, in_leaves,
+                                         [t.jaxpr for t in traced])
+        if leaves is None:
+            leaves = (lax.cond(selector, *runs, *in_leaves) if two_way
+                      else lax.switch(selector, runs, *in_leaves))
     else:
         # Every branch only picks existing values or constants (`if c: flag = True`,
         # `elif x == 3: y = 30`): a select computes the same values and derivatives

@@ -94,6 +94,11 @@ def _path_conditions(frames):
     return out
 
 
+def path_conditions():
+    """The predicates of the staged branches and loop bodies being traced (see `on_path`)."""
+    return _path_conditions(_frames())
+
+
 def raise_(make, args=()):
     """Python reference: `raise make(*args)`."""
     raise_if(True, make, args)

@@ -122,7 +122,7 @@ class Message:
     def __str__(self):
         """The text while tracing, traced values shown as `<traced float32[]>` (in the
         message of an exception raised while tracing)."""
-        return self.render(lambda v: _Placeholder(v) if is_traced(v) else v)
+        return self.render(lambda v: Placeholder(v) if is_traced(v) else v)
 
     __repr__ = __format__ = lambda self, *spec: str(self)
 
@@ -143,7 +143,7 @@ class Message:
         self.misused()
 
 
-class _Placeholder:
+class Placeholder:
     """A traced value in text made while tracing."""
 
     def __init__(self, value):

@@ -170,3 +170,19 @@ def test_grad_through_a_warning():
     got = _warned(jax.grad(autograph.convert(f)), jnp.float32(3.))
     assert float(got[0]) == float(jax.grad(f)(jnp.float32(3.)))
     assert got[1] == _warned(f, jnp.float32(3.))[1]   # (Python's under grad shows a tracer)
+
+
+def test_no_text_after_a_failed_check():
+    """Python stops at the `raise`: the warning after it is never shown."""
+    def f(x):
+        if x > 1:
+            raise ValueError('too large')
+        warnings.warn(f'x={x}')
+        return x
+    g = autograph.convert(f)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter('always')
+        with pytest.raises(ValueError, match='too large'):
+            g(jnp.float32(3.))
+    assert caught == []
+    assert _warned(g, jnp.float32(0.5))[1] == _warned(f, jnp.float32(0.5))[1]

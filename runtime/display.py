@@ -34,7 +34,7 @@ import jax.numpy as jnp
 from jax import lax
 from jax.custom_batching import custom_vmap
 
-from . import checks, context
+from . import checks
 from .calls import call
 from .errors import here
 from .origin import lookup

@@ -199,21 +199,12 @@ def vmap(fun, *args, **kwargs):
         bound.arguments['fun'] = inner
         out, leaves = jax.vmap(*bound.args, **bound.kwargs)(*call_args, **call_kwargs)
         if record['layout'] is not None:
-            inner_errors = Errors(outer.table, record['layout'], _one_failing(leaves))
+            first = jnp.argmax(leaves[0] != 0)
+            inner_errors = Errors(outer.table, record['layout'], [v[first] for v in leaves])
             keep = True if outer.code is None else outer.code == 0
             replace(select(keep, inner_errors, outer))
         return out
     return run
-
-
-def _one_failing(leaves):
-    """The error state of one failing element of a batched one (the first; without
-    values, the code of any: one reduction, no gather)."""
-    if len(leaves) == 1:
-        return [jnp.max(leaves[0])]
-    first = jnp.argmax(leaves[0] != 0)
-    return [lax.dynamic_index_in_dim(v, first, keepdims=False, allow_negative_indices=False)
-            for v in leaves]
 
 
 def _vmap_signature():

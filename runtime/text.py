@@ -138,9 +138,12 @@ class Message:
     __len__ = __iter__ = __getitem__ = __contains__ = __bool__ = __mul__ = misused
 
     def __getattr__(self, name):
-        if name.startswith('__'):
-            raise AttributeError(name)
-        self.misused()
+        if name in _STR_METHODS:   # msg.upper(), msg.split(): text needed while tracing
+            self.misused()
+        raise AttributeError(name)
+
+
+_STR_METHODS = frozenset(name for name in dir(str) if not name.startswith('_'))
 
 
 class Placeholder:

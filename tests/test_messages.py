@@ -186,3 +186,15 @@ def test_no_text_after_a_failed_check():
             g(jnp.float32(3.))
     assert caught == []
     assert _warned(g, jnp.float32(0.5))[1] == _warned(f, jnp.float32(0.5))[1]
+
+
+def test_text_given_to_a_method_named_like_logging_keeps_the_named_error():
+    class Reporter:
+        def error(self, text):
+            self.last = text
+
+    def f(x, reporter):
+        reporter.error(f'bad {x}')
+        return x
+    with pytest.raises(autograph.ControlFlowError, match='traced value'):
+        autograph.convert(f)(jnp.float32(1.), Reporter())

@@ -38,14 +38,17 @@ from .state import Undefined
 from .text import format_ as format
 from .text import repr_ as repr
 from .text import str_ as str
-from .text import text
+from .text import message, message_percent, text
+from .display import emit
 
 __all__ = ['Undefined', 'all', 'and_', 'any', 'assert_', 'bool', 'call', 'call_writing',
-           'caused', 'check_defined', 'compare', 'complex', 'comprehension_test', 'enumerate',
+           'caused', 'check_defined', 'compare', 'complex', 'comprehension_test', 'emit',
+           'enumerate',
            'filter',
            'float', 'for_stmt', 'format', 'getitem', 'getslice', 'handlers', 'if_chain',
            'if_exp', 'if_exp_chain', 'if_stmt', 'in_', 'int', 'item', 'is_', 'is_not', 'max',
-           'method_fields', 'min', 'not_', 'or_', 'pow', 'python_subject', 'raise_',
-           'raise_if', 'range', 'repeat', 'repr', 'reraise', 'setitem', 'setitems', 'sorted',
+           'message', 'message_percent', 'method_fields', 'min', 'not_', 'or_', 'pow',
+           'python_subject', 'raise_', 'raise_if', 'range', 'repeat', 'repr', 'reraise',
+           'setitem', 'setitems', 'sorted',
            'span', 'str', 'sum', 'text', 'update_item', 'while_stmt', 'window',
            'windows', 'written', 'zip']

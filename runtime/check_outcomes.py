@@ -58,31 +58,55 @@ def _note(error, location):
         error.add_note(note)
 
 
-def finish(result):
+def finish(result, value=None):
     """At a boundary: raise the user's exception for `result` (an Outcome) when a check
-    failed; where the Outcome is traced (the boundary runs under someone else's
-    transformation), `report` it instead."""
+    failed, else give back `value` (the program's results). Where the Outcome is traced
+    (the boundary runs under someone else's transformation), the results come back tied
+    to a report of it (`tied`)."""
     if result is None:
-        return
+        return value
     if any(isinstance(leaf, jax.core.Tracer) for leaf in result.leaves):
-        report(Errors(result.table, result.layout, result.leaves))
-        return
+        return tied(Errors(result.table, result.layout, result.leaves), value)
     error = exception_of(result)
     if error is not None:
         raise error
+    return value
+
+
+def tied(errors, value):
+    """`value`, its smallest numeric array made to depend on a report of `errors`.
+
+    The report is a `jax.pure_callback`, behind a `lax.cond` on the failing path, whose
+    result (0: it raises instead of returning when a check failed) selects that array. A
+    pure callback gives the program no side effect, so JAX keeps calling it on its fast
+    path (a `jax.debug.callback`, an effect, costs every call hundreds of microseconds of
+    dispatch); the data dependency keeps XLA from removing it. Results with no such
+    array are reported by `report`."""
+    leaves, tree = jax.tree_util.tree_flatten(value)
+    numeric = [i for i, leaf in enumerate(leaves) if isinstance(leaf, jax.core.Tracer)
+               and (jnp.issubdtype(leaf.dtype, jnp.number) or leaf.dtype == jnp.bool_)]
+    if not numeric:
+        report(errors)
+        return value
+    i = min(numeric, key=lambda i: leaves[i].size)
+    ok = _report(_firer(errors.table), errors.code, dict(errors.slots), pure=True) == 0
+    leaves[i] = jnp.where(ok, leaves[i], jnp.zeros_like(leaves[i]))
+    return jax.tree_util.tree_unflatten(tree, leaves)
 
 
 def report(errors):
     """A callback, on the failing path only, that raises the user's exception."""
     if errors is None or errors.code is None:
         return
-    table = errors.table
+    _report(_firer(errors.table), errors.code, {n: v for n, v in errors.slots.items()})
 
+
+def _firer(table):
     def fire(code, slots):
         number = int(code)
         check = table.checks[number]
         fail(check.exception(slots[number]), check.location)
-    _report(fire, errors.code, {n: v for n, v in errors.slots.items()})
+    return fire
 
 
 def report_now(conditions, make, args, location):
@@ -108,20 +132,26 @@ def fail(error, location):
                        f'{type(error).__name__}: {error}')
 
 
-def _report(fire, code, slots):
+def _report(fire, code, slots, pure=False):
     slots = jax.tree_util.tree_map(lax.stop_gradient, slots)
-    _reporter(fire)(code, slots)
+    return _reporter(fire, pure)(code, slots)
 
 
-_reporters = {}
-
-
-def _reporter(fire):
-    """`report(code, slots)` calling `fire` when the code is not 0; under `jax.vmap`,
+def _reporter(fire, pure):
+    """`report(code, slots)` calling `fire` when the code is not 0 (a `jax.debug.callback`,
+    or with `pure` a `jax.pure_callback` whose result, 0, it returns); under `jax.vmap`,
     first reduced to the first failing element (so the callback stays on the failing
     path: a batched `lax.cond` would run it for every element)."""
+    def fired(code, slots):
+        fire(code, slots)
+        return np.int32(0)
+
     @custom_vmap
     def report(code, slots):
+        if pure:
+            return lax.cond(code != 0, lambda c, s: jax.pure_callback(
+                fired, jax.ShapeDtypeStruct((), jnp.int32), c, s),
+                lambda c, s: jnp.int32(0), code, slots)
         lax.cond(code != 0, lambda c, s: jax.debug.callback(fire, c, s),
                  lambda c, s: None, code, slots)
         return code

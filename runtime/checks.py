@@ -38,6 +38,7 @@ from jax._src import core as _core
 
 from . import context
 from .state import is_traced
+from .text import rendered
 
 MARKER = 'autograph check failed'
 """Starts the text of a failed run-time check inside JAX's error (see `user_exception`)."""
@@ -74,8 +75,8 @@ class Check:
         """The user's exception, made from the run-time `values` of its traced leaves."""
         leaves = list(self.statics)
         for i, v in zip(self.traced, values):
-            leaves[i] = np.asarray(v)
-        args, closure = jax.tree_util.tree_unflatten(self.tree, leaves)
+            leaves[i] = v if isinstance(v, jax.Array) else np.asarray(v)
+        args, closure = rendered(jax.tree_util.tree_unflatten(self.tree, leaves))
         return instance(_rebound(self.make, closure)(*args))
 
     def same_site(self, other):

@@ -33,7 +33,7 @@ def getitem(seq, index):
     if not is_traced(index) or not isinstance(seq, (list, tuple, Stacked)):
         return seq[index]
     if isinstance(seq, Stacked) and seq.stacked() is not None:
-        return seq.stacked()[_position(index, len(seq))]
+        return _at(seq.stacked(), _position(index, len(seq)))
     if not seq or jnp.ndim(index) or not jnp.issubdtype(index.dtype, jnp.integer):
         raise _error(seq, index, 'the index must be a traced integer scalar and the list '
                                  'not empty')
@@ -48,7 +48,7 @@ def getitem(seq, index):
     columns = zip(*[items for items, _ in leaves])
     stacked = [jnp.stack([cast(jnp.asarray(x, t.dtype), t) for x in column])
                for column, t in zip(columns, types)]
-    return jax.tree_util.tree_unflatten(leaves[0][1], [s[position] for s in stacked])
+    return jax.tree_util.tree_unflatten(leaves[0][1], [_at(s, position) for s in stacked])
 
 
 def _common_types(leaves):
@@ -105,6 +105,13 @@ def _position(index, length, kind='list'):
     raise_if(jnp.logical_or(index < -length, index >= length),
              lambda: IndexError(f'{kind} index out of range'))
     return jnp.where(index < 0, index + length, index)
+
+
+def _at(array, position):
+    """`array[position]` for a position already in range (JAX's indexing would wrap a
+    negative index again)."""
+    return lax.dynamic_index_in_dim(array, position, keepdims=False,
+                                    allow_negative_indices=False)
 
 
 def _is_number(x):

@@ -39,6 +39,7 @@ from .staging.types import predicate
 from .context import staged_depth
 from .errors import here
 from .state import is_traced
+from .text import Placeholder
 
 @dataclasses.dataclass
 class _Frame:
@@ -92,6 +93,11 @@ def _path_conditions(frames):
     finally:
         frames[:] = saved
     return out
+
+
+def path_conditions():
+    """The predicates of the staged branches and loop bodies being traced (see `on_path`)."""
+    return _path_conditions(_frames())
 
 
 def raise_(make, args=()):
@@ -159,24 +165,11 @@ def caused(error, cause):
     return error
 
 
-class _TracedValue:
-    """Stands for a traced value in the message of an exception raised while tracing."""
-
-    def __init__(self, value):
-        self.text = f'<traced {jax.typeof(value).str_short(short_dtypes=False)}>'
-
-    def __repr__(self):
-        return self.text
-
-    def __format__(self, spec):
-        return self.text
-
-
 def _made_now(make, args):
     """The exception, made while tracing: traced values in its message read as
     `<traced float32[]>` (when the message only formats them)."""
     readable = tuple(jax.tree_util.tree_map(
-        lambda v: _TracedValue(v) if is_traced(v) else v, a) for a in args)
+        lambda v: Placeholder(v) if is_traced(v) else v, a) for a in args)
     try:
         return _instance(make(*readable))
     except Exception:

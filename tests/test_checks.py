@@ -168,3 +168,27 @@ def test_a_python_number_list_at_a_traced_index():
     assert_same(jax.vmap(f, in_axes=(None, 0))(f32(1.), jnp.arange(3)), np.array([0., 1., 2.]))
     with pytest.raises(IndexError, match='^list index out of range'):
         jax.block_until_ready(jax.vmap(f, in_axes=(None, 0))(f32(1.), jnp.arange(5)))
+
+
+def test_under_the_callers_jit_a_report_is_tied_to_the_results_not_an_effect():
+    """No boundary: the report is a pure callback that a result depends on, so the
+    caller's program has no effect (JAX keeps its fast dispatch path), and it still
+    raises on the failing path only."""
+    f = autograph.convert(checked_sqrt)
+    caller = jax.jit(jax.vmap(f))
+    jaxpr = jax.make_jaxpr(caller)(jnp.ones(3))
+    names = primitive_names(jaxpr)
+    assert 'pure_callback' in names and 'debug_callback' not in names
+    assert not jaxpr.effects
+    assert_same(caller(jnp.array([4., 9.])), np.array([2., 3.]))
+    with pytest.raises(Exception, match='ValueError: negative input -1.0'):
+        jax.block_until_ready(caller(jnp.array([4., -1.])))
+
+    def no_numeric_result(x):
+        if x < 0:
+            raise ValueError(f'negative input {x}')
+    g = jax.jit(autograph.convert(no_numeric_result))
+    assert g(f32(1.)) is None
+    with pytest.raises(Exception, match='ValueError: negative input -2.0'):
+        g(f32(-2.))
+        jax.effects_barrier()   # (its debug callback may run after the call returns)

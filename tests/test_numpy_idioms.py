@@ -225,3 +225,43 @@ def test_a_boolean_mask_read_keeps_a_named_error():
         return x[x > 0].sum()
     with pytest.raises(ControlFlowError, match='traced boolean mask'):
         autograph.convert(f)(jnp.arange(-2., 3.))
+
+
+def test_a_list_read_at_i_minus_1_and_grown_works_or_is_a_named_error():
+    """`ys.append(xs[i] + ys[i - 1])`: a Python range unrolls (Python's values); a
+    staged loop (a traced bound, a `while` on data) is a named error, never an
+    IndexError from inside the project."""
+    def unrolled(xs):
+        ys = [xs[0]]
+        for i in range(1, len(xs)):
+            ys.append(xs[i] + ys[i - 1])
+        return jnp.stack(ys)
+
+    def traced_bound(xs, n):
+        ys = [xs[0]]
+        for i in range(1, n):
+            ys.append(xs[i] + ys[i - 1])
+        return ys
+
+    def while_on_data(xs):
+        ys = [0.]
+        i = 0
+        while i < xs.shape[0] and xs[i] > -10:
+            ys.append(xs[i] + ys[i])
+            i += 1
+        return ys
+    xs = jnp.arange(5.)
+    assert_same(autograph.convert(unrolled)(xs), unrolled(xs))
+    for fn, args in ((traced_bound, (xs, i32(5))), (while_on_data, (xs,))):
+        with pytest.raises(ControlFlowError, match="'ys'"):
+            autograph.convert(fn)(*args)
+
+
+def test_size_1_conditions_of_or_chains_with_a_deciding_python_operand():
+    def f(x, a=None):
+        if x.sum(keepdims=True) > 1 or a is None or a > 1:
+            return x + 1
+        return x - 1
+    for x in (jnp.zeros((1, 1)), jnp.full((1,), 2.)):
+        for a in (None, 0., 5.):
+            assert_same(autograph.convert(f)(x, a), f(x, a))

@@ -60,8 +60,7 @@ class ConcreteFunction:
         """The compiled program's results (raising the user's exception for a failed
         run-time check: the program returns its error state beside its results)."""
         value, outcome = self._jitted(*[leaves[i] for i in self._dynamic])
-        check_outcomes.finish(outcome)
-        return value
+        return check_outcomes.finish(outcome, value)
 
     def ensure_traced(self):
         if self._outputs is None:

@@ -351,8 +351,7 @@ def checked(out):
     """A compiled program's results, after raising the user's exception for a failed
     run-time check (see runtime.checks): the program returns (results, error state)."""
     value, outcome = out
-    check_outcomes.finish(outcome)
-    return value
+    return check_outcomes.finish(outcome, value)
 
 
 def _forget_trace(function_ref, key):

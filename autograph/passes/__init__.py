@@ -4,6 +4,7 @@ import ast
 
 from autograph import limits
 from autograph.analysis.definite import assigned_before_reads
+from autograph.analysis.independence import independent_loops
 from autograph.analysis.scopes import sharing
 from autograph.passes import (
     asserts,
@@ -68,6 +69,8 @@ def run(root, ctx):
     ctx.sharing.update((scope, sharing(scope)) for scope in scopes)
     ctx.assigned_before_reads.update((scope, assigned_before_reads(scope, ctx.sharing[scope]))
                                      for scope in scopes)
+    for scope in scopes:
+        ctx.independent_loops.update(independent_loops(scope, ctx.resolver))
     for scope in scopes:
         for step in PIPELINE:
             step.transform(scope, ctx)

@@ -201,3 +201,25 @@ def test_inner_loop_of_a_sequential_outer_loop_stays_sequential():
     x = rng.standard_normal((3, 5)).astype(np.float32)
     same_as_python(f, x)
     assert loops_in(f, jnp.asarray(x)) == {'scan'}
+
+
+def row_recurrences(x):
+    n, m = x.shape
+    out = x * 0
+    for i in range(n):
+        out[i, 0] = x[i, 0]
+        if x[i, 0] > 0:
+            out[i, 0] = -x[i, 0]
+        for j in range(1, m):
+            out[i, j] = out[i, j - 1] * 0.5 + x[i, j]
+    return out
+
+
+def test_rows_vectorised_with_a_sequential_loop_and_a_branch_inside():
+    """Each row is a recurrence along j (a scan carrying the row's Slot, under a staged
+    `if` too), the rows independent of each other."""
+    x = rng.standard_normal((6, 5)).astype(np.float32)
+    same_as_python(row_recurrences, x)
+    assert loops_in(row_recurrences, jnp.asarray(x)) == {'scan'}
+    code = autograph.to_code(row_recurrences)
+    assert code.count('independent_axis') == 1

@@ -171,13 +171,21 @@ def test_dependent_loop_stays_a_scan():
     assert loops_in(recurrence, jnp.zeros(6)) == {'scan'}
 
 
-def test_unroll_option_is_respected():
+def test_unroll_options_are_respected():
+    def f(x):
+        out = x * 0
+        for i in range(x.shape[0]):
+            autograph.set_loop_options(unroll=True)
+            out[i] = x[i] * 2
+        return out
+    assert 'independent_axis=0, unroll=True' in autograph.to_code(f) or \
+        'unroll=True, independent_axis=0' in autograph.to_code(f)
     x = jnp.arange(5.0)
-    unrolled = autograph.convert(square_plus, jit=False, unroll_loops=True)
-    jaxpr = jax.make_jaxpr(unrolled)(x)
-    assert primitive_names(jaxpr) & {'while', 'scan'} == set()
-    assert sum(e.primitive.name == 'scatter' for e in jaxpr.jaxpr.eqns) == 5
-    assert_same(unrolled(x), square_plus(np.arange(5.0)))
+    for fn in (converted(f), autograph.convert(square_plus, jit=False, unroll_loops=True)):
+        jaxpr = jax.make_jaxpr(fn)(x)
+        assert primitive_names(jaxpr) & {'while', 'scan'} == set()
+        assert sum(e.primitive.name == 'scatter' for e in jaxpr.jaxpr.eqns) == 5
+    assert_same(converted(f)(x), f(np.arange(5.0)))
 
 
 def test_log_says_which_loops_were_vectorised(caplog):

@@ -222,6 +222,8 @@ class _Body:
             pass
         elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):
             pass   # a string as a comment
+        elif _is_directive(stmt):
+            pass   # autograph.set_loop_options(...): read by passes.directives
         else:
             raise _Dependent(f'it contains {_describe(stmt)}{line}')
 
@@ -293,6 +295,17 @@ class _Body:
             if keyword.arg is None:
                 raise _Dependent(f'it passes **keywords (line {node.lineno})')
             self.expression(keyword.value)
+
+
+def _is_directive(stmt):
+    """`autograph.set_loop_options(...)` (passes.directives reads it, with its keywords
+    only)."""
+    if not (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call)):
+        return False
+    call, func = stmt.value, stmt.value.func
+    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, 'id', None)
+    return name == 'set_loop_options' and not call.args and all(
+        isinstance(k.value, ast.Constant) for k in call.keywords)
 
 
 def _describe(node):

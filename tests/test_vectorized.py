@@ -231,3 +231,18 @@ def test_rows_vectorised_with_a_sequential_loop_and_a_branch_inside():
     assert loops_in(row_recurrences, jnp.asarray(x)) == {'scan'}
     code = autograph.to_code(row_recurrences)
     assert code.count('independent_axis') == 1
+
+
+def test_under_an_embedded_framework_the_loop_is_ordinary():
+    """While a framework's embedding runs the code, its loops are its own: a marked
+    loop over JAX values is the ordinary staged loop there (runtime.backends.dispatch)."""
+    from examples import tinygraph
+    embedding = autograph.Embedding(error=tinygraph.TracingError)
+    embedding.register(lambda v: isinstance(v, tinygraph.Node), cond=tinygraph.cond,
+                       while_loop=tinygraph.while_loop, fori_loop=tinygraph.fori_loop)
+    x = rng.standard_normal(6).astype(np.float32)
+    embedded = autograph.transform(square_plus, embedding=embedding)
+    assert_same(embedded(jnp.asarray(x)), square_plus(x.copy()))
+    assert primitive_names(jax.make_jaxpr(embedded)(jnp.asarray(x))) & {'while', 'scan'} \
+        == {'scan'}
+    assert loops_in(square_plus, jnp.asarray(x)) == set()

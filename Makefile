@@ -67,6 +67,7 @@ $(BENCH_STAMP): pyproject.toml requirements-bench.txt
 bench: install $(BENCH_STAMP)
 	$(PY) benchmarks/conversion_time.py
 	$(BENCH_VENV)/bin/python benchmarks/kernels.py --write
+	$(BENCH_VENV)/bin/python benchmarks/vectorised_loops.py --write
 	$(PY) benchmarks/loop_scaling.py
 	$(PY) benchmarks/run.py
 	$(PY) benchmarks/loop_gradients.py

@@ -23,6 +23,7 @@ from . import slicing
 from .errors import ControlFlowError, here
 from .stacked import Stacked
 from .state import any_traced, is_traced
+from .vectorized import Slot
 
 _UPDATES = {
     '+=': operator.iadd, '-=': operator.isub, '*=': operator.imul, '/=': operator.itruediv,
@@ -37,8 +38,11 @@ def setitem(target, key, value):
     """Python reference: `target[key] = value; return target`.
 
     For a JAX array: `target.at[key].set(value)`, with `value` cast to the array's dtype
-    and broadcast to the selected shape as NumPy's item assignment does.
+    and broadcast to the selected shape as NumPy's item assignment does. In a vectorised
+    loop, the iteration's Slot of an array (runtime.vectorized) is updated.
     """
+    if isinstance(target, Slot):
+        return target.with_value(_set_part(target.value, target.key(key), value))
     if slicing.assigns_traced_slice(target, key):
         return slicing.set_slice(target, key, value)
     if isinstance(target, jax.Array):
@@ -61,6 +65,12 @@ def update_item(target, key, op, value):
     `value` is evaluated before `target[key]` is read (Python reads the item first; the
     two differ only if computing `value` changes that item).
     """
+    if isinstance(target, Slot):
+        key = target.key(key)
+        if key == ():
+            return target.with_value(_set_part(target.value, key,
+                                               _UPDATES[op](target.value, value)))
+        return target.with_value(update_item(target.value, key, op, value))
     if slicing.assigns_traced_slice(target, key):
         return slicing.set_slice(target, key, value, _UPDATES[op])
     if isinstance(target, jax.Array) and _traced_mask(target, key) is not None:
@@ -68,6 +78,14 @@ def update_item(target, key, op, value):
     if not isinstance(target, jax.Array):
         _check_static(target, key)
     return setitem(target, key, _UPDATES[op](target[key], value))
+
+
+def _set_part(part, key, value):
+    """`setitem` on the part of an array an iteration of a vectorised loop owns: all of
+    it (`key == ()`, `out[i] = v` in a loop over i) is `v` broadcast to its shape."""
+    if key == ():
+        return jnp.broadcast_to(jnp.asarray(value).astype(part.dtype), part.shape)
+    return setitem(part, key, value)
 
 
 def _traced_mask(target, key):

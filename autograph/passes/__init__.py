@@ -4,6 +4,7 @@ import ast
 
 from autograph import limits
 from autograph.analysis.definite import assigned_before_reads
+from autograph.analysis.independence import independent_loops
 from autograph.analysis.scopes import sharing
 from autograph.passes import (
     asserts,
@@ -70,6 +71,9 @@ def run(root, ctx, pipeline=PIPELINE):
     ctx.sharing.update((scope, sharing(scope)) for scope in scopes)
     ctx.assigned_before_reads.update((scope, assigned_before_reads(scope, ctx.sharing[scope]))
                                      for scope in scopes)
+    if found.has_any((ast.For,)):
+        for scope in scopes:
+            ctx.independent_loops.update(independent_loops(scope, ctx.resolver))
     for scope in scopes:
         for step in pipeline:
             if found.has_any(getattr(step, 'ONLY_WITH', found.present)):

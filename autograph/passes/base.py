@@ -18,8 +18,9 @@ class Context:
     of an `autograph.set_loop_options` directive. `sharing[scope]` tells which variables
 of each scope nested functions see, from the user's code before any pass ran;
     `assigned_before_reads[scope]` the variables Python never reads unassigned (see
-    analysis.definite), also from the user's code. `dataflow[scope]` are the analyses a pass
-    made and left valid (it changed nothing), for the next pass to take.
+    analysis.definite), also from the user's code; `independent_loops[for_loop]` the
+    verdict of analysis.independence on the user's loop. `dataflow[scope]` are the
+    analyses a pass made and left valid (it changed nothing), for the next pass to take.
     """
     file: str
     namer: Namer
@@ -31,6 +32,7 @@ of each scope nested functions see, from the user's code before any pass ran;
     sharing: dict = dataclasses.field(default_factory=dict)  # scope -> analysis.scopes
     assigned_before_reads: dict = dataclasses.field(default_factory=dict)  # scope -> names
     user_objects: dict = dataclasses.field(default_factory=dict)  # scope -> names (calls)
+    independent_loops: dict = dataclasses.field(default_factory=dict)  # loop -> verdict
     return_flag: str = None  # the `did_return` flag of passes.returns, if it made one
     dataflow: dict = dataclasses.field(default_factory=dict)  # scope -> (Scope, Dataflow)
     census: object = None    # what the function's tree holds (analysis.census)
@@ -39,7 +41,8 @@ of each scope nested functions see, from the user's code before any pass ran;
         """A deep copy of `nodes` whose loops keep their entries in the side tables."""
         memo = {}
         copied = copy.deepcopy(nodes, memo)
-        for table in (self.break_flag_names, self.break_flags, self.loop_options):
+        for table in (self.break_flag_names, self.break_flags, self.loop_options,
+                      self.independent_loops):
             for node, value in list(table.items()):
                 if id(node) in memo:
                     table[memo[id(node)]] = value

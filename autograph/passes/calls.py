@@ -226,6 +226,15 @@ class LiveResolver:
             return False
         return not is_library(value)
 
+    def module_name(self, name):
+        """The dotted name of the module global `name` holds, or None (a closure
+        variable varies between the closures that share the generated code: None)."""
+        value = None if name in self.free else self.globals.get(name)
+        return value.__name__ if inspect.ismodule(value) else None
+
+    def is_builtin(self, name):
+        return self.classify(name) == Resolution.BUILTIN
+
     def known_name(self, dotted):
         from autograph.runtime.calls import known_name
         base, *attrs = dotted.split('.')
@@ -266,6 +275,14 @@ class StaticResolver:
     def is_user_object(self, name):
         """Unknown without running the module: container methods stay as they are."""
         return False
+
+    def module_name(self, name):
+        """The dotted name `import` binds to `name` (a module, or a name imported from
+        one), or None."""
+        return self.imports.get(name) if name not in self.defined else None
+
+    def is_builtin(self, name):
+        return self.classify(name) == Resolution.BUILTIN
 
     def known_name(self, dotted):
         base, _, rest = dotted.partition('.')

@@ -13,6 +13,18 @@ passes.control_flow).
 A loop carries the variables it writes that are live at the top of an iteration or after
 it; a `for` with a `break` gets the negated flag as `extra_test`, a loop `else` was
 already lowered (passes.loop_else).
+
+A `for` whose iterations analysis.independence found independent, and which carries
+exactly the arrays it writes items of (so every other variable it assigns is a
+temporary of one iteration, assigned before it is read and not read after the loop,
+the loop variable included), gets `independent_axis=k`: the runtime may then run it as
+one vectorised computation along axis k of those arrays (runtime.vectorized).
+
+    for i in range(n):                 def loop_body(i, out):
+        out[i] = jnp.sin(x[i])     ->      out = ag.setitem(out, i, jnp.sin(x[i]))
+                                           return out
+                                       out = ag.for_stmt(ag.range(n), loop_body, (out,),
+                                                         names=('out',), independent_axis=0)
 """
 import ast
 
@@ -77,7 +89,20 @@ class Loops:
         if aliased:   # lists that must stay the same object (see ag.for_stmt)
             keywords.append(ast.keyword(arg='aliased', value=templates.strings(aliased)))
         keywords += self.ctx.loop_options.get(node, [])
+        axis = self.independent_axis(node, carried, shared, fields, keywords)
+        if axis is not None:
+            keywords.append(ast.keyword(arg='independent_axis', value=ast.Constant(axis)))
         call = self.operator('for_stmt', [node.iter, templates.name(body_name)], carried,
                              carried, keywords + fields, shared)
         new = functions + [self.assign(carried, call)]
         return templates.set_origin(new, node) + orelse, pending | orelse_pending
+
+    def independent_axis(self, node, carried, shared, fields, keywords):
+        """The axis along which the loop's iterations are independent, or None."""
+        verdict = self.ctx.independent_loops.get(node)
+        if verdict is None or verdict.axis is None:
+            return None
+        if shared or fields or set(carried) != set(verdict.written) \
+                or any(k.arg in ('extra_test', 'aliased', 'iterator') for k in keywords):
+            return None
+        return verdict.axis

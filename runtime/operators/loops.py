@@ -14,7 +14,7 @@ import warnings
 
 import jax
 
-from .. import loop_autodiff, loop_policy
+from .. import loop_autodiff, loop_policy, vectorized
 from ..backends import dispatch
 from ..errors import ControlFlowError, here, where
 from ..iterables import StagedRange, TracedIterable, range_items
@@ -79,7 +79,8 @@ def _while(test, body, values, names, maximum_iterations):
 
 
 def for_stmt(iterable, body, state=(), names=(), extra_test=None, unroll=None,
-             autodiff=None, fields=None, nonlocals=(), iterator=None, aliased=()):
+             autodiff=None, fields=None, nonlocals=(), iterator=None, aliased=(),
+             independent_axis=None):
     """Python reference:
 
         for item in iterable:
@@ -99,7 +100,9 @@ def for_stmt(iterable, body, state=(), names=(), extra_test=None, unroll=None,
     iterator it names (a generator, `iter(xs)`) must then not be left at a position that
     a traced `break` decides. `aliased` names the lists the loop grows that other code
     may also hold (a parameter, `alias = out`): they stay the same objects, with the
-    loop's items (see runtime.lists.refill).
+    loop's items (see runtime.lists.refill). `independent_axis` says the converter
+    proved the iterations independent: a staged loop over a range is then vectorised
+    where it can be (see runtime.vectorized).
     """
     if iterator is not None and extra_test is not None and not is_traced(iterable) \
             and builtins.iter(iterable) is iterable:
@@ -114,7 +117,7 @@ def for_stmt(iterable, body, state=(), names=(), extra_test=None, unroll=None,
     with loop_autodiff.autodiff_mode(autodiff):
         values = statement.staged(lambda objects: _for(
             iterable, objects.wrap(body, leading=1), objects.state, objects.all_names,
-            objects.wrap(extra_test, returns_state=False), unroll))
+            objects.wrap(extra_test, returns_state=False), unroll, independent_axis))
     return statement.finish(values)
 
 
@@ -132,7 +135,7 @@ def _untraced_exit(extra_test, iterator, location):
     return test
 
 
-def _for(iterable, body, values, names, extra_test, unroll):
+def _for(iterable, body, values, names, extra_test, unroll, independent_axis=None):
     items = range_items(iterable)
     if extra_test is not None:  # a staged body runs only while the loop has not broken
         body = on_path(body, lambda item, *state: extra_test(*state),
@@ -142,15 +145,18 @@ def _for(iterable, body, values, names, extra_test, unroll):
             else TracedIterable.over(iterable)
         values = staged.loop(body, values, names, here(), extra_test)
     elif items is not None:
-        values = _range_for(iterable, items, body, values, names, extra_test, unroll)
+        values = _range_for(iterable, items, body, values, names, extra_test, unroll,
+                            independent_axis)
     else:
         values = _python_for(iterable, body, values, names, extra_test)
     return values
 
 
-def _range_for(iterable, items, body, values, names, extra_test, unroll):
-    """A `for` over a range with Python bounds: one staged loop, or the Python loop. A
-    loop that carries or sees a framework's values is the framework's to stage."""
+def _range_for(iterable, items, body, values, names, extra_test, unroll,
+               independent_axis=None):
+    """A `for` over a range with Python bounds: one staged loop (vectorised when its
+    iterations are independent), or the Python loop. A loop that carries or sees a
+    framework's values is the framework's to stage."""
     location = here(2)
     framework = dispatch.range_lowering_for(values, body)
     if unroll is None and framework is not None:
@@ -158,6 +164,16 @@ def _range_for(iterable, items, body, values, names, extra_test, unroll):
     stage = loop_policy.wanted(len(items), unroll)
     traced = any_traced(values)
     reported = False
+    if independent_axis is not None and framework is None and extra_test is None \
+            and vectorized.wanted(unroll) and (traced or dispatch.sees(body, any_traced)):
+        try:
+            vectorised = vectorized.loop(iterable, body, values, names, independent_axis,
+                                         require_traced=not traced)
+        except (loops.NothingTraced,) + _NEEDS_PYTHON:
+            vectorised = None   # (the ordinary loop meets it again, and says so)
+        if vectorised is not None:
+            vectorized.report(location, len(items), independent_axis)
+            return vectorised
     if stage is not False and (framework is not None or traced
                                or dispatch.sees(body, any_traced)):
         try:

@@ -1,0 +1,316 @@
+"""Which `for` loops run iterations that do not depend on each other (a dependence
+analysis of the loop body), so that the runtime may run them as one vectorised
+computation (`jax.vmap` of the body over the index range) instead of a sequential loop.
+
+    for i in range(h):                 # independent along axis 0 of `out`
+        for j in range(w):             # independent along axis 1 of `out`
+            x = zr[i, j]
+            k = 0
+            while k < 100 and x * x < 4.0:
+                x = x * x + c
+                k += 1
+            out[i, j] = k
+
+A loop `for v in range(...)` is independent when its iterations can run in any order
+and give Python's result, which this analysis proves syntactically and conservatively:
+
+- the arrays it writes (`out[...] = e`, `out[...] op= e`) are written and read only
+  through subscripts whose leading indices are exactly the loop variables of the nest
+  (`out[i]`, `out[i, j]`, `out[i, k]` in a loop over `i`; for an inner loop over `j`
+  vectorised inside one over `i`, `out[i, j, ...]`), never used any other way (passed to
+  a call, rebound, read whole), so iteration `i` touches only the part `out[i, ...]`;
+- its loop variable(s) are not assigned in the body; every other name it assigns is
+  a temporary of one iteration. That every such temporary is assigned before any read
+  in each iteration and is not read after the loop is checked by the pass that uses
+  this analysis (passes.loops): the loop then carries exactly the written arrays;
+- it contains only assignments, `if`, `while` and nested `for v in range(...)` without
+  `else`, `pass`, and expressions that call only pure functions (jax.numpy, numpy but
+  its `random`, math, jax.nn, jax.scipy; the builtins abs, min, max, ...; a few array
+  methods): no `break`, `continue`, `return`, `raise`, `assert`, `del`, `yield`,
+  nested functions, lambdas, comprehensions, list/dict displays, f-strings, attribute
+  or global writes, and no call of user code (which could do any of those).
+
+Accumulations (`s += x[i]`) read a variable the previous iteration wrote: the loop
+carries `s`, so it stays sequential (a float sum vectorised as a tree reduction would
+round differently from Python's left-to-right sum).
+
+`axis` is the position of the loop's variable among the written indices: 0 for a loop
+vectorised on its own, k for a loop nested in k enclosing loops that are vectorised
+too (the runtime vectorises it along that axis only when the enclosing loops were).
+"""
+import ast
+import dataclasses
+
+from autograph.analysis.activity import scope_of
+
+PURE_MODULES = ('jax.numpy', 'numpy', 'math', 'cmath', 'jax.nn', 'jax.scipy')
+"""Modules whose functions compute values only (with `random` submodules excluded)."""
+
+PURE_BUILTINS = frozenset({'abs', 'min', 'max', 'float', 'int', 'bool', 'complex',
+                           'round', 'pow', 'range', 'len', 'divmod'})
+
+PURE_METHODS = frozenset({'astype', 'sum', 'prod', 'mean', 'max', 'min', 'any', 'all',
+                          'conj', 'conjugate', 'dot', 'reshape', 'transpose', 'ravel',
+                          'flatten', 'clip', 'round', 'squeeze', 'cumsum'})
+"""Array methods that return a new value (NumPy's and JAX's alike)."""
+
+_EXPRESSIONS = (ast.Constant, ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.Compare, ast.IfExp,
+                ast.Tuple, ast.Name, ast.Subscript, ast.Attribute, ast.Call, ast.Slice)
+
+
+@dataclasses.dataclass(frozen=True)
+class Independence:
+    """One `for` loop's verdict: `axis` (None: sequential, with `reason`) and the names
+    of the arrays the loop writes items of."""
+    axis: object
+    written: tuple
+    reason: str = ''
+
+    def dump(self):
+        if self.axis is None:
+            return f'sequential: {self.reason}'
+        return f'axis {self.axis} writes {list(self.written)}'
+
+
+class _Dependent(Exception):
+    """What makes a loop's iterations possibly dependent (the reason)."""
+
+
+def independent_loops(function, resolver):
+    """{For node: Independence} for every `for` loop in `function`'s own scope (not in
+    nested functions). `resolver` tells what a global name refers to:
+    `resolver.module_name(name)` is the dotted name of the module it holds (`'jax.numpy'`
+    for `jnp`) or None, `resolver.is_builtin(name)` whether it is Python's builtin."""
+    scope = scope_of(function)
+    analysis = _Analysis(scope.locals | set(scope.declared), set(scope.declared), resolver)
+    found = {}
+    analysis.walk(function.body, (), found)
+    return found
+
+
+def dump(function, resolver):
+    """The verdicts as lines `line N: ...`, in source order, for tests."""
+    found = independent_loops(function, resolver)
+    return [f'line {loop.lineno}: {found[loop].dump()}'
+            for loop in sorted(found, key=lambda n: (n.lineno, n.col_offset))]
+
+
+class _Analysis:
+    def __init__(self, local_names, declared, resolver):
+        self.local_names = local_names
+        self.declared = declared
+        self.resolver = resolver
+
+    def walk(self, stmts, prefix, found):
+        """Decide every loop in `stmts`: `prefix` are the variables of the enclosing
+        loops found independent (the loops in `stmts` are tried as nested in them)."""
+        for stmt in stmts:
+            if isinstance(stmt, ast.For):
+                verdict = self.loop(stmt, prefix)
+                found[stmt] = verdict
+                inner = prefix + (stmt.target.id,) if verdict.axis is not None else ()
+                self.walk(stmt.body, inner, found)
+                self.walk(stmt.orelse, (), found)
+            elif isinstance(stmt, (ast.If, ast.While)):
+                self.walk(stmt.body, prefix, found)
+                self.walk(stmt.orelse, prefix, found)
+            elif isinstance(stmt, (ast.With, ast.Try)) or hasattr(stmt, 'cases'):
+                for block in _blocks(stmt):
+                    self.walk(block, (), found)
+
+    def loop(self, node, prefix):
+        written = tuple(sorted(_written_arrays(node.body)))
+        try:
+            self._header(node)
+            if not written:
+                raise _Dependent('it writes no array items')
+            loop_vars = prefix + (node.target.id,)
+            _Body(self, loop_vars, set(written)).block(node.body)
+        except _Dependent as reason:
+            return Independence(None, written, str(reason))
+        return Independence(len(prefix), written)
+
+    def _header(self, node):
+        if not isinstance(node.target, ast.Name):
+            raise _Dependent('its target is not a name')
+        if node.orelse:
+            raise _Dependent('it has an `else`')
+        if not self.is_builtin_call(node.iter, 'range'):
+            raise _Dependent('it does not iterate over `range(...)`')
+        if node.iter.keywords or not 1 <= len(node.iter.args) <= 3:
+            raise _Dependent('its `range` has unusual arguments')
+        if node.target.id in self.declared:
+            raise _Dependent(f'its variable {node.target.id!r} is global or nonlocal')
+
+    def is_builtin_call(self, node, name=None):
+        return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                and (name is None or node.func.id == name)
+                and node.func.id not in self.local_names
+                and self.resolver.is_builtin(node.func.id))
+
+    def pure_function(self, func):
+        """Whether `func` (a call's callee) names a pure library function."""
+        parts = []
+        while isinstance(func, ast.Attribute):
+            parts.append(func.attr)
+            func = func.value
+        if not isinstance(func, ast.Name) or func.id in self.local_names or not parts:
+            return False
+        module = self.resolver.module_name(func.id)
+        if module is None:
+            return False
+        dotted = '.'.join([module] + parts[::-1])
+        return (any(dotted.startswith(m + '.') for m in PURE_MODULES)
+                and 'random' not in dotted.split('.'))
+
+
+def _written_arrays(stmts):
+    """The names whose items the statements assign (`x[...] = v`, `x[...] op= v`)."""
+    names = set()
+    for stmt in stmts:
+        for node in ast.walk(stmt):
+            targets = (node.targets if isinstance(node, ast.Assign)
+                       else [node.target] if isinstance(node, (ast.AugAssign, ast.AnnAssign))
+                       else [])
+            for target in targets:
+                for part in ast.walk(target):
+                    if isinstance(part, ast.Subscript) and isinstance(part.value, ast.Name):
+                        names.add(part.value.id)
+    return names
+
+
+def _blocks(stmt):
+    out = [getattr(stmt, f) for f in ('body', 'orelse', 'finalbody') if hasattr(stmt, f)]
+    out += [h.body for h in getattr(stmt, 'handlers', [])]
+    out += [c.body for c in getattr(stmt, 'cases', [])]
+    return out
+
+
+class _Body:
+    """The checks of one loop body; raises _Dependent with the first reason found."""
+
+    def __init__(self, analysis, loop_vars, written):
+        self.analysis = analysis
+        self.loop_vars = loop_vars
+        self.written = written
+
+    def block(self, stmts):
+        for stmt in stmts:
+            self.statement(stmt)
+
+    def statement(self, stmt):
+        line = f' (line {stmt.lineno})'
+        if isinstance(stmt, ast.Assign):
+            for target in stmt.targets:
+                self.target(target)
+            self.expression(stmt.value)
+        elif isinstance(stmt, ast.AugAssign):
+            self.target(stmt.target)
+            self.expression(stmt.value)
+        elif isinstance(stmt, (ast.If, ast.While)):
+            if isinstance(stmt, ast.While) and stmt.orelse:
+                raise _Dependent(f'an inner `while` has an `else`{line}')
+            self.expression(stmt.test)
+            self.block(stmt.body)
+            self.block(stmt.orelse)
+        elif isinstance(stmt, ast.For):
+            self.analysis._header(stmt)   # (the reasons name the inner loop)
+            self.target(stmt.target)
+            self.expression(stmt.iter)
+            self.block(stmt.body)
+        elif isinstance(stmt, ast.Pass):
+            pass
+        elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):
+            pass   # a string as a comment
+        elif _is_directive(stmt):
+            pass   # autograph.set_loop_options(...): read by passes.directives
+        else:
+            raise _Dependent(f'it contains {_describe(stmt)}{line}')
+
+    def target(self, target):
+        if isinstance(target, ast.Name):
+            if target.id in self.loop_vars:
+                raise _Dependent(f'it assigns its loop variable {target.id!r}')
+            if target.id in self.written:
+                raise _Dependent(f'it rebinds {target.id!r}, whose items it writes')
+            if target.id in self.analysis.declared:
+                raise _Dependent(f'it assigns {target.id!r}, declared global or nonlocal')
+        elif isinstance(target, ast.Tuple):
+            for element in target.elts:
+                self.target(element)
+        elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
+            self.item(target)
+        else:
+            raise _Dependent(f'it assigns `{ast.unparse(target)}` (line {target.lineno})')
+
+    def item(self, node):
+        """`out[key]` of a written array: the key must start with the loop variables."""
+        name, key = node.value.id, node.slice
+        parts = list(key.elts) if isinstance(key, ast.Tuple) else [key]
+        n = len(self.loop_vars)
+        leading = [p.id if isinstance(p, ast.Name) else None for p in parts[:n]]
+        if leading != list(self.loop_vars):
+            raise _Dependent(
+                f'it accesses `{ast.unparse(node)}` (line {node.lineno}), not at '
+                f'`{name}[{", ".join(self.loop_vars)}{", ..." if n else ""}]`')
+        for part in parts[n:]:
+            if isinstance(part, ast.Slice) or isinstance(part, ast.Starred):
+                raise _Dependent(f'it slices `{ast.unparse(node)}` (line {node.lineno})')
+            self.expression(part)
+
+    def expression(self, node):
+        if not isinstance(node, _EXPRESSIONS):
+            raise _Dependent(f'it contains {_describe(node)} (line {node.lineno})')
+        if isinstance(node, ast.Name):
+            if node.id in self.written:
+                raise _Dependent(f'it uses {node.id!r} whole (line {node.lineno}), not one '
+                                 f'item of it')
+            return
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) \
+                and node.value.id in self.written:
+            self.item(node)
+            return
+        if isinstance(node, ast.Call):
+            self.call(node)
+            return
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.expr):
+                self.expression(child)
+
+    def call(self, node):
+        func = node.func
+        if self.analysis.is_builtin_call(node):
+            if func.id not in PURE_BUILTINS:
+                raise _Dependent(f'it calls {func.id}() (line {node.lineno})')
+        elif self.analysis.pure_function(func):
+            pass
+        elif isinstance(func, ast.Attribute) and func.attr in PURE_METHODS:
+            self.expression(func.value)
+        else:
+            raise _Dependent(f'it calls `{ast.unparse(func)}` (line {node.lineno}), '
+                             f'which may not be pure')
+        for arg in node.args:
+            self.expression(arg)
+        for keyword in node.keywords:
+            if keyword.arg is None:
+                raise _Dependent(f'it passes **keywords (line {node.lineno})')
+            self.expression(keyword.value)
+
+
+def _is_directive(stmt):
+    """`autograph.set_loop_options(...)` (passes.directives reads it, with its keywords
+    only)."""
+    if not (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call)):
+        return False
+    call, func = stmt.value, stmt.value.func
+    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, 'id', None)
+    return name == 'set_loop_options' and not call.args and all(
+        isinstance(k.value, ast.Constant) for k in call.keywords)
+
+
+def _describe(node):
+    names = {ast.Break: '`break`', ast.Continue: '`continue`', ast.Return: '`return`',
+             ast.Raise: '`raise`', ast.Assert: '`assert`', ast.Delete: '`del`',
+             ast.Expr: 'a call as a statement', ast.Lambda: 'a lambda',
+             ast.Yield: '`yield`', ast.YieldFrom: '`yield`', ast.NamedExpr: '`:=`'}
+    return names.get(type(node), f'a {type(node).__name__} node')

@@ -78,10 +78,22 @@ def truncated_sums(x):
     return total
 
 
-def test_window_in_a_python_range_loop_is_staged_only_when_it_always_fits():
+def truncated_windows(x):
+    out = []
+    for i in range(x.shape[0]):       # the last windows are shorter in Python
+        out.append(x[i:i + 3] * 2)
+    return jnp.concatenate(out)
+
+
+def test_window_in_a_python_range_loop_is_staged_when_its_length_is_known():
     x = jnp.arange(40.) ** 2
-    check(truncated_sums, x)           # runs as Python: the same sums as Python's
-    assert not primitives(truncated_sums, x) & {'scan', 'while'}
+    # the last windows are shorter, and a sum reads them exactly: staged, masked
+    check(truncated_sums, x)
+    assert primitives(truncated_sums, x) & {'scan', 'while'}
+    # the windows are arrays of varying length: the loop runs as Python
+    with pytest.warns(UserWarning, match='depends on a value known only when the program'):
+        check(truncated_windows, x)
+    assert not primitives(truncated_windows, x) & {'scan', 'while'}
     # moving_sums' windows fit on every iteration: staged, with no run-time check
     assert 'debug_callback' not in primitives(moving_sums, x)
 

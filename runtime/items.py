@@ -39,6 +39,9 @@ def setitem(target, key, value):
     For a JAX array: `target.at[key].set(value)`, with `value` cast to the array's dtype
     and broadcast to the selected shape as NumPy's item assignment does.
     """
+    key = slicing.as_key(target, key)
+    if isinstance(key, slicing.span):
+        return slicing.set_window(target, key, value)
     if slicing.assigns_traced_slice(target, key):
         return slicing.set_slice(target, key, value)
     if isinstance(target, jax.Array):
@@ -61,6 +64,9 @@ def update_item(target, key, op, value):
     `value` is evaluated before `target[key]` is read (Python reads the item first; the
     two differ only if computing `value` changes that item).
     """
+    key = slicing.as_key(target, key)
+    if isinstance(key, slicing.span):
+        return slicing.set_window(target, key, value, _UPDATES[op])
     if slicing.assigns_traced_slice(target, key):
         return slicing.set_slice(target, key, value, _UPDATES[op])
     if isinstance(target, jax.Array) and _traced_mask(target, key) is not None:

@@ -13,12 +13,14 @@ outside the mask computes Python's value exactly:
                              slice raises Python's ValueError when the program runs
     mean                     jnp.mean(window, where=mask)       (divides by the count)
 
-as methods (`s.sum()`, also through `np.sum(s)`, which calls the method) and through the
-builtins `sum`, `max`, `min` (runtime.py_builtins). Every other use (arithmetic, `.shape`,
-`jnp.sum(s)`, returning it) would need the items as an array of that length: it is a
+as methods (`s.sum()`, also through `np.sum(s)`, which calls the method), also after
+arithmetic and comparisons item by item with scalars (`((s - m) ** 2).mean()`,
+`(s > 0).any()`: a masked slice again). Every other use (`s @ w`, `.shape`, `jnp.sum(s)`,
+returning it) would need the items as an array of that length: it is a
 ControlFlowError naming the slice and saying its length depends on a traced value (and in
 a loop over a Python range, the loop then runs as Python: see runtime.loop_policy).
 """
+import jax
 import jax.numpy as jnp
 import numpy as np
 
@@ -83,8 +85,9 @@ class Masked:
             f'{self._describe()}, used here as {use}: the number of items of the slice '
             f'depends on a value known only when the program runs, and a compiled program '
             f'has fixed shapes. Only a reduction of the whole slice (.sum(), .max(), '
-            f'.min(), .mean(), .prod(), .any(), .all()) can read it; or keep the window a '
-            f'fixed width (x[i:i + k] with i in 0..len(x) - k).')
+            f'.min(), .mean(), .prod(), .any(), .all(), also after arithmetic with '
+            f'scalars) can read it; or keep the window a fixed width (x[i:i + k] with i '
+            f'in 0..len(x) - k).')
 
 
 def _refuse(name):
@@ -94,15 +97,44 @@ def _refuse(name):
     return refused
 
 
+def _elementwise(name):
+    """`s op other` item by item: a Masked slice again (the same items are Python's),
+    for `other` a scalar or a Masked slice with the same mask (`w * w`)."""
+    def apply(self, *other):
+        if other and isinstance(other[0], Masked):
+            if other[0]._mask is not self._mask:
+                raise self._refused(f'`{name}` with another slice')
+            other = (other[0]._data,)
+        elif other and jnp.ndim(other[0]) != 0:
+            raise self._refused(f'`{name}` with an array')
+        return Masked(getattr(self._data, name)(*other), self._mask, self._axes,
+                      self._empty, self._describe)
+    apply.__name__ = name
+    return apply
+
+
 for _name in ('__add__', '__radd__', '__sub__', '__rsub__', '__mul__', '__rmul__',
               '__truediv__', '__rtruediv__', '__floordiv__', '__rfloordiv__', '__mod__',
-              '__rmod__', '__pow__', '__rpow__', '__matmul__', '__rmatmul__', '__neg__',
-              '__pos__', '__abs__', '__invert__', '__and__', '__rand__', '__or__', '__ror__',
-              '__xor__', '__rxor__', '__lt__', '__le__', '__gt__', '__ge__', '__eq__',
-              '__ne__', '__getitem__', '__setitem__', '__iter__', '__len__', '__bool__',
-              '__array__', '__jax_array__', '__float__', '__int__', '__index__'):
+              '__rmod__', '__pow__', '__rpow__', '__neg__', '__pos__', '__abs__',
+              '__invert__', '__and__', '__rand__', '__or__', '__ror__', '__xor__',
+              '__rxor__', '__lt__', '__le__', '__gt__', '__ge__', '__eq__', '__ne__'):
+    setattr(Masked, _name, _elementwise(_name))
+for _name in ('__matmul__', '__rmatmul__', '__getitem__', '__setitem__', '__iter__',
+              '__len__', '__bool__', '__array__', '__jax_array__', '__float__', '__int__',
+              '__index__'):
     setattr(Masked, _name, _refuse(_name))
 Masked.__hash__ = None
+
+
+def _flatten(masked):
+    raise masked._refused('a value returned, carried or passed to JAX')
+
+
+def _unflatten(aux, children):   # (never: nothing flattens a Masked slice)
+    raise TypeError('a Masked slice cannot be rebuilt')
+
+
+jax.tree_util.register_pytree_node(Masked, _flatten, _unflatten)
 
 
 def _extreme(dtype, lowest):

@@ -10,7 +10,10 @@ A slice's length must be known while tracing (it is the shape of the result). So
                                          ->  lax.dynamic_slice_in_dim(x, i + a, b - a)
     `x[max(0, i - a):i + b]` (or min(n, ...) as the upper bound), read by a reduction
                                          ->  a masked slice of b + a items (runtime.masked)
-    anything else with a traced bound    ->  ControlFlowError naming the slice and the line
+    `x[i:j]`, `x[:j]`, `x[i:]` read by a reduction
+                                         ->  a masked slice of the whole axis
+    anything else with a traced bound (a step, another use of a slice whose length varies)
+                                         ->  ControlFlowError naming the slice and the line
 
 `x[i:i + k]` is what `lax.dynamic_slice` computes only where Python's slice has `k` items:
 Python truncates a slice at the end of the array (and counts a negative start from the
@@ -54,7 +57,9 @@ def getslice(seq, lower=None, upper=None, step=None):
     """Python reference: `seq[lower:upper:step]`."""
     if not any(is_traced(b) for b in (lower, upper, step)):
         return seq[lower:upper:step]
-    raise _traced_length(seq)
+    if step is not None or not isinstance(seq, (jax.Array, np.ndarray)) or jnp.ndim(seq) == 0:
+        raise _traced_length(seq)
+    return windows(seq, (slice(lower, upper),))
 
 
 def window(seq, start, width, shift=0, low=None, high=None):
@@ -110,27 +115,30 @@ class span(typing.NamedTuple):
 def windows(seq, index):
     """Python reference: `seq[index]`, each `span` of the tuple `index` being its slice
     (see `span`); spans along several axes, with slices, integers and None between."""
-    python = tuple(s.python() if isinstance(s, span) else s for s in index)
     if not any(s.traced() if isinstance(s, span) else
                isinstance(s, slice) and any(is_traced(b) for b in (s.start, s.stop, s.step))
                for s in index):
-        return seq[python]
+        return seq[tuple(s.python() if isinstance(s, span) else s for s in index)]
     if not isinstance(seq, (jax.Array, np.ndarray)) or any(
             not isinstance(s, (span, slice)) and s is not None and jnp.ndim(s) != 0
             for s in index):
         raise _error(seq, 'only an array indexed by slices, integers and None can be sliced '
                           'at a position known only when the program runs',
                      'make the sequence an array, and index it with integer scalars')
-    if any(isinstance(s, slice) and any(is_traced(b) for b in (s.start, s.stop, s.step))
-           for s in index):
+    if any(isinstance(s, slice) and s.step is not None
+           and any(is_traced(b) for b in (s.start, s.stop, s.step)) for s in index):
         raise _traced_length(seq)
-    out = seq[tuple(slice(None) if isinstance(s, span) else s for s in index)]
+    moving = [isinstance(s, span) or isinstance(s, slice) and (
+        is_traced(s.start) or is_traced(s.stop)) for s in index]
+    out = seq[tuple(slice(None) if m else s for s, m in zip(index, moving))]
     axis, at, parts = 0, 0, []  # the output axis of each item: integers drop one, None adds one
-    for s in index:
+    for s, m in zip(index, moving):
         if isinstance(s, span):
             out, part = _along(out, at, seq.shape[axis], s)
-            if part is not None:
-                parts.append((at, *part))
+        elif m:
+            part = _anywhere(seq.shape[axis], s)
+        if m and part is not None:
+            parts.append((at, *part))
         axis += s is not None
         at += s is None or isinstance(s, (span, slice))
     return _masked(out, parts) if parts else out
@@ -182,6 +190,15 @@ def _along(seq, axis, length, s):
         f'width {width} inside the axis (of {length}). Keep the start in '
         f'0..{length - width} (jnp.clip) or pad the array.'), (start,))
     return sliced, None
+
+
+def _anywhere(length, s):
+    """(mask, empty) of the items of an axis of `length` that the slice `s` (a traced
+    bound, no step) holds: `x[i:]`, `x[:j]`, `x[i:j]` are Masked slices of the whole
+    axis, which reductions read exactly."""
+    lo = _bound(jnp.asarray(0 if s.start is None else s.start), length)
+    hi = _bound(jnp.asarray(length if s.stop is None else s.stop), length)
+    return axis_mask(lo, hi, 0, length), hi <= lo
 
 
 def _masked(data, parts):
@@ -236,6 +253,52 @@ def set_slice(target, key, value, op=None):
     if op is not None:
         value = op(lax.dynamic_slice_in_dim(target, first, width), value)
     return lax.dynamic_update_slice_in_dim(target, value.astype(target.dtype), first, 0)
+
+
+def as_key(target, key):
+    """The key `target[key] = v` assigns at: a span (`x[i:i + 3] = v`, see
+    passes.sequences) stays one when a bound is traced and `target` a JAX array (see
+    `set_window`); else it is Python's slice."""
+    if not isinstance(key, span):
+        return key
+    if key.traced() and isinstance(target, jax.Array):
+        return key
+    if key.traced():
+        return key.python(jnp.maximum, jnp.minimum)
+    return key.python()
+
+
+def set_window(target, key, value, op=None):
+    """NumPy reference: `target[lower:upper] = value` (or `op=`), the bounds those of the
+    span `key` (traced); returns the new array.
+
+    The program reads the most items the slice can have (`lax.dynamic_slice`), updates
+    those of Python's slice (a mask: a window shortened at an end updates fewer), and
+    writes them back (`lax.dynamic_update_slice`). A value with the sliced axis must have
+    as many items as the slice when the program runs, as NumPy requires (else the
+    program stops with a ControlFlowError, a ValueError as NumPy's)."""
+    length = target.shape[0] if target.ndim else 0
+    if target.ndim == 0 or is_traced(key.width) or key.width < 0:
+        return set_slice(target, key.python(jnp.maximum, jnp.minimum), value, op)
+    size = min(key.width, length)
+    bounds = key.python(jnp.maximum, jnp.minimum)
+    lo, hi = _bound(bounds.start, length), _bound(bounds.stop, length)
+    position = jnp.clip(lo, 0, length - size)
+    value = jnp.asarray(value)
+    if value.ndim == target.ndim:
+        count = jnp.maximum(hi - lo, 0)
+        items = value.shape[0]
+        location, text = here(), _sliced(here())
+        raise_if(count != items, lambda count: ControlFlowError(
+            f'{text} at {location} selects {count} items when the program runs, but the '
+            f'value written has {items}: NumPy would raise a shape error.'), (count,))
+        if items != size:    # (then the check above fails unless the slice is empty)
+            return target
+    old = lax.dynamic_slice_in_dim(target, position, size)
+    new = op(old, value) if op is not None else jnp.broadcast_to(value, old.shape)
+    mask = axis_mask(lo, hi, position, size).reshape((size,) + (1,) * (target.ndim - 1))
+    new = jnp.where(mask, jnp.asarray(new).astype(target.dtype), old)
+    return lax.dynamic_update_slice_in_dim(target, new, position, 0)
 
 
 def _unrollable():

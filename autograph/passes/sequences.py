@@ -115,6 +115,10 @@ class _Indexing(ScopeTransformer):
     def _value_only(self, node):
         if node.value is not None:
             node.value = self.visit(node.value)
+        for target in getattr(node, 'targets', None) or [getattr(node, 'target', None)]:
+            if isinstance(target, ast.Subscript) and traced_bounds(target.slice):
+                found = self._span(target.slice)   # x[i:i + 3] = v: ag.span(i, 3) as key
+                target.slice = found if found is not None else target.slice
         return node
 
     visit_Assign = visit_AugAssign = visit_AnnAssign = _value_only

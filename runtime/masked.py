@@ -31,11 +31,16 @@ class Masked:
     """`data` (a fixed-size slice) of which Python's slice holds the items where `mask`
     (broadcast to data's shape) is true; `axes` are the axes of `data` whose length
     varies, `empty` a traced flag: Python's slice has no items. `describe()` names the
-    slice and its line for errors."""
+    slice and its line for errors. `bounds` says where the mask comes from (the shape,
+    and per varying axis its position, length and slice): two slices with the same
+    bounds have the same mask (`x[:i] * y[:i]`)."""
 
-    def __init__(self, data, mask, axes, empty, describe):
+    def __init__(self, data, mask, axes, empty, describe, bounds):
         self._data, self._mask, self._axes = data, mask, tuple(axes)
-        self._empty, self._describe = empty, describe
+        self._empty, self._describe, self._bounds = empty, describe, bounds
+
+    def _same_mask(self, other):
+        return self._mask is other._mask or _same(self._bounds, other._bounds)
 
     def _reduce(self, name, axis=None, dtype=None, out=None, keepdims=False, **options):
         if out is not None or options:
@@ -99,16 +104,16 @@ def _refuse(name):
 
 def _elementwise(name):
     """`s op other` item by item: a Masked slice again (the same items are Python's),
-    for `other` a scalar or a Masked slice with the same mask (`w * w`)."""
+    for `other` a scalar or a Masked slice with the same mask (`w * w`, `x[:i] * y[:i]`)."""
     def apply(self, *other):
         if other and isinstance(other[0], Masked):
-            if other[0]._mask is not self._mask:
-                raise self._refused(f'`{name}` with another slice')
+            if not self._same_mask(other[0]):
+                raise self._refused(f'`{name}` with a slice of other bounds')
             other = (other[0]._data,)
         elif other and jnp.ndim(other[0]) != 0:
             raise self._refused(f'`{name}` with an array')
         return Masked(getattr(self._data, name)(*other), self._mask, self._axes,
-                      self._empty, self._describe)
+                      self._empty, self._describe, self._bounds)
     apply.__name__ = name
     return apply
 
@@ -135,6 +140,18 @@ def _unflatten(aux, children):   # (never: nothing flattens a Masked slice)
 
 
 jax.tree_util.register_pytree_node(Masked, _flatten, _unflatten)
+
+
+def _same(a, b):
+    """Whether two bounds are the same: the same objects where traced, equal Python
+    values elsewhere."""
+    if isinstance(a, tuple) and isinstance(b, tuple):   # (spans and shapes are tuples)
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    if isinstance(a, slice) and isinstance(b, slice):
+        return _same((a.start, a.stop, a.step), (b.start, b.stop, b.step))
+    if isinstance(a, jax.core.Tracer) or isinstance(b, jax.core.Tracer):
+        return a is b
+    return type(a) is type(b) and a == b
 
 
 def _extreme(dtype, lowest):

@@ -76,7 +76,7 @@ def window(seq, start, width, shift=0, low=None, high=None):
     if jnp.ndim(seq) == 0:
         raise _error(seq, 'a scalar has no axis to slice', 'index an array')
     out, part = _along(seq, 0, seq.shape[0], item)
-    return out if part is None else _masked(out, [(0, *part)])
+    return out if part is None else _masked(out, [(0, *part, (seq.shape[0], item))])
 
 
 class span(typing.NamedTuple):
@@ -138,7 +138,7 @@ def windows(seq, index):
         elif m:
             part = _anywhere(seq.shape[axis], s)
         if m and part is not None:
-            parts.append((at, *part))
+            parts.append((at, *part, (seq.shape[axis], s)))
         axis += s is not None
         at += s is None or isinstance(s, (span, slice))
     return _masked(out, parts) if parts else out
@@ -203,9 +203,9 @@ def _anywhere(length, s):
 
 def _masked(data, parts):
     """A Masked slice (runtime.masked) of `data` from its varying axes' (axis, mask,
-    empty); its errors name the slice and its line."""
+    empty, (axis length, span or slice)); its errors name the slice and its line."""
     mask, empty = True, False
-    for axis, along, none in parts:
+    for axis, along, none, _ in parts:
         shape = [1] * data.ndim
         shape[axis] = -1
         mask = mask & along.reshape(shape)
@@ -216,8 +216,9 @@ def _masked(data, parts):
     def describe():
         at = f' at {location} (`{location.source_line()}`)' if location else ''
         return f'{text}{at}'
+    bounds = (data.shape, tuple((axis, *where) for axis, _, _, where in parts))
     return Masked(data, jnp.broadcast_to(mask, data.shape), [a for a, *_ in parts], empty,
-                  describe)
+                  describe, bounds)
 
 
 def assigns_traced_slice(target, key):

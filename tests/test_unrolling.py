@@ -84,7 +84,15 @@ def prefix_maxima(x):
     return jnp.stack(out)
 
 
-@pytest.mark.parametrize('fn', [centred_sums, shrinking, shrinking_both_ends, prefix_maxima])
+def increasing_run(x):
+    best = np.ones(x.shape[0])
+    for i in range(1, x.shape[0]):
+        best[i] = 1 + ((x[:i] < x[i]) * best[:i]).max()   # the same bounds: one mask
+    return best.max()
+
+
+@pytest.mark.parametrize('fn', [centred_sums, shrinking, shrinking_both_ends, prefix_maxima,
+                                increasing_run])
 def test_window_loops_are_one_loop_with_python_values(fn):
     x = jnp.sin(jnp.arange(24.)) * 5
     with warnings.catch_warnings():
@@ -217,7 +225,10 @@ def test_other_uses_of_a_slice_of_varying_length_are_a_named_error():
 
     def m(x, i):
         return x[i:] @ x[i:]
-    for fn in (g, h, m):
+
+    def other_bounds(x, i):
+        return (x[i:] * x[:i]).sum()
+    for fn in (g, h, m, other_bounds):
         with pytest.raises(autograph.ControlFlowError, match='depends on a value known only'):
             autograph.convert(fn)(jnp.arange(6.), i32(1))
 

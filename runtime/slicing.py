@@ -277,7 +277,8 @@ def set_window(target, key, value, op=None):
     those of Python's slice (a mask: a window shortened at an end updates fewer), and
     writes them back (`lax.dynamic_update_slice`). A value with the sliced axis must have
     as many items as the slice when the program runs, as NumPy requires (else the
-    program stops with a ControlFlowError, a ValueError as NumPy's)."""
+    program stops with a ControlFlowError, a ValueError as NumPy's); so must a clamped
+    slice (`max(0, i - 1):i + 2`) have at most its width.""" 
     length = target.shape[0] if target.ndim else 0
     if target.ndim == 0 or is_traced(key.width) or key.width < 0:
         return set_slice(target, key.python(jnp.maximum, jnp.minimum), value, op)
@@ -285,17 +286,25 @@ def set_window(target, key, value, op=None):
     bounds = key.python(jnp.maximum, jnp.minimum)
     lo, hi = _bound(bounds.start, length), _bound(bounds.stop, length)
     position = jnp.clip(lo, 0, length - size)
-    value = jnp.asarray(value)
-    if value.ndim == target.ndim:
-        count = jnp.maximum(hi - lo, 0)
+    value = jnp.asarray(value).astype(target.dtype)
+    old = lax.dynamic_slice_in_dim(target, position, size)
+    count = jnp.maximum(hi - lo, 0)
+    location, text = here(), _sliced(here())
+    if key.clamped():
+        raise_if(count > size, lambda count: ControlFlowError(
+            f'{text} at {location} has {count} items in Python when the program runs, more '
+            f'than the {size} the compiled program writes: a bound counts from the end of '
+            f'the axis (of {length}). Keep the bounds in 0..{length}.'), (count,))
+    if value.ndim == target.ndim:   # its items go to Python's slice, from `lo`
         items = value.shape[0]
-        location, text = here(), _sliced(here())
         raise_if(count != items, lambda count: ControlFlowError(
             f'{text} at {location} selects {count} items when the program runs, but the '
             f'value written has {items}: NumPy would raise a shape error.'), (count,))
-        if items != size:    # (then the check above fails unless the slice is empty)
+        if items > size:     # (then the check above fails)
             return target
-    old = lax.dynamic_slice_in_dim(target, position, size)
+        value = lax.dynamic_update_slice_in_dim(
+            jnp.zeros_like(old), jnp.broadcast_to(value, (items, *old.shape[1:])),
+            lo - position, 0)
     new = op(old, value) if op is not None else jnp.broadcast_to(value, old.shape)
     mask = axis_mask(lo, hi, position, size).reshape((size,) + (1,) * (target.ndim - 1))
     new = jnp.where(mask, jnp.asarray(new).astype(target.dtype), old)

@@ -168,6 +168,36 @@ def test_window_writes_are_dynamic_update_slices_in_one_loop():
     assert equations(spread, x) == equations(spread, jnp.arange(40.))
 
 
+def write3(x, i, v):
+    x[i:i + 3] = v
+    return x
+
+
+def add_clamped(x, i, v):
+    x[max(0, i - 1):i + 2] += v
+    return x
+
+
+@pytest.mark.parametrize('fn', [write3, add_clamped])
+def test_window_writes_with_a_traced_start_match_numpy(fn):
+    f = autograph.convert(fn)
+    for i in range(-8, 8):
+        for v in (np.array([1., 2.]), np.array([1., 2., 3.]), np.array(5.)):
+            try:
+                expected = fn(np.arange(5.), i, v)
+            except ValueError:               # NumPy: the value does not fit the slice
+                with pytest.raises(ValueError, match='NumPy would raise a shape error|more '
+                                                     'than the 3'):
+                    f(jnp.arange(5.), i32(i), jnp.asarray(v))
+                continue
+            if fn is add_clamped and len(range(5)[max(0, i - 1):i + 2]) > 3:
+                # i + 2 < 0 counts from the end: more items than the window's width
+                with pytest.raises(autograph.ControlFlowError, match='more than the 3'):
+                    f(jnp.arange(5.), i32(i), jnp.asarray(v))
+                continue
+            assert_same(f(jnp.arange(5.), i32(i), jnp.asarray(v)), expected)
+
+
 # --- masked slices outside loops: exact, or a named error ---------------------------------
 
 def clamped(x, i):

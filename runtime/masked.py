@@ -86,13 +86,17 @@ class Masked:
         raise self._refused(f'`.{name}`')
 
     def _refused(self, use):
-        return ControlFlowError(
-            f'{self._describe()}, used here as {use}: the number of items of the slice '
-            f'depends on a value known only when the program runs, and a compiled program '
-            f'has fixed shapes. Only a reduction of the whole slice (.sum(), .max(), '
-            f'.min(), .mean(), .prod(), .any(), .all(), also after arithmetic with '
-            f'scalars) can read it; or keep the window a fixed width (x[i:i + k] with i '
-            f'in 0..len(x) - k).')
+        return _refused(self._describe, use)
+
+
+def _refused(describe, use):
+    return ControlFlowError(
+        f'{describe()}, used here as {use}: the number of items of the slice '
+        f'depends on a value known only when the program runs, and a compiled program '
+        f'has fixed shapes. Only a reduction of the whole slice (.sum(), .max(), '
+        f'.min(), .mean(), .prod(), .any(), .all(), also after arithmetic with '
+        f'scalars) can read it; or keep the window a fixed width (x[i:i + k] with i '
+        f'in 0..len(x) - k).')
 
 
 def _refuse(name):
@@ -132,11 +136,15 @@ Masked.__hash__ = None
 
 
 def _flatten(masked):
-    raise masked._refused('a value returned, carried or passed to JAX')
+    """Its leaves are its items (so a function closing over it is seen to close over
+    traced values), but nothing can be rebuilt from them (see `_unflatten`)."""
+    return (masked._data,), masked._describe
 
 
-def _unflatten(aux, children):   # (never: nothing flattens a Masked slice)
-    raise TypeError('a Masked slice cannot be rebuilt')
+def _unflatten(describe, children):
+    """A Masked slice returned, carried by a staged loop or branch, or passed through a
+    JAX transformation would be rebuilt here: the named error."""
+    raise _refused(describe, 'a value returned, carried or passed through JAX')
 
 
 jax.tree_util.register_pytree_node(Masked, _flatten, _unflatten)

@@ -222,6 +222,17 @@ def test_clamped_window_with_a_traced_start_matches_python():
         assert_same(f(jnp.asarray(x), i32(i)), expected)
 
 
+def test_a_masked_slice_a_loop_closes_over_is_read_in_its_body():
+    def f(x, i):
+        w = x[max(0, i - 2):i + 3]
+        total = 0.
+        for k in range(20):
+            total = total + w.sum() * k
+        return total
+    x = np.arange(8.)
+    assert_same(autograph.convert(f)(jnp.asarray(x), i32(1)), f(x, 1))
+
+
 def test_slices_with_traced_bounds_read_by_reductions_match_python():
     def f(x, i, j):
         return x[i:j].sum() + x[:j].max() + x[i:].mean()

@@ -91,7 +91,7 @@ def test_window_in_a_python_range_loop_is_staged_when_its_length_is_known():
     check(truncated_sums, x)
     assert primitives(truncated_sums, x) & {'scan', 'while'}
     # the windows are arrays of varying length: the loop runs as Python
-    with pytest.warns(UserWarning, match='depends on a value known only when the program'):
+    with pytest.warns(UserWarning, match='is unrolled into the compiled program'):
         check(truncated_windows, x)
     assert not primitives(truncated_windows, x) & {'scan', 'while'}
     # moving_sums' windows fit on every iteration: staged, with no run-time check

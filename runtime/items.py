@@ -43,6 +43,9 @@ def setitem(target, key, value):
     """
     if isinstance(target, Slot):
         return target.with_value(_set_part(target.value, target.key(key), value))
+    key = slicing.as_key(target, key)
+    if isinstance(key, slicing.span):
+        return slicing.set_window(target, key, value)
     if slicing.assigns_traced_slice(target, key):
         return slicing.set_slice(target, key, value)
     if isinstance(target, jax.Array):
@@ -71,6 +74,9 @@ def update_item(target, key, op, value):
             return target.with_value(_set_part(target.value, key,
                                                _UPDATES[op](target.value, value)))
         return target.with_value(update_item(target.value, key, op, value))
+    key = slicing.as_key(target, key)
+    if isinstance(key, slicing.span):
+        return slicing.set_window(target, key, value, _UPDATES[op])
     if slicing.assigns_traced_slice(target, key):
         return slicing.set_slice(target, key, value, _UPDATES[op])
     if isinstance(target, jax.Array) and _traced_mask(target, key) is not None:

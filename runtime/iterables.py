@@ -9,7 +9,9 @@ range(start, stop).
 import builtins
 import operator
 
+import jax
 import jax.numpy as jnp
+import numpy as np
 from jax import export
 from jax._src.core import InconclusiveDimensionOperation   # (of symbolic dimensions)
 from jax._src.lax.lax import _convert_element_type  # the only way to make a weak type
@@ -18,6 +20,7 @@ from . import slicing
 from .backends import dispatch
 from .staging import loops
 from .errors import ControlFlowError
+from .staging.types import aval
 from .state import is_traced
 
 
@@ -301,3 +304,64 @@ def range_items(iterable):
             return None   # zip(strict=True) raises: let Python do it
         return RangeItems(min(lengths), lambda k: tuple(p.item(k) for p in parts))
     return None
+
+
+class StackedItems:
+    """The items of a Python list or tuple of like arrays (pytrees of them: `for w, b in
+    layers`), stacked leaf by leaf on a new axis: a converted `for` may scan over them
+    instead of unrolling the loop (see runtime.loop_policy). The body then sees each item
+    as slices of the stacks: the same values, as traced arrays."""
+
+    def __init__(self, leaves, treedef, length):
+        self.leaves, self.treedef, self.length = leaves, treedef, length
+
+    def __len__(self):
+        return self.length
+
+    def _item(self, k, *slices):
+        return jax.tree_util.tree_unflatten(self.treedef, slices)
+
+    def after(self, done):
+        """The items left after the first `done`."""
+        return StackedItems([leaf[done:] for leaf in self.leaves], self.treedef,
+                            max(self.length - done, 0))
+
+    def loop(self, body, values, names, location, extra_test, require_traced):
+        return loops.scan_loop(self.length, self.leaves, self._item, body, values, names,
+                               location, extra_test, indexed=False,
+                               require_traced=require_traced)
+
+    def indexing(self):
+        return 0, self.length, lambda k: self._item(k, *(leaf[k] for leaf in self.leaves))
+
+
+def stacked_items(iterable, state):
+    """`iterable` as StackedItems when it is a list or tuple whose items are pytrees of
+    the same structure, each leaf a JAX or NumPy array of one shape and dtype (weak type
+    included) across the items, and the loop's `state` does not hold it; else None."""
+    if type(iterable) not in (list, tuple) or not iterable or any(
+            value is iterable for value in jax.tree_util.tree_leaves(
+                state, is_leaf=lambda v: v is iterable)):
+        return None
+    flat = [jax.tree_util.tree_flatten(item) for item in iterable]
+    leaves, treedef = flat[0]
+    if not leaves or any(t != treedef for _, t in flat) or not all(
+            isinstance(leaf, (jax.Array, np.ndarray)) for items, _ in flat for leaf in items):
+        return None
+    types = [aval(leaf) for leaf in leaves]
+    if any([aval(leaf) for leaf in items] != types for items, _ in flat):
+        return None
+    stacks = [jnp.stack(column) for column in zip(*(items for items, _ in flat))]
+    if [aval(stack[0]) for stack in stacks] != types:
+        return None
+    return StackedItems(stacks, treedef, len(iterable))
+
+
+def unstacked_reason(iterable):
+    """Why a converted `for` over the Python `iterable` runs as Python."""
+    kind = type(iterable).__name__
+    why = ('its items are not arrays of one shape and dtype (which it would stack and scan '
+           'over)' if isinstance(iterable, (list, tuple)) else
+           'its items are known only as Python produces them')
+    return (f'it iterates over a Python {kind}: {why}. Iterate over an array or a range to '
+            f'stage it as one loop')

@@ -17,20 +17,30 @@ The choice, most specific first:
   sees traced values is staged. Measured on CPU (benchmarks/loop_scaling.py), compiling
   an unrolled body already costs more than compiling one `lax.scan` from 4 iterations on.
 
+A `for` over a Python list or tuple of like arrays (`for w in weights`, one shape and
+dtype, see runtime.iterables.stacked_items) follows the same policy from `SHORT_LIST`
+items on (below, stacking the items costs more than the unrolled copies): staged, it is
+one `lax.scan` over the stacked items.
+
 A body that needs its index as a Python int (`layers[i]` over a Python list, shapes that
 depend on `i`, `int(i)`), or that reads a list it appends to (`out.append(out[-1] * 2)`,
-see runtime.lists), cannot be staged: the loop is unrolled, with a warning naming the
-loop and the reason when it is long (`LONG_LOOP` iterations) or when the user asked for
-staging.
+see runtime.lists), cannot be staged, nor can a loop over other Python iterables: the
+loop is unrolled, with a warning naming the loop and the reason when it is longer than
+`LONG_LOOP` iterations, when its unrolled copies add more than `LARGE_UNROLL` equations
+to the program, or when the user asked for staging.
 """
 import contextlib
 import logging
 import warnings
 
+from jax._src import core   # (the equations of the trace being built, see _equations)
+
 from . import context
 
 SHORT_LOOP = 4
-LONG_LOOP = 100
+LONG_LOOP = 16
+SHORT_LIST = LONG_LOOP + 1
+LARGE_UNROLL = 1000
 
 log = logging.getLogger('autograph')
 
@@ -44,12 +54,13 @@ def unroll_loops(value):
         yield
 
 
-def wanted(length, unroll):
-    """True (stage), False (unroll) or None (stage if the loop's values are traced)."""
+def wanted(length, unroll, short=SHORT_LOOP):
+    """True (stage), False (unroll) or None (stage if the loop's values are traced);
+    `short`: the fewest iterations staged automatically."""
     if unroll is None:
         unroll = context.current().unroll_loops
     if unroll is None:
-        return None if length >= SHORT_LOOP else False
+        return None if length >= short else False
     return not unroll
 
 
@@ -57,11 +68,38 @@ def report_staged(location, length, how):
     log.info('the loop at %s (%d iterations) is staged as one %s', location, length, how)
 
 
-def report_unrolled(location, length, reason, asked):
-    """A loop that could not be staged: warn when it is long or staging was asked for."""
-    message = (f'the loop at {location} ({length} iterations) is unrolled into the compiled '
-               f'program, so its compile time grows with its length: {reason}')
-    if asked or length >= LONG_LOOP:
-        warnings.warn(message, stacklevel=4)
+@contextlib.contextmanager
+def unrolled(location, length, reason, asked=False, traced=True):
+    """While a loop of `length` iterations (None: not known before it runs) runs as
+    Python because of `reason`: warn when it is long or large (see the module docstring),
+    or staging was asked for, and it traced something (else log it). `traced`: whether
+    its values are traced, for when the equations cannot be counted."""
+    before = _equations()
+    count = [0]
+    yield count     # the loop adds its iterations to count[0]
+    after = _equations()
+    added = after - before if before is not None and after is not None else None
+    if added == 0 or added is None and not traced:
+        return      # a Python loop over Python values: nothing unrolled
+    length = length if length is not None else count[0]
+    size = f', {added} operations' if added is not None else ''
+    message = (f'the loop at {location} ({length} iterations{size}) is unrolled into the '
+               f'compiled program, so its compile time grows with its length: {reason}')
+    if asked or length > LONG_LOOP or (added or 0) > LARGE_UNROLL:
+        if location is None:
+            warnings.warn(message, stacklevel=4)
+        else:   # (at the user's line; once per line, as Python shows warnings)
+            warnings.warn_explicit(message, UserWarning, location.file, location.line,
+                                   registry=_shown)
     else:
         log.info(message)
+
+
+_shown = {}
+
+
+def _equations():
+    """How many equations the jaxpr being traced holds, or None outside a trace."""
+    frame = getattr(core.trace_ctx.trace, 'frame', None)
+    eqns = getattr(frame, 'tracing_eqns', None)
+    return None if eqns is None else len(eqns)

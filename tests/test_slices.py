@@ -78,10 +78,22 @@ def truncated_sums(x):
     return total
 
 
-def test_window_in_a_python_range_loop_is_staged_only_when_it_always_fits():
+def truncated_windows(x):
+    out = []
+    for i in range(x.shape[0]):       # the last windows are shorter in Python
+        out.append(x[i:i + 3] * 2)
+    return jnp.concatenate(out)
+
+
+def test_window_in_a_python_range_loop_is_staged_when_its_length_is_known():
     x = jnp.arange(40.) ** 2
-    check(truncated_sums, x)           # runs as Python: the same sums as Python's
-    assert not primitives(truncated_sums, x) & {'scan', 'while'}
+    # the last windows are shorter, and a sum reads them exactly: staged, masked
+    check(truncated_sums, x)
+    assert primitives(truncated_sums, x) & {'scan', 'while'}
+    # the windows are arrays of varying length: the loop runs as Python
+    with pytest.warns(UserWarning, match='is unrolled into the compiled program'):
+        check(truncated_windows, x)
+    assert not primitives(truncated_windows, x) & {'scan', 'while'}
     # moving_sums' windows fit on every iteration: staged, with no run-time check
     assert 'debug_callback' not in primitives(moving_sums, x)
 
@@ -117,16 +129,22 @@ def test_window_of_a_python_list_with_traced_start_is_a_named_error():
     assert 'jnp.asarray' in message
 
 
-def test_slice_of_traced_length_is_a_named_error():
+def test_slice_of_traced_length_is_read_by_a_reduction_else_a_named_error():
     def f(x, i, j):
         return x[i:j].sum() + x[:j].sum()
-    check(f, jnp.arange(5.), 1, 4)
+
+    def g(x, i, j):
+        return x[i:j] @ x[:j]
+    for i, j in [(1, 4), (3, 1), (-2, 5)]:
+        check(f, jnp.arange(5.), i, j)
+        assert_same(autograph.convert(f)(jnp.arange(5.), i32(i), i32(j)),
+                    f(np.arange(5.), i, j))
     with pytest.raises(autograph.ControlFlowError) as info:
-        autograph.convert(f)(jnp.arange(5.), i32(1), i32(4))
+        autograph.convert(g)(jnp.arange(5.), i32(1), i32(4))
     message = str(info.value)
-    assert '`x[:j]` or `x[i:j]` (an array)' in message
-    assert f'{HERE}:{line_of(f, "x[i:j]")}' in message
-    assert 'lax.dynamic_slice' in message
+    assert '`x[:j]` or `x[i:j]`' in message
+    assert f'{HERE}:{line_of(g, "x[i:j]")}' in message
+    assert 'depends on a value known only when the program runs' in message
 
 
 def test_traced_width_is_a_named_error():
@@ -186,7 +204,8 @@ def test_windows_with_a_traced_length_is_a_named_error():
     check(f, jnp.ones((2, 3)), 2)
     with pytest.raises(autograph.ControlFlowError) as info:
         autograph.convert(f)(jnp.ones((2, 3)), i32(2))
-    assert '`x[:, :n]` (an array) is sliced with a traced bound' in str(info.value)
+    assert '`x[:, :n]` at ' in str(info.value)
+    assert 'depends on a value known only when the program runs' in str(info.value)
 
 
 def write2(x, i, v):

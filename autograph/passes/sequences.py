@@ -4,6 +4,8 @@ which may be traced.
     layers[i](x)     -> ag.getitem(layers, i)(x)
     xs[k - 1]        -> ag.getitem(xs, k - 1)
     xs[i:i + 3]      -> ag.window(xs, i, 3)      (a slice of a fixed width)
+    xs[i - 2:i + 3]  -> ag.window(xs, i, 5, shift=-2)
+    xs[max(0, i - 2):i + 3]  -> ag.window(xs, i, 5, shift=-2, low=0)   (at most 5 items)
     xs[a:b], xs[:n]  -> ag.getslice(xs, a, b), ag.getslice(xs, None, n)
     x[:, j:j + 3]    -> ag.windows(x, (slice(None, None, None), ag.span(j, 3)))
     x[0], x[1:], x[:, j], x.at[i]     stay (a constant, a literal slice or a tuple of
@@ -18,6 +20,7 @@ reads the item from the items' stack (or switches between functions). `ag.window
 import ast
 
 from autograph import templates
+from autograph.analysis import linear
 from autograph.passes.base import ScopeTransformer
 from autograph.site_facts import computed_index, traced_bounds
 
@@ -38,11 +41,12 @@ class _Indexing(ScopeTransformer):
                                           args=[node.value, node.slice], keywords=[]), node)
 
     def _slice(self, value, index):
-        """`ag.window(x, i, k)` for `x[i:i + k]`, else `ag.getslice(x, lower, upper, step)`."""
-        width = _width(index)
-        if width is not None:
-            return ast.Call(func=self.ctx.runtime('window'),
-                            args=[value, index.lower, width], keywords=[])
+        """`ag.window(x, i, k, ...)` for a slice of at most `k` items from `i` (see
+        `_span`), else `ag.getslice(x, lower, upper, step)`."""
+        found = self._span(index)
+        if found is not None:
+            return ast.Call(func=self.ctx.runtime('window'), args=[value, *found.args],
+                            keywords=found.keywords)
         bounds = [b if b is not None else ast.Constant(value=None)
                   for b in (index.lower, index.upper, index.step)]
         while len(bounds) > 1 and isinstance(bounds[-1], ast.Constant) and \
@@ -55,15 +59,47 @@ class _Indexing(ScopeTransformer):
         items = []
         for item in index.elts:
             if isinstance(item, ast.Slice):
-                width = _width(item)
-                item = (ast.Call(func=self.ctx.runtime('span'), args=[item.lower, width],
-                                 keywords=[]) if width is not None else
+                found = self._span(item)
+                item = (found if found is not None else
                         ast.Call(func=templates.name('slice'), args=[
                             b if b is not None else ast.Constant(value=None)
                             for b in (item.lower, item.upper, item.step)], keywords=[]))
             items.append(item)
         return ast.Call(func=self.ctx.runtime('windows'),
                         args=[value, ast.Tuple(elts=items, ctx=ast.Load())], keywords=[])
+
+    def _span(self, index):
+        """`ag.span(i, k, shift=a, low=l, high=h)` for the slice `max(l, i + a):min(h, i + b)`
+        (each clamp optional, `max(i + a, l)` too) where `i + a` and `i + b` differ by an
+        expression `k` that does not mention `i` (`x[i:i + 3]`, `x[i - 2:i + 3]`, `x[i - r:
+        i + r + 1]`, see analysis.linear), the bounds having no other calls; else None."""
+        if index.step is not None or index.lower is None or index.upper is None:
+            return None
+        for lower, low in self._clamped(index.lower, 'max'):
+            for upper, high in self._clamped(index.upper, 'min'):
+                if any(isinstance(n, (ast.Call, ast.NamedExpr, ast.Await))
+                       for bound in (lower, upper, low, high) if bound is not None
+                       for n in ast.walk(bound)):
+                    continue
+                found = linear.difference(lower, upper)
+                if found is not None:
+                    start, width, shift = found
+                    keywords = [ast.keyword(arg=name, value=node) for name, node in
+                                (('shift', shift), ('low', low), ('high', high))
+                                if node is not None]
+                    return ast.Call(func=self.ctx.runtime('span'), args=[start, width],
+                                    keywords=keywords)
+        return None
+
+    def _clamped(self, bound, name):
+        """The ways to read `bound` as (moving bound, clamp): (`e`, `c`) and (`c`, `e`) for
+        `ag.max(c, e)` (`name` 'max'; the calls pass routes the builtin there), else
+        (`bound`, None)."""
+        if not (isinstance(bound, ast.Call) and len(bound.args) == 2 and not bound.keywords
+                and ast.dump(bound.func) == ast.dump(self.ctx.runtime(name))):
+            return [(bound, None)]
+        first, second = bound.args
+        return [(second, first), (first, second)]
 
     def visit_BinOp(self, node):
         self.generic_visit(node)
@@ -79,25 +115,16 @@ class _Indexing(ScopeTransformer):
     def _value_only(self, node):
         if node.value is not None:
             node.value = self.visit(node.value)
+        for target in getattr(node, 'targets', None) or [getattr(node, 'target', None)]:
+            if isinstance(target, ast.Subscript) and traced_bounds(target.slice):
+                found = self._span(target.slice)   # x[i:i + 3] = v: ag.span(i, 3) as key
+                target.slice = found if found is not None else target.slice
         return node
 
     visit_Assign = visit_AugAssign = visit_AnnAssign = _value_only
 
     def visit_arguments(self, node):
         return node     # annotations and defaults: evaluated where the function is defined
-
-
-def _width(index):
-    """`k` for the slice `i:i + k` (or `i:k + i`) whose start `i` has no calls, else None."""
-    upper, lower = index.upper, index.lower
-    if (index.step is not None or lower is None or not isinstance(upper, ast.BinOp)
-            or not isinstance(upper.op, ast.Add)
-            or any(isinstance(n, (ast.Call, ast.NamedExpr, ast.Await)) for n in ast.walk(lower))):
-        return None
-    for start, width in ((upper.left, upper.right), (upper.right, upper.left)):
-        if ast.dump(start) == ast.dump(lower):
-            return width
-    return None
 
 
 transform = _Indexing.transform

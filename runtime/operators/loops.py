@@ -4,29 +4,24 @@ Each operator decides at run time, per statement (see runtime.backends.dispatch)
 framework's value is staged with the framework's loop primitives; a traced condition or
 iterable with a while loop or `lax.scan` (runtime.staging.loops); a Python one runs the
 plain Python loop, which may turn staged midway (a `break` flag that becomes traced).
-A `for` over a Python range with traced state is staged as one loop or unrolled, by
-runtime.loop_policy, with the framework's primitives when its values are a framework's.
+A `for` over a Python range (or a Python list of like arrays) with traced state is staged
+as one loop or unrolled, by runtime.loop_policy, with the framework's primitives when its values are a framework's.
 Loop bodies are functions of the variables they change; `names` are those variables'
 names in the user's code, used in error messages.
 """
 import builtins
-import warnings
-
-import jax
 
 from .. import loop_autodiff, loop_policy, vectorized
 from ..backends import dispatch
 from ..errors import ControlFlowError, here, where
-from ..iterables import StagedRange, TracedIterable, range_items
+from ..iterables import (StagedRange, StackedItems, TracedIterable, range_items,
+                         stacked_items, unstacked_reason)
 from ..raises import on_path
 from ..staging import branches, loops
 from ..staging.trace import probe
 from ..staging.types import predicate
 from ..state import any_traced, is_traced, pack, unpack
 from ..statement import Statement
-
-UNROLL_WARNING_ITERATIONS = 500
-_warned_unrolls = set()
 
 
 def while_stmt(test, body, state=(), names=(), maximum_iterations=None, autodiff=None,
@@ -144,28 +139,43 @@ def _for(iterable, body, values, names, extra_test, unroll, independent_axis=Non
         staged = iterable if isinstance(iterable, (TracedIterable, StagedRange)) \
             else TracedIterable.over(iterable)
         values = staged.loop(body, values, names, here(), extra_test)
-    elif items is not None:
-        values = _range_for(iterable, items, body, values, names, extra_test, unroll,
+    elif items is not None or (
+            isinstance(iterable, (list, tuple)) and loop_policy.wanted(
+                len(iterable), unroll, loop_policy.SHORT_LIST) is not False
+            and (items := stacked_items(iterable, values)) is not None):
+        values = _items_for(iterable, items, body, values, names, extra_test, unroll,
                             independent_axis)
     else:
-        values = _python_for(iterable, body, values, names, extra_test)
+        location = here(2)
+        traced = any_traced(values) or dispatch.sees(body, any_traced)
+        with loop_policy.unrolled(location, _length(iterable), unstacked_reason(iterable),
+                                  traced=traced) as count:
+            values = _python_for(iterable, body, values, names, extra_test, count=count)
     return values
 
 
-def _range_for(iterable, items, body, values, names, extra_test, unroll,
+def _length(iterable):
+    return len(iterable) if isinstance(iterable, (list, tuple, dict, set, str)) else None
+
+
+def _items_for(iterable, items, body, values, names, extra_test, unroll,
                independent_axis=None):
-    """A `for` over a range with Python bounds: one staged loop (vectorised when its
-    iterations are independent), or the Python loop. A loop that carries or sees a
-    framework's values is the framework's to stage."""
+    """A `for` over a range with Python bounds (`items` a RangeItems) or a Python list of
+    like arrays (a StackedItems): one staged loop (vectorised when its iterations are
+    independent), or the Python loop. A range loop that carries or sees a framework's
+    values is the framework's to stage."""
     location = here(2)
     framework = dispatch.range_lowering_for(values, body)
+    if framework is not None and isinstance(items, StackedItems):
+        return _python_for(iterable, body, values, names, extra_test)
     if unroll is None and framework is not None:
         unroll = dispatch.unroll_option()
-    stage = loop_policy.wanted(len(items), unroll)
+    stage = loop_policy.wanted(len(items), unroll, loop_policy.SHORT_LIST if isinstance(
+        items, StackedItems) else loop_policy.SHORT_LOOP)
     traced = any_traced(values)
-    reported = False
     if independent_axis is not None and framework is None and extra_test is None \
-            and vectorized.wanted(unroll) and (traced or dispatch.sees(body, any_traced)):
+            and not isinstance(items, StackedItems) and vectorized.wanted(unroll) \
+            and (traced or dispatch.sees(body, any_traced)):
         try:
             vectorised = vectorized.loop(iterable, body, values, names, independent_axis,
                                          require_traced=not traced)
@@ -174,6 +184,7 @@ def _range_for(iterable, items, body, values, names, extra_test, unroll,
         if vectorised is not None:
             vectorized.report(location, len(items), independent_axis)
             return vectorised
+    reason = None     # (why staging failed)
     if stage is not False and (framework is not None or traced
                                or dispatch.sees(body, any_traced)):
         try:
@@ -188,15 +199,16 @@ def _range_for(iterable, items, body, values, names, extra_test, unroll,
         except loops.NothingTraced:
             pass
         except _NEEDS_PYTHON as error:
-            loop_policy.report_unrolled(location, len(items), _reason(error), stage)
-            reported = True
+            reason = _reason(error)
         else:
             loop_policy.report_staged(location, len(items), how)
             _use_up(iterable)
             return staged
     staged_rest = items if stage is not False and framework is None else None
-    return _python_for(iterable, body, values, names, extra_test, staged_rest,
-                       warn=stage is not False and not reported)
+    if reason is None:   # (not staged, or its body computes nothing from traced values)
+        return _python_for(iterable, body, values, names, extra_test, staged_rest)
+    with loop_policy.unrolled(location, len(items), reason, asked=stage):
+        return _python_for(iterable, body, values, names, extra_test, staged_rest)
 
 
 _NEEDS_PYTHON = (TypeError, IndexError, ControlFlowError)
@@ -219,11 +231,11 @@ def _reason(error):
     return f'{type(error).__name__}: {message[0] if message else "no message"}'
 
 
-def _python_for(iterable, body, values, names, extra_test, items=None, warn=True):
+def _python_for(iterable, body, values, names, extra_test, items=None, count=None):
     """The plain Python loop, which turns staged if a `break` flag becomes traced (the
-    rest of the loop is one staged loop when `items` are the range's items). With `warn`,
-    a long loop over traced values is reported once."""
-    count = 0
+    rest of the loop is one staged loop when `items` are the range's items). `count`: a
+    list whose item counts the iterations (see loop_policy.unrolled)."""
+    count = [0] if count is None else count
     iterator = builtins.iter(iterable)
     while True:
         # The exit flag is read before the next item is taken: after a `break`, Python
@@ -238,16 +250,14 @@ def _python_for(iterable, body, values, names, extra_test, items=None, warn=True
         if item is _END:
             break
         if backend is dispatch.JAX:
-            return _finish_staged(items, item, iterator, count, body, values, names,
+            return _finish_staged(items, item, iterator, count[0], body, values, names,
                                   extra_test, iterator is iterable)
         if backend is not dispatch.PYTHON:   # each remaining step under the framework's cond
             values = backend.guarded(go, lambda s, item=item: pack(names, body(item, *s)),
                                      values)
             continue
         values = pack(names, body(item, *values))
-        count += 1
-        if count == UNROLL_WARNING_ITERATIONS and warn:
-            _warn_unroll(values)
+        count[0] += 1
     return values
 
 
@@ -291,17 +301,3 @@ def _finish_staged(items, item, rest, done, body, values, names, extra_test, use
 def _chain(first, rest):
     yield first
     yield from rest
-
-
-def _warn_unroll(values):
-    if not any(is_traced(leaf) for leaf in jax.tree_util.tree_leaves(values)):
-        return
-    location = here()
-    if location in _warned_unrolls:
-        return
-    _warned_unrolls.add(location)
-    warnings.warn(
-        f'the Python loop at {location} has run {UNROLL_WARNING_ITERATIONS} iterations while '
-        f'tracing; each one is unrolled into the compiled program. Iterate over an array '
-        f'or a range to stage it as one loop instead.',
-        stacklevel=4)

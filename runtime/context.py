@@ -14,6 +14,9 @@ of one hidden stack per module:
 - `range_items`: the traced items of the range loops being staged (runtime.slicing);
 - `calls`: the converted functions being called, with their staging depths
   (runtime.calls: recursion on a traced value);
+- `batch`: how many iterations of the vectorised loops being traced run side by side
+  (runtime.vectorized): a value traced in their body stands for that many
+  (runtime.staging.item_branches sizes branches by it);
 - `autodiff` and `unroll_loops`: the loop options in force (runtime.loop_autodiff,
   runtime.loop_policy);
 - `on_call`: while a converted Function is traced, told of each converted function its
@@ -48,6 +51,7 @@ class TracingContext:
     try_scopes: list = dataclasses.field(default_factory=list)
     range_items: list = dataclasses.field(default_factory=list)
     calls: dict = dataclasses.field(default_factory=dict)
+    batch: int = 1
     autodiff: str = None
     unroll_loops: bool = None
     embeddings: list = dataclasses.field(default_factory=list)   # innermost last

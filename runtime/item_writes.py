@@ -29,10 +29,16 @@ from jax import lax
 
 from .items import setitem
 from .state import any_traced
+from .vectorized import Slot
 
 
 def setitems(target, keys, values, window=None):
     """Python reference: `for k, v in zip(keys, values): target[k] = v; return target`."""
+    if isinstance(target, Slot) and all(target.key(key) for key in keys):
+        # (an iteration's part in a vectorised loop: the same write within the part)
+        window = None if window is None else tuple(window)[target.depth:]
+        return target.with_value(setitems(target.value, [target.key(key) for key in keys],
+                                          values, window))
     if not _items_of(target, keys, values):
         for key, value in zip(keys, values):
             target = setitem(target, key, value)

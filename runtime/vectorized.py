@@ -103,8 +103,9 @@ def loop(iterable, body, values, names, axis, require_traced):
     slots = tuple(Slot(zeros(jax.ShapeDtypeStruct(part.shape[1:], part.dtype)), axis + 1)
                   for part in parts)
     leaves, state = State.flatten(names, slots)
-    traced = trace(body, state, [index_aval] + [aval(x) for x in leaves], names, n_extra=1,
-                   errors=None)
+    with context.setting(batch=context.current().batch * len(r)):
+        traced = trace(body, state, [index_aval] + [aval(x) for x in leaves], names,
+                       n_extra=1, errors=None)
     if require_traced:
         loops._require_traced(traced)
     if not _keeps_types(state, leaves, traced):

@@ -54,15 +54,15 @@ def primitives(fn, *args):
 
 def primitive_names(closed):
     """Names of all primitives in a ClosedJaxpr, nested ones included."""
-    names = set()
+    return {eqn.primitive.name for eqn in equations(closed.jaxpr)}
 
-    def visit(j):
-        for eqn in j.eqns:
-            names.add(eqn.primitive.name)
-            for sub in _subjaxprs(eqn):
-                visit(sub)
-    visit(closed.jaxpr)
-    return names
+
+def equations(jaxpr):
+    """Every equation of `jaxpr`, those of the jaxprs its equations hold included."""
+    for eqn in jaxpr.eqns:
+        yield eqn
+        for sub in _subjaxprs(eqn):
+            yield from equations(sub)
 
 
 def _subjaxprs(eqn):

@@ -257,11 +257,11 @@ def test_generated_code():
 
 def test_branch_computing_more_than_items_stays_a_conditional():
     """A branch that divides (a derivative that may be infinite) or computes a whole
-    array is not computed side by side."""
+    array is not computed side by side (the loops read the previous item: sequential)."""
     def divides(a, x):
-        for t in range(a.shape[0]):
+        for t in range(1, a.shape[0]):
             if a[t] > 0:
-                a[t] = 1 / a[t]
+                a[t] = 1 / a[t - 1]
         return a
 
     def whole(a):

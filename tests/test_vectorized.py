@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import autograph
-from tests.helpers import assert_same, converted, primitive_names
+from tests.helpers import assert_same, converted, equations, primitive_names
 
 rng = np.random.default_rng(0)
 
@@ -49,6 +49,22 @@ def test_vmap_and_grad_of_a_vectorised_loop():
     assert_same(batched, np.stack([square_plus(x.copy()) for x in xs]))
     grad = jax.grad(lambda x: jnp.sum(converted(square_plus)(x)))(jnp.asarray(xs[0]))
     assert_same(grad, 2 * xs[0] + np.sign(xs[0]))
+
+
+def reciprocal_of_positive(a):
+    for t in range(a.shape[0]):
+        if a[t] > 0:
+            a[t] = 1 / a[t]
+    return a
+
+
+def test_grad_through_a_vectorised_branch_at_the_untaken_pole():
+    """Vectorised, both sides of the `if` are computed; at a[t] == 0 the untaken 1 / a[t]
+    must not turn the gradient into NaN (Python's derivative there is 1)."""
+    x = jnp.asarray([-1.0, 0.0, 2.0])
+    assert loops_in(reciprocal_of_positive, x) == set()
+    grad = jax.grad(lambda a: jnp.sum(converted(reciprocal_of_positive)(a)))(x)
+    assert_same(grad, np.asarray([1.0, 1.0, -0.25], np.float32))
 
 
 def grid(x, y):
@@ -231,6 +247,28 @@ def test_rows_vectorised_with_a_sequential_loop_and_a_branch_inside():
     assert loops_in(row_recurrences, jnp.asarray(x)) == {'scan'}
     code = autograph.to_code(row_recurrences)
     assert code.count('independent_axis') == 1
+
+
+def row_bubble_pass(a):
+    h, w = a.shape
+    for i in range(h):
+        for j in range(w - 1):
+            if a[i, j] < a[i, j + 1]:
+                a[i, j], a[i, j + 1] = a[i, j + 1], a[i, j]
+    return a
+
+
+@pytest.mark.parametrize('shape', [(20, 30), (3, 200)])
+def test_rows_vectorised_with_item_swaps_under_a_branch(shape):
+    """The swap in each row is one write of the items the branch selects, also where one
+    row is small (a conditional vmapped would select every item of every row per step)."""
+    x = rng.standard_normal(shape).astype(np.float32)
+    same_as_python(row_bubble_pass, x)
+    jaxpr = jax.make_jaxpr(converted(row_bubble_pass))(jnp.asarray(x))
+    assert not [eqn for eqn in equations(jaxpr.jaxpr) if eqn.primitive.name == 'select_n'
+                and eqn.outvars[0].aval.shape == shape]   # (selects of whole arrays)
+    assert loops_in(row_bubble_pass, jnp.asarray(x)) == {'scan'}
+    assert autograph.to_code(row_bubble_pass).count('independent_axis=0') == 1
 
 
 def test_under_an_embedded_framework_the_loop_is_ordinary():

@@ -30,6 +30,8 @@ import numpy as np
 from jax import lax, make_jaxpr
 from jax.extend.core import Literal
 
+from .. import context
+
 SMALL = 64
 """The most items a value computed in a branch side by side may have."""
 
@@ -54,11 +56,12 @@ def selected(selector, two_way, runs, in_leaves, branch_jaxprs):
     items and one write per large output; None when some branch is not of that form,
     or none writes items of a large output. `branch_jaxprs` are the branches' own
     ClosedJaxprs (`runs` wrap them)."""
-    if not any(eqn.primitive.name in _WRITES and _size(eqn.outvars[0]) > SMALL
+    batch = context.current().batch
+    if not any(eqn.primitive.name in _WRITES and _size(eqn.outvars[0]) * batch > SMALL
                for closed in branch_jaxprs for eqn in closed.jaxpr.eqns):
         return None   # (no branch writes items of a large value: not traced again)
     jaxprs = [make_jaxpr(run)(*in_leaves) for run in runs]
-    plans = [_plan(closed.jaxpr) for closed in jaxprs]
+    plans = [_plan(closed.jaxpr, batch) for closed in jaxprs]
     if any(plan is None for plan in plans):
         return None
     large = set().union(*[plan.keys() for plan in plans])
@@ -83,9 +86,11 @@ def selected(selector, two_way, runs, in_leaves, branch_jaxprs):
     return leaves
 
 
-def _plan(jaxpr):
+def _plan(jaxpr, batch):
     """Per large output: ('keep', input position) or ('write', input position, eqn); None
-    when the branch computes something else large, or something not CHEAP."""
+    when the branch computes something else large, or something not CHEAP. In the body
+    of vectorised loops running `batch` iterations side by side, an output is large when
+    all of them together are (vmapped, a conditional would select every item of it)."""
     positions = {v: i for i, v in enumerate(jaxpr.invars)}
     uses = {}
     for eqn in jaxpr.eqns:
@@ -98,7 +103,7 @@ def _plan(jaxpr):
     producer = {v: eqn for eqn in jaxpr.eqns for v in eqn.outvars}
     plan, writes = {}, set()
     for k, v in enumerate(jaxpr.outvars):
-        if _literal(v) or _size(v) <= SMALL:
+        if _literal(v) or _size(v) * batch <= SMALL:
             continue
         if v in positions:
             plan[k] = ('keep', positions[v])

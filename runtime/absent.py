@@ -109,6 +109,49 @@ def placeholder(like, absent):
     return Maybe(zeros, jnp.asarray(False), absent)
 
 
+DIFFERENT = object()
+"""What `joined` returns for values that differ by more than None in place of a part."""
+
+
+def joined(a, b):
+    """The structure holding both `a` and `b` where they differ only by None in place of
+    a part (`(None, phi)` and `(step, phi)`): that part becomes an optional Maybe.
+    DIFFERENT when they differ otherwise (leaves are left for the caller to compare)."""
+    if a is None or b is None:
+        other = b if a is None else a
+        if other is None or (isinstance(other, Maybe) and other.absent is None):
+            return other
+        return DIFFERENT if isinstance(other, Maybe) else Maybe(other, True, None)
+    if isinstance(a, Maybe) or isinstance(b, Maybe):
+        if any(isinstance(x, Maybe) and x.absent is not None for x in (a, b)):
+            return DIFFERENT
+        inner = joined(*(x.value if isinstance(x, Maybe) else x for x in (a, b)))
+        return DIFFERENT if inner is DIFFERENT else Maybe(inner, True, None)
+    if type(a) in (tuple, list) and type(a) is type(b) and len(a) == len(b):
+        parts = [joined(x, y) for x, y in zip(a, b)]
+        return DIFFERENT if any(p is DIFFERENT for p in parts) else type(a)(parts)
+    if type(a) is dict and type(b) is dict and a.keys() == b.keys():
+        parts = {k: joined(a[k], b[k]) for k in a}
+        return DIFFERENT if any(p is DIFFERENT for p in parts.values()) else parts
+    return a
+
+
+def conformed(value, template):
+    """`value` in the structure `template` (see `joined`): its parts that are None there
+    optional placeholders, its parts that are values there present Maybes."""
+    if isinstance(template, Maybe):
+        if value is None:
+            return placeholder(template.value, None)
+        if isinstance(value, Maybe):
+            return value
+        return lifted(conformed(value, template.value), None)
+    if type(template) in (tuple, list):
+        return type(value)(conformed(v, t) for v, t in zip(value, template))
+    if type(template) is dict:
+        return {k: conformed(value[k], template[k]) for k in template}
+    return value
+
+
 def _is_array_like(leaf):
     return isinstance(leaf, (jax.Array, bool, int, float, complex)) or hasattr(leaf, 'dtype')
 

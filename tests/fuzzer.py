@@ -322,7 +322,7 @@ class ProgramGenerator(StateGenerators):
             self.emit(depth + 1, self.return_statement())
         elif r < 0.33:
             self.state_statement(depth)
-        elif r < 0.40 and not self.scopes.enabled:
+        elif r < 0.40:
             self.bound_on_some_paths(depth)
         elif self.scopes.statement(depth):
             pass
@@ -349,8 +349,7 @@ class ProgramGenerator(StateGenerators):
         bound = self.rng.choice(['3', 'n', '4'])
         extra = f' and {self.cond()}' if self.rng.random() < 0.3 else ''
         # (A loop that may run zero times only without closures: see bound_on_some_paths.)
-        created = (depth == 1 and not extra and self.rng.random() < 0.4
-                   and (bound != 'n' or not self.scopes.enabled))
+        created = depth == 1 and not extra and self.rng.random() < 0.4
         self.emit(depth, f'{i} = n * 0' if created else f'{i} = 0')   # n * 0: staged
         header = len(self.lines)
         self.emit(depth, f'while {i} < {bound}{extra}:')

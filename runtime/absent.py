@@ -133,7 +133,8 @@ def joined(a, b):
     if type(a) is dict and type(b) is dict and a.keys() == b.keys():
         parts = {k: joined(a[k], b[k]) for k in a}
         return DIFFERENT if any(p is DIFFERENT for p in parts.values()) else parts
-    return a
+    containers = (tuple, list, dict)
+    return DIFFERENT if isinstance(a, containers) or isinstance(b, containers) else a
 
 
 def conformed(value, template):
@@ -145,11 +146,11 @@ def conformed(value, template):
         if isinstance(value, Maybe):
             return value
         return lifted(conformed(value, template.value), None)
-    if type(template) in (tuple, list):
+    if type(template) in (tuple, list) and type(value) is type(template):
         return type(value)(conformed(v, t) for v, t in zip(value, template))
-    if type(template) is dict:
+    if type(template) is dict and type(value) is dict and value.keys() == template.keys():
         return {k: conformed(value[k], template[k]) for k in template}
-    return value
+    return value   # (a leaf; or a different structure, which the caller rejects)
 
 
 def _is_array_like(leaf):

@@ -39,6 +39,13 @@ def viterbi_like_jnp(x, threshold=-np.inf):
     return x.sum()
 
 
+def clip_if_finite(x, lo=-np.inf):
+    y = x
+    if jnp.isfinite(lo):
+        y = x[np.flatnonzero(x > lo)]
+    return y.sum()
+
+
 def chain_on_constants(x, t=float('nan')):
     if jnp.isinf(t):
         y = x * np.flatnonzero(x > 0).size
@@ -49,7 +56,8 @@ def chain_on_constants(x, t=float('nan')):
     return y
 
 
-@pytest.mark.parametrize('fn', [viterbi_like, viterbi_like_jnp, chain_on_constants])
+@pytest.mark.parametrize('fn', [viterbi_like, viterbi_like_jnp, clip_if_finite,
+                                chain_on_constants])
 def test_a_condition_on_constants_is_a_python_value(fn):
     x = jnp.array([-1.0, 2.0, 3.0])
     each_way(fn, x)

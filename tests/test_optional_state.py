@@ -73,6 +73,28 @@ def test_cartpole_steps_beyond_terminated_across_calls():
     assert step.trace_count <= 3       # None, then 0 (an array), then counting: no more
 
 
+def rollout(env, actions):
+    total = 0.0
+    for a in actions:   # a staged loop: the attribute is None before it, a count after
+        _, r, _ = env.step(a)
+        total += r
+    return total
+
+
+@pytest.mark.parametrize('steps', [3, 26])
+def test_cartpole_rollout_in_a_staged_loop_over_two_calls(steps):
+    actions = np.ones(steps, dtype=np.int32)
+    env, reference = CartPole(), CartPole()
+    f = autograph.convert(rollout)
+    for _ in range(2):
+        assert_same(f(env, jnp.asarray(actions)), rollout(reference, actions))
+        assert (env.steps_beyond_terminated is None) == (
+            reference.steps_beyond_terminated is None)
+        if reference.steps_beyond_terminated is not None:
+            assert int(env.steps_beyond_terminated) == reference.steps_beyond_terminated
+        assert_same(env.state, reference.state)
+
+
 class Counter:
     def __init__(self):
         self.since = None

@@ -55,8 +55,9 @@ _OPERATORS = {'add': '+', 'sub': '-', 'mul': '*', 'truediv': '/', 'floordiv': '/
 
 
 def _operator(name, symbol, reflected):
-    """`optional <op> other` (or reflected): the value's result where it is present,
-    Python's TypeError for None where it is not (checked when the program runs)."""
+    """`optional <op> other` (or reflected, or `optional <op>= other` as `symbol` says):
+    the value's result where it is present, Python's TypeError for None where it is not
+    (checked when the program runs)."""
     def method(self, other):
         value = _present_value(self, lambda: TypeError(
             f"unsupported operand type(s) for {symbol}: "
@@ -77,6 +78,7 @@ for _name, _symbol in _OPERATORS.items():
     setattr(Maybe, f'__{_name}__', _operator(_name, _symbol, False))
     if _name not in ('lt', 'le', 'gt', 'ge'):
         setattr(Maybe, f'__r{_name}__', _operator(_name, _symbol, True))
+        setattr(Maybe, f'__i{_name}__', _operator(_name, _symbol + '=', False))
 Maybe.__neg__ = lambda self: -_present_value(
     self, lambda: TypeError("bad operand type for unary -: 'NoneType'"))
 Maybe.__getitem__ = lambda self, index: _present_value(

@@ -205,3 +205,29 @@ def test_none_in_state_inside_someone_elses_jit_is_a_named_error():
     fresh = Counter()
     with pytest.raises(autograph.ControlFlowError, match='None on some paths'):
         jax.jit(autograph.convert(fresh.update, jit=False))(jnp.float32(1.0))
+
+
+class Careless:
+    def __init__(self):
+        self.since = None
+
+    def update(self, x):
+        if x > 0:
+            self.since = 0
+        self.since += 1
+        return x
+
+
+def test_an_increment_of_an_attribute_that_is_none_is_pythons_type_error():
+    counted, reference = Careless(), Careless()
+    update = autograph.convert(counted.update)
+    for x in (1.0, -1.0):
+        assert_same(update(jnp.float32(x)), reference.update(x))
+        assert int(counted.since) == reference.since
+    fresh, reference = Careless(), Careless()
+    message = r"unsupported operand type\(s\) for \+=: 'NoneType' and 'int'"
+    with pytest.raises(TypeError, match=message):
+        reference.update(-1.0)
+    with pytest.raises(TypeError, match=message):
+        autograph.convert(fresh.update)(jnp.float32(-1.0))
+    assert fresh.since is None and reference.since is None

@@ -145,11 +145,18 @@ class StateGenerators:
 
     def bound_on_some_paths(self, depth):
         """Values that exist on some paths only, read only where Python has them: a
-        variable one branch assigns, read under the same (saved) condition; a result that
-        is None on some paths, read after `is None` / `is not None`."""
+        variable one branch assigns, read under the same (saved) condition; a result or
+        a variable that is None on some paths, read after `is None` / `is not None`."""
         self.counter += 1
         flag, name, r = f'f{self.counter}', f'u{self.counter}', self.rng
-        if r.random() < 0.5:
+        if self.none_or_value.random() < 0.25:   # (its own stream: the rest stays as it was)
+            self.emit(depth, f'{name} = None')
+            self.emit(depth, f'if {self.cond()}:')
+            self.emit(depth + 1, f'{name} = {self.float_expr()}')
+            self.assign(depth)
+            self.emit(depth, f'if {name} is not None:')
+            self.emit(depth + 1, f'{r.choice(FLOAT_VARS)} += {name} * 0.1')
+        elif r.random() < 0.5:
             self.emit(depth, f'{flag} = {self.cond()}')
             self.emit(depth, f'if {flag}:')
             self.emit(depth + 1, f'{name} = {self.float_expr()}')
@@ -245,6 +252,7 @@ class ProgramGenerator(StateGenerators):
         # Half of the programs call helpers that change state outliving the call (a
         # separate stream: the other programs stay as they were).
         self.calls = random.Random(seed * 7919 + 1).random() < 0.5
+        self.none_or_value = random.Random(seed * 7919 + 2)
 
     def emit(self, depth, text):
         self.lines.append('    ' * depth + text)

@@ -139,6 +139,18 @@ def thunk(body):
     return ast.Lambda(args=arguments([]), body=body)
 
 
+def test(condition):
+    """`lambda: condition`, the form the operators take a condition in (evaluated with
+    operations on constants computed, see runtime.operators.conditionals); for one that
+    assigns with `:=` (in the function's scope, which the lambda's own would hide)
+    `lambda test=condition: test`."""
+    if any(isinstance(n, ast.NamedExpr) for n in ast.walk(condition)):
+        args = arguments(['test'])
+        args.defaults = [condition]
+        return ast.Lambda(args=args, body=name('test'))
+    return thunk(condition)
+
+
 def name(identifier, ctx=None):
     return ast.Name(id=identifier, ctx=ctx or ast.Load())
 

@@ -55,8 +55,9 @@ _OPERATORS = {'add': '+', 'sub': '-', 'mul': '*', 'truediv': '/', 'floordiv': '/
 
 
 def _operator(name, symbol, reflected):
-    """`optional <op> other` (or reflected): the value's result where it is present,
-    Python's TypeError for None where it is not (checked when the program runs)."""
+    """`optional <op> other` (or reflected, or `optional <op>= other` as `symbol` says):
+    the value's result where it is present, Python's TypeError for None where it is not
+    (checked when the program runs)."""
     def method(self, other):
         value = _present_value(self, lambda: TypeError(
             f"unsupported operand type(s) for {symbol}: "
@@ -77,6 +78,7 @@ for _name, _symbol in _OPERATORS.items():
     setattr(Maybe, f'__{_name}__', _operator(_name, _symbol, False))
     if _name not in ('lt', 'le', 'gt', 'ge'):
         setattr(Maybe, f'__r{_name}__', _operator(_name, _symbol, True))
+        setattr(Maybe, f'__i{_name}__', _operator(_name, _symbol + '=', False))
 Maybe.__neg__ = lambda self: -_present_value(
     self, lambda: TypeError("bad operand type for unary -: 'NoneType'"))
 Maybe.__getitem__ = lambda self, index: _present_value(
@@ -107,6 +109,50 @@ def placeholder(like, absent):
     zeros = jax.tree_util.tree_map(
         lambda leaf: jnp.zeros_like(leaf) if _is_array_like(leaf) else leaf, like)
     return Maybe(zeros, jnp.asarray(False), absent)
+
+
+DIFFERENT = object()
+"""What `joined` returns for values that differ by more than None in place of a part."""
+
+
+def joined(a, b):
+    """The structure holding both `a` and `b` where they differ only by None in place of
+    a part (`(None, phi)` and `(step, phi)`): that part becomes an optional Maybe.
+    DIFFERENT when they differ otherwise (leaves are left for the caller to compare)."""
+    if a is None or b is None:
+        other = b if a is None else a
+        if other is None or (isinstance(other, Maybe) and other.absent is None):
+            return other
+        return DIFFERENT if isinstance(other, Maybe) else Maybe(other, True, None)
+    if isinstance(a, Maybe) or isinstance(b, Maybe):
+        if any(isinstance(x, Maybe) and x.absent is not None for x in (a, b)):
+            return DIFFERENT
+        inner = joined(*(x.value if isinstance(x, Maybe) else x for x in (a, b)))
+        return DIFFERENT if inner is DIFFERENT else Maybe(inner, True, None)
+    if type(a) in (tuple, list) and type(a) is type(b) and len(a) == len(b):
+        parts = [joined(x, y) for x, y in zip(a, b)]
+        return DIFFERENT if any(p is DIFFERENT for p in parts) else type(a)(parts)
+    if type(a) is dict and type(b) is dict and a.keys() == b.keys():
+        parts = {k: joined(a[k], b[k]) for k in a}
+        return DIFFERENT if any(p is DIFFERENT for p in parts.values()) else parts
+    containers = (tuple, list, dict)
+    return DIFFERENT if isinstance(a, containers) or isinstance(b, containers) else a
+
+
+def conformed(value, template):
+    """`value` in the structure `template` (see `joined`): its parts that are None there
+    optional placeholders, its parts that are values there present Maybes."""
+    if isinstance(template, Maybe):
+        if value is None:
+            return placeholder(template.value, None)
+        if isinstance(value, Maybe):
+            return value
+        return lifted(conformed(value, template.value), None)
+    if type(template) in (tuple, list) and type(value) is type(template):
+        return type(value)(conformed(v, t) for v, t in zip(value, template))
+    if type(template) is dict and type(value) is dict and value.keys() == template.keys():
+        return {k: conformed(value[k], template[k]) for k in template}
+    return value   # (a leaf; or a different structure, which the caller rejects)
 
 
 def _is_array_like(leaf):

@@ -11,9 +11,10 @@ lambdas reading variables that the control flow rebinds, closures over loop vari
 called in and after the loop, over variables a loop creates, and `nonlocal`/`global`
 writes. Values exist on some paths only (a variable one branch assigns, or that a loop
 which may run zero times creates; a helper's result that is None on some paths), read
-only where Python has them. writes. Half call helpers that write a global, an object's attribute (of an object given,
-or of a module-level object), a list given, or items of an array given; each program is
-called twice, plain and converted, and the state the two calls leave must match too.
+only where Python has them, with and without closures. Half call helpers that write a
+global, an object's attribute (of an object given, or of a module-level object), a list
+given, or items of an array given; each program is called twice, plain and converted,
+and the state the two calls leave must match too.
 
 Every program is valid Python, so the converted run must give Python's values. Two kinds
 of failure are counted: a *mismatch* (a different value, or a crash that is not one of
@@ -144,13 +145,18 @@ class StateGenerators:
 
     def bound_on_some_paths(self, depth):
         """Values that exist on some paths only, read only where Python has them: a
-        variable one branch assigns, read under the same (saved) condition; a result that
-        is None on some paths, read after `is None` / `is not None`. Only in programs
-        without closures for now: mixed with them (ScopeFeatures) about one program in
-        six still fails (a mismatch or a named error), not yet understood."""
+        variable one branch assigns, read under the same (saved) condition; a result or
+        a variable that is None on some paths, read after `is None` / `is not None`."""
         self.counter += 1
         flag, name, r = f'f{self.counter}', f'u{self.counter}', self.rng
-        if r.random() < 0.5:
+        if self.none_or_value.random() < 0.25:   # (its own stream: the rest stays as it was)
+            self.emit(depth, f'{name} = None')
+            self.emit(depth, f'if {self.cond()}:')
+            self.emit(depth + 1, f'{name} = {self.float_expr()}')
+            self.assign(depth)
+            self.emit(depth, f'if {name} is not None:')
+            self.emit(depth + 1, f'{r.choice(FLOAT_VARS)} += {name} * 0.1')
+        elif r.random() < 0.5:
             self.emit(depth, f'{flag} = {self.cond()}')
             self.emit(depth, f'if {flag}:')
             self.emit(depth + 1, f'{name} = {self.float_expr()}')
@@ -246,6 +252,7 @@ class ProgramGenerator(StateGenerators):
         # Half of the programs call helpers that change state outliving the call (a
         # separate stream: the other programs stay as they were).
         self.calls = random.Random(seed * 7919 + 1).random() < 0.5
+        self.none_or_value = random.Random(seed * 7919 + 2)
 
     def emit(self, depth, text):
         self.lines.append('    ' * depth + text)
@@ -322,7 +329,7 @@ class ProgramGenerator(StateGenerators):
             self.emit(depth + 1, self.return_statement())
         elif r < 0.33:
             self.state_statement(depth)
-        elif r < 0.40 and not self.scopes.enabled:
+        elif r < 0.40:
             self.bound_on_some_paths(depth)
         elif self.scopes.statement(depth):
             pass
@@ -348,9 +355,7 @@ class ProgramGenerator(StateGenerators):
         i = f'i{self.counter}'
         bound = self.rng.choice(['3', 'n', '4'])
         extra = f' and {self.cond()}' if self.rng.random() < 0.3 else ''
-        # (A loop that may run zero times only without closures: see bound_on_some_paths.)
-        created = (depth == 1 and not extra and self.rng.random() < 0.4
-                   and (bound != 'n' or not self.scopes.enabled))
+        created = depth == 1 and not extra and self.rng.random() < 0.4
         self.emit(depth, f'{i} = n * 0' if created else f'{i} = 0')   # n * 0: staged
         header = len(self.lines)
         self.emit(depth, f'while {i} < {bound}{extra}:')

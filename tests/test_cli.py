@@ -62,7 +62,7 @@ def test_prints_converted_function_without_running_the_file(source_file):
     result = show(f'{source_file}:f')
     assert result.returncode == 0, result.stderr
     assert 'def f(x):' in result.stdout
-    assert "y = ag.if_stmt(jnp.sum(x) > 0, if_true, if_false, names=('y',))" in result.stdout
+    assert "y = ag.if_stmt(lambda: jnp.sum(x) > 0, if_true, if_false, names=('y',))" in result.stdout
     assert 'ag.call(helper, x)' in result.stdout     # a user import: converted when called
     assert 'executed' not in result.stdout + result.stderr
     assert '\x1b[' not in result.stdout               # no colour when not a terminal
@@ -117,7 +117,7 @@ def test_diff_goes_from_the_original_to_the_converted_code(source_file, capsys):
     lines = shown.splitlines()
     assert lines[0] == f'--- {source_file}:f' and lines[1] == f'+++ {source_file}:f (converted)'
     assert '-    if jnp.sum(x) > 0:' in lines and '-    else:' in lines
-    assert "+    y = ag.if_stmt(jnp.sum(x) > 0, if_true, if_false, names=('y',))" in lines
+    assert "+    y = ag.if_stmt(lambda: jnp.sum(x) > 0, if_true, if_false, names=('y',))" in lines
     assert ' def f(x):' in lines   # unchanged lines are context
     every = show_here(capsys, source_file, '--all', '--diff')
     assert shown in every and f'+++ {source_file}:Model.__call__' in every

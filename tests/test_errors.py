@@ -82,13 +82,13 @@ def test_return_in_one_branch_only_gives_none_on_the_other():
     assert autograph.convert(f)(jnp.float32(-1.)) is None   # as Python's implicit None
 
 
-def test_return_of_none_and_a_value_in_one_structure_stays_an_error():
+def test_return_of_structures_that_differ_beyond_none_stays_an_error():
     def f(x):
         if x > 0:
-            return x, x
-        return None, x
+            return x, (x, x)
+        return None, (x,)
     message = raises(f, jnp.float32(1.))
-    assert 'the return value[0] is float32[] on one path' in message   # (not yet optional)
+    assert 'the return value' in message and 'on one path' in message
     assert f'{HERE}:{line_of(f, "if x > 0")}' in message
 
 
@@ -150,16 +150,6 @@ def test_carried_shape_changes():
     message = raises(f, jnp.ones(2), jnp.int32(3))
     assert "'x' is float32[2] before the staged loop" in message
     assert 'but float32[4] after one iteration' in message and 'cannot change shape' in message
-
-
-def test_none_carried_into_staged_loop():
-    def f(xs):
-        best = None
-        for x in xs:
-            best = x
-        return best
-    message = raises(f, jnp.ones(3))
-    assert "'best' is None before the staged loop" in message
 
 
 def test_list_growing_in_while_loop():

@@ -1,5 +1,5 @@
-"""Conditions and NumPy idioms as Python and NumPy take them, on JAX arrays: size-1
-conditions, short-circuits that stop at a deciding Python operand, traced loop bounds from
+"""Conditions and NumPy idioms as Python and NumPy take them, on JAX arrays: conditions
+computed only from constants, size-1 conditions, short-circuits that stop at a deciding Python operand, traced loop bounds from
 `.item()`/`int()`/`float()`, boolean-mask assignment, index lists, `complex()`."""
 import jax
 import jax.numpy as jnp
@@ -9,7 +9,7 @@ import pytest
 import autograph
 from autograph.runtime.errors import ControlFlowError
 from autograph.runtime.lists import ListReadInLoop
-from tests.helpers import assert_same, f32, i32
+from tests.helpers import assert_same, f32, i32, primitives
 
 
 def each_way(fn, *args):
@@ -22,6 +22,59 @@ def each_way(fn, *args):
     assert_same(batched(jnp.stack([args[0], args[0]]), *args[1:]),
                 jax.tree_util.tree_map(lambda e: jnp.stack([e, e]), expected))
     return expected
+
+
+# --- conditions computed only from constants ---------------------------------------------
+
+def viterbi_like(x, threshold=-np.inf):
+    """librosa's Viterbi: a branch that only NumPy can run, dead for a -inf threshold."""
+    if np.isfinite(threshold):
+        return x[np.flatnonzero(x > threshold)].sum()
+    return x.sum()
+
+
+def viterbi_like_jnp(x, threshold=-np.inf):
+    if jnp.isfinite(threshold):
+        return x[np.flatnonzero(x > threshold)].sum()
+    return x.sum()
+
+
+def clip_if_finite(x, lo=-np.inf):
+    y = x
+    if jnp.isfinite(lo):
+        y = x[np.flatnonzero(x > lo)]
+    return y.sum()
+
+
+def chain_on_constants(x, t=float('nan')):
+    if jnp.isinf(t):
+        y = x * np.flatnonzero(x > 0).size
+    elif jnp.isnan(t) and jnp.abs(jnp.float32(-2.0)) > 1:
+        y = x + 1.0
+    else:
+        y = x[np.flatnonzero(x > t)]
+    return y
+
+
+@pytest.mark.parametrize('fn', [viterbi_like, viterbi_like_jnp, clip_if_finite,
+                                chain_on_constants])
+def test_a_condition_on_constants_is_a_python_value(fn):
+    x = jnp.array([-1.0, 2.0, 3.0])
+    each_way(fn, x)
+    names = primitives(fn, x)
+    assert 'cond' not in names and 'switch' not in names and 'select_n' not in names, names
+
+
+def finite_or_zero(x):
+    if jnp.isfinite(x):
+        return x * 2.0
+    return jnp.float32(0.0)
+
+
+def test_a_condition_on_a_traced_value_is_still_staged():
+    for x in (f32(1.5), f32(np.inf)):
+        each_way(finite_or_zero, x)
+    assert 'cond' in primitives(finite_or_zero, f32(1.5))
 
 
 # --- size-1 conditions ------------------------------------------------------------------

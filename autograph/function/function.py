@@ -32,7 +32,7 @@ from autograph.conversion import converted_callable
 from autograph.errors import user_facing
 from autograph.function.concrete import ConcreteFunction, check_signature, named
 from autograph.function.keys import STATE, ObjectKey, call_key, leaf_names
-from autograph.function.results import Result, given_back
+from autograph.function.results import Result, given_back, given_back_to
 from autograph.runtime import check_outcomes, checks, context, loop_autodiff, loop_policy
 from autograph.runtime import places as state
 from autograph.runtime.absent import check_defined
@@ -226,7 +226,8 @@ class Function:
         writing back the state it changed."""
         result, changed = out
         if changed:
-            state.write(self._state_places(args, kwargs, potential=True), changed)
+            state.write(self._state_places(args, kwargs, potential=True),
+                        {label: given_back(value) for label, value in changed.items()})
         return given_back(result)
 
     @functools.cached_property
@@ -310,9 +311,11 @@ class Function:
         """A call with `jit=False`: the converted code runs as it is, inside the caller's
         trace, if any, where its failed checks are reported by a callback (and the state
         it changes is written by the code itself)."""
+        places = self._state_places(args, kwargs, potential=True)
         with checks.threaded(checks.Table()) as scope:
             value = self._run_converted(args, kwargs)
         check_outcomes.report(scope.errors)
+        given_back_to(places)
         return value
 
     def _run_converted(self, args, kwargs):

@@ -97,6 +97,17 @@ def given_back(value):
     return jax.tree_util.tree_map(_given_back_one, value, is_leaf=_is_optional)
 
 
+def given_back_to(places):
+    """After a call without a boundary (`jit=False`): each place holding an optional
+    value (None on some paths of staged code) gets None or the value, as `given_back`
+    gives a result (a named error inside someone else's trace)."""
+    for place in places:
+        value = place.get()
+        if any(_is_optional(leaf) for leaf in
+               jax.tree_util.tree_leaves(value, is_leaf=_is_optional)):
+            place.set(given_back(value))
+
+
 def _is_optional(value):
     return isinstance(value, Maybe) and value.absent is None
 
@@ -106,8 +117,8 @@ def _given_back_one(leaf):
         return leaf
     if isinstance(leaf.present, jax.core.Tracer):
         raise ControlFlowError(
-            'the function returns None on some paths and a value on others, decided by a '
-            'traced condition; inside a trace that is not its own (jax.jit around '
+            'the function returns None on some paths and a value on others (as a result, '
+            'or in the state it leaves), decided by a traced condition; inside a trace that is not its own (jax.jit around '
             'convert(..., jit=False)) the caller cannot be given None or the value before '
             'the program runs. Call the converted function with its own jit, or return a '
             'value on every path (and a flag that says whether it is valid).')

@@ -4,7 +4,8 @@ conditionals of passes.control_flow).
     if c:                      def if_true(y):
         y = y * 2                  y = y * 2
     use(y)              ->         return y
-                               y = ag.if_stmt(c, if_true, None, (y,), names=('y',))
+                               y = ag.if_stmt(lambda: c, if_true, None, (y,),
+                                              names=('y',))
 
 An `if` is a chain of one link: both take their state from `branch_state`. A chain with
 `elif`s becomes one `ag.if_chain((lambda: c1, lambda: c2), (if_true, elif_true,
@@ -38,7 +39,8 @@ class Conditionals:
         names = [RETURN_VALUE] if returns else outs
         maybe_undefined = set(outs) - self.flow.defined_in[node]
         returned = self.returned_branch(node) if maybe_undefined else None
-        call = self.operator('if_stmt', [node.test, templates.name(true_name), false_branch],
+        call = self.operator('if_stmt', [templates.test(node.test), templates.name(true_name),
+                                         false_branch],
                              params, names, ([ast.keyword(
                                  arg='returned', value=ast.Constant(value=returned))]
                                  if returned else []) + fields, shared)

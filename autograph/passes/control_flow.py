@@ -5,7 +5,8 @@
     use(y)              ->         return y
                                def if_false(y):
                                    return y
-                               y = ag.if_stmt(c, if_true, if_false, (y,), names=('y',))
+                               y = ag.if_stmt(lambda: c, if_true, if_false, (y,),
+                                              names=('y',))
 
 A branch returns the variables it writes that are live after the `if`; it takes as
 parameters those of them it may read first (or pass through). A loop carries the

@@ -3,7 +3,7 @@
     a and b          -> ag.and_(a, lambda: b)
     a or b or c      -> ag.or_(a, lambda: b, lambda: c)
     not a            -> ag.not_(a)
-    a if c else b    -> ag.if_exp(c, lambda: a, lambda: b)
+    a if c else b    -> ag.if_exp(lambda: c, lambda: a, lambda: b)
     a if c else b if d else e
                      -> ag.if_exp_chain((lambda: c, lambda: d), (lambda: a, lambda: b, lambda: e))
     a < b < c < d    -> ag.and_(a < b, lambda: b < c, lambda: c < d)
@@ -48,7 +48,7 @@ class _Expressions(ScopeTransformer):
         values = [templates.thunk(self.visit(link.body)) for link in links]
         values.append(templates.thunk(self.visit(links[-1].orelse)))
         if len(links) == 1:
-            return self._call('if_exp', tests + values, node)
+            return self._call('if_exp', [templates.test(tests[0])] + values, node)
         return self._call('if_exp_chain', [
             ast.Tuple(elts=[templates.thunk(test) for test in tests], ctx=ast.Load()),
             ast.Tuple(elts=values, ctx=ast.Load())], node)

@@ -78,7 +78,7 @@ def _checked(stmts, flow, maybe, order, ctx):
 
 
 def _check_in_lambdas(stmt, names, ctx):
-    """The `names` that `stmt` reads only inside lambdas (`return ag.if_exp(did_return,
+    """The `names` that `stmt` reads only inside lambdas (`return ag.if_exp(lambda: did_return,
     lambda: retval, lambda: y + 1)`, made by passes.returns): those reads become
     `ag.check_defined(y)` inside the lambda, so the check runs only where the lambda does
     (Python reads `y` only on that path)."""

@@ -5,7 +5,15 @@ framework's value is staged with the framework's `cond`; a JAX tracer with `lax.
 `lax.switch` or a select (runtime.staging.branches); a Python/NumPy value runs the plain
 Python statement. Branches are functions of the variables they change; `names` are those
 variables' names in the user's code, used in error messages.
+
+Tests are functions of no arguments, evaluated with operations on constants computed
+while tracing (`tested`): a condition computed only from Python constants is a Python
+value, also when written with `jnp` functions, as it is in Python, so the dead branch is
+never traced.
 """
+import functools
+
+import jax
 import jax.numpy as jnp
 from jax import lax
 
@@ -17,17 +25,27 @@ from ..state import unpack
 from ..statement import Statement
 
 
-def if_stmt(cond, if_true, if_false, args=(), names=(), returned=None, fields=None,
-            nonlocals=()):
-    """Python reference: `return if_true(*args) if cond else if_false(*args)`.
+def tested(test):
+    """Python reference: `test()`. Operations on constants (`jnp.isfinite(-inf)`) are
+    computed while tracing (`jax.ensure_compile_time_eval`), so a condition computed only
+    from constants is a Python value; operations on traced values are traced."""
+    with jax.ensure_compile_time_eval():
+        return test()
 
-    A traced `cond` becomes `lax.cond`: both branches are traced once. `if_false=None`
+
+def if_stmt(test, if_true, if_false, args=(), names=(), returned=None, fields=None,
+            nonlocals=()):
+    """Python reference: `return if_true(*args) if test() else if_false(*args)`.
+
+    `test` is a function of no arguments (see `tested`). A traced condition becomes
+    `lax.cond`: both branches are traced once. `if_false=None`
     stands for an absent `else`: the state passes through unchanged. `returned` ('true'
     or 'false') names a branch taken only after the function has returned: variables it
     leaves undefined are never read, so they may be undefined there. `fields` gives the
     attributes the branches assign (see mutation.py); `nonlocals` the variables they
     assign in place (see nonlocals.py).
     """
+    cond = tested(test)   # (before the branches' state is taken, as in Python)
     if if_false is None:
         if_false = _passing(names)
     statement = Statement(args, names, fields, nonlocals, (if_true, if_false))
@@ -110,10 +128,10 @@ def _run_chain(tests, branches, args, names, returned, statement, what, framewor
     conditions, staged_tests, taken = [], [], len(branches) - 1
     for i, test in enumerate(tests):
         if conditions:   # runs only where the traced tests before it are false
-            cond = staged.guarded(test, lambda previous=tuple(conditions): _none_true(
-                previous))
+            cond = staged.guarded(functools.partial(tested, test),
+                                  lambda previous=tuple(conditions): _none_true(previous))
         else:
-            cond = test()
+            cond = tested(test)
         backend = dispatch.backend_for(cond)
         if backend is dispatch.JAX:
             conditions.append(predicate(cond, location, what))
@@ -162,8 +180,10 @@ def _ordinal(n):
     return f'{n}{suffix}'
 
 
-def if_exp(cond, if_true, if_false):
-    """Python reference: `if_true() if cond else if_false()` (a conditional expression)."""
+def if_exp(test, if_true, if_false):
+    """Python reference: `if_true() if test() else if_false()` (a conditional expression;
+    `test` as for `if_stmt`)."""
+    cond = tested(test)
     backend = dispatch.backend_for(cond)
     if backend is dispatch.PYTHON:
         return if_true() if cond else if_false()

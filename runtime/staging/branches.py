@@ -10,7 +10,7 @@ import jax.numpy as jnp
 from jax import lax
 
 from .. import checks
-from ..absent import Maybe, is_absent
+from ..absent import DIFFERENT, Maybe, conformed, is_absent, joined
 from ..messages import TWO_WAY, branch_mismatch, unset_on_a_path
 from ..raises import on_path
 from ..raises import raised as raised_now
@@ -155,11 +155,18 @@ def _merge_branches(names, traced, raised, returned, location, what, labels):
             specs.append(split(Unbound(name, unset_on_a_path(name, location, what)))[1])
             source.append(first)
             continue
-        optional = _returns(name, location, what)
-        absent = [b for b in keep if _is_absent(spec[b]) or (optional and _is_none(spec[b]))]
+        template = _optional_parts(spec, keep)
+        if template is not None:   # None in place of a part on some paths (`(None, phi)`)
+            for b in range(len(traced)):
+                fills[b][i] = Conform(template) if b in keep else FILL
+            specs.append(split(template)[1])
+            source.append(first)
+            continue
+        absent = [b for b in keep if _is_absent(spec[b]) or _is_none(spec[b])]
         if len(absent) < len(keep) and (absent or any(_is_maybe(spec[b]) for b in keep)):
             # Bound on some paths only: carried as a Maybe, checked where it is read (a
-            # result that is None on some paths: an optional value, see runtime.absent).
+            # value that is None on some paths, a result or state: an optional value,
+            # see runtime.absent).
             present = [b for b in keep if b not in absent]
             maybes = [spec[b].treedef.node_data()[1] for b in present if _is_maybe(spec[b])]
             marker = (maybes[0] if maybes else None if _is_none(spec[absent[0]])
@@ -194,7 +201,38 @@ def _merge_branches(names, traced, raised, returned, location, what, labels):
 
 FILL, LIFT = 'fill', 'lift'
 """How a branch gives an output: zeros of the output's types (FILL), or its own value
-with a true flag, as a Maybe (LIFT)."""
+with a true flag, as a Maybe (LIFT); or in the structure of a `Conform`."""
+
+
+class Conform:
+    """A branch gives an output in `template`'s structure: a value whose parts are None
+    on some paths, with those parts optional (see runtime.absent.joined)."""
+
+    def __init__(self, template):
+        self.template = template
+
+    def leaves(self, spec, leaves):
+        """The leaves of the value of Spec `spec` with `leaves`, conformed."""
+        return split(conformed(merge(spec, list(leaves)), self.template))[0]
+
+
+def _optional_parts(spec, keep):
+    """The structure of an output whose branches differ only by None in place of some
+    parts inside a tuple, list or dict (see runtime.absent.joined), else None."""
+    specs = [spec[b] for b in keep]
+    if all(s.same_as(specs[0]) for s in specs[1:]) or any(
+            _is_absent(s) or _is_none(s) or _is_maybe(s) for s in specs):
+        return None
+    values = [merge(s, [0] * s.dynamic_count) for s in specs]
+    template = values[0]
+    for value in values[1:]:
+        template = joined(template, value)
+        if template is DIFFERENT:
+            return None
+    target = split(template)[1]
+    if all(split(conformed(value, template))[1].same_as(target) for value in values):
+        return template
+    return None
 
 FLAG = jax.ShapeDtypeStruct((), jnp.bool_)
 
@@ -203,14 +241,6 @@ def _lifted_spec(spec, absent):
     """The Spec of a Maybe holding a value of Spec `spec` (see runtime.absent)."""
     value = merge(spec, [0] * spec.dynamic_count)
     return split(Maybe(value, True, absent))[1]
-
-
-def _returns(name, location, what):
-    """Whether the output is the function's result: None on some paths is then an
-    optional value, which the converted Function gives back as None (see
-    autograph.function)."""
-    return name == RETURN_VALUE or (what == 'conditional expression' and location is not None
-                                    and location.fact('kind') == 'compound')
 
 
 def _is_none(spec):
@@ -246,28 +276,26 @@ def _is_unbound(spec):
 def _with_fills(traced, out_state, fills, source, branches, all_fills):
     """Output avals of `traced`, taking those of output i's `source` branch for the
     filled outputs (a lifted one adds its flag)."""
-    avals, position = [], 0
-    mine = traced.out_avals()
+    avals = []
     for i, spec in enumerate(out_state.specs):
-        count = traced.state.specs[i].dynamic_count
         if fills.get(i) == FILL:   # (none when the output is static: an Unbound marker)
             b = source[i]
-            theirs = _output_avals(branches[b], i)
-            if all_fills[b].get(i) == LIFT:
-                theirs = theirs + [FLAG]
-            avals += theirs[:spec.dynamic_count]
-        elif fills.get(i) == LIFT:
-            avals += mine[position:position + count] + [FLAG]
+            avals += _output_avals(branches[b], i, all_fills[b].get(i))[:spec.dynamic_count]
         else:
-            avals += mine[position:position + count]
-        position += count
+            avals += _output_avals(traced, i, fills.get(i))
     return avals
 
 
-def _output_avals(traced, i):
-    """The avals of output `i` of `traced`."""
+def _output_avals(traced, i, fill=None):
+    """The avals of output `i` of `traced`, as its `fill` (LIFT or a Conform) gives it."""
     start = sum(spec.dynamic_count for spec in traced.state.specs[:i])
-    return traced.out_avals()[start:start + traced.state.specs[i].dynamic_count]
+    mine = traced.out_avals()[start:start + traced.state.specs[i].dynamic_count]
+    if fill == LIFT:
+        return mine + [FLAG]
+    if isinstance(fill, Conform):
+        return jax.eval_shape(lambda *leaves: fill.leaves(traced.state.specs[i], leaves),
+                              *mine)
+    return mine
 
 
 def _fill_outputs(traced, out_state, fills, outs, targets):
@@ -281,6 +309,8 @@ def _fill_outputs(traced, out_state, fills, outs, targets):
             result += [zeros(t) for t in targets[start:start + count]]
         elif fills.get(i) == LIFT:
             result += outs[position:position + mine] + [jnp.asarray(True)]
+        elif isinstance(fills.get(i), Conform):
+            result += fills[i].leaves(traced.state.specs[i], outs[position:position + mine])
         else:
             result += outs[position:position + mine]
         position += mine

@@ -97,6 +97,11 @@ def _reconcile(names, values, state, traced, location):
     for name, value, spec, out_spec, after in zip(
             names, values, state.specs, traced.state.specs, traced.values):
         out_avals = [next(outs) for _ in range(out_spec.dynamic_count)]
+        if value is None and out_spec.dynamic_count:
+            # None before the loop, a value after an iteration: an optional value.
+            new_values.append(placeholder(merge(out_spec, [zeros(a) for a in out_avals]), None))
+            changed = True
+            continue
         if not spec.same_as(out_spec) and _is_maybe(out_spec) \
                 and not isinstance(value, (Maybe, Undefined)):
             # Bound before the loop, unbound by a `del` in it: carried as a Maybe too.
@@ -131,14 +136,16 @@ def _reconcile(names, values, state, traced, location):
 def _lifting(body, names, n_extra):
     """`body`, giving a Maybe (runtime.absent) for each variable that came in as one or
     as absent: its value where the iteration assigns it (a true flag), else what came in;
-    and a placeholder for a variable it unbinds (`del`)."""
+    and a placeholder for a variable it unbinds (`del`), or sets to None where it came
+    in as an optional value."""
     def lifting(*args):
         values = args[n_extra:]
         outs = pack(names, body(*args))
         new = []
         for name, before, after in zip(names, values, outs):
-            absent = Undefined(name)
-            if is_absent(after) and not is_absent(before):
+            absent = before.absent if isinstance(before, Maybe) else Undefined(name)
+            if (is_absent(after) and not is_absent(before)) or (
+                    after is None and isinstance(before, Maybe) and absent is None):
                 after = placeholder(before, absent)
             elif (isinstance(before, Maybe) or is_absent(before)) \
                     and not isinstance(after, (Maybe, Undefined)):

@@ -134,4 +134,4 @@ def test_nested_functions_and_closures_convert_innermost_first():
         return total
     for xs in ([0, 1, 2, 5], []):
         converted = check(control_flow, f, xs)
-    assert 'ag.if_exp(x > 1' in converted.code and 'ag.for_stmt' in converted.code
+    assert 'ag.if_exp(lambda: x > 1' in converted.code and 'ag.for_stmt' in converted.code

@@ -200,7 +200,7 @@ def test_code_printing_lambda_and_classical_function():
             x = x ** 2
         return x
     code = autograph.to_code(classical)
-    assert 'ag.if_stmt(x > 0' in code
+    assert 'ag.if_stmt(lambda: x > 0' in code
     check(classical, f32(3.))
 
 

@@ -327,10 +327,12 @@ def test_cond_nested_if_temporarily_undefined_return(c1, c2, kind):
     check(inner_if_may_not_return, kind(c1), kind(c2))
 
 
+@pytest.mark.parametrize('kind', KINDS)
 @pytest.mark.parametrize('c', [True, False])
-def test_cond_none_in_one_branch_is_named_when_traced(c):
-    check(if_sets_none, c)
-    control_flow_error(if_sets_none, jnp.asarray(c), match="'i' is None in the true branch")
+def test_cond_none_in_one_branch(kind, c):
+    # Upstream rejects None on one path under a tensor condition; here it is an optional
+    # value (issue 20), given back as None or the number, as Python gives it.
+    check(if_sets_none, kind(c))
 
 
 @pytest.mark.parametrize('kind', KINDS)

@@ -1,0 +1,233 @@
+"""None in state (issue 20): a variable or attribute that is None on some paths and a
+number or array on others is carried as an optional value (a placeholder and a presence
+flag) through staged branches and loops and across calls of a converted method; `is None`
+tests the flag; arithmetic on None raises Python's TypeError when the program runs.
+Each case compares with the same Python run unconverted."""
+import math
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import autograph
+from tests.helpers import assert_same, converted
+
+
+class CartPole:
+    """gymnasium's CartPole step (the physics, and `steps_beyond_terminated`, None while
+    the pole stands, 0 when it falls, counted up after)."""
+
+    def __init__(self, state=(0.01, 0.02, 0.19, 0.03)):
+        self.gravity, self.masscart, self.masspole = 9.8, 1.0, 0.1
+        self.total_mass = self.masspole + self.masscart
+        self.length = 0.5
+        self.polemass_length = self.masspole * self.length
+        self.force_mag, self.tau = 10.0, 0.02
+        self.theta_threshold_radians = 12 * 2 * math.pi / 360
+        self.x_threshold = 2.4
+        self.state = np.array(state, dtype=np.float32)
+        self.steps_beyond_terminated = None
+
+    def step(self, action):
+        x, x_dot, theta, theta_dot = self.state
+        force = self.force_mag if action == 1 else -self.force_mag
+        costheta, sintheta = jnp.cos(theta), jnp.sin(theta)
+        temp = (force + self.polemass_length * theta_dot**2 * sintheta) / self.total_mass
+        thetaacc = (self.gravity * sintheta - costheta * temp) / (
+            self.length * (4.0 / 3.0 - self.masspole * costheta**2 / self.total_mass))
+        xacc = temp - self.polemass_length * thetaacc * costheta / self.total_mass
+        x = x + self.tau * x_dot
+        x_dot = x_dot + self.tau * xacc
+        theta = theta + self.tau * theta_dot
+        theta_dot = theta_dot + self.tau * thetaacc
+        self.state = jnp.stack([x, x_dot, theta, theta_dot])
+        terminated = (x < -self.x_threshold) | (x > self.x_threshold) | (
+            theta < -self.theta_threshold_radians) | (theta > self.theta_threshold_radians)
+        if not terminated:
+            reward = 1.0
+        elif self.steps_beyond_terminated is None:
+            self.steps_beyond_terminated = 0
+            reward = 1.0
+        else:
+            self.steps_beyond_terminated += 1
+            reward = 0.0
+        return self.state, reward, terminated
+
+
+def test_cartpole_steps_beyond_terminated_across_calls():
+    env, reference = CartPole(), CartPole()
+    step = autograph.convert(env.step)
+    seen = set()
+    for t in range(8):
+        got = step(jnp.int32(t % 2))
+        expected = reference.step(t % 2)
+        assert_same(got, expected)
+        if reference.steps_beyond_terminated is None:
+            assert env.steps_beyond_terminated is None
+        else:
+            assert not isinstance(env.steps_beyond_terminated, jax.core.Tracer)
+            assert int(env.steps_beyond_terminated) == reference.steps_beyond_terminated
+        seen.add(reference.steps_beyond_terminated is None)
+    assert seen == {True, False}       # both paths were taken
+    assert step.trace_count <= 3       # None, then 0 (an array), then counting: no more
+
+
+def rollout(env, actions):
+    total = 0.0
+    for a in actions:   # a staged loop: the attribute is None before it, a count after
+        _, r, _ = env.step(a)
+        total += r
+    return total
+
+
+@pytest.mark.parametrize('steps', [3, 26])
+def test_cartpole_rollout_in_a_staged_loop_over_two_calls(steps):
+    actions = np.ones(steps, dtype=np.int32)
+    env, reference = CartPole(), CartPole()
+    f = autograph.convert(rollout)
+    for _ in range(2):
+        assert_same(f(env, jnp.asarray(actions)), rollout(reference, actions))
+        assert (env.steps_beyond_terminated is None) == (
+            reference.steps_beyond_terminated is None)
+        if reference.steps_beyond_terminated is not None:
+            assert int(env.steps_beyond_terminated) == reference.steps_beyond_terminated
+        assert_same(env.state, reference.state)
+
+
+class Counter:
+    def __init__(self):
+        self.since = None
+
+    def update(self, x):
+        if x > 0:
+            self.since = 0
+        elif self.since is not None:
+            self.since = self.since + 1
+        return x * 2
+
+
+def test_an_attribute_none_or_a_count_over_successive_calls():
+    counter, reference = Counter(), Counter()
+    update = autograph.convert(counter.update)
+    for x in (-1.0, 2.0, -1.0, -3.0, 4.0):
+        assert_same(update(jnp.float32(x)), reference.update(x))
+        assert (counter.since is None) == (reference.since is None)
+        if reference.since is not None:
+            assert int(counter.since) == reference.since
+
+
+def last_positive(xs):
+    last = None
+    for x in xs:
+        if x > 0:
+            last = x
+    return last
+
+
+def count_or_none(n, x):
+    found = None
+    i = 0
+    while i < n:
+        if x * i > 1.0:
+            found = i
+        i = i + 1
+    if found is None:
+        return -1.0
+    return found * 1.0
+
+
+def last(xs):
+    best = None
+    for x in xs:
+        best = x
+    return best
+
+
+@pytest.mark.parametrize('fn', [last_positive, last])
+@pytest.mark.parametrize('xs', [[-1., 2., 3., -4.], [-1., -2.], []])
+def test_none_then_a_value_in_a_scanned_loop(fn, xs):
+    xs = jnp.array(xs, dtype=jnp.float32)
+    expected = fn(xs)
+    got = autograph.convert(fn)(xs)
+    assert (got is None) == (expected is None)
+    if expected is not None:
+        assert_same(got, expected)
+
+
+@pytest.mark.parametrize('n', [0, 2, 5])
+def test_none_then_a_value_in_a_while_loop_tested_with_is_none(n):
+    x = jnp.float32(0.6)
+    expected = count_or_none(n, x)
+    assert_same(autograph.convert(count_or_none)(jnp.int32(n), x), expected)
+    assert_same(jax.jit(converted(count_or_none))(jnp.int32(n), x), expected)
+    vmapped = jax.vmap(converted(count_or_none), in_axes=(0, None))(
+        jnp.array([0, 2, 5], dtype=jnp.int32), x)
+    assert_same(vmapped, jnp.array([count_or_none(m, x) for m in (0, 2, 5)]))
+
+
+def offset(x):
+    y = None
+    if x > 0:
+        y = x * 3
+    return y + 1.0
+
+
+def test_arithmetic_on_none_raises_pythons_type_error_when_the_program_runs():
+    assert_same(autograph.convert(offset)(jnp.float32(2.)), offset(2.))
+    with pytest.raises(TypeError, match="unsupported operand type"):
+        offset(-2.)
+    with pytest.raises(TypeError, match=r"unsupported operand type\(s\) for \+: 'NoneType'"):
+        autograph.convert(offset)(jnp.float32(-2.))
+
+
+def line_search(x):
+    phi = x * x
+    if phi > 1.0:
+        return None, phi
+    return x * 0.5, phi
+
+
+def test_none_inside_a_returned_tuple():
+    f = autograph.convert(line_search)
+    for x in (2., 0.5):
+        expected, got = line_search(x), f(jnp.float32(x))
+        assert (got[0] is None) == (expected[0] is None)
+        assert_same(got, expected)
+    assert f.trace_count == 1
+
+
+def test_none_in_state_inside_someone_elses_jit_is_a_named_error():
+    counter = Counter()
+    update = autograph.convert(counter.update, jit=False)
+    assert_same(update(2.0), 4.0)         # Python values: plain Python
+    assert counter.since == 0
+    fresh = Counter()
+    with pytest.raises(autograph.ControlFlowError, match='None on some paths'):
+        jax.jit(autograph.convert(fresh.update, jit=False))(jnp.float32(1.0))
+
+
+class Careless:
+    def __init__(self):
+        self.since = None
+
+    def update(self, x):
+        if x > 0:
+            self.since = 0
+        self.since += 1
+        return x
+
+
+def test_an_increment_of_an_attribute_that_is_none_is_pythons_type_error():
+    counted, reference = Careless(), Careless()
+    update = autograph.convert(counted.update)
+    for x in (1.0, -1.0):
+        assert_same(update(jnp.float32(x)), reference.update(x))
+        assert int(counted.since) == reference.since
+    fresh, reference = Careless(), Careless()
+    message = r"unsupported operand type\(s\) for \+=: 'NoneType' and 'int'"
+    with pytest.raises(TypeError, match=message):
+        reference.update(-1.0)
+    with pytest.raises(TypeError, match=message):
+        autograph.convert(fresh.update)(jnp.float32(-1.0))
+    assert fresh.since is None and reference.since is None

@@ -78,7 +78,8 @@ class Place:
         self.key = key
 
 
-def _attribute(label, holder, name):
+def attribute(label, holder, name):
+    """An attribute of `holder` as a place."""
     return Place(label, lambda: holder.__dict__.get(name, _MISSING),
                  lambda value: setattr(holder, name, value),
                  lambda: holder.__dict__.pop(name, None), ('attribute', id(holder), name))
@@ -226,9 +227,9 @@ class StateFinder:
                 if name in attributes:
                     self._add(places, holders, seen, f'{label}.{name}', attributes[name],
                               lambda lb=f'{label}.{name}', h=holder, n=name:
-                              _attribute(lb, h, n), depth + 1)
+                              attribute(lb, h, n), depth + 1)
                 elif potential:   # an attribute the call may create
-                    places.append(_attribute(f'{label}.{name}', holder, name))
+                    places.append(attribute(f'{label}.{name}', holder, name))
         return places
 
     def _sorted(self):

@@ -13,8 +13,8 @@ import types
 
 from . import context
 from .context import staged_depth
-from .places import (_MISSING, Installed, StateFinder, attribute, container, is_holder, put,
-                     snapshot)
+from .places import (_MISSING, Installed, StateFinder, attribute, code_names, container,
+                     is_holder, put, snapshot)
 
 
 class PlaceAttribute:
@@ -42,9 +42,10 @@ class PlaceAttribute:
 
 class Reach:
     """The places that the functions a statement's branches or body call can reach: their
-    globals, the objects and containers they are given, those the branches' closures hold
-    and the globals they name (`functions`). `found(target, call_args)` tells of one call; it returns the places that
-    call adds (those a call may create included), or [] when it adds none."""
+    globals, the objects they are given, and the lists and dicts they are given that the
+    branches' closures hold or that are globals the branches name (`functions`).
+    `found(target, call_args)` tells of one call; it returns the places that call adds
+    (those a call may create included), or [] when it adds none."""
 
     def __init__(self, functions):
         self.roots = []
@@ -59,14 +60,14 @@ class Reach:
                 self.roots.append((name, value))
                 if type(value) in (list, dict):
                     self.containers.add(id(value))
+            namespace = getattr(fn, '__globals__', {})   # (a global list they pass on)
+            for name in code_names(fn.__code__) if hasattr(fn, '__code__') else ():
+                if type(namespace.get(name)) in (list, dict):
+                    self.containers.add(id(namespace[name]))
         self.finder = StateFinder(None)
-        self.fresh = [fn for fn in functions if fn is not None]   # (their globals too)
 
     def found(self, target, call_args):
-        new = False
-        while self.fresh:   # the globals the branches themselves name (a list they pass)
-            new = self.finder.add_function(self.fresh.pop()) or new
-        new = self.finder.add_function(target) or new
+        new = self.finder.add_function(target)
         self_ = getattr(target, '__self__', None)
         self_ = None if isinstance(self_, types.ModuleType) else self_
         code = getattr(getattr(target, '__func__', target), '__code__', None)

@@ -43,6 +43,7 @@ runtime.mutation), and the statement is staged again with it (see runtime.statem
 import builtins
 import functools
 import types
+import weakref
 
 import jax
 import numpy as np
@@ -78,7 +79,8 @@ class Place:
         self.key = key
 
 
-def _attribute(label, holder, name):
+def attribute(label, holder, name):
+    """An attribute of `holder` as a place."""
     return Place(label, lambda: holder.__dict__.get(name, _MISSING),
                  lambda value: setattr(holder, name, value),
                  lambda: holder.__dict__.pop(name, None), ('attribute', id(holder), name))
@@ -145,12 +147,31 @@ def _holds_arrays(value):
 
 
 def is_holder(value):
-    """Objects whose attributes are state: user objects that are not pytrees."""
+    """Objects whose attributes are state: user objects that are not pytrees (and not
+    library objects, which the active embedding may decide: asked on each call)."""
+    kind = type(value)
+    try:
+        holder_type = _HOLDER_TYPES[kind]
+    except (KeyError, TypeError):
+        holder_type = _holder_type(value)
+        try:
+            _HOLDER_TYPES[kind] = holder_type
+        except TypeError:
+            pass
+    return holder_type and hasattr(value, '__dict__') \
+        and not context.converter.is_library(value)
+
+
+_HOLDER_TYPES = weakref.WeakKeyDictionary()
+"""type -> whether its objects can hold state by their type (what `_holder_type` says
+depends on the type alone: asked once per type)."""
+
+
+def _holder_type(value):
     if (isinstance(value, (type, types.ModuleType, types.FunctionType, types.MethodType,
                            types.BuiltinFunctionType, functools.partial))
-            or not hasattr(value, '__dict__') or isinstance(value, jax.Array)
-            or hasattr(type(value), '__ag_python_function__')
-            or context.converter.is_library(value)):
+            or isinstance(value, jax.Array)
+            or hasattr(type(value), '__ag_python_function__')):
         return False
     try:
         return jax.tree_util.treedef_is_leaf(jax.tree_util.tree_structure(value))
@@ -226,9 +247,9 @@ class StateFinder:
                 if name in attributes:
                     self._add(places, holders, seen, f'{label}.{name}', attributes[name],
                               lambda lb=f'{label}.{name}', h=holder, n=name:
-                              _attribute(lb, h, n), depth + 1)
+                              attribute(lb, h, n), depth + 1)
                 elif potential:   # an attribute the call may create
-                    places.append(_attribute(f'{label}.{name}', holder, name))
+                    places.append(attribute(f'{label}.{name}', holder, name))
         return places
 
     def _sorted(self):
@@ -324,10 +345,15 @@ class Installed:
                 put(place, value)
 
 
-def write(places, changed):
-    """After a call: give the places its concrete new values (by label)."""
+def write(places, changed, partial=False):
+    """After a call: give the places its concrete new values (by label). With `partial`,
+    nothing is written unless every label is among `places`, and the result says whether
+    it was written."""
     by_label = {place.label: place for place in places}
+    if partial and not all(label in by_label for label in changed):
+        return False
     for label, value in changed.items():
         place = by_label.get(label)
         if place is not None:
             put(place, value)
+    return True

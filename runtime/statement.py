@@ -77,14 +77,17 @@ class Statement:
         functions that its branches or body call change places outside the statement
         (a global, an attribute of an object, a list they were given), those are put
         back, and the statement is staged again carrying them as fields (see
-        runtime.watches.Watch)."""
+        runtime.watches.Watch), from the world the first staging started from (see
+        runtime.watches.Journal)."""
+        journal = watches.Journal(self._functions, self.values)
         for _ in range(_RESTAGINGS):
             objects = self.objects()
-            results = run(objects)
+            results = journal.recording(objects.fields, run, objects)
             new = {key: place for key, place in objects.watch.changed.items()
                    if key not in self._extra}
             if not new:
                 return results
+            journal.rewind()   # (the run again starts where this one did)
             self._extra.update(new)
             context.current().discovered.setdefault(self._site, {}).update(
                 (key, place) for key, place in new.items() if key[0] != 'container')

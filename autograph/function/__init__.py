@@ -9,10 +9,10 @@ Errors raised by a call are translated for the user in one place, `autograph.err
 """
 from autograph.errors import EscapedTracer
 from autograph.function.concrete import ConcreteFunction, check_signature
-from autograph.function.function import (RETRACE_WINDOW, BoundFunction, Function,
-                                         functions_run_eagerly, retrace_message,
+from autograph.function.function import (BoundFunction, Function, functions_run_eagerly,
                                          run_functions_eagerly)
-from autograph.function.keys import ArrayKey, ObjectKey, ValueKey, call_key, leaf_key
+from autograph.function.keys import (RETRACE_WINDOW, ArrayKey, ObjectKey, ValueKey, call_key,
+                                     leaf_key, retrace_message)
 
 __all__ = [
     'ArrayKey', 'BoundFunction', 'ConcreteFunction', 'EscapedTracer', 'Function',

@@ -31,7 +31,8 @@ import jax
 from autograph.conversion import converted_callable
 from autograph.errors import user_facing
 from autograph.function.concrete import ConcreteFunction, check_signature, named
-from autograph.function.keys import STATE, ObjectKey, call_key, leaf_names
+from autograph.function.keys import (RETRACE_WINDOW, STATE, ObjectKey, call_key,
+                                     retrace_message)
 from autograph.function.results import Result, given_back, given_back_to
 from autograph.runtime import check_outcomes, checks, context, loop_autodiff, loop_policy
 from autograph.runtime import places as state
@@ -56,9 +57,6 @@ def run_functions_eagerly(enabled):
 def functions_run_eagerly():
     """Whether `run_functions_eagerly(True)` is in effect."""
     return _run_eagerly
-
-
-RETRACE_WINDOW = 5
 
 
 class Function:
@@ -164,23 +162,29 @@ class Function:
             if not self._jit:
                 return given_back(self._run_unjitted(args, kwargs))
             places = None
-            if not kwargs and self.input_signature is None and _all_arrays(args):
-                places = self._state_places(args, {})
-                if not places:
-                    return self._written_back(checked(self._arrays_jit(*args)), args, {})
+            if self.input_signature is None:
+                if not kwargs and _all_arrays(args):
+                    places = self._state_places(args, {})
+                    if not places:
+                        return self._written_back(checked(self._arrays_jit(*args)), args, {})
+                given = args
+                args, kwargs = self._bind(args, kwargs)
+                if places is None or args is not given or kwargs:   # (defaults added)
+                    places = self._state_places(args, kwargs)
             key, leaves, bound = self._key(args, kwargs, places)
             concrete = self._concrete.get(key) or self._concrete_function(key)
-            return self._written_back(concrete.call_leaves(leaves), *bound)
+            return self._written_back(concrete.call_leaves(leaves), *bound, places)
         except Exception as error:
             user = user_facing(error)
             raise user from user.__cause__   # (the user's `raise ... from` cause is kept)
 
     def _key(self, args, kwargs, places=None):
         """The call's key and flat leaves (the state it reads included, see `state`), and
-        the arguments bound to the parameters. `places`: the state's, when known."""
+        the arguments bound to the parameters. `places`: the state's, when known (the
+        arguments are then bound already)."""
         if self.input_signature is not None:
             check_signature(self.python_function, self.input_signature, args, kwargs)
-        else:
+        elif places is None:   # (else bound already, see __call__)
             args, kwargs = self._bind(args, kwargs)
         key, leaves = call_key(args, self._with_state(args, kwargs, places))
         return key, leaves, (args, kwargs)
@@ -195,17 +199,27 @@ class Function:
     def _roots(self, args, kwargs):
         """The objects whose attributes may be state: the instance of a method, and the
         object arguments, labelled by their parameters."""
-        fn = self.python_function
-        params = list(self._signature.parameters) if self._signature is not None else []
+        params, method = self._root_labels
         roots = []
-        if isinstance(fn, types.MethodType):
-            code = getattr(fn.__func__, '__code__', None)
-            roots.append((code.co_varnames[0] if code and code.co_argcount else 'self',
-                          fn.__self__))
+        if method is not None:
+            roots.append((method, self._live_instance() if self._instance is not None
+                          else self._function.__self__))
         for i, arg in enumerate(args):
             roots.append((params[i] if i < len(params) else f'argument {i}', arg))
         roots += list(kwargs.items())
         return roots
+
+    @functools.cached_property
+    def _root_labels(self):
+        """(the parameters' names, the instance's name for a method, else None): what
+        `_roots` labels (found once: a Function's function does not change)."""
+        fn = self.python_function
+        params = list(self._signature.parameters) if self._signature is not None else []
+        method = None
+        if isinstance(fn, types.MethodType):
+            code = getattr(fn.__func__, '__code__', None)
+            method = code.co_varnames[0] if code and code.co_argcount else 'self'
+        return params, method
 
     def _state_places(self, args, kwargs, potential=False):
         places = self._finder().find(self._roots(args, kwargs), potential)
@@ -221,13 +235,16 @@ class Function:
             return kwargs
         return {**kwargs, STATE: {place.label: place.get() for place in places}}
 
-    def _written_back(self, out, args, kwargs):
+    def _written_back(self, out, args, kwargs, places=None):
         """The result of a compiled call as Python gives it (see `given_back`), after
-        writing back the state it changed."""
+        writing back the state it changed. `places`: the state's places found for the
+        call, when known (a place the call created is looked for only when it is not
+        among them)."""
         result, changed = out
         if changed:
-            state.write(self._state_places(args, kwargs, potential=True),
-                        {label: given_back(value) for label, value in changed.items()})
+            changed = {label: given_back(value) for label, value in changed.items()}
+            if places is None or not state.write(places, changed, partial=True):
+                state.write(self._state_places(args, kwargs, potential=True), changed)
         return given_back(result)
 
     @functools.cached_property
@@ -237,11 +254,18 @@ class Function:
         except (TypeError, ValueError):
             return None
 
+    @functools.cached_property
+    def _positional(self):
+        """How many parameters there are when all are plain positional ones (else -1)."""
+        kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+        params = self._signature.parameters.values() if self._signature is not None else ()
+        return len(params) if all(p.kind in kinds for p in params) else -1
+
     def _bind(self, args, kwargs):
         """The arguments bound to the parameters, defaults included, as positional
         arguments where the signature allows (Python's own TypeError when they do not fit)."""
-        if self._signature is None:
-            return args, kwargs
+        if self._signature is None or (not kwargs and len(args) == self._positional):
+            return args, kwargs   # (nothing to bind: each parameter given in its place)
         try:
             bound = self._signature.bind(*args, **kwargs)
         except TypeError as error:   # as Python says it: "f(): missing a required ..."
@@ -394,21 +418,3 @@ def _all_arrays(args):
         if not isinstance(arg, jax.Array):
             return all(isinstance(leaf, jax.Array) for leaf in jax.tree_util.tree_leaves(args))
     return True
-
-
-def retrace_message(function, previous, current):
-    changed = _changed_arguments(function.python_function, previous, current)
-    what = ', '.join(changed) if changed else 'its arguments'
-    return (f'{function.__qualname__} was traced again on each of its last '
-            f'{RETRACE_WINDOW} calls, because {what} changed each time. Each new Python '
-            f'value, shape or dtype traces and compiles the function again. Pass numbers '
-            f'that change as arrays (jnp.asarray(...)), or fix the argument shapes with '
-            f'input_signature=[jax.ShapeDtypeStruct(...)].')
-
-
-def _changed_arguments(fn, previous, current):
-    if previous is None or previous[0] != current[0]:
-        return ['the structure of the arguments']
-    names = leaf_names(fn, current[0])
-    return [f"'{names[i]}' ({a} -> {b})" for i, (a, b) in enumerate(zip(previous[1], current[1]))
-            if a != b and i < len(names)]

@@ -15,8 +15,8 @@ instance) weakly, and the trace goes when the argument does; arguments with an `
 their own are held, as their equal values must find the trace again.
 
 `takes_traced_type` says when a call may still use a trace made for other types (a Python
-number for a float32[] array), and `leaf_names` names a key's leaves by the parameters
-they came from, for messages.
+number for a float32[] array), `leaf_names` names a key's leaves by the parameters they
+came from, for messages, and `retrace_message` names the arguments whose keys changed.
 """
 import dataclasses
 import inspect
@@ -103,8 +103,9 @@ _PYTHON_VALUES = (bool, int, float, complex, str, bytes, type(None))
 def leaf_key(leaf):
     if isinstance(leaf, jax.ShapeDtypeStruct):
         return ArrayKey(tuple(leaf.shape), np.dtype(leaf.dtype), getattr(leaf, 'weak_type', False))
-    if isinstance(leaf, jax.Array):
-        return ArrayKey(leaf.shape, leaf.dtype, jax.typeof(leaf).weak_type)
+    if isinstance(leaf, jax.Array):   # (its aval, when it has one: jax.typeof is slower)
+        aval = getattr(leaf, 'aval', None) or jax.typeof(leaf)
+        return ArrayKey(leaf.shape, leaf.dtype, aval.weak_type)
     if isinstance(leaf, (np.ndarray, np.generic)):
         return ArrayKey(leaf.shape, leaf.dtype)
     if isinstance(leaf, _PYTHON_VALUES):
@@ -170,3 +171,27 @@ def _arg_structure(treedef):
             kwargs_counts[i] = (k, [label for label in sorted(state) for _ in range(
                 jax.tree_util.tree_structure(state[label]).num_leaves)])
     return args_counts, kwargs_counts
+
+
+# --- the retrace warning ----------------------------------------------------------------
+
+RETRACE_WINDOW = 5
+"""A Function traced again on each of its last RETRACE_WINDOW calls warns once."""
+
+
+def retrace_message(function, previous, current):
+    changed = _changed_arguments(function.python_function, previous, current)
+    what = ', '.join(changed) if changed else 'its arguments'
+    return (f'{function.__qualname__} was traced again on each of its last '
+            f'{RETRACE_WINDOW} calls, because {what} changed each time. Each new Python '
+            f'value, shape or dtype traces and compiles the function again. Pass numbers '
+            f'that change as arrays (jnp.asarray(...)), or fix the argument shapes with '
+            f'input_signature=[jax.ShapeDtypeStruct(...)].')
+
+
+def _changed_arguments(fn, previous, current):
+    if previous is None or previous[0] != current[0]:
+        return ['the structure of the arguments']
+    names = leaf_names(fn, current[0])
+    return [f"'{names[i]}' ({a} -> {b})" for i, (a, b) in enumerate(zip(previous[1], current[1]))
+            if a != b and i < len(names)]

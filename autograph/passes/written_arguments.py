@@ -20,7 +20,8 @@ and in such a function (`def swap(a, i, j)`):
 
 Only calls that are statements (`f(a)`, `x = f(a)`, `return f(a)`) with a variable, or a
 subscript of one, as the argument are rewritten; `helper(x + 1)` rebinds nothing, as in
-Python.
+Python, and neither does `helper(LIST)` for a global or closure variable the function does
+not assign that holds a list or dict (written in place).
 """
 import ast
 
@@ -34,9 +35,11 @@ from autograph.passes.base import SCOPES, StatementRewriter
 def transform(function, ctx):
     if not isinstance(function, ast.FunctionDef) or not _may_write(ctx):
         return function
-    resolve = _resolver(ctx, scope_of(function).locals)
+    scope = scope_of(function)
+    resolve = _resolver(ctx, scope.locals)
     written = of_tree(function, resolve, ctx.ag)
-    _CallSites(ctx, resolve).block(function.body)
+    _CallSites(ctx, resolve, _in_place(ctx, scope.locals | set(scope.declared))).block(
+        function.body)
     if written:
         _report(function, written, ctx)
     return function
@@ -49,6 +52,20 @@ def _may_write(ctx):
         return True
     resolve = _resolver(ctx, frozenset())
     return any(of_function(fn) for fn in map(resolve, ctx.census.names()) if fn is not None)
+
+
+def _in_place(ctx, own_names):
+    """Whether a name the function does not assign holds a list or dict now (a global's
+    or a closure's): a helper writes its items in place, so the caller has nothing to
+    rebind (and rebinding it would make it a local variable of the caller)."""
+    globals_ = getattr(ctx.resolver, 'globals', None) or {}
+    closure = getattr(ctx.resolver, 'closure', {})
+
+    def in_place(name):
+        if name in own_names:
+            return False
+        return type(closure.get(name, globals_.get(name))) in (list, dict)
+    return in_place
 
 
 def _resolver(ctx, local_names):
@@ -64,9 +81,10 @@ def _resolver(ctx, local_names):
 
 
 class _CallSites(StatementRewriter):
-    def __init__(self, ctx, resolve):
+    def __init__(self, ctx, resolve, in_place):
         super().__init__(ctx)
         self.resolve = resolve
+        self.in_place = in_place
 
     def rewrite(self, stmt):
         call = getattr(stmt, 'value', None)
@@ -78,7 +96,8 @@ class _CallSites(StatementRewriter):
         func, args = split_call(call, self.ctx.ag)
         if func is call.func:   # not a call of user code
             return [stmt]
-        positions = positions_written(func, args, self.resolve)
+        positions = [p for p in positions_written(func, args, self.resolve)
+                     if not (isinstance(args[p], ast.Name) and self.in_place(args[p].id))]
         if not positions:
             return [stmt]
         namer = self.ctx.namer

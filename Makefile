@@ -47,7 +47,7 @@ demo: install
 test: install $(STAMP07)
 	@$(PY07) -m pytest -q -p no:cacheprovider $(TESTS07) > $(VENV07)/test.log 2>&1 & \
 	old=$$!; \
-	echo "$(PY) -m pytest -q"; $(PY) -m pytest -q; main=$$?; \
+	echo "$(PY) -m pytest -q --durations=15"; $(PY) -m pytest -q --durations=15; main=$$?; \
 	echo "JAX_ENABLE_X64=1 $(PY) -m pytest -q -m x64"; \
 	JAX_ENABLE_X64=1 $(PY) -m pytest -q -m x64; x64=$$?; \
 	wait $$old; jax07=$$?; \

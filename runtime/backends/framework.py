@@ -30,6 +30,7 @@ from jax import lax
 
 from .. import context
 from ..errors import AutographError, ControlFlowError, here, where
+from ..messages import no_value_after_branches, not_initialised
 from ..staging.trace import TRACED
 from ..state import RETURN_VALUE, Undefined, is_traced, pack, unpack
 
@@ -181,21 +182,13 @@ def _without_undefined(values):
 def _check_assigned(names, values, what, location):
     for name, value in zip(names, values):
         if isinstance(value, Undefined):
-            subject = ('the function returns no value' if name == RETURN_VALUE
-                       else f"'{name}' has no value")
-            raise ControlFlowError(
-                f'{subject} at the end of {what}{where(location)}, but the condition is '
-                f'staged, so every branch must give it one: assign it before the `if` or '
-                f'in both branches.')
+            raise no_value_after_branches(name, location, what)
 
 
 def _check_initialised(names, values, what, location):
     for name, value in zip(names, values):
         if isinstance(value, Undefined) and name != RETURN_VALUE:
-            raise ControlFlowError(
-                f"'{name}' has no value before the staged {what}{where(location)}: a "
-                f"framework's loop carries only values it had before the loop; assign "
-                f"'{name}' before the loop.")
+            raise not_initialised(name, what, location)
 
 
 def register(owns, *, cond, while_loop=None, fori_loop=None, select=None):

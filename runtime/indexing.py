@@ -21,6 +21,7 @@ from jax import lax
 from . import context
 from .raises import raise_if
 from .errors import ControlFlowError, here
+from .messages import traced_repeat
 from .stacked import Stacked
 from .staging.types import aval, cast, promoted
 from .state import is_traced
@@ -88,13 +89,7 @@ def _array_item(array, index):
 def repeat(seq, count):
     """Python reference: `seq * count` (a list or tuple repeated)."""
     if is_traced(count):
-        location = here()
-        at = f' at {location} (`{location.source_line()}`)' if location else ''
-        raise ControlFlowError(
-            f'a Python {type(seq).__name__} is repeated a traced number of times{at}: the '
-            f'length of a Python {type(seq).__name__} must be known while tracing. Make the '
-            f'count a Python int (a static argument), or build an array '
-            f'(jnp.zeros/jnp.full) of a static size.')
+        raise traced_repeat(type(seq).__name__, here())
     return seq * count
 
 

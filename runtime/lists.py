@@ -17,8 +17,8 @@ iterations appended, so Python's values cannot be had from one trace. The list r
 the read, and a loop whose body both reads and grows a list raises
 `messages.ListReadInLoop` (a ControlFlowError naming the list and the line): a loop over a
 Python range then runs as Python (unrolled, see runtime.loop_policy), any other loop
-reports the error. Reading a
-list that the body does not grow is fine: it is carried whole.
+reports the error. Reading a list that the body does not grow is fine: it is carried
+whole.
 """
 import os
 import sys

@@ -18,9 +18,9 @@ def reused_iterator(iterator, location):
     the code after the loop reads the iterator again."""
     return problem(
         PYTHON_VALUE_NEEDED, 'the `for` loop', location,
-        happened='may `break` on a traced condition',
-        why=f'that would leave the iterator {iterator!r} at a position {KNOWN_AT_RUN_TIME}, '
-            f'and the code after the loop reads {iterator!r} again',
+        happened=f'may `break` on a traced condition, which would leave the iterator '
+                 f'{iterator!r} at a position {KNOWN_AT_RUN_TIME}',
+        why=f'the code after the loop reads {iterator!r} again, from where the loop left it',
         fix='Iterate over a list or an array instead, or do not reuse the iterator')
 
 

@@ -29,8 +29,8 @@ import jax.numpy as jnp
 from jax import lax
 
 from .. import context
-from ..errors import AutographError, ControlFlowError, here, where
-from ..messages import no_value_after_branches, not_initialised
+from ..errors import AutographError, here
+from ..messages import missing_primitive, no_value_after_branches, not_initialised
 from ..staging.trace import TRACED
 from ..state import RETURN_VALUE, Undefined, is_traced, pack, unpack
 
@@ -154,9 +154,7 @@ class Lowering:
     def _primitive(self, name, what, location):
         primitive = getattr(self, name)
         if primitive is None:
-            raise ControlFlowError(
-                f'the {what}{where(location)} is on a value of a framework whose lowering '
-                f'gives no {name}; register one (autograph.register(..., {name}=...)).')
+            raise missing_primitive(name, what, location)
         return primitive
 
 

@@ -9,6 +9,9 @@ BRANCHES_DIFFER = Kind(
     'branches-differ', 'a variable or the result differs between the paths of a staged '
     '`if`, `match` or conditional expression (shape, dtype, structure, or assigned)')
 
+_SAME_KIND = ('Give the values one shape, dtype and structure (.astype, jnp.broadcast_to), '
+              'or make the condition a Python value')
+
 TWO_WAY = ('true', 'false')
 """How errors name the two branches of an `if`."""
 
@@ -32,7 +35,9 @@ def branch_mismatch(name, true_value, false_value, location, what, labels=TWO_WA
             f'{label} is {true_value} on one path but {false_value} on another{ends}, where '
             f'the paths part', location, statement=True,
             why='a condition is traced there, so every path must return a value of the '
-                'same shape, dtype and structure')
+                'same shape, dtype and structure',
+            fix='Return values of one shape, dtype and structure on every path, or make '
+                'the condition a Python value')
     if what == 'conditional expression':
         name, true_value, false_value = where_differs('the value', true_value, false_value)
         when = (f'when its condition is true but {false_value} when it is false'
@@ -41,7 +46,8 @@ def branch_mismatch(name, true_value, false_value, location, what, labels=TWO_WA
             BRANCHES_DIFFER, 'the conditional expression', location, statement=True,
             happened=f'gives {name} {true_value} {when}',
             why=f'the condition is traced, so {"both" if labels == TWO_WAY else every} '
-                f'must have the same shape, dtype and structure')
+                f'must have the same shape, dtype and structure',
+            fix=_SAME_KIND)
     if 'undefined' in (true_value, false_value):
         assigned, other = (a, b) if false_value == 'undefined' else (b, a)
         return problem(
@@ -58,7 +64,7 @@ def branch_mismatch(name, true_value, false_value, location, what, labels=TWO_WA
         BRANCHES_DIFFER, f'{label} is {true_value} in the {a} branch but {false_value} in '
                          f'the {b} branch of the {what}', location, happened=static.strip(),
         why=f"with a traced condition {every} must give '{name}' the same shape, dtype and "
-            f"structure")
+            f"structure", fix=_SAME_KIND)
 
 
 def no_value_after_branches(name, location, what):

@@ -88,7 +88,8 @@ def condition_no_value(what, location):
     """The condition of `what` gives no value when traced."""
     return problem(CONDITION, f'the condition of the {what}', location,
                    happened='is not a value',
-                   why='it gives no array or number, so there is nothing to stage a test on')
+                   why='it gives no array or number, so there is nothing to stage a test on',
+                   fix='Make the condition give a boolean')
 
 
 def never_ends(location):

@@ -135,7 +135,9 @@ def traced_conversion(name, what, location):
     """`name()` (int, float, ...) `what` ('with a base', 'of a traced array of shape s')."""
     return problem(
         PYTHON_VALUE_NEEDED, f'{name}() {what}', location,
-        why='only a traced scalar converts, to an array of the matching dtype')
+        why='only a traced scalar converts, to an array of the matching dtype',
+        fix='Call it on a Python value' if what == 'with a base' else
+            'Index or reduce the array to a scalar first')
 
 
 def range_step(over):

@@ -12,7 +12,8 @@ import sys
 
 import jax
 
-from .errors import ControlFlowError, here
+from .errors import here
+from .messages import staged_recursion
 from . import check_outcomes, context
 from .context import staged_depth
 from .stacked import STACKERS, Stacked
@@ -115,12 +116,7 @@ def _recursion_error(fn, code):
     code = getattr(getattr(fn, '__func__', fn), '__code__', code)   # the user's, not ours
     location = here(2)
     defined = f' (defined at {code.co_filename}:{code.co_firstlineno})' if code else ''
-    return ControlFlowError(
-        f'{name}{defined} calls itself from inside staged control flow '
-        f'{STAGED_RECURSION_LIMIT} levels deep{" at " + str(location) if location else ""}: '
-        f'its recursion depends on a traced value, so tracing it would never end. Make the '
-        f'condition that stops the recursion a Python value, or write the recursion as a '
-        f'loop (while/for), which is staged as lax.while_loop.')
+    return staged_recursion(name, defined, STAGED_RECURSION_LIMIT, location)
 
 
 # --- arrays a called function writes items of (see autograph.passes.written_arguments) --

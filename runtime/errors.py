@@ -9,6 +9,9 @@ class AutographError(Exception):
 
 class ControlFlowError(AutographError, ValueError):
     """Control flow that cannot be staged into `lax` as written (names the fix)."""
+    kind = None
+    """The name of its kind in runtime.messages.KINDS (None for one raised by user code's
+    own checks)."""
 
 
 def where(location):

@@ -7,19 +7,15 @@ TracerBoolConversionError from inside the comprehension).
 """
 import builtins
 
-from .errors import ControlFlowError, here, where
+from .errors import here
+from .messages import traced_filter
 from .state import is_traced
-
-_ADVICE = ('the number of items kept would depend on values known only when the compiled '
-           'program runs, and its arrays have static shapes. Keep every item and mask them '
-           '(jnp.where(test, item, fill)), or select with a boolean mask outside jax.jit')
 
 
 def comprehension_test(value):
     """Python reference: the test of a comprehension's `if` clause, `value` itself."""
     if is_traced(value):
-        raise ControlFlowError(f'the `if` of a comprehension{where(here())} tests a traced '
-                               f'value: {_ADVICE}')
+        raise traced_filter('the `if` of a comprehension', here())
     return value
 
 
@@ -30,6 +26,6 @@ def filter_(function, iterable, /):
     def keep(item):
         value = item if function is None else function(item)
         if is_traced(value):
-            raise ControlFlowError(f'filter(){where(location)} tests a traced value: {_ADVICE}')
+            raise traced_filter('filter()', location)
         return value
     return builtins.filter(keep, iterable)

@@ -18,7 +18,8 @@ import dataclasses
 
 from . import context
 from .context import staged_depth
-from .errors import ControlFlowError, here, where
+from .errors import here
+from .messages import caught_staged_raise
 
 
 
@@ -27,7 +28,7 @@ class _Scope:
     types: tuple                 # the exception types the `except` clauses name
     depth: int                   # the staging depth the `try` runs at
     location: object             # the user's `try` line
-    problem: str = None          # set by `catching` when a staged raise would be caught
+    problem: Exception = None    # set by `report` when a staged raise would be caught
 
 
 def _scopes():
@@ -58,7 +59,7 @@ class handlers:
 
     def __exit__(self, kind, error, traceback):
         if self.scope.problem is not None:
-            raise ControlFlowError(self.scope.problem) from error
+            raise self.scope.problem from error
         return False
 
 
@@ -90,16 +91,7 @@ def report(scope, error, location, traced):
     `except` in Python but can only be raised when the program runs."""
     if scope.problem is not None:
         return
-    why = ('its condition is a traced value' if traced else
-           'it is in a branch or loop body staged into lax (a traced condition)')
-    line = f' (`{location.source_line()}`)' if location else ''
-    scope.problem = (
-        f'`raise {type(error).__name__}`{where(location)}{line} is inside the `try` '
-        f'at {scope.location} whose `except` would catch it, but {why}: the compiled program '
-        f'can only raise it when it runs, after tracing, when no `except` can run. Compute '
-        f'the fallback value without an exception (jnp.where, or an `if` on the traced '
-        f'value), test the condition on a Python value (a static argument), or move the '
-        f'`raise` out of the `try`.')
+    scope.problem = caught_staged_raise(type(error), location, scope.location, traced)
 
 
 def active():

@@ -20,7 +20,8 @@ from jax import lax
 
 from . import context
 from .raises import raise_if
-from .errors import ControlFlowError, here
+from .errors import here
+from .messages import boolean_mask, sequence_index, traced_repeat
 from .stacked import Stacked
 from .staging.types import aval, cast, promoted
 from .state import is_traced
@@ -74,27 +75,14 @@ def _array_item(array, index):
     and a named error for a traced boolean mask (its result's length depends on data)."""
     from .items import index_array
     if isinstance(index, jax.Array) and is_traced(index) and index.dtype == jnp.bool_:
-        location = here(2)
-        at = f' at {location} (`{location.source_line()}`)' if location else ''
-        raise ControlFlowError(
-            f'an array is indexed by a traced boolean mask{at}: the result has as many '
-            f'items as the mask has true values, known only when the program runs, and a '
-            f'compiled program has fixed shapes. Compute with the mask instead: '
-            f'`jnp.where(mask, x, 0).sum()`, `jnp.sum(x, where=mask)`, or '
-            f'`x[jnp.nonzero(mask, size=n, fill_value=...)]` for at most n items.')
+        raise boolean_mask(here(2))
     return array[index_array(index)]
 
 
 def repeat(seq, count):
     """Python reference: `seq * count` (a list or tuple repeated)."""
     if is_traced(count):
-        location = here()
-        at = f' at {location} (`{location.source_line()}`)' if location else ''
-        raise ControlFlowError(
-            f'a Python {type(seq).__name__} is repeated a traced number of times{at}: the '
-            f'length of a Python {type(seq).__name__} must be known while tracing. Make the '
-            f'count a Python int (a static argument), or build an array '
-            f'(jnp.zeros/jnp.full) of a static size.')
+        raise traced_repeat(type(seq).__name__, here())
     return seq * count
 
 
@@ -133,19 +121,6 @@ class _Switch:
 
 
 def _error(seq, index, reason):
-    location = here(2)
-    at = f' at {location} (`{location.source_line()}`)' if location else ''
     kinds = sorted({'traced array' if is_traced(item) else type(item).__name__
                     for item in seq})
-    kind = type(seq).__name__
-    return ControlFlowError(
-        f'{_indexed_names(location)}a Python {kind} of {len(seq)} items ({", ".join(kinds)}) '
-        f'is indexed by a traced value{at}, but {reason}. Make the index a Python int, or the '
-        f'{kind} an array (jnp.stack) or a list of functions.')
-
-
-def _indexed_names(location):
-    """"'params': " for the line `y = f(params[i])`: the sequences the line reads at a
-    computed index (the converter records them, see autograph.site_facts)."""
-    names = location.fact('indexed') if location else ()
-    return f"{' or '.join(repr(n) for n in names)}: " if names else ''
+    return sequence_index(seq, kinds, here(2), reason)

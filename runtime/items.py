@@ -20,7 +20,8 @@ import jax
 import jax.numpy as jnp
 
 from . import slicing
-from .errors import ControlFlowError, here
+from .errors import here
+from .messages import traced_key
 from .stacked import Stacked
 from .state import any_traced, is_traced
 from .vectorized import Slot
@@ -120,19 +121,8 @@ def _check_static(target, key):
     if not isinstance(target, (list, dict, Stacked)) or not any_traced(key):
         return
     location = here()
-    at = f' at {location} (`{location.source_line()}`)' if location else ''
-    names = _assigned_names(location)
-    name = ' or '.join(repr(n) for n in names) or 'the container'
-    if isinstance(target, dict):
-        raise ControlFlowError(
-            f'{name}: a Python dict is assigned at a traced key{at}. The keys of a Python '
-            f'dict must be known while tracing: make the key a Python value.')
-    array = names[0] if len(names) == 1 else 'x'
-    raise ControlFlowError(
-        f'{name}: a Python list is assigned at a traced index{at}. Where an item goes in a '
-        f'Python list must be known while tracing. Make the index a Python int, or make '
-        f'{name} a JAX array before the staged code (`{array} = jnp.array({array})`): then '
-        f'the assignment updates the array as written.')
+    container = 'dict' if isinstance(target, dict) else 'list'
+    raise traced_key(_assigned_names(location), container, location)
 
 
 def _assigned_names(location):

@@ -19,7 +19,7 @@ from jax._src.lax.lax import _convert_element_type  # the only way to make a wea
 from . import slicing
 from .backends import dispatch
 from .staging import loops
-from .errors import ControlFlowError
+from .messages import range_step, scalar_iteration, traced_range
 from .staging.types import aval
 from .state import is_traced
 
@@ -58,7 +58,7 @@ class TracedIterable:
 def _leading_length(array):
     shape = jnp.shape(array)
     if not shape:
-        raise ControlFlowError('cannot iterate over a 0-d array (a scalar)')
+        raise scalar_iteration()
     return shape[0]
 
 
@@ -102,7 +102,7 @@ class StagedRange:
         if isinstance(step, int) and step == 1:
             return start, stop, item
         if not isinstance(step, int) or step == 0:
-            raise ControlFlowError('a staged range needs a Python int step other than 0')
+            raise range_step('a staged range')
         span = stop - start if step > 0 else start - stop
         count = (span + abs(step) - 1) // abs(step)
         return 0, count, lambda k: item(start + k * step)
@@ -136,13 +136,10 @@ class TracedRange(StagedRange):
     asks_staging = False
 
     def __iter__(self):
-        raise ControlFlowError(
-            'a range with a traced bound cannot be iterated in Python (its length is known '
-            'only when the program runs); iterate it in a `for` loop of converted code')
+        raise traced_range('iter')
 
     def __len__(self):
-        raise ControlFlowError('the length of a range with a traced bound is not known '
-                               'while tracing')
+        raise traced_range('len')
 
 
 def _range_args(args):
@@ -166,8 +163,7 @@ def _symbolic_length(start, stop, step):
     """`len(range(start, stop, step))` with a symbolic bound (`jax.export`), for a
     Python int `step`, where it is not negative (see `_at_least_one`)."""
     if not isinstance(step, int) or step == 0:
-        raise ControlFlowError('a range over a symbolic dimension needs a Python int step '
-                               'other than 0')
+        raise range_step('a range over a symbolic dimension')
     span = stop - start if step > 0 else start - stop
     return (span + abs(step) - 1) // abs(step)
 

@@ -14,10 +14,11 @@ after the loop it holds those, then each iteration's items in order.
 Reading such a list in the body (`len(out)`, `out[-1]`, iterating, `jnp.stack(out)`, any
 method but `append`, `extend` and `+=`) would see only those items, not the ones earlier
 iterations appended, so Python's values cannot be had from one trace. The list records
-the read, and a loop whose body both reads and grows a list raises `ListReadInLoop` (a
-ControlFlowError naming the list and the line): a loop over a Python range then runs as
-Python (unrolled, see runtime.loop_policy), any other loop reports the error. Reading a
-list that the body does not grow is fine: it is carried whole.
+the read, and a loop whose body both reads and grows a list raises
+`messages.ListReadInLoop` (a ControlFlowError naming the list and the line): a loop over a
+Python range then runs as Python (unrolled, see runtime.loop_policy), any other loop
+reports the error. Reading a list that the body does not grow is fine: it is carried
+whole.
 """
 import os
 import sys
@@ -25,13 +26,10 @@ import sys
 import jax
 import jax.numpy as jnp
 
-from .errors import ControlFlowError, here, where
+from .errors import here
+from .messages import collects_non_arrays, read_while_appending
 from .stacked import Stacked
 from .state import describe, is_dynamic, pack, unpack
-
-
-class ListReadInLoop(ControlFlowError):
-    """A staged loop body reads a list that it also appends to."""
 
 
 _READING = (
@@ -187,27 +185,14 @@ def _split(path, before, after, appended, extra):
 
 
 def _read_error(collecting):
-    name = collecting.label
-    read = f' (read at {collecting.read_at})' if collecting.read_at else ''
-    return ListReadInLoop(
-        f"'{name}' is read{read} in the body of the staged loop{where(here())}, which "
-        f"appends to it. The body is traced once, so there '{name}' holds only its items "
-        f"from before the loop and this iteration's, not those of earlier iterations. Keep "
-        f"what the body needs in variables of the loop (e.g. `last = ...`), write into a "
-        f"preallocated array (`jnp.zeros(n)`, updated by `.at[i].set(v)`), or loop over a "
-        f"Python range with autograph.set_loop_options(unroll=True) so that it runs as "
-        f"Python.")
+    return read_while_appending(collecting.label, collecting.read_at, here())
 
 
 def _collectable(name, item):
     """An item appended to list `name` in a staged loop, as an array (or a named error:
     a function or object made in a staged iteration cannot outlive its trace)."""
     if not is_dynamic(item):
-        raise ControlFlowError(
-            f"'{name}' collects {describe(item)} values in the staged loop{where(here())}. "
-            f"A staged loop runs its body once, while tracing, so it can only collect arrays "
-            f"in a list (stacked per iteration); build '{name}' with a Python loop (over a "
-            f"list or a Python range) instead.")
+        raise collects_non_arrays(name, describe(item), here())
     return jnp.asarray(item)
 
 

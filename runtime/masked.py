@@ -24,16 +24,16 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from .errors import ControlFlowError
+from .messages import varying_slice_used
 from .raises import raise_if
 
 class Masked:
     """`data` (a fixed-size slice) of which Python's slice holds the items where `mask`
     (broadcast to data's shape) is true; `axes` are the axes of `data` whose length
-    varies, `empty` a traced flag: Python's slice has no items. `describe()` names the
-    slice and its line for errors. `bounds` says where the mask comes from (the shape,
-    and per varying axis its position, length and slice): two slices with the same
-    bounds have the same mask (`x[:i] * y[:i]`)."""
+    varies, `empty` a traced flag: Python's slice has no items. `describe()` gives the
+    slice as the user wrote it and its location, for errors. `bounds` says where the mask
+    comes from (the shape, and per varying axis its position, length and slice): two
+    slices with the same bounds have the same mask (`x[:i] * y[:i]`)."""
 
     def __init__(self, data, mask, axes, empty, describe, bounds):
         self._data, self._mask, self._axes = data, mask, tuple(axes)
@@ -90,13 +90,7 @@ class Masked:
 
 
 def _refused(describe, use):
-    return ControlFlowError(
-        f'{describe()}, used here as {use}: the number of items of the slice '
-        f'depends on a value known only when the program runs, and a compiled program '
-        f'has fixed shapes. Only a reduction of the whole slice (.sum(), .max(), '
-        f'.min(), .mean(), .prod(), .any(), .all(), also after arithmetic with '
-        f'scalars) can read it; or keep the window a fixed width (x[i:i + k] with i '
-        f'in 0..len(x) - k).')
+    return varying_slice_used(*describe(), use)
 
 
 def _refuse(name):

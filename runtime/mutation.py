@@ -25,7 +25,8 @@ import sys
 
 import jax
 
-from .errors import ControlFlowError, here, where
+from .errors import here
+from .messages import changed_and_replaced, pytree_changed_in_place
 from .context import staged_depth
 from .stacked import Stacked
 from .state import Undefined, pack, unpack
@@ -111,19 +112,10 @@ class Mutations:
                 out.append(after)
                 continue
             if i in self.replaced:
-                raise ControlFlowError(
-                    f"'{name}' is changed in place on one path of the staged statement"
-                    f"{where(here())} but replaced by a new object on another. Staged "
-                    f"code cannot decide at run time which object the caller sees: change "
-                    f"it in place on every path, or assign a copy on every path.")
+                raise changed_and_replaced(name, here())
             target = self.values[self.kept[i]]
             if not isinstance(target, _MUTABLE) and write_back(target, after) is not target:
-                raise ControlFlowError(
-                    f"'{name}' ({type(target).__name__}, a pytree) is changed in place on a "
-                    f"path of the staged statement{where(here())}. Staged code passes "
-                    f"pytrees by value, so the change would reach a copy, not this object: "
-                    f"build a new object and assign it to '{name}' instead, or stage the "
-                    f"statement with the framework's own control flow (autograph.Embedding).")
+                raise pytree_changed_in_place(name, type(target).__name__, here())
             out.append(write_back(target, after))
         return unpack(self.names, tuple(out))
 

@@ -28,8 +28,9 @@ after the loop is an error that says why.
 """
 import jax
 
-from .errors import here, where
 from .context import staged_depth
+from .errors import here
+from .messages import created_in_loop
 from .state import Unbound, Undefined, is_dynamic, pack, unpack
 
 
@@ -81,7 +82,7 @@ class Nonlocals:
         values = self.get()
         if staged_depth() <= self._depth:
             return values
-        return tuple(Unbound(ref.name, _created_in_loop(ref.name, value, here()))
+        return tuple(Unbound(ref.name, created_in_loop(ref.name, value, here()))
                      if created and not _carriable(value) else value
                      for ref, value, created in zip(self._refs, values, self._created))
 
@@ -98,13 +99,6 @@ def _carriable(value):
     are the same in every iteration (None, strings, markers), in any structure."""
     return all(is_dynamic(leaf) or leaf is None or isinstance(leaf, (str, bytes, Undefined))
                for leaf in jax.tree_util.tree_leaves(value))
-
-
-def _created_in_loop(name, value, location):
-    return (f"'{name}' is first assigned inside the staged loop{where(location)} and read "
-            f"after it (by a closure or a later statement). Its value ({type(value).__name__}) "
-            f"is made anew by each iteration and cannot be carried out of a staged loop: "
-            f"assign '{name}' before the loop, or use it only inside the loop body.")
 
 
 class _Cell:

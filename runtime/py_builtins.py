@@ -11,7 +11,9 @@ import jax
 import jax.numpy as jnp
 from jax import lax
 
-from .errors import ControlFlowError, here, where
+from .errors import here
+from .messages import (ambiguous_in, ambiguous_truth, items_differ, no_order,
+                       traced_conversion)
 from .state import any_traced, is_traced
 
 
@@ -28,9 +30,7 @@ def _stack(items, what):
     try:
         return jax.tree_util.tree_map(lambda *xs: jnp.stack(xs), *items)
     except (ValueError, TypeError) as error:
-        raise ControlFlowError(
-            f'{what}{where(here(2))}: its items are traced but differ in structure or shape, '
-            f'so they cannot be compared as one array ({error})') from None
+        raise items_differ(what, error, here(2)) from None
 
 
 def _extremum(name, python_fn, pairwise, arg_best, args, kwargs):
@@ -93,11 +93,7 @@ def sorted_(iterable, /, *, key=None, reverse=False):
     keys = items if key is None else [key(item) for item in items]
     keys = keys if isinstance(keys, jax.Array) else _stack(keys, 'sorted()')
     if jnp.ndim(keys) != 1:
-        raise ControlFlowError(
-            f'sorted(){where(here())}: its items are compared as traced arrays of shape '
-            f'{jnp.shape(keys)[1:]}, which have no single order (the truth value of an '
-            f'array with more than one element is ambiguous). Sort scalars, or use '
-            f'jnp.sort / jnp.argsort.')
+        raise no_order(jnp.shape(keys)[1:], here())
     order = jnp.argsort(keys, stable=True, descending=reverse)
     ordered = jax.tree_util.tree_map(lambda s: s[order], _stack(items, 'sorted()'))
     return [jax.tree_util.tree_map(lambda s, i=i: s[i], ordered) for i in range(len(items))]
@@ -111,11 +107,7 @@ def _truth(name, stop_on, iterable):
                 return stop_on
             continue
         if jnp.ndim(item):
-            raise ControlFlowError(
-                f'{name}(){where(here(2))}: an item is a traced array of shape '
-                f'{jnp.shape(item)}, and Python cannot tell whether it is true (the truth '
-                f'value of an array with more than one element is ambiguous). Use '
-                f'jnp.{name}(...) on it.')
+            raise ambiguous_truth(name, jnp.shape(item), here(2))
         traced.append(item)
     if not traced:
         return not stop_on
@@ -153,10 +145,7 @@ def in_(value, container):
                 return True
             continue
         if jnp.ndim(equal):
-            raise ControlFlowError(
-                f'`in`{where(here())}: comparing with a traced array of shape '
-                f'{jnp.shape(equal)} has no single truth value. Compare scalars, or use '
-                f'jnp.any(x == value).')
+            raise ambiguous_in(jnp.shape(equal), here())
         found.append(equal)
     return jnp.any(jnp.stack(found)) if found else False
 
@@ -194,9 +183,7 @@ def _scalar(python_type, make):
             value = jnp.reshape(value, ())   # (NumPy takes a size-1 array's element)
         if args or jnp.ndim(value):
             what = 'with a base' if args else f'of a traced array of shape {jnp.shape(value)}'
-            raise ControlFlowError(
-                f'{name}() {what}{where(here())}: only a traced scalar converts, to an '
-                f'array of the matching dtype.')
+            raise traced_conversion(name, what, here())
         return make(value)
     convert.__name__ = name + '_'
     convert.__doc__ = (f'Python reference: `{name}(value)`. A traced scalar becomes '

@@ -47,8 +47,10 @@ import numpy as np
 from jax import lax
 
 from . import context
-from .errors import ControlFlowError, here
+from .errors import here
 from .masked import Masked, axis_mask
+from .messages import (slice_longer, slice_may_shorten, slice_width, slice_write_count,
+                       traced_slice)
 from .raises import raise_if
 from .state import is_traced
 
@@ -173,22 +175,16 @@ def _along(seq, axis, length, s):
             return sliced, None                                 # (equal: proven)
         if known is not None and (known <= size).all():
             return sliced, (axis_mask(lo, hi, position, size), bool((known == 0).any()))
-        raise ControlFlowError(
-            f'{text} at {location}: its start is not known to keep the slice inside the '
-            f'axis on every iteration, where Python would shorten it')
+        raise slice_may_shorten(text, location)
     count = jnp.maximum(hi - lo, 0)
     if s.clamped():
-        raise_if(count > size, lambda count: ControlFlowError(
-            f'{text} at {location} has {count} items in Python when the program runs, more '
-            f'than the {size} the compiled program reads: a bound counts from the end of '
-            f'the axis (of {length}). Keep the bounds in 0..{length}.'), (count,))
+        raise_if(count > size, lambda count: slice_longer(
+            text, location, count, size, length, 'reads'), (count,))
         return sliced, (axis_mask(lo, hi, position, size), count == 0)
     start = bounds.start
-    raise_if(count != width, lambda start: ControlFlowError(
-        f'{text} at {location} with start {start} has {len(range(length)[start:start + width])} '
-        f'items in Python, not {width}: the compiled program computes a slice of a fixed '
-        f'width {width} inside the axis (of {length}). Keep the start in '
-        f'0..{length - width} (jnp.clip) or pad the array.'), (start,))
+    raise_if(count != width, lambda start: slice_width(
+        text, location, start, len(range(length)[start:start + width]), width, length),
+        (start,))
     return sliced, None
 
 
@@ -214,8 +210,7 @@ def _masked(data, parts):
     text = _sliced(location)
 
     def describe():
-        at = f' at {location} (`{location.source_line()}`)' if location else ''
-        return f'{text}{at}'
+        return text, location
     bounds = (data.shape, tuple((axis, *where) for axis, _, _, where in parts))
     return Masked(data, jnp.broadcast_to(mask, data.shape), [a for a, *_ in parts], empty,
                   describe, bounds)
@@ -247,10 +242,8 @@ def set_slice(target, key, value, op=None):
     stop = jnp.asarray(length if key.stop is None else key.stop)
     first, last = _bound(start, length), _bound(stop, length)
     location, text = here(), _sliced(here())
-    raise_if(last - first != width, lambda first, last: ControlFlowError(
-        f'{text} at {location} selects {max(0, last - first)} items when the program runs, '
-        f'but the value written has {width}: NumPy would raise a shape error.'),
-        (first, last))
+    raise_if(last - first != width, lambda first, last: slice_write_count(
+        text, location, max(0, last - first), width), (first, last))
     if op is not None:
         value = op(lax.dynamic_slice_in_dim(target, first, width), value)
     return lax.dynamic_update_slice_in_dim(target, value.astype(target.dtype), first, 0)
@@ -291,15 +284,12 @@ def set_window(target, key, value, op=None):
     count = jnp.maximum(hi - lo, 0)
     location, text = here(), _sliced(here())
     if key.clamped():
-        raise_if(count > size, lambda count: ControlFlowError(
-            f'{text} at {location} has {count} items in Python when the program runs, more '
-            f'than the {size} the compiled program writes: a bound counts from the end of '
-            f'the axis (of {length}). Keep the bounds in 0..{length}.'), (count,))
+        raise_if(count > size, lambda count: slice_longer(
+            text, location, count, size, length, 'writes'), (count,))
     if value.ndim == target.ndim:   # its items go to Python's slice, from `lo`
         items = value.shape[0]
-        raise_if(count != items, lambda count: ControlFlowError(
-            f'{text} at {location} selects {count} items when the program runs, but the '
-            f'value written has {items}: NumPy would raise a shape error.'), (count,))
+        raise_if(count != items, lambda count: slice_write_count(
+            text, location, count, items), (count,))
         if items > size:     # (then the check above fails)
             return target
         value = lax.dynamic_update_slice_in_dim(
@@ -372,11 +362,7 @@ def _traced_length(seq):
 
 def _error(seq, reason, fix):
     location = here()
-    at = f' at {location} (`{location.source_line()}`)' if location else ''
-    kind = ('an array' if isinstance(seq, (jax.Array, np.ndarray))
-            else f'a Python {type(seq).__name__}')
-    return ControlFlowError(f'{_sliced(location)} ({kind}) is sliced with a traced bound{at}, '
-                            f'but {reason}. To fix: {fix}.')
+    return traced_slice(_sliced(location), seq, location, reason, fix)
 
 
 def _sliced(location):

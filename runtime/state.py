@@ -5,12 +5,11 @@ A branch or loop body takes and returns the user's variables. Under `lax`, only 
 (None, strings, functions, objects, a variable with no value yet) is *static*: it must be
 the same on every path, and it is carried around the primitive in Python instead.
 """
+import copy
 import dataclasses
 
 import jax
 import numpy as np
-
-from .errors import ControlFlowError
 
 
 class Undefined:
@@ -66,8 +65,8 @@ class Unbound(Undefined):
     statement reads it; a nested function may read a closure-visible variable at any later
     time. So staged control flow lets such a variable stay unset on some of its paths
     (where Python would raise NameError on a later read) and binds it to
-    `Unbound(name, reason)`: a read raises ControlFlowError(reason), which names the
-    statement. Without a reason the variable has no value yet on any path (a read raises
+    `Unbound(name, reason)`: a read raises `reason` (a ControlFlowError of
+    runtime.messages, which names the statement; a copy each time). Without a reason the variable has no value yet on any path (a read raises
     UnboundLocalError, as for `Undefined`).
     """
 
@@ -80,7 +79,7 @@ class Unbound(Undefined):
     def __eq__(self, other):
         if not isinstance(other, Unbound):
             return NotImplemented   # compared with a plain Undefined: by name
-        return (other.name, other.reason) == (self.name, self.reason)
+        return (other.name, _text(other.reason)) == (self.name, _text(self.reason))
 
     def __hash__(self):
         return hash(('Undefined', self.name))
@@ -88,7 +87,11 @@ class Unbound(Undefined):
     def error(self):
         if self.reason is None:
             return super().error()
-        return ControlFlowError(self.reason)
+        return copy.copy(self.reason)
+
+
+def _text(error):
+    return None if error is None else str(error)
 
 
 def grow(value, grown):

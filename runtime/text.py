@@ -18,23 +18,15 @@ import builtins
 
 import jax
 
-from .errors import ControlFlowError, here
+from .errors import here
+from .messages import no_text, text_used_as_data
 from .state import any_traced, is_traced
 
 
 def _check(construct, value, depth=2):
     if any_traced(value):
-        location = here(depth)
-        raise ControlFlowError(
-            f'{construct} of a traced value{_at(location)}: its value is known only when '
-            f'the compiled program runs, so it has no text while tracing. To see the value, '
-            f"use jax.debug.print('{{}}', x); to branch on it, compare it as an array.")
+        raise no_text(construct, here(depth))
     return value
-
-
-def _at(location):
-    line = f' (`{location.source_line()}`)' if location else ''
-    return f' at {location}{line}' if location else ''
 
 
 def text(value):
@@ -127,12 +119,7 @@ class Message:
     __repr__ = __format__ = lambda self, *spec: str(self)
 
     def misused(self, *args, **kwargs):
-        raise ControlFlowError(
-            f'the text made{_at(self.location)} formats a traced value: its value is known '
-            f'only when the compiled program runs. It can be raised, printed, warned or '
-            f'logged (formatted when the program runs), but not used as data while '
-            f"tracing. To see the value, use jax.debug.print('{{}}', x); to branch on it, "
-            f'compare it as an array.')
+        raise text_used_as_data(self.location)
 
     __eq__ = __ne__ = __lt__ = __le__ = __gt__ = __ge__ = __hash__ = misused
     __len__ = __iter__ = __getitem__ = __contains__ = __bool__ = __mul__ = misused

@@ -1,5 +1,6 @@
 """Shared checks: converted code against the same Python run unconverted."""
 import inspect
+import os
 
 import jax
 import jax.numpy as jnp
@@ -37,6 +38,12 @@ def line_of(fn, text):
         if text in line:
             return start + offset
     raise AssertionError(text)
+
+
+def site(fn, text):
+    """'file.py:line' of the first line of `fn` containing `text`, as error messages and
+    warnings name a user's line (the file's base name: messages shorten the path)."""
+    return f'{os.path.basename(inspect.getsourcefile(fn))}:{line_of(fn, text)}'
 
 
 def primitives(fn, *args):

@@ -2,24 +2,15 @@
 with Python's result where bound and Python's UnboundLocalError, when the program runs,
 where not; None-or-value results. Each case runs plain Python, converted (its own jit),
 converted under jax.jit / jax.vmap / jax.grad, on the same inputs."""
-import os
-
 import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
 
 import autograph
-from tests.helpers import assert_same, staged
+from tests.helpers import assert_same, site, staged
 
-HERE = os.path.basename(__file__)
 UNBOUND = "cannot access local variable '{}' where it is not associated with a value"
-
-
-def line_of(fn, text):
-    import inspect
-    lines, start = inspect.getsourcelines(fn)
-    return start + next(i for i, line in enumerate(lines) if text in line)
 
 
 def same_as_python(fn, *args):
@@ -40,7 +31,7 @@ def raises_unbound(fn, name, *args, line=None):
         autograph.convert(fn)(*args)
     if line is not None:
         notes = '\n'.join(getattr(info.value, '__notes__', []))
-        assert f'{HERE}:{line_of(fn, line)}' in notes, notes
+        assert site(fn, line) in notes, notes
 
 
 # --- loop-created variables with a run-time trip count ----------------------------------
@@ -230,7 +221,7 @@ def test_paths_that_give_different_kinds_of_value_stay_a_named_error():
         autograph.convert(f)(jnp.float32(1.))
     message = str(info.value)
     assert "'y' is float32[]" in message and 'list of 2' in message
-    assert f'{HERE}:{line_of(f, "if x > 0")}' in message
+    assert site(f, "if x > 0") in message
 
 
 def test_a_placeholder_of_a_pytree():

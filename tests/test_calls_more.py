@@ -8,9 +8,7 @@ import numpy as np
 import pytest
 
 import autograph
-from tests.helpers import _subjaxprs, assert_same, check, primitives
-
-HERE = 'test_calls_more.py'
+from tests.helpers import _subjaxprs, assert_same, check, primitives, site
 
 
 # --- a Python list indexed by a traced integer -------------------------------------------
@@ -113,7 +111,7 @@ def test_list_of_unlike_items_at_a_traced_index_names_the_list():
         autograph.convert(f)(jnp.float32(1.), jnp.int32(0))
     message = str(info.value)
     assert message.startswith("'mixed': a Python list of 2 items") and 'mixed[i]' in message
-    assert f'{HERE}:' in message and 'traced' in message
+    assert site(f, 'return mixed[i]') in message and 'traced' in message
 
 
 def test_list_repeated_a_traced_number_of_times_is_a_named_error():
@@ -122,7 +120,7 @@ def test_list_repeated_a_traced_number_of_times_is_a_named_error():
         return len(zeros)
     with pytest.raises(autograph.ControlFlowError) as info:
         autograph.convert(f)(jnp.int32(3))
-    assert 'zeros = [0] * (n + 1)' in str(info.value) and HERE in str(info.value)
+    assert 'zeros = [0] * (n + 1)' in str(info.value) and site(f, 'zeros = [0]') in str(info.value)
     assert autograph.convert(f)(3) == 4
 
 

@@ -2,7 +2,6 @@
 `return` anywhere, `match`, generators given to `convert`, and what mismatch errors say.
 Each converted result is compared with the same function run as plain Python."""
 import contextlib
-import os
 
 import jax
 import jax.numpy as jnp
@@ -10,9 +9,7 @@ import numpy as np
 import pytest
 
 import autograph
-from tests.helpers import assert_same, check, f32, i32, line_of, primitives, staged
-
-HERE = os.path.basename(__file__)
+from tests.helpers import assert_same, check, f32, i32, primitives, site, staged
 
 
 # --- raise ------------------------------------------------------------------------------
@@ -35,7 +32,7 @@ def test_raise_under_traced_condition_checks_at_run_time():
     with pytest.raises(ValueError) as info:
         converted(f32(2.), i32(-3))
     assert str(info.value) == 'exponent must be non-negative, got -3'
-    assert f'{HERE}:{line_of(power, "raise ValueError")}' in '\n'.join(info.value.__notes__)
+    assert site(power, "raise ValueError") in '\n'.join(info.value.__notes__)
     assert 'debug_callback' in primitives(power, f32(2.), i32(3))
     assert 'ag.raise_if(exponent < 0, lambda exponent: ValueError(' in autograph.to_code(power)
 
@@ -332,7 +329,7 @@ def test_unconvertible_construct_is_a_conversion_error_with_location():
         return n
     with pytest.raises(autograph.ConversionError) as info:
         autograph.to_code(f)
-    assert f'{HERE}:{line_of(f, "while (n :=")}' in str(info.value)
+    assert site(f, "while (n :=") in str(info.value)
 
 
 # --- match ------------------------------------------------------------------------------
@@ -427,7 +424,7 @@ def test_structural_match_on_traced_subject_is_a_named_error():
         autograph.convert(describe_shape)(f32(2.), f32(1.))
     message = str(info.value)
     assert 'class, sequence or mapping patterns' in message
-    assert f'{HERE}:{line_of(describe_shape, "match shape")}' in message
+    assert site(describe_shape, "match shape") in message
 
 
 def test_control_flow_inside_a_structural_match_is_converted():
@@ -534,7 +531,7 @@ def test_return_values_that_differ_say_return_value():
         return x
     message = mismatch(f, f32(1.))
     assert 'the return value is float32[2] on one path but float32[] on another' in message
-    assert f'{HERE}:{line_of(f, "if x > 0")} (`if x > 0:`)' in message
+    assert f'{site(f, "if x > 0")} (`if x > 0:`)' in message
     assert 'retval' not in message and "'return'" not in message
 
 

@@ -1,13 +1,9 @@
 """Every error a user can hit names the problem, the variable and their file:line."""
-import os
-
 import jax.numpy as jnp
 import pytest
 
 import autograph
-from tests.helpers import line_of
-
-HERE = os.path.basename(__file__)
+from tests.helpers import line_of, site
 
 
 def raises(fn, *args, error=autograph.ControlFlowError):
@@ -26,7 +22,7 @@ def test_assigned_in_one_branch_of_staged_if_is_checked_when_read():
                        match="cannot access local variable 'y' where it is not associated "
                              "with a value") as info:
         autograph.convert(f)(jnp.float32(-1.))
-    assert f'{HERE}:{line_of(f, "return y")}' in '\n'.join(info.value.__notes__)
+    assert site(f, "return y") in '\n'.join(info.value.__notes__)
 
 
 def test_one_branch_assignment_is_fine_with_python_condition():
@@ -48,7 +44,7 @@ def test_branches_with_different_shapes():
         return y
     message = raises(f, jnp.ones(3))
     assert "'y' is float32[3] in the true branch but float32[] in the false branch" in message
-    assert f'{HERE}:{line_of(f, "if x.sum()")}' in message
+    assert site(f, "if x.sum()") in message
 
 
 def test_branches_with_different_dtypes():
@@ -89,7 +85,7 @@ def test_return_of_structures_that_differ_beyond_none_stays_an_error():
         return None, (x,)
     message = raises(f, jnp.float32(1.))
     assert 'the return value' in message and 'on one path' in message
-    assert f'{HERE}:{line_of(f, "if x > 0")}' in message
+    assert site(f, "if x > 0") in message
 
 
 def test_non_scalar_condition():
@@ -99,7 +95,7 @@ def test_non_scalar_condition():
         return x
     message = raises(f, jnp.ones(3))
     assert 'is an array of shape (3,)' in message and 'jnp.any' in message
-    assert f'{HERE}:{line_of(f, "if x > 0")}' in message
+    assert site(f, "if x > 0") in message
 
 
 def test_non_scalar_while_condition():
@@ -137,7 +133,7 @@ def test_carried_dtype_changes():
     message = raises(f, jnp.float32(1.5), jnp.int32(3))
     assert "'acc' is int32[] before the staged loop" in message
     assert 'float32[] after one iteration' in message and 'as float32' in message
-    assert f'{HERE}:{line_of(f, "for i in range(n)")}' in message
+    assert site(f, "for i in range(n)") in message
 
 
 def test_carried_shape_changes():

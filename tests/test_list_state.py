@@ -5,7 +5,7 @@ items from before the loop and this iteration's. Appending is collected per iter
 any other read of such a list must give Python's values (a loop over a Python range runs
 as Python) or a named error, never the values of that one trace.
 """
-import inspect
+import re
 
 import jax
 import jax.numpy as jnp
@@ -13,7 +13,7 @@ import pytest
 
 import autograph
 from autograph import ControlFlowError
-from tests.helpers import assert_same, check, f32, staged
+from tests.helpers import assert_same, check, f32, site, staged
 
 
 def check_all(fn, x):
@@ -29,9 +29,7 @@ def check_all(fn, x):
 
 def location(fn, text):
     """A pattern for 'tests/test_list_state.py:N', N the line of `fn` that has `text`."""
-    lines, first = inspect.getsourcelines(fn)
-    number = next(first + i for i, line in enumerate(lines) if text in line)
-    return rf'\S*test_list_state\.py:{number}\b'
+    return r'\S*' + re.escape(site(fn, text)) + r'\b'
 
 
 # --- reading a list the loop appends to: Python's values ------------------------------------
@@ -312,7 +310,6 @@ def test_dict_assigned_at_a_traced_key_is_a_named_error():
     with pytest.raises(ControlFlowError, match=r"'d': a Python dict is assigned at a traced "
                        r"key at " + location(f, 'd[x] = 1')):
         autograph.convert(f)(jnp.arange(3))
-
 
 
 # --- lists other code holds too: the loop fills the very object --------------------------

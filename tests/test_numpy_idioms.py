@@ -8,7 +8,7 @@ import pytest
 
 import autograph
 from autograph.runtime.errors import ControlFlowError
-from autograph.runtime.lists import ListReadInLoop
+from autograph.runtime.messages import ListReadInLoop
 from tests.helpers import assert_same, f32, i32, primitives
 
 

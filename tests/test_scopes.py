@@ -9,7 +9,7 @@ import jax.numpy as jnp
 import pytest
 
 import autograph
-from tests.helpers import assert_same, check, converted, line_of, staged
+from tests.helpers import assert_same, check, converted, site, staged
 
 COUNTER = 0.0
 SCALE = 2.0
@@ -173,7 +173,7 @@ def test_a_function_a_staged_loop_makes_is_the_iteration_own():
         autograph.convert(f)(jnp.arange(3.), True)
     message = str(info.value)
     assert "'term' is first assigned inside the staged loop" in message
-    assert f'test_scopes.py:{line_of(f, "for x in xs")}' in message
+    assert site(f, "for x in xs") in message
 
 
 # --- closure-visible variables assigned on one path of a staged `if` ---------------------
@@ -214,7 +214,7 @@ def test_a_closure_visible_variable_set_in_one_branch_and_read_after_is_named():
         autograph.convert(one_sided_read_later)(jnp.float32(1.5))
     message = str(info.value)
     assert "'y' is assigned on only some paths of the `if`" in message
-    assert f'test_scopes.py:{line_of(one_sided_read_later, "if x > 0")}' in message
+    assert site(one_sided_read_later, "if x > 0") in message
 
 
 def test_a_closure_visible_variable_set_in_nested_branches_and_loops():

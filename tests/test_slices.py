@@ -2,17 +2,14 @@
 `lax.dynamic_slice` (checked when the program runs where Python would differ); other
 traced slices are a ControlFlowError naming the slice and the line. Each converted
 result is compared with the same function run as plain Python."""
-import os
-
 import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
 
 import autograph
-from tests.helpers import assert_same, check, i32, line_of, primitives
+from tests.helpers import assert_same, check, i32, primitives, site
 
-HERE = os.path.basename(__file__)
 pytestmark = pytest.mark.x64
 
 
@@ -37,7 +34,7 @@ def test_window_of_an_array_matches_python_where_python_has_k_items():
                 converted(jnp.asarray(x), i32(i))
             message = str(info.value)
             assert '`x[i:i + 3]` at ' in message
-            assert f'{HERE}:{line_of(window3, "x[i:i + 3]")}' in message
+            assert site(window3, "x[i:i + 3]") in message
             assert f'with start {i} has {len(expected)} items in Python, not 3' in message
     assert 'dynamic_slice' in primitives(window3, jnp.asarray(x), i32(2))
     assert 'ag.window(x, i, 3)' in autograph.to_code(window3)
@@ -125,7 +122,7 @@ def test_window_of_a_python_list_with_traced_start_is_a_named_error():
         autograph.convert(f)(i32(1))
     message = str(info.value)
     assert '`xs[i:i + 3]` (a Python list)' in message
-    assert f'{HERE}:{line_of(f, "xs[i:i + 3]")}' in message
+    assert site(f, "xs[i:i + 3]") in message
     assert 'jnp.asarray' in message
 
 
@@ -143,7 +140,7 @@ def test_slice_of_traced_length_is_read_by_a_reduction_else_a_named_error():
         autograph.convert(g)(jnp.arange(5.), i32(1), i32(4))
     message = str(info.value)
     assert '`x[:j]` or `x[i:j]`' in message
-    assert f'{HERE}:{line_of(g, "x[i:j]")}' in message
+    assert site(g, "x[i:j]") in message
     assert 'depends on a value known only when the program runs' in message
 
 

@@ -1,8 +1,6 @@
 """State that lives in objects: attributes, nested subscripts, array items, containers the
 caller passed in, and variables a staged loop creates. Each case runs converted against
 the same function run as plain Python (for JAX array items: on a NumPy copy)."""
-import os
-
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -10,9 +8,7 @@ import pytest
 from flax import nnx
 
 import autograph
-from tests.helpers import assert_same, check, converted, line_of, staged
-
-HERE = os.path.basename(__file__)
+from tests.helpers import assert_same, check, converted, site, staged
 
 
 # --- attributes as state ------------------------------------------------------------------
@@ -142,7 +138,7 @@ def test_attribute_assigned_in_one_branch_only_names_it():
         autograph.convert(f)(jnp.float32(1))
     message = str(info.value)
     assert "'b.ready' is float32[3] in the true branch" in message
-    assert f'{HERE}:{line_of(f, "if x > 0")}' in message
+    assert site(f, "if x > 0") in message
 
 
 def test_attribute_generated_code_is_readable():
@@ -204,7 +200,7 @@ def test_dict_key_added_in_one_branch_names_the_key():
     message = str(info.value)
     assert "'d['a']['c']' is float32[] in the true branch but missing" in message
     assert 'dict of' not in message
-    assert f'{HERE}:{line_of(f, "if x > 0")}' in message
+    assert site(f, "if x > 0") in message
 
 
 def test_nested_item_changing_type_in_loop_names_it():
@@ -217,7 +213,7 @@ def test_nested_item_changing_type_in_loop_names_it():
         autograph.convert(f)(jnp.int32(3))
     message = str(info.value)
     assert "'d['a']['b']' is int32[] before the staged loop" in message
-    assert f'{HERE}:{line_of(f, "for i in range(n)")}' in message
+    assert site(f, "for i in range(n)") in message
 
 
 # --- item and slice assignment on JAX arrays ----------------------------------------------
@@ -413,7 +409,7 @@ def test_changed_in_place_on_one_path_replaced_on_other_is_an_error():
     with pytest.raises(autograph.ControlFlowError) as info:
         autograph.convert(f)([jnp.float32(0), jnp.float32(0)], jnp.float32(1))
     assert "'xs' is changed in place on one path" in str(info.value)
-    assert f'{HERE}:{line_of(f, "if x > 0")}' in str(info.value)
+    assert site(f, "if x > 0") in str(info.value)
 
 
 # --- variables a staged loop creates ------------------------------------------------------
@@ -582,7 +578,7 @@ def test_other_pytree_objects_changed_in_place_are_named():
         jax.jit(converted(f))(PytreeBox(jnp.float32(1.)), jnp.float32(2.))
     message = str(info.value)
     assert "'box' (PytreeBox, a pytree) is changed in place" in message
-    assert f'{HERE}:{line_of(f, "if x > 0")}' in message
+    assert site(f, "if x > 0") in message
 
 
 # --- lists changed in place inside a staged loop over an array ---------------------------
@@ -632,7 +628,7 @@ def test_appending_under_a_staged_if_in_a_scan_is_named():
     with pytest.raises(autograph.ControlFlowError) as info:
         autograph.convert(f)(jnp.float32(2.), jnp.arange(4.))
     assert "'out' is list of 1 in the true branch but list of 0" in str(info.value)
-    assert f'{HERE}:{line_of(f, "if x > e")}' in str(info.value)
+    assert site(f, "if x > e") in str(info.value)
 
 
 # --- attributes that methods called in staged code assign --------------------------------

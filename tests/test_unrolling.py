@@ -17,10 +17,8 @@ import numpy as np
 import pytest
 
 import autograph
-from tests.helpers import (assert_same, check, converted, i32, line_of, primitive_names,
-                           primitives)
-
-HERE = os.path.basename(__file__)
+from tests.helpers import (assert_same, check, converted, i32, primitive_names,
+                           primitives, site)
 
 
 def equations(fn, *args):
@@ -255,7 +253,7 @@ def test_other_uses_of_a_slice_of_varying_length_are_a_named_error():
         autograph.convert(f)(jnp.arange(6.), i32(1))
     message = str(info.value)
     assert '`x[max(0, i - 2):i + 3]`' in message
-    assert f'{HERE}:{line_of(f, "x[max(0")}' in message
+    assert site(f, "x[max(0") in message
     assert 'depends on a value known only when the program runs' in message
 
     def g(x, i):
@@ -351,7 +349,7 @@ def test_unrolled_loops_warn_when_long_or_large_with_the_reason():
     with pytest.warns(UserWarning) as caught:
         check(growing, jnp.float32(1.))
     message = str(caught[0].message)
-    assert f'{HERE}:{line_of(growing, "for i")} (17 iterations' in message
+    assert f'{site(growing, "for i")} (17 iterations' in message
     assert 'unrolled' in message and 'TypeError' in message
     with pytest.warns(UserWarning, match=r'\(5 iterations, \d{4} operations\)'):
         autograph.convert(large_body)(jnp.float32(0.1))

@@ -29,7 +29,8 @@ import jax.numpy as jnp
 from jax import lax
 
 from .. import context
-from ..errors import AutographError, ControlFlowError, here, where
+from ..errors import AutographError, here
+from ..messages import missing_primitive, no_value_after_branches, not_initialised
 from ..staging.trace import TRACED
 from ..state import RETURN_VALUE, Undefined, is_traced, pack, unpack
 
@@ -153,9 +154,7 @@ class Lowering:
     def _primitive(self, name, what, location):
         primitive = getattr(self, name)
         if primitive is None:
-            raise ControlFlowError(
-                f'the {what}{where(location)} is on a value of a framework whose lowering '
-                f'gives no {name}; register one (autograph.register(..., {name}=...)).')
+            raise missing_primitive(name, what, location)
         return primitive
 
 
@@ -181,21 +180,13 @@ def _without_undefined(values):
 def _check_assigned(names, values, what, location):
     for name, value in zip(names, values):
         if isinstance(value, Undefined):
-            subject = ('the function returns no value' if name == RETURN_VALUE
-                       else f"'{name}' has no value")
-            raise ControlFlowError(
-                f'{subject} at the end of {what}{where(location)}, but the condition is '
-                f'staged, so every branch must give it one: assign it before the `if` or '
-                f'in both branches.')
+            raise no_value_after_branches(name, location, what)
 
 
 def _check_initialised(names, values, what, location):
     for name, value in zip(names, values):
         if isinstance(value, Undefined) and name != RETURN_VALUE:
-            raise ControlFlowError(
-                f"'{name}' has no value before the staged {what}{where(location)}: a "
-                f"framework's loop carries only values it had before the loop; assign "
-                f"'{name}' before the loop.")
+            raise not_initialised(name, what, location)
 
 
 def register(owns, *, cond, while_loop=None, fori_loop=None, select=None):

@@ -13,9 +13,10 @@ import builtins
 
 from .. import loop_autodiff, loop_policy, vectorized
 from ..backends import dispatch
-from ..errors import ControlFlowError, here, where
+from ..errors import ControlFlowError, here
 from ..iterables import (StagedRange, StackedItems, TracedIterable, range_items,
                          stacked_items, unstacked_reason)
+from ..messages import reused_iterator
 from ..raises import on_path
 from ..staging import branches, loops
 from ..staging.trace import probe
@@ -121,11 +122,7 @@ def _untraced_exit(extra_test, iterator, location):
     def test(*state):
         go = extra_test(*state)
         if is_traced(go):
-            raise ControlFlowError(
-                f'the `for` loop{where(location)} may `break` on a traced condition, which '
-                f'would leave the iterator {iterator!r} at a position known only when the '
-                f'program runs, and the code after the loop reads {iterator!r} again. '
-                f'Iterate over a list or an array instead, or do not reuse the iterator.')
+            raise reused_iterator(iterator, location)
         return go
     return test
 

@@ -12,8 +12,8 @@ import jax.numpy as jnp
 from jax import export, lax
 
 from .. import checks, lists, loop_autodiff, slices
-from ..errors import ControlFlowError, where
-from ..messages import carry_mismatch, list_hint, never_ends
+from ..messages import (carry_mismatch, carry_unsettled, condition_no_value, condition_shape,
+                        list_hint, never_ends)
 from ..raises import raise_if
 from ..absent import Maybe, is_absent, lifted, placeholder
 from ..state import Undefined, describe, grow, merge, pack, split, unpack
@@ -52,7 +52,7 @@ def _carried(body, names, values, location, item_avals=(), allow_append=False):
             layout, changed = layout.union(traced.errors_out), True
         if not changed:
             return Carry(traced, leaves, state, errors, layout)
-    raise ControlFlowError(f'the types carried by the loop{where(location)} do not settle')
+    raise carry_unsettled(location)
 
 
 @dataclasses.dataclass
@@ -165,11 +165,9 @@ def _test_function(test, state, leaves, location, what):
     traced = trace(test, state, [aval(x) for x in leaves], ('condition',), errors=None)
     (out,) = traced.out_avals() or [None]
     if out is None:
-        raise ControlFlowError(f'the condition of the {what}{where(location)} is not a value')
+        raise condition_no_value(what, location)
     if out.shape != () and math.prod(out.shape) != 1:
-        raise ControlFlowError(
-            f'the condition of the {what}{where(location)} is an array of shape {out.shape}; '
-            f'a condition must be a scalar. Reduce it with jnp.any(...) or jnp.all(...).')
+        raise condition_shape(what, out.shape, location)
 
     def run(*leaves):
         (value,) = traced(*leaves)

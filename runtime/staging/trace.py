@@ -14,7 +14,8 @@ import jax
 from jax.extend.core import Var
 
 from .. import checks, context, lists
-from ..errors import ControlFlowError, here, where
+from ..errors import here
+from ..messages import nested_too_deep
 from ..state import describe, merge, pack, split
 
 STAGED_HEADROOM = 1000
@@ -30,9 +31,7 @@ MAX_STAGED_DEPTH = 500
 def staging():
     state = context.current()
     if state.depth >= MAX_STAGED_DEPTH:
-        raise ControlFlowError(
-            f'staged branches and loop bodies are nested more than {MAX_STAGED_DEPTH} deep'
-            f'{where(here(3))}: split the function, or make some conditions Python values.')
+        raise nested_too_deep(MAX_STAGED_DEPTH, here(3))
     with context.recursion_room(STAGED_HEADROOM), context.setting(depth=state.depth + 1):
         yield
 

@@ -5,7 +5,7 @@ import jax
 import jax.numpy as jnp
 from jax._src.lax.lax import _convert_element_type   # lax.convert_element_type, keeping weak
 
-from ..errors import ControlFlowError, where
+from ..messages import condition_shape
 
 def aval(value):
     t = jax.typeof(value)
@@ -61,8 +61,6 @@ def predicate(cond, location, what):
     if shape != () and math.prod(shape) == 1:
         cond, shape = jnp.reshape(cond, ()), ()
     if shape != ():
-        raise ControlFlowError(
-            f'the condition of the {what}{where(location)} is an array of shape {shape}; '
-            f'a condition must be a scalar. Reduce it with jnp.any(...) or jnp.all(...).')
+        raise condition_shape(what, shape, location)
     cond = jnp.asarray(cond)
     return cond if cond.dtype == jnp.bool_ else cond != 0

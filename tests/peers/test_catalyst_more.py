@@ -9,18 +9,14 @@ Quantum circuits become arithmetic on a state that keeps the control-flow struct
 `qjit(autograph=True)` is `autograph.convert`. Each test names the upstream test it
 restates; expected values come from the same function run as plain Python.
 """
-import inspect
-import os
-
 import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
 
 import autograph
-from tests.helpers import assert_same, check, f32, i32, primitives, staged
+from tests.helpers import assert_same, check, f32, i32, line_of, primitives, site, staged
 
-HERE = os.path.basename(__file__)
 pytestmark = pytest.mark.x64
 
 
@@ -42,7 +38,7 @@ def test_source_info_of_raise_in_loop():
     with pytest.raises(RuntimeError) as info:
         autograph.convert(raising_loop)()
     assert info.value.args == ('Test failure',)
-    line = inspect.getsourcelines(raising_loop)[1] + 2
+    line = line_of(raising_loop, "raise RuntimeError")
     assert f'line {line}, in raising_loop' in '\n'.join(info.value.__notes__)
 
 
@@ -63,8 +59,7 @@ def test_source_info_of_raise_in_a_called_function():
     assert_same(autograph.convert(main)(i32(0)), main(0))
     with pytest.raises(RuntimeError, match='Test failure') as info:
         autograph.convert(main)(i32(2))
-    line = inspect.getsourcelines(inner)[1] + 2
-    assert f'{HERE}:{line}' in '\n'.join(info.value.__notes__)
+    assert site(inner, "raise RuntimeError") in '\n'.join(info.value.__notes__)
 
 
 # --- TestIntegration ----------------------------------------------------------------------

@@ -1,0 +1,25 @@
+"""The errors of staged code: every ControlFlowError the runtime raises, as a kind with
+fields, rendered in one style (see `style`): what happened, where (the user's file:line),
+why staging cannot do what Python does, and what to write instead.
+
+One module per family of kinds; KINDS lists them all (name -> Kind).
+"""
+from .branches import (BRANCHES_DIFFER, TWO_WAY, branch_mismatch, no_value_after_branches,
+                       unset_on_a_path, where_differs)
+from .lists import (LIST_IN_LOOP, ListReadInLoop, collects_non_arrays, list_hint,
+                    read_while_appending)
+from .loops import (CONDITION, LOOP_STATE, carry_mismatch, carry_unsettled,
+                    condition_no_value, condition_shape, created_in_loop, never_ends,
+                    not_initialised)
+from .shapes import (RUN_TIME_SHAPE, boolean_mask, sequence_index, slice_longer,
+                     slice_may_shorten, slice_width, slice_write_count, traced_slice,
+                     varying_slice_used)
+from .staging import (FRAMEWORK_LOWERING, IN_PLACE_CHANGE, STAGING_LIMIT,
+                      changed_and_replaced, missing_primitive, nested_too_deep,
+                      pytree_changed_in_place, staged_recursion)
+from .style import KINDS, Kind, problem
+from .values import (PYTHON_VALUE_NEEDED, ambiguous_in, ambiguous_truth,
+                     caught_staged_raise, items_differ, no_order, no_text,
+                     range_step, reused_iterator, scalar_iteration, text_used_as_data,
+                     traced_conversion, traced_filter, traced_key, traced_match_subject,
+                     traced_range, traced_repeat)

@@ -1,0 +1,63 @@
+"""The kinds of errors about staging itself: `in-place-change` (an object changed in
+place on some paths of staged code: Python's caller sees the object, staged code passes
+values), `staging-limit` (staging that would never end, or nests too deep), and
+`framework-lowering` (a framework's registered lowering lacks a primitive)."""
+from .style import Kind, problem
+
+IN_PLACE_CHANGE = Kind(
+    'in-place-change', 'an object is changed in place on some paths of a staged statement '
+    'and replaced on others, or is a pytree that staged code passes by value')
+STAGING_LIMIT = Kind(
+    'staging-limit', 'staged code nests too deep, or a function calls itself from staged '
+    'control flow on a traced condition')
+FRAMEWORK_LOWERING = Kind(
+    'framework-lowering', "a framework's lowering (autograph.register) gives no primitive "
+    "for a statement on its values")
+
+
+def changed_and_replaced(name, location):
+    """`name` is changed in place on one path of a staged statement, replaced on another."""
+    return problem(
+        IN_PLACE_CHANGE, f"'{name}' is changed in place on one path of the staged statement",
+        location, happened='but replaced by a new object on another',
+        why='staged code cannot decide at run time which object the caller sees',
+        fix='Change it in place on every path, or assign a copy on every path')
+
+
+def pytree_changed_in_place(name, type_name, location):
+    """`name`, a pytree of `type_name`, is changed in place in a staged statement."""
+    return problem(
+        IN_PLACE_CHANGE, f"'{name}' ({type_name}, a pytree) is changed in place on a path "
+                         f"of the staged statement", location,
+        why='staged code passes pytrees by value, so the change would reach a copy, not '
+            'this object',
+        fix=f"Build a new object and assign it to '{name}' instead, or stage the statement "
+            f"with the framework's own control flow (autograph.Embedding)")
+
+
+def nested_too_deep(limit, location):
+    """Staged branches and loop bodies nested more than `limit` deep."""
+    return problem(
+        STAGING_LIMIT, f'staged branches and loop bodies are nested more than {limit} deep',
+        location, why='each level is traced inside the one around it, on the Python stack',
+        fix='Split the function, or make some conditions Python values')
+
+
+def staged_recursion(name, defined, limit, location):
+    """Function `name` (`defined`: ' (defined at file:line)' or '') calls itself `limit`
+    levels deep from staged control flow."""
+    return problem(
+        STAGING_LIMIT, f'{name}{defined} calls itself from inside staged control flow {limit} '
+                       f'levels deep', location,
+        why='its recursion depends on a traced value, so tracing it would never end',
+        fix='Make the condition that stops the recursion a Python value, or write the '
+            'recursion as a loop (while/for), which is staged as lax.while_loop')
+
+
+def missing_primitive(name, what, location):
+    """A framework's lowering has no `name` primitive for `what` on its values."""
+    return problem(
+        FRAMEWORK_LOWERING, f'the {what}', location,
+        happened=f'is on a value of a framework whose lowering gives no {name}',
+        why=f'the framework must stage the {what} itself, with its own {name}',
+        fix=f'Register one (autograph.register(..., {name}=...))')

@@ -1,0 +1,182 @@
+"""Kind `python-value-needed`: Python must know a value that is traced (known only when
+the compiled program runs): to pick a match pattern, count the items a filter keeps, make
+text, size or address a Python list or dict, tell whether an array is true, convert to a
+Python number, iterate a range, or catch a raise in an `except`."""
+from .style import Kind, problem
+
+PYTHON_VALUE_NEEDED = Kind(
+    'python-value-needed', 'Python must know a value that is traced: a match subject, a '
+    'filter test, text, a list index or dict key, a truth value, a conversion, a range')
+
+KNOWN_AT_RUN_TIME = 'known only when the compiled program runs'
+SEE_OR_BRANCH = ("To see the value, use jax.debug.print('{}', x); to branch on it, compare "
+                 "it as an array")
+
+
+def reused_iterator(iterator, location):
+    """A `for` over iterator `iterator` (its name) may `break` on a traced condition, and
+    the code after the loop reads the iterator again."""
+    return problem(
+        PYTHON_VALUE_NEEDED, 'the `for` loop', location,
+        happened=f'may `break` on a traced condition, which would leave the iterator '
+                 f'{iterator!r} at a position {KNOWN_AT_RUN_TIME}',
+        why=f'the code after the loop reads {iterator!r} again, from where the loop left it',
+        fix='Iterate over a list or an array instead, or do not reuse the iterator')
+
+
+def traced_match_subject(location):
+    """A `match` with structural patterns on a traced subject."""
+    return problem(
+        PYTHON_VALUE_NEEDED, 'the `match`', location,
+        happened='has class, sequence or mapping patterns',
+        why=f'they test the Python structure of its subject, but the subject is traced '
+            f'({KNOWN_AT_RUN_TIME})',
+        fix='Match a traced value only with literal or value patterns (case 0:, '
+            'case 1 | 2:, case _:), or match on Python values')
+
+
+def traced_filter(construct, location):
+    """`construct` (a comprehension's `if`, `filter()`) tests a traced value."""
+    return problem(
+        PYTHON_VALUE_NEEDED, construct, location, happened='tests a traced value',
+        why=f'the number of items kept would depend on values {KNOWN_AT_RUN_TIME}, and its '
+            f'arrays have static shapes',
+        fix='Keep every item and mask them (jnp.where(test, item, fill)), or select with a '
+            'boolean mask outside jax.jit')
+
+
+def no_text(construct, location):
+    """`construct` (`str()`, an f-string, ...) of a traced value."""
+    return problem(
+        PYTHON_VALUE_NEEDED, f'{construct} of a traced value', location, statement=True,
+        why=f'its value is {KNOWN_AT_RUN_TIME}, so it has no text while tracing',
+        fix=SEE_OR_BRANCH)
+
+
+def text_used_as_data(location):
+    """Text made (at `location`) from a traced value is compared, indexed, ..."""
+    return problem(
+        PYTHON_VALUE_NEEDED, 'the text made', location, statement=True,
+        happened='formats a traced value',
+        why=f'its value is {KNOWN_AT_RUN_TIME}. It can be raised, printed, warned or logged '
+            f'(formatted when the program runs), but not used as data while tracing',
+        fix=SEE_OR_BRANCH)
+
+
+def traced_repeat(kind, location):
+    """A Python sequence of type `kind` repeated a traced number of times."""
+    return problem(
+        PYTHON_VALUE_NEEDED, f'a Python {kind} is repeated a traced number of times',
+        location, statement=True,
+        why=f'the length of a Python {kind} must be known while tracing',
+        fix='Make the count a Python int (a static argument), or build an array '
+            '(jnp.zeros/jnp.full) of a static size')
+
+
+def traced_key(names, container, location):
+    """Python `container` ('dict' or 'list'), called `names` on the user's line, is
+    assigned at a traced key or index."""
+    name = ' or '.join(repr(n) for n in names) or 'the container'
+    if container == 'dict':
+        return problem(
+            PYTHON_VALUE_NEEDED, f'{name}: a Python dict is assigned at a traced key',
+            location, statement=True,
+            why='the keys of a Python dict must be known while tracing',
+            fix='Make the key a Python value')
+    array = names[0] if len(names) == 1 else 'x'
+    return problem(
+        PYTHON_VALUE_NEEDED, f'{name}: a Python list is assigned at a traced index',
+        location, statement=True,
+        why='where an item goes in a Python list must be known while tracing',
+        fix=f'Make the index a Python int, or make {name} a JAX array before the staged '
+            f'code (`{array} = jnp.array({array})`): then the assignment updates the array '
+            f'as written')
+
+
+def items_differ(what, error, location):
+    """The traced items given to `what` (`max()`, `sorted()`) do not stack."""
+    return problem(
+        PYTHON_VALUE_NEEDED, what, location,
+        happened='compares traced items that differ in structure or shape',
+        why=f'they cannot be compared as one array ({error})',
+        fix='Give the items one shape and structure')
+
+
+def no_order(shape, location):
+    """`sorted()` of traced items of `shape` (not scalars)."""
+    return problem(
+        PYTHON_VALUE_NEEDED, 'sorted()', location,
+        happened=f'compares its items as traced arrays of shape {shape}',
+        why='they have no single order (the truth value of an array with more than one '
+            'element is ambiguous)',
+        fix='Sort scalars, or use jnp.sort / jnp.argsort')
+
+
+def ambiguous_truth(name, shape, location):
+    """`name()` (any, all) of an item that is a traced array of `shape`."""
+    return problem(
+        PYTHON_VALUE_NEEDED, f'{name}()', location,
+        happened=f'has an item that is a traced array of shape {shape}',
+        why='Python cannot tell whether it is true (the truth value of an array with more '
+            'than one element is ambiguous)',
+        fix=f'Use jnp.{name}(...) on it')
+
+
+def ambiguous_in(shape, location):
+    """`x in items` compares with a traced array of `shape`."""
+    return problem(
+        PYTHON_VALUE_NEEDED, '`in`', location,
+        happened=f'compares with a traced array of shape {shape}',
+        why='that has no single truth value',
+        fix='Compare scalars, or use jnp.any(x == value)')
+
+
+def traced_conversion(name, what, location):
+    """`name()` (int, float, ...) `what` ('with a base', 'of a traced array of shape s')."""
+    return problem(
+        PYTHON_VALUE_NEEDED, f'{name}() {what}', location,
+        why='only a traced scalar converts, to an array of the matching dtype',
+        fix='Call it on a Python value' if what == 'with a base' else
+            'Index or reduce the array to a scalar first')
+
+
+def range_step(over):
+    """A range `over` ('a staged range', 'a range over a symbolic dimension') with a
+    step that is not a Python int other than 0."""
+    return problem(PYTHON_VALUE_NEEDED, f'{over} needs a Python int step other than 0',
+                   None, why='its length is computed while tracing, from the step',
+                   fix='Make the step a Python int')
+
+
+def traced_range(use):
+    """A range with a traced bound `use`d in Python ('iterated', 'its length')."""
+    if use == 'len':
+        return problem(PYTHON_VALUE_NEEDED, 'the length of a range with a traced bound',
+                       None, why=f'it is {KNOWN_AT_RUN_TIME}',
+                       fix='Iterate the range in a `for` loop of converted code')
+    return problem(
+        PYTHON_VALUE_NEEDED, 'a range with a traced bound cannot be iterated in Python',
+        None, why=f'its length is {KNOWN_AT_RUN_TIME}',
+        fix='Iterate it in a `for` loop of converted code')
+
+
+def scalar_iteration():
+    """A `for` over a 0-d array."""
+    return problem(PYTHON_VALUE_NEEDED, 'cannot iterate over a 0-d array (a scalar)', None,
+                   why='it has no first axis to iterate along',
+                   fix='Iterate over an array with at least one axis')
+
+
+def caught_staged_raise(error_type, location, try_location, traced):
+    """`raise error_type` at `location` would be caught by the `except` of the `try` at
+    `try_location`, but is staged (`traced`: its own condition is traced)."""
+    why = ('its condition is a traced value' if traced else
+           'it is in a branch or loop body staged into lax (a traced condition)')
+    return problem(
+        PYTHON_VALUE_NEEDED, f'`raise {error_type.__name__}`', location, statement=True,
+        happened=f'is inside the `try` at {try_location} whose `except` would catch it',
+        why=f'{why}: the compiled program can only raise it when it runs, after tracing, '
+            f'when no `except` can run',
+        fix='Compute the fallback value without an exception (jnp.where, or an `if` on the '
+            'traced value), test the condition on a Python value (a static argument), or '
+            'move the `raise` out of the `try`')

@@ -1,0 +1,106 @@
+"""Every kind of error of staged code (autograph.runtime.messages.KINDS) raised by one
+program that Python runs but staging cannot: the error has its kind, names the user's
+line, and is rendered in the one style (what, where: why. Fix.)."""
+import jax.numpy as jnp
+import pytest
+
+import autograph
+from autograph.runtime.messages import KINDS
+from examples import tinygraph
+from tests.helpers import site
+
+
+def branches_differ(x):
+    if x > 0:
+        y = jnp.zeros(2)
+    else:
+        y = 1.0
+    return y
+
+
+def loop_state(x, n):
+    for i in range(n):
+        x = jnp.concatenate([x, x])
+    return x
+
+
+def list_in_staged_loop(xs):
+    out = [0.]
+    for x in xs:
+        out.append(out[-1] + x)
+    return jnp.stack(out)
+
+
+def condition(x):
+    if x > 0:
+        return x
+    return -x
+
+
+def python_value_needed(xs):
+    return sum([v for v in xs if v > 0])
+
+
+def run_time_shape(x):
+    return x[x > 0].sum()
+
+
+def in_place_change(xs, x):
+    if x > 0:
+        xs[0] = x
+    else:
+        xs = [x, x]
+    return xs
+
+
+def staging_limit(n):
+    if n <= 1:
+        return 1
+    return n * staging_limit(n - 1)
+
+
+def _framework_lowering():
+    partial = autograph.Embedding()
+    partial.register(lambda v: isinstance(v, tinygraph.Node), cond=tinygraph.cond)
+    tinygraph.trace(autograph.transform(tinygraph.collatz_steps, embedding=partial), 'n')
+
+
+def _converted(fn, *args):
+    return lambda: autograph.convert(fn)(*args)
+
+
+f32, i32 = jnp.float32, jnp.int32
+EXAMPLES = {
+    'branches-differ': (_converted(branches_differ, f32(1.)),
+                        site(branches_differ, 'if x > 0')),
+    'loop-state': (_converted(loop_state, jnp.ones(2), i32(3)),
+                   site(loop_state, 'for i in range(n)')),
+    'list-in-staged-loop': (_converted(list_in_staged_loop, jnp.arange(3.)),
+                            site(list_in_staged_loop, 'for x in xs')),
+    'condition': (_converted(condition, jnp.ones(3)), site(condition, 'if x > 0')),
+    'python-value-needed': (_converted(python_value_needed, jnp.arange(3.)),
+                            site(python_value_needed, 'if v > 0')),
+    'run-time-shape': (_converted(run_time_shape, jnp.arange(3.)),
+                       site(run_time_shape, 'x[x > 0]')),
+    'in-place-change': (_converted(in_place_change, [f32(0), f32(0)], f32(1)),
+                        site(in_place_change, 'if x > 0')),
+    'staging-limit': (_converted(staging_limit, i32(5)),
+                      site(staging_limit, 'def staging_limit')),     # (where defined)
+    'framework-lowering': (_framework_lowering, 'tinygraph.py:'),
+}
+
+
+def test_every_kind_has_an_example():
+    assert set(EXAMPLES) == set(KINDS)
+
+
+@pytest.mark.parametrize('kind', sorted(EXAMPLES))
+def test_each_kind_names_its_line_in_the_one_style(kind):
+    run, where = EXAMPLES[kind]
+    with pytest.raises(autograph.ControlFlowError) as info:
+        run()
+    message = str(info.value).split('\n')[0]
+    assert info.value.kind == kind
+    head, _, rest = message.partition(': ')
+    assert where in head                                    # what and where, then
+    assert rest.endswith('.') and '. ' in rest              # why. Fix.

@@ -142,12 +142,12 @@ def test_grad_through_integer_counts_is_the_other_factor():
 def test_forward_mode_on_request_and_the_errors_of_each_mode():
     x = jnp.asarray(GROW)
     forward = autograph.convert(grow_each, loop_autodiff='forward', jit=False)
-    _, tangent = jax.jvp(lambda x: forward(x, jnp.zeros(7)), (x,), (jnp.ones(7),))
+    _, tangent = jax.jvp(lambda x: forward(x, jnp.zeros(7)), (x,), (jnp.ones_like(x),))
     np.testing.assert_allclose(tangent, _finite_difference(GROW), rtol=2e-3)
     with pytest.raises(ValueError, match='Reverse-mode differentiation does not work'):
         jax.grad(lambda x: jnp.sum(forward(x, jnp.zeros(7))))(x)
     with pytest.raises(TypeError) as info:
-        jax.jvp(lambda x: converted(grow_each)(x, jnp.zeros(7)), (x,), (jnp.ones(7),))
+        jax.jvp(lambda x: converted(grow_each)(x, jnp.zeros(7)), (x,), (jnp.ones_like(x),))
     assert "loop_autodiff='forward'" in '\n'.join(getattr(info.value, '__notes__', []))
 
 

@@ -4,7 +4,9 @@ hand-vectorised JAX, side by side in one process, at three sizes.
 Each kernel is one Python function run four ways: as CPython (NumPy arrays, the loops in
 the interpreter), under `numba.njit`, converted by `autograph.convert` (JAX arrays, jit),
 and its hand-vectorised JAX version under `jax.jit`. Results are checked against CPython's
-first. Reported: steady-state seconds per call (median of interleaved rounds) and the
+first. Reported: steady-state seconds per call (the best of interleaved rounds, each as
+many calls as fit a budget after one warm call: other work on a shared machine only
+ever adds time) and the
 first call (conversion/compilation included), and the ratios converted/Numba and
 converted/hand-written JAX. Runs in .venv-bench (`make bench`), which has Numba; with
 --write it replaces the "Element-wise kernels" section of BENCHMARKS.md and draws
@@ -84,13 +86,17 @@ def _timed(fn, args):
     return time.perf_counter() - start
 
 
-def measure(name, kernel, vectorised, make, size, rng, python=True):
+def measure(name, kernel, vectorised, make, size, rng, python=True, extra=()):
+    """Steady-state and first-call seconds per variant; `extra`: more JAX variants by
+    name (functions of the inputs as JAX arrays), timed interleaved with the others."""
     inputs = make(size, rng)
     variants = {
         'numba': (numba.njit(kernel), lambda: _copy(inputs)),
         'autograph': (autograph.convert(kernel), lambda: tuple(map(jnp.asarray, inputs))),
         'jax': (jax.jit(vectorised), lambda: tuple(map(jnp.asarray, inputs))),
     }
+    for variant, fn in dict(extra).items():
+        variants[variant] = (fn, lambda: tuple(map(jnp.asarray, inputs)))
     if python:
         variants['python'] = (kernel, lambda: _copy(inputs))
     first, results = {}, {}
@@ -102,13 +108,15 @@ def measure(name, kernel, vectorised, make, size, rng, python=True):
     reference = results.get('python', results['numba'])
     for variant, value in results.items():
         _check(value, reference, f'{name} {size}: {variant}')
+    # Calls per round from a second call's time (the first one compiles).
+    warm = {v: _timed(fn, fresh()) for v, (fn, fresh) in variants.items()}
     times = {v: [] for v in variants}
     for _ in range(ROUNDS):   # interleaved rounds
         for variant, (fn, fresh) in variants.items():
             args = fresh()
-            repeats = max(1, min(50, int(BUDGET / ROUNDS / max(first[variant], 1e-6))))
+            repeats = max(1, min(50, int(BUDGET / ROUNDS / max(warm[variant], 1e-6))))
             times[variant].append(min(_timed(fn, args) for _ in range(repeats)))
-    steady = {v: statistics.median(t) for v, t in times.items()}
+    steady = {v: min(t) for v, t in times.items()}
     return steady, first
 
 
@@ -152,10 +160,15 @@ def table(rows, ratios):
             f"{steady['autograph'] / steady['jax']:.2f}x | "
             f"{_ms(first['autograph'])}, {_ms(first['numba'])} |")
     geo = {v: math.exp(statistics.mean(map(math.log, r))) for v, r in ratios.items()}
+    worst = {}
+    for name, _, steady, _ in rows:
+        worst[name] = max(worst.get(name, 0), steady['autograph'] / steady['numba'])
     lines.append('')
     lines.append(f"Geometric mean over all rows: autograph / Numba {geo['numba']:.2f}x, "
                  f"autograph / hand-vectorised JAX {geo['jax']:.2f}x "
-                 f"(steady state, CPU, {os.cpu_count()} cores).")
+                 f"(steady state, CPU, {os.cpu_count()} cores; load average "
+                 f"{os.getloadavg()[0]:.1f} at the end). Worst autograph / Numba per kernel: "
+                 + ', '.join(f'{name} {ratio:.2f}x' for name, ratio in worst.items()) + '.')
     return '\n'.join(lines)
 
 

@@ -18,12 +18,15 @@ The mode comes from, most specific first: `autograph.set_loop_options(autodiff=.
 the loop (it also covers the loops nested in it, which must support the same
 differentiation), `autograph.convert(fn, loop_autodiff=...)` for a whole function, else
 `'reverse'`. Both set a context for as long as the code they cover is traced.
+
+A loop traced in the body of a vectorised loop (runtime.vectorized) takes the form that
+runs well under `jax.vmap` (runtime.lockstep), run by its mode's while loop.
 """
 import contextlib
 
 from jax import lax
 
-from . import context
+from . import context, lockstep
 
 MODES = ('reverse', 'forward')
 DEFAULT_MODE = 'reverse'
@@ -61,6 +64,12 @@ def while_loop(cond_fun, body_fun, init, max_steps=None):
     `max_steps` is a bound the loop never exceeds (a Python `range` with a `break`): a
     reverse-mode loop that short keeps every state instead of choosing checkpoints.
     """
+    if context.current().batch > 1:
+        return lockstep.while_loop(cond_fun, body_fun, init, max_steps, _while_loop)
+    return _while_loop(cond_fun, body_fun, init, max_steps)
+
+
+def _while_loop(cond_fun, body_fun, init, max_steps):
     if current_mode() == 'forward':
         return lax.while_loop(cond_fun, body_fun, init)
     # Imported here: equinox costs ~0.2 s to import, paid only by programs with such loops.

@@ -1,6 +1,8 @@
 """Hygienic names for generated code: `if_true`, `if_true_1`, ... never a user's name."""
 import ast
 
+from autograph.analysis.walk import nodes
+
 
 class Namer:
     def __init__(self, taken):
@@ -11,7 +13,7 @@ class Namer:
     def for_tree(cls, tree, extra=()):
         """A namer that avoids every identifier used anywhere in `tree`."""
         taken = set(extra)
-        for node in ast.walk(tree):
+        for node in nodes(tree):
             if isinstance(node, ast.Name):
                 taken.add(node.id)
             elif isinstance(node, ast.arg):

@@ -9,6 +9,8 @@ converts a function, in the line map that runtime.origin keeps for the generated
 """
 import ast
 
+from autograph.analysis.walk import nodes
+
 
 def computed_index(index):
     """True for an index expression that is not a literal, slice or index tuple: the
@@ -92,7 +94,7 @@ def _clause_lines(statement):
 
 
 def _statements(function):
-    for node in ast.walk(function):
+    for node in nodes(function):
         if isinstance(node, ast.stmt) or node is function:
             yield node
 

@@ -103,16 +103,17 @@ class Scope:
 
 def scope_of(function):
     bound, declared, closures, order = set(), {}, {}, {}
-
-    def visit(child):
-        """Record `child`, then what is under it, in source order (`order` ranks names
-        by first appearance)."""
+    body = function.body if isinstance(function.body, list) else [ast.Expr(function.body)]
+    # Depth first, in source order (`order` ranks names by first appearance).
+    stack = body[::-1] + children(function.args)[::-1]
+    while stack:
+        child = stack.pop()
         kind = child.__class__
         if kind is ast.Name:
             order.setdefault(child.id, len(order))
             if child.ctx.__class__ is not ast.Load:
                 bound.add(child.id)
-            return   # nothing but its context under it
+            continue   # nothing but its context under it
         if kind is ast.arg:
             order.setdefault(child.arg, len(order))
             bound.add(child.arg)
@@ -121,28 +122,22 @@ def scope_of(function):
             if kind is not ast.ClassDef:
                 closures[child.name] = closures.get(child.name, frozenset()) | \
                     free_variables(child)
-            return
+            continue
         elif kind in _INNER_SCOPES:
-            return
+            continue
         elif kind is ast.Import or kind is ast.ImportFrom:
             bound.update((a.asname or a.name).split('.')[0] for a in child.names)
         elif kind is ast.Global or kind is ast.Nonlocal:
             label = 'global' if kind is ast.Global else 'nonlocal'
             declared.update((n, label) for n in child.names)
-        for grandchild in children(child):
-            visit(grandchild)
-
-    for child in children(function.args):
-        visit(child)
-    body = function.body if isinstance(function.body, list) else [ast.Expr(function.body)]
-    for stmt in body:
-        visit(stmt)
+        stack += children(child)[::-1]
     local = frozenset(bound - set(declared))
     return Scope(local, declared, closures, order)
 
 
-_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
-_INNER_SCOPES = (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+_DEFINITIONS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef})
+_INNER_SCOPES = frozenset({ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp,
+                           ast.GeneratorExp})
 
 
 def base_name(node):

@@ -19,7 +19,8 @@ identifier, so no name can be taken for it."""
 
 @dataclasses.dataclass(frozen=True)
 class Census:
-    depth: int            # the longest path from the root to a leaf, in nodes
+    depth: int            # the longest path from the root to a leaf, in nodes (not
+                          # counting contexts and operators, see analysis.walk)
     present: frozenset    # node classes, identifiers of `Name` nodes, ITEM_STORE
     scopes: tuple         # the functions in the tree (FunctionDef), innermost first
 
@@ -27,32 +28,49 @@ class Census:
         """True when one of `wanted` (node classes or names) occurs in the tree."""
         return not self.present.isdisjoint(wanted)
 
+    def adding(self, *found):
+        """This census with `found` present too: a pass that creates a construct that a
+        later pass acts on only where present (see passes.run) records it so."""
+        return dataclasses.replace(self, present=self.present | frozenset(found))
+
     def names(self):
         """The identifiers of the `Name` nodes in the tree."""
         return [item for item in self.present if isinstance(item, str) and item != ITEM_STORE]
 
 
 def census(root, max_depth):
-    """The Census of `root`, walked iteratively (a tree too deep for recursion is reported
-    by the depth, not by a RecursionError); the walk stops below `max_depth`."""
+    """The Census of `root`, walked level by level (a tree too deep for recursion is
+    reported by the depth, not by a RecursionError); the walk stops below `max_depth`."""
     present = set()
-    scopes = []
+    functions = 0
     depth = 0
-    stack = [(root, 1, False)]
-    while stack:
-        node, level, done = stack.pop()
-        if done:   # after its children: functions come innermost first
-            scopes.append(node)
-            continue
-        cls = node.__class__
-        present.add(cls)
-        if cls is ast.Name:
-            present.add(node.id)
-        elif cls is ast.Subscript and node.ctx.__class__ is ast.Store:
-            present.add(ITEM_STORE)
-        depth = max(depth, level)
-        if isinstance(node, ast.FunctionDef):
-            stack.append((node, level, True))
-        if level <= max_depth:
-            stack += [(child, level + 1, False) for child in reversed(children(node))]
-    return Census(depth, frozenset(present), tuple(scopes))
+    level = [root]
+    while level and depth <= max_depth:
+        depth += 1
+        below = []
+        for node in level:
+            cls = node.__class__
+            present.add(cls)
+            if cls is ast.Name:
+                present.add(node.id)
+            elif cls is ast.Subscript and node.ctx.__class__ is ast.Store:
+                present.add(ITEM_STORE)
+            elif cls is ast.FunctionDef:
+                functions += 1
+            below += children(node)
+        level = below
+    scopes = ((root,) if functions == 1 and root.__class__ is ast.FunctionDef
+              else tuple(_functions_innermost_first(root)) if depth <= max_depth else ())
+    return Census(depth, frozenset(present), scopes)
+
+
+def _functions_innermost_first(node):
+    """The FunctionDefs at or under `node`, each after those nested in it. (They are
+    statements: the walk goes through statement blocks only.)"""
+    for field in ('body', 'orelse', 'finalbody', 'handlers', 'cases'):
+        block = getattr(node, field, None)
+        if block.__class__ is list:
+            for stmt in block:
+                yield from _functions_innermost_first(stmt)
+    if node.__class__ is ast.FunctionDef:
+        yield node

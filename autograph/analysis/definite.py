@@ -24,14 +24,16 @@ import ast
 
 from autograph.analysis.activity import activity, scope_of
 from autograph.analysis.scopes import sharing
+from autograph.analysis.walk import nodes
 
 
-def assigned_before_reads(function, shared=None):
+def assigned_before_reads(function, shared=None, scope=None):
     """The local names of `function` (a FunctionDef) that Python always assigns before
-    reading: on every path, no read of them can raise UnboundLocalError. `shared` is
-    `function`'s analysis.scopes.Sharing when the caller has it."""
-    scope = scope_of(function)
-    kinds = {type(node) for node in ast.walk(function)}
+    reading: on every path, no read of them can raise UnboundLocalError. `shared` and
+    `scope` are `function`'s analysis.scopes.Sharing and activity.Scope when the caller
+    has them."""
+    scope = scope or scope_of(function)
+    kinds = {type(node) for node in nodes(function)}
     walker = _Walker(ast.Delete in kinds, ast.NamedExpr in kinds)
     walker.block(function.body, frozenset(activity(function.args).writes))
     shared = shared or sharing(function)

@@ -42,6 +42,7 @@ import ast
 import dataclasses
 
 from autograph.analysis.activity import scope_of
+from autograph.analysis.walk import nodes
 
 PURE_MODULES = ('jax.numpy', 'numpy', 'math', 'cmath', 'jax.nn', 'jax.scipy')
 """Modules whose functions compute values only (with `random` submodules excluded)."""
@@ -76,12 +77,13 @@ class _Dependent(Exception):
     """What makes a loop's iterations possibly dependent (the reason)."""
 
 
-def independent_loops(function, resolver):
+def independent_loops(function, resolver, scope=None):
     """{For node: Independence} for every `for` loop in `function`'s own scope (not in
     nested functions). `resolver` tells what a global name refers to:
     `resolver.module_name(name)` is the dotted name of the module it holds (`'jax.numpy'`
-    for `jnp`) or None, `resolver.is_builtin(name)` whether it is Python's builtin."""
-    scope = scope_of(function)
+    for `jnp`) or None, `resolver.is_builtin(name)` whether it is Python's builtin.
+    `scope` is `function`'s activity.Scope when the caller has it."""
+    scope = scope or scope_of(function)
     analysis = _Analysis(scope.locals | set(scope.declared), set(scope.declared), resolver)
     found = {}
     analysis.walk(function.body, (), found)
@@ -168,7 +170,7 @@ def _written_arrays(stmts):
     """The names whose items the statements assign (`x[...] = v`, `x[...] op= v`)."""
     names = set()
     for stmt in stmts:
-        for node in ast.walk(stmt):
+        for node in nodes(stmt):
             targets = (node.targets if isinstance(node, ast.Assign)
                        else [node.target] if isinstance(node, (ast.AugAssign, ast.AnnAssign))
                        else [])

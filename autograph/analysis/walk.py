@@ -3,26 +3,52 @@ converter uses them, at a fraction of the cost.
 
 The standard ones look up `visit_<Class>` by name on every node, go through two generators
 per node, and visit the context and operator nodes (`Load`, `Add`, ...) that every name and
-operator carries, none of which the converter's visitors look at. These do the same walk
-with a per-class method table and skip those leaves unless the visitor has a method for
-them: the same calls on the same nodes, in the same order, with the same results.
+operator carries, none of which the converter looks at as nodes (it reads them as fields of
+their parent: `node.ctx`, `node.op`). These do the same walk with a per-class method table
+and skip those leaves unless the visitor has a method for them: the same calls on the same
+nodes, in the same order, with the same results.
 """
 import ast
 
 _LEAVES = (ast.expr_context, ast.operator, ast.boolop, ast.unaryop, ast.cmpop)
 """Node classes without children that no converter visitor looks at."""
 
+_LEAF_FIELDS = frozenset({'ctx', 'op', 'ops'})
+"""The fields that hold `_LEAVES` (and only those)."""
+
 
 def children(node):
-    """The child nodes of `node`, in `ast.iter_child_nodes` order, as a list."""
+    """The child nodes of `node` other than `_LEAVES`, in `ast.iter_child_nodes` order, as
+    a list."""
     out = []
     cls = node.__class__
-    for field in _NODE_FIELDS[cls]:
+    for field in _BRANCH_FIELDS[cls]:
         value = getattr(node, field, None)
-        if isinstance(value, list):
-            out += [item for item in value if isinstance(item, ast.AST)]
+        if value.__class__ is list:
+            if (cls, field) in _MIXED_LISTS:
+                out += [item for item in value if isinstance(item, ast.AST)]
+            else:
+                out += value
         elif isinstance(value, ast.AST):
             out.append(value)
+    return out
+
+
+_MIXED_LISTS = frozenset({(ast.Dict, 'keys'), (ast.arguments, 'kw_defaults'),
+                          (ast.Global, 'names'), (ast.Nonlocal, 'names'),
+                          (ast.MatchClass, 'kwd_attrs')})
+"""The list fields that hold more than nodes: None for `**d` in a dict display and for a
+keyword-only parameter without a default, identifiers in the others."""
+
+
+def nodes(tree):
+    """Every node of `tree` other than `_LEAVES`, in `ast.walk` order (breadth first), as a
+    list."""
+    out = [tree]
+    i = 0
+    while i < len(out):
+        out += children(out[i])
+        i += 1
     return out
 
 
@@ -38,38 +64,44 @@ _SCALAR_FIELDS = frozenset({'id', 'attr', 'arg', 'name', 'module', 'level', 'is_
 
 
 class _FieldTable(dict):
-    """node class -> node_fields(class), computed on first use."""
+    """node class -> the fields `select(class)` gives, computed on first use."""
+
+    def __init__(self, select):
+        super().__init__()
+        self.select = select
 
     def __missing__(self, cls):
-        fields = self[cls] = node_fields(cls)
+        fields = self[cls] = self.select(cls)
         return fields
 
 
-_NODE_FIELDS = _FieldTable()
+_NODE_FIELDS = _FieldTable(node_fields)
+_BRANCH_FIELDS = _FieldTable(lambda cls: tuple(f for f in node_fields(cls)
+                                               if f not in _LEAF_FIELDS))
+"""node class -> its fields that may hold nodes, with or without those holding leaves."""
 
 
-class _Dispatch:
+class _Dispatch(dict):
     """The per-class table of a visitor class: node class -> its `visit_<Class>` (or None
-    for generic_visit), and whether leaves need visiting at all."""
+    for generic_visit), computed on first use; `fields`: the node fields its
+    generic_visit walks (without the leaves' unless it visits some)."""
 
     def __init__(self, visitor_class):
-        self.methods = {}
+        super().__init__()
         self.visitor_class = visitor_class
-        self.skip_leaves = not any(
+        visits_leaves = any(
             name.startswith('visit_') and isinstance(getattr(ast, name[6:], None), type)
             and issubclass(getattr(ast, name[6:]), _LEAVES) for name in dir(visitor_class))
+        self.fields = _NODE_FIELDS if visits_leaves else _BRANCH_FIELDS
 
-    def method(self, node_class):
-        try:
-            return self.methods[node_class]
-        except KeyError:
-            method = getattr(self.visitor_class, 'visit_' + node_class.__name__, None)
-            if method is _CONSTANT_SHIM:   # only for visit_Num & co., which none defines
-                method = None
-            if method is None and self.skip_leaves and node_class in _TERMINALS:
-                method = _unchanged
-            self.methods[node_class] = method
-            return method
+    def __missing__(self, node_class):
+        method = getattr(self.visitor_class, 'visit_' + node_class.__name__, None)
+        if method is _CONSTANT_SHIM:   # only for visit_Num & co., which none defines
+            method = None
+        if method is None and self.fields is _BRANCH_FIELDS and node_class in _TERMINALS:
+            method = _unchanged
+        self[node_class] = method
+        return method
 
 
 _CONSTANT_SHIM = ast.NodeVisitor.visit_Constant
@@ -81,45 +113,40 @@ def _unchanged(visitor, node):
     return node
 
 
-def _dispatch(visitor):
-    cls = type(visitor)
-    table = cls.__dict__.get('_ag_dispatch')
-    if table is None:
-        table = _Dispatch(cls)
-        setattr(cls, '_ag_dispatch', table)
-    return table
+class _Walker:
+    """What Visitor and Transformer share: each subclass gets its own dispatch table."""
 
-
-class Visitor(ast.NodeVisitor):
-    """`ast.NodeVisitor`, faster (see the module docstring)."""
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        cls._ag_dispatch = _Dispatch(cls)
 
     def visit(self, node):
-        method = _dispatch(self).method(node.__class__)
+        method = self._ag_dispatch[node.__class__]
         if method is None:
             return self.generic_visit(node)
         return method(self, node)
 
+
+class Visitor(_Walker, ast.NodeVisitor):
+    """`ast.NodeVisitor`, faster (see the module docstring)."""
+
     def generic_visit(self, node):
-        table = _dispatch(self)
-        skip = table.skip_leaves
-        for field in _NODE_FIELDS[node.__class__]:
+        visit = self.visit
+        for field in self._ag_dispatch.fields[node.__class__]:
             value = getattr(node, field, None)
-            if isinstance(value, list):
+            if value.__class__ is list:
                 for item in value:
-                    if isinstance(item, ast.AST) and not (skip and isinstance(item, _LEAVES)):
-                        self.visit(item)
-            elif isinstance(value, ast.AST) and not (skip and isinstance(value, _LEAVES)):
-                self.visit(value)
+                    if isinstance(item, ast.AST):
+                        visit(item)
+            elif isinstance(value, ast.AST):
+                visit(value)
 
 
-class Transformer(ast.NodeTransformer):
+class Transformer(_Walker, ast.NodeTransformer):
     """`ast.NodeTransformer`, faster (see the module docstring)."""
 
-    visit = Visitor.visit
-
     def generic_visit(self, node):
-        skip = _dispatch(self).skip_leaves
-        for field in _NODE_FIELDS[node.__class__]:
+        for field in self._ag_dispatch.fields[node.__class__]:
             try:
                 old = getattr(node, field)
             except AttributeError:
@@ -127,7 +154,7 @@ class Transformer(ast.NodeTransformer):
             if isinstance(old, list):
                 new_values = []
                 for value in old:
-                    if isinstance(value, ast.AST) and not (skip and isinstance(value, _LEAVES)):
+                    if isinstance(value, ast.AST):
                         value = self.visit(value)
                         if value is None:
                             continue
@@ -136,7 +163,7 @@ class Transformer(ast.NodeTransformer):
                             continue
                     new_values.append(value)
                 old[:] = new_values
-            elif isinstance(old, ast.AST) and not (skip and isinstance(old, _LEAVES)):
+            elif isinstance(old, ast.AST):
                 new = self.visit(old)
                 if new is None:
                     delattr(node, field)

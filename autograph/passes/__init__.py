@@ -3,6 +3,7 @@ function scope (innermost first), so later passes see a smaller language."""
 import ast
 
 from autograph import limits
+from autograph.analysis.activity import scope_of
 from autograph.analysis.definite import assigned_before_reads
 from autograph.analysis.independence import independent_loops
 from autograph.analysis.scopes import sharing
@@ -69,14 +70,16 @@ def run(root, ctx, pipeline=PIPELINE):
         return root
     scopes = _converted_scopes(root, found)
     ctx.sharing.update((scope, sharing(scope)) for scope in scopes)
-    ctx.assigned_before_reads.update((scope, assigned_before_reads(scope, ctx.sharing[scope]))
-                                     for scope in scopes)
-    if found.has_any((ast.For,)):
-        for scope in scopes:
-            ctx.independent_loops.update(independent_loops(scope, ctx.resolver))
+    has_for = found.has_any((ast.For,))
+    for scope in scopes:   # (on the function as written: one scope_of serves both)
+        names = scope_of(scope)
+        ctx.assigned_before_reads[scope] = assigned_before_reads(scope, ctx.sharing[scope],
+                                                                 names)
+        if has_for:
+            ctx.independent_loops.update(independent_loops(scope, ctx.resolver, names))
     for scope in scopes:
         for step in pipeline:
-            if found.has_any(getattr(step, 'ONLY_WITH', found.present)):
+            if ctx.census.has_any(getattr(step, 'ONLY_WITH', ctx.census.present)):
                 step.transform(scope, ctx)
     return root
 

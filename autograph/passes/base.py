@@ -135,15 +135,31 @@ def negation(ctx, flag):
 
 
 def walk_scope(function):
-    """Every node of `function`'s own scope, parents before children (not entering
-    nested functions, which are scopes of their own)."""
+    """Every node of `function`'s own scope, parents before children, as a list (not
+    entering nested functions, which are scopes of their own)."""
+    out = []
     stack = [function]
     while stack:
         node = stack.pop()
-        yield node
-        for child in children(node):
-            if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                stack.append(child)
+        out.append(node)
+        stack += [child for child in children(node)
+                  if child.__class__ is not ast.FunctionDef
+                  and child.__class__ is not ast.AsyncFunctionDef]
+    return out
+
+
+def scope_statements(function):
+    """Every statement of `function`'s own scope, parents before children, as a list: the
+    statements in the blocks of its compound statements, not those in the bodies of
+    nested functions and classes (which are scopes of their own)."""
+    out = []
+    pending = [function.body]
+    while pending:
+        for stmt in pending.pop():
+            out.append(stmt)
+            if not isinstance(stmt, SCOPES):
+                pending += blocks(stmt)
+    return out
 
 
 class ScopeTransformer(Transformer):

@@ -43,7 +43,7 @@ class Resolution:
 
 def transform(function, ctx):
     local_names = scope_of(function).locals
-    nodes = list(walk_scope(function))
+    nodes = walk_scope(function)
     found = [n for n in nodes if isinstance(n, ast.Call)]  # parents first
     appended = {n.func.value.id for n in found if isinstance(n.func, ast.Attribute)
                 and n.func.attr == 'append' and isinstance(n.func.value, ast.Name)}

@@ -29,7 +29,11 @@ import copy
 
 from autograph import templates
 from autograph.analysis.activity import scope_of
+from autograph.analysis.walk import nodes
+from autograph.analysis.census import ITEM_STORE
 from autograph.passes.base import StatementRewriter
+
+ONLY_WITH = (ITEM_STORE,)   # see analysis.census (passes.written_arguments adds its own)
 
 _OPERATORS = {
     ast.Add: '+=', ast.Sub: '-=', ast.Mult: '*=', ast.Div: '/=', ast.FloorDiv: '//=',
@@ -219,7 +223,7 @@ def _counters(function, scope, ctx):
     if 'range' not in scope.locals:
         ranges.add(ast.dump(templates.name('range')))
     stored, counting = {}, {}
-    for node in ast.walk(function):
+    for node in nodes(function):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
             stored[node.id] = stored.get(node.id, 0) + 1
         for name in _bound_otherwise(node):   # (never a counter)

@@ -21,6 +21,7 @@ checks format them from the run-time values (passes.raises).
 """
 import ast
 
+from autograph.analysis.walk import nodes
 from autograph.passes.base import ScopeTransformer
 
 _LOG_LEVELS = frozenset({'debug', 'info', 'warning', 'error', 'critical', 'exception'})
@@ -188,7 +189,7 @@ def _shown_names(function, ag):
     """The variables assigned text whose every read shows or raises it: an argument of a
     call that shows text, a read in a `raise` or a run-time check, or `msg = msg + ...`."""
     assigned, shown = set(), set()
-    for node in ast.walk(function):
+    for node in nodes(function):
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and _is_text(node.value, ag):
             assigned.add(_name(node.targets[0]))
         elif isinstance(node, ast.AugAssign) and _is_text(node.value, ag):
@@ -203,7 +204,7 @@ def _shown_names(function, ag):
               and isinstance(node.value.op, ast.Add)
               and _name(node.value.left) == _name(node.targets[0])):
             shown.add(id(node.value.left))
-    reads = [n for n in ast.walk(function) if isinstance(n, ast.Name)
+    reads = [n for n in nodes(function) if isinstance(n, ast.Name)
              and isinstance(n.ctx, ast.Load) and n.id in assigned]
     return assigned - {None} - {n.id for n in reads if id(n) not in shown}
 

@@ -24,7 +24,7 @@ from autograph import templates
 from autograph.analysis.activity import scope_of
 from autograph.analysis.dataflow import Dataflow
 from autograph.analysis.scopes import sharing
-from autograph.passes.base import SCOPES, blocks, walk_scope
+from autograph.passes.base import SCOPES, blocks, scope_statements
 from autograph.passes.control_flow import _return_values
 
 
@@ -36,7 +36,8 @@ def transform(function, ctx):
     unread = ctx.assigned_before_reads.get(function, frozenset())
     maybe = (_unbound_after_statements(function, flow) & scope.locals) - unread - shared
     if maybe:
-        maybe -= _return_values([n for n in walk_scope(function) if isinstance(n, ast.Assign)])
+        maybe -= _return_values([n for n in scope_statements(function)
+                                 if isinstance(n, ast.Assign)])
     if maybe:
         function.body = _checked(function.body, flow, maybe, scope.order, ctx)
     else:   # nothing changed: passes.control_flow takes the same analyses
@@ -48,7 +49,7 @@ def _unbound_after_statements(function, flow):
     """The names that an `if`/`while`/`for` may leave unbound while code after it reads
     them, and the names a `del` unbinds."""
     names = set()
-    for node in walk_scope(function):
+    for node in scope_statements(function):
         if isinstance(node, (ast.If, ast.While, ast.For)) and node in flow.defined_in:
             writes = flow.activity(node.body + node.orelse).writes
             if isinstance(node, ast.For):

@@ -151,6 +151,7 @@ class _CallSites(StatementRewriter):
                 view = namer.new('view')
                 targets.append(ast.Name(id=view, ctx=ast.Store()))
                 store = _as_store(arg)
+                self.ctx.census = self.ctx.census.adding(ITEM_STORE)
                 after.append(ast.Assign(targets=[store], value=ast.Name(id=view, ctx=ast.Load())))
         rebinding = ast.Call(
             func=self.ctx.runtime('call_writing'),

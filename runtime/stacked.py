@@ -13,34 +13,49 @@ converts a list of arrays: JAX would otherwise treat it as an unknown sequence a
 NumPy for its traced items' values.
 """
 import collections.abc
+import operator
 
 import jax
 import jax.numpy as jnp
 
 
 class Stacked(collections.abc.MutableSequence):
+    """Its items are sliced from the array when looked at, and not kept: a staged branch
+    or loop body that reads one makes the slice in its own trace (a slice kept from the
+    first branch's trace would be a leaked tracer in the second). A change makes the items
+    a list of their own."""
+
     def __init__(self, array):
         self._array = array      # the items stacked on axis 0, while unmodified
-        self._items = None       # the items as a list, once looked at
+        self._items = None       # the items as a list, once modified
 
     def stacked(self):
         """The stacked array, or None once the list has been modified."""
         return self._array
 
     def _list(self):
-        if self._items is None:
-            self._items = [self._array[i] for i in range(self._array.shape[0])]
-        return self._items
+        """The items as a list (sliced now while the list is unmodified)."""
+        if self._items is not None:
+            return self._items
+        return [self._array[i] for i in range(self._array.shape[0])]
 
     def _modified(self):
-        self._list()
+        self._items = self._list()
         self._array = None
 
     def __len__(self):
         return len(self._items) if self._items is not None else self._array.shape[0]
 
     def __getitem__(self, index):
-        return self._list()[index]
+        if self._items is not None or isinstance(index, slice):
+            return self._list()[index]
+        position, size = operator.index(index), self._array.shape[0]
+        if not -size <= position < size:
+            raise IndexError('list index out of range')
+        return self._array[position % size]
+
+    def __iter__(self):
+        return iter(self._list())
 
     def __setitem__(self, index, value):
         self._modified()

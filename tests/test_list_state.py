@@ -13,7 +13,7 @@ import pytest
 
 import autograph
 from autograph import ControlFlowError
-from tests.helpers import assert_same, check, f32, site, staged
+from tests.helpers import assert_same, check, converted, f32, site, staged
 
 
 def check_all(fn, x):
@@ -353,3 +353,33 @@ def test_a_list_only_this_function_holds_stays_one_stacked_array():
     assert 'aliased=' not in autograph.to_code(f)
     assert "aliased=('out',)" in autograph.to_code(collected_through_an_alias)
     assert "aliased=('items',)" in autograph.to_code(grow)
+
+
+def collected_then_read_in_staged_statements(y, n):
+    items = []
+    for v in y:               # staged: one scan, `items` one stacked array
+        items.append(v * 2)
+    if n > 1:                 # traced: both branches read the items
+        total = items[0] + items[-1]
+    else:
+        total = items[1] * 3
+    i = 0
+    while i < n:              # traced: the body reads an item too
+        total = total + items[i % 1]
+        i += 1
+    return total, items[1:]
+
+
+@pytest.mark.parametrize('n', [0, 1, 3])
+def test_items_of_a_collected_list_read_in_each_staged_statement(n):
+    """Each branch and loop body slices the items it reads in its own trace (a slice kept
+    from one trace was a leaked tracer in the next)."""
+    y = jnp.array([1.0, 2.0, 3.0])
+    check(collected_then_read_in_staged_statements, y, jnp.int32(n))
+    total = lambda y: collected_then_read_in_staged_statements(y, n)[0]   # noqa: E731
+    assert_same(jax.grad(autograph.convert(total))(y), jax.grad(total)(y))
+    ys = jnp.stack([y, y + 1])
+    assert_same(jax.vmap(converted(collected_then_read_in_staged_statements),
+                         in_axes=(0, None))(ys, jnp.int32(n)),
+                jax.tree_util.tree_map(lambda *v: jnp.stack(v), *[
+                    collected_then_read_in_staged_statements(row, n) for row in ys]))

@@ -198,9 +198,6 @@ def read_items_in_both_branches(y, index):
     return res
 
 
-@pytest.mark.xfail(strict=True, reason='items of a list filled in a loop over a traced array, '
-                   'read in both branches of an if on a traced condition, raise EscapedTracer '
-                   '(a leaked tracer inside the project); Python gives the item')
 @pytest.mark.parametrize('fn', [items_of_relu_then_branch, read_items_in_both_branches])
 @pytest.mark.parametrize('index', [1, 0])
 def test_list_items_in_traced_branches(fn, index):

@@ -44,8 +44,9 @@ each reads, or changes, items that earlier iterations appended."""
 class Collecting(list):
     """A list of a staged loop's state while its body is traced (see the module doc).
     `source`: the Collecting list of an enclosing loop's body that this one copies (a
-    read of the copy is a read of it too)."""
-    __slots__ = ('label', 'entry_length', 'read_at', 'source')
+    read of the copy is a read of it too); `loop_at`: the user's line of the loop. A read
+    that fails for want of an earlier iteration's item is the loop's named error."""
+    __slots__ = ('label', 'entry_length', 'read_at', 'source', 'loop_at')
 
     def __radd__(self, other):   # `prefix + out`: list.__add__ would read it unseen
         self._read()
@@ -60,10 +61,14 @@ class Collecting(list):
 
 def _reading(name):
     method = getattr(list, name)
+    missing = (IndexError, ValueError) if name in ('index', 'remove') else IndexError
 
     def read(self, *args, **kwargs):
         self._read()
-        return method(self, *args, **kwargs)
+        try:
+            return method(self, *args, **kwargs)
+        except missing:   # an item of an earlier iteration, which the trace lacks
+            raise _read_error(self) from None
     read.__name__ = name
     return read
 
@@ -118,23 +123,24 @@ def mark(names, values, sources):
     """`values` with each list in them (in dicts, lists, tuples too) a fresh Collecting.
     `sources`: the values as they came into the loop (where a list is a Collecting one,
     the loop runs in the body of another, whose list it copies)."""
-    return tuple(_mark(name, value, source)
+    loop_at = here()
+    return tuple(_mark(name, value, source, loop_at)
                  for name, value, source in zip(names, values, sources))
 
 
-def _mark(label, value, source):
+def _mark(label, value, source, loop_at):
     if isinstance(value, list):
-        marked = Collecting(_mark(f'{label}[{i}]', item, _part(source, i))
+        marked = Collecting(_mark(f'{label}[{i}]', item, _part(source, i), loop_at)
                             for i, item in enumerate(list.__iter__(value)))
         marked.label, marked.entry_length = label, list.__len__(marked)
-        marked.read_at = None
+        marked.read_at, marked.loop_at = None, loop_at
         marked.source = source if isinstance(source, Collecting) else None
         return marked
     if type(value) is dict:
-        return {key: _mark(f'{label}[{key!r}]', item, _part(source, key))
+        return {key: _mark(f'{label}[{key!r}]', item, _part(source, key), loop_at)
                 for key, item in value.items()}
     if type(value) is tuple:
-        return tuple(_mark(f'{label}[{i}]', item, _part(source, i))
+        return tuple(_mark(f'{label}[{i}]', item, _part(source, i), loop_at)
                      for i, item in enumerate(value))
     return value
 
@@ -185,7 +191,7 @@ def _split(path, before, after, appended, extra):
 
 
 def _read_error(collecting):
-    return read_while_appending(collecting.label, collecting.read_at, here())
+    return read_while_appending(collecting.label, collecting.read_at, collecting.loop_at)
 
 
 def _collectable(name, item):

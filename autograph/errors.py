@@ -7,15 +7,19 @@ Calls: `user_facing` is the one translation at the API boundary (`Function` and
 `ConcreteFunction` calls). A failed run-time check (`assert`, `raise`) becomes the user's
 own exception; any other error keeps its type and gains notes naming the user's lines;
 JAX's UnexpectedTracerError becomes an `EscapedTracer` that says how a traced value escapes
-in converted code; JAX's error for `jax.jvp` through a reverse-differentiable staged loop
+in converted code; JAX's errors for a traced array given to Python code that needs its
+value (`np.asarray(x)`, `x.tolist()`), raised on a converted line of the user's, become a
+`TracedValueNeeded` naming that line and the fix; JAX's error for `jax.jvp` through a reverse-differentiable staged loop
 gains a note with the fix. The caller re-raises the result `from` its cause, so a user's
 `raise ... from` keeps its cause.
 """
 import linecache
+import os
 
 import jax
+import numpy
 
-from autograph.runtime import loop_autodiff, origin
+from autograph.runtime import loop_autodiff, messages, origin
 from autograph.runtime.errors import AutographError, ControlFlowError
 from autograph.runtime.checks import user_exception
 
@@ -49,6 +53,10 @@ def user_facing(error):
     origin.add_user_notes(error)
     if isinstance(error, jax.errors.UnexpectedTracerError):
         return _escaped(error)
+    if isinstance(error, _VALUE_NEEDED):
+        location = _raised_at(error)
+        if location is not None:
+            return _value_needed(error, location)
     return loop_autodiff.explain(error)
 
 
@@ -71,3 +79,41 @@ def _escaped(error):
 
 class EscapedTracer(ControlFlowError, jax.errors.UnexpectedTracerError):
     """A traced value used outside the trace that made it (see `_escaped`)."""
+
+
+_VALUE_NEEDED = (jax.errors.ConcretizationTypeError, jax.errors.TracerArrayConversionError,
+                 jax.errors.TracerIntegerConversionError)
+"""JAX's errors for Python code that needs a traced array's value (TracerBoolConversionError
+is a ConcretizationTypeError)."""
+
+_LIBRARIES = tuple(os.path.dirname(module.__file__) + os.sep for module in (jax, numpy))
+
+
+def _raised_at(error):
+    """The user's Location of the converted line that raised `error` (JAX's and NumPy's
+    own frames aside), or None where other code raised it (a function left unconverted,
+    the runtime)."""
+    tb, last = error.__traceback__, None
+    while tb is not None:
+        if not tb.tb_frame.f_code.co_filename.startswith(_LIBRARIES):
+            last = tb
+        tb = tb.tb_next
+    return origin.lookup(last.tb_frame.f_code.co_filename, last.tb_lineno) if last else None
+
+
+def _value_needed(error, location):
+    """JAX's `error`, as the project's named error at the user's `location` (also of
+    JAX's class, so that code catching that still catches it)."""
+    named = messages.value_for_python(type(error).__name__, location)
+    needed = TracedValueNeeded(str(named))
+    needed.kind = named.kind
+    for note in getattr(error, '__notes__', ()):
+        needed.add_note(note)
+    return needed
+
+
+class TracedValueNeeded(ControlFlowError, jax.errors.ConcretizationTypeError):
+    """A traced array given to Python code that needs its value (see `_value_needed`)."""
+
+    def __init__(self, message):
+        Exception.__init__(self, message)

@@ -1,9 +1,10 @@
 """Every error a user can hit names the problem, the variable and their file:line."""
 import jax.numpy as jnp
+import numpy as np
 import pytest
 
 import autograph
-from tests.helpers import line_of, site
+from tests.helpers import converted, line_of, site
 
 
 def raises(fn, *args, error=autograph.ControlFlowError):
@@ -227,6 +228,41 @@ def test_leaked_tracer_is_reported():
         autograph.convert(lambda x: x + box.value)(jnp.float32(1.))
     assert isinstance(info.value, autograph.ControlFlowError)
     assert 'a global list it appends to' in str(info.value)
+
+
+def numpy_of_traced(x):
+    scale = np.asarray(x).max()
+    return x / scale
+
+
+def numpy_in_helper(x):
+    return python_numpy_helper(x)
+
+
+@autograph.do_not_convert
+def python_numpy_helper(x):
+    return np.asarray(x) * 2
+
+
+def test_numpy_of_a_traced_array_names_the_users_line():
+    """JAX's error for NumPy code that needs a traced value, raised on a converted line,
+    is the project's named error (and still JAX's class); raised in code left
+    unconverted, it stays JAX's own, whose traceback shows that code."""
+    import jax
+    for run in (autograph.convert(numpy_of_traced), jax.jit(converted(numpy_of_traced)),
+                jax.vmap(converted(numpy_of_traced))):
+        with pytest.raises(jax.errors.ConcretizationTypeError) as info:
+            run(jnp.arange(1.0, 4.0))
+        assert isinstance(info.value, autograph.ControlFlowError)
+        assert info.value.kind == 'python-value-needed'
+        assert f'a traced array at {site(numpy_of_traced, "np.asarray")}' \
+            in str(info.value).replace('tests/', '')
+        assert 'jnp.asarray, not np.asarray' in str(info.value)
+    x = jnp.arange(1.0, 4.0)   # eager: Python's value
+    assert (autograph.convert(numpy_of_traced, jit=False)(x) == numpy_of_traced(x)).all()
+    with pytest.raises(jax.errors.TracerArrayConversionError) as info:
+        autograph.convert(numpy_in_helper)(x)
+    assert not isinstance(info.value, autograph.ControlFlowError)
 
 
 def test_caret_points_at_the_column_in_an_indented_function():

@@ -25,4 +25,4 @@ from .values import (PYTHON_VALUE_NEEDED, ambiguous_in, ambiguous_truth,
                      caught_staged_raise, items_differ, no_order, no_text,
                      range_step, reused_iterator, scalar_iteration, text_used_as_data,
                      traced_conversion, traced_filter, traced_key, traced_match_subject,
-                     traced_range, traced_repeat)
+                     traced_range, traced_repeat, value_for_python)

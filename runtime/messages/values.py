@@ -1,7 +1,7 @@
 """Kind `python-value-needed`: Python must know a value that is traced (known only when
 the compiled program runs): to pick a match pattern, count the items a filter keeps, make
 text, size or address a Python list or dict, tell whether an array is true, convert to a
-Python number, iterate a range, or catch a raise in an `except`."""
+Python number, iterate a range, catch a raise in an `except`, or give it to NumPy."""
 from .style import Kind, problem
 
 PYTHON_VALUE_NEEDED = Kind(
@@ -150,6 +150,18 @@ def traced_conversion(name, what, location):
         why='only a traced scalar converts, to an array of the matching dtype',
         fix='Call it on a Python value' if what == 'with a base' else
             'Index or reduce the array to a scalar first')
+
+
+def value_for_python(error_name, location):
+    """JAX's `error_name` (its error for Python code that needs a traced array's value:
+    `np.asarray(x)`, `x.tolist()`, `bool(x)`...) raised on the user's line `location`."""
+    return problem(
+        PYTHON_VALUE_NEEDED, 'a traced array', location, statement=True,
+        happened=f'is given to Python code that needs its value ({error_name})',
+        why=f'the value is {KNOWN_AT_RUN_TIME}',
+        fix='Use jnp for NumPy functions (jnp.asarray, not np.asarray), and `.item()`, '
+            '`float()` or `int()` for a Python number: converted code stages them, and '
+            'the `if` or `while` that tests the result')
 
 
 def range_step(over):

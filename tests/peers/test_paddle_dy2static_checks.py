@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import autograph
-from tests.helpers import assert_same, check, converted
+from tests.helpers import assert_same, check, converted, line_of
 
 
 # --- upstream's `.numpy()` in conditions (ifelse_simple_func.py) ---------------------
@@ -60,18 +60,18 @@ def test_python_values_of_traced_arrays(fn, x):
     assert_same(jax.vmap(converted(fn))(x[None]), jnp.asarray(fn(x))[None])
 
 
-@pytest.mark.xfail(strict=True, reason='np.asarray(traced) / traced.tolist() in a condition '
-                   '(the JAX spelling of upstream\'s `x.numpy()`) escapes as a raw JAX '
-                   'TracerArrayConversionError / ConcretizationTypeError under jit; '
-                   '`.item()`, float() and int() of the same value give Python\'s result')
-@pytest.mark.parametrize('fn', [condition_on_numpy_value, condition_on_tolist])
-def test_numpy_value_of_a_traced_array_in_a_condition(fn):
+@pytest.mark.parametrize('fn,text', [(condition_on_numpy_value, 'np.asarray'),
+                                     (condition_on_tolist, 'x.tolist()')])
+def test_numpy_value_of_a_traced_array_in_a_condition(fn, text):
+    # The JAX spelling of upstream's `x.numpy()`: NumPy needs the value, which is traced
+    # under jit. A named error at the user's line (was JAX's raw error); `.item()`,
+    # float() and int() of the same value give Python's result (above).
     x = jnp.array([6.0, 7.0])
-    try:
-        got = autograph.convert(fn)(x)
-    except autograph.ControlFlowError:
-        return
-    assert_same(got, fn(x))
+    assert_same(autograph.convert(fn, jit=False)(x), fn(x))   # eager: Python's value
+    with pytest.raises(autograph.ControlFlowError,
+                       match=rf'a traced array at \S+checks.py:{line_of(fn, text)} '
+                             rf'\(`.*`\) is given to Python code that needs its value'):
+        autograph.convert(fn)(x)
 
 
 # --- assert and raise in staged loops (test_assert.py) -------------------------------

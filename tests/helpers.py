@@ -10,12 +10,15 @@ import autograph
 
 
 def assert_same(actual, expected):
-    """Pytrees of numbers/arrays equal leaf by leaf (same structure, close values)."""
+    """Pytrees of numbers/arrays equal leaf by leaf (same structure, same shapes, close
+    values: a scalar does not pass for a vector of its value)."""
     a_leaves, a_tree = jax.tree_util.tree_flatten(actual)
     e_leaves, e_tree = jax.tree_util.tree_flatten(expected)
     assert a_tree == e_tree, f'structure {a_tree} != {e_tree}'
     for a, e in zip(a_leaves, e_leaves):
-        np.testing.assert_allclose(np.asarray(a), np.asarray(e), rtol=1e-5, atol=1e-6)
+        a, e = np.asarray(a), np.asarray(e)
+        assert a.shape == e.shape, f'shape {a.shape} != {e.shape}'
+        np.testing.assert_allclose(a, e, rtol=1e-5, atol=1e-6)
 
 
 def check(fn, *args, **kwargs):

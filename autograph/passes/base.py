@@ -60,13 +60,24 @@ SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 
 def blocks(stmt):
     """The statement lists directly inside a compound statement."""
-    out = [getattr(stmt, field) for field in ('body', 'orelse', 'finalbody')
-           if isinstance(getattr(stmt, field, None), list)]
-    for handler in getattr(stmt, 'handlers', []):
-        out.append(handler.body)
-    for case in getattr(stmt, 'cases', []):  # a `match` that stays Python
-        out.append(case.body)
+    fields = _BLOCK_FIELDS.get(stmt.__class__)
+    if fields is None:
+        fields = _BLOCK_FIELDS[stmt.__class__] = tuple(
+            f for f in ('body', 'orelse', 'finalbody', 'handlers', 'cases')
+            if f in stmt._fields)
+    out = []
+    for field in fields:
+        value = getattr(stmt, field, None)
+        if value.__class__ is list:
+            if field == 'handlers' or field == 'cases':   # (a `match` that stays Python)
+                out += [part.body for part in value]
+            else:
+                out.append(value)
     return out
+
+
+_BLOCK_FIELDS = {}
+"""node class -> its fields that may hold statement lists, `except` handlers or cases."""
 
 
 def contains(stmts, kinds, stop=LOOPS + SCOPES):

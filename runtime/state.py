@@ -179,8 +179,11 @@ def merge(spec, dynamic):
 
 class Description(str):
     """What `describe` returns: the text, and `leaves`, each leaf's text by its key path
-    (`['b']`, `[0]`), so that a message can say where two values differ."""
+    (`['b']`, `[0]`), so that a message can say where two values differ; `objects`: the
+    class names of the parts that are Python objects JAX cannot carry (not arrays,
+    numbers, strings or pytrees), by key path ('' for the value itself)."""
     leaves = {}
+    objects = {}
 
 
 def describe(value):
@@ -190,7 +193,16 @@ def describe(value):
     if not jax.tree_util.all_leaves([value]) and not isinstance(value, Undefined):
         paths, _ = jax.tree_util.tree_flatten_with_path(value)
         text.leaves = {jax.tree_util.keystr(path): _describe_one(leaf) for path, leaf in paths}
+        text.objects = {jax.tree_util.keystr(path): type(leaf).__name__
+                        for path, leaf in paths if _is_object(leaf)}
+    elif _is_object(value):
+        text.objects = {'': type(value).__name__}
     return text
+
+
+def _is_object(leaf):
+    return not (leaf is None or is_dynamic(leaf)
+                or isinstance(leaf, (str, bytes, int, float, complex, Undefined)))
 
 
 def _describe_one(value):

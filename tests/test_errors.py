@@ -265,6 +265,36 @@ def test_numpy_of_a_traced_array_names_the_users_line():
     assert not isinstance(info.value, autograph.ControlFlowError)
 
 
+class Box:
+    def __init__(self, v):
+        self.v = v
+
+
+def choose_a_box(x):
+    cur, trial = Box(x), Box(x * 2)
+    if x > 0:
+        cur = trial
+    return cur.v
+
+
+def return_a_box(x):
+    if x > 0:
+        return x, Box(x)
+    return x, Box(x * 2)
+
+
+def test_choosing_between_python_objects_names_the_object_and_its_class():
+    message = raises(choose_a_box, jnp.float32(1.))
+    assert (f"'cur' is a Box object in both branches of the `if` at "
+            f"{site(choose_a_box, 'if x > 0')}: a traced condition chooses between arrays"
+            in message.replace('tests/', ''))
+    assert 'Make Box a pytree (jax.tree_util.register_dataclass' in message
+    message = raises(return_a_box, jnp.float32(1.))
+    assert ('the return value[1] is a Box object on every path, where the paths part at '
+            f"{site(return_a_box, 'if x > 0')}" in message.replace('tests/', ''))
+    assert autograph.convert(choose_a_box)(1.) == choose_a_box(1.)   # Python condition
+
+
 def test_caret_points_at_the_column_in_an_indented_function():
     class Holder:
         def method(self, x):

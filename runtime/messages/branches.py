@@ -25,6 +25,20 @@ def branch_mismatch(name, true_value, false_value, location, what, labels=TWO_WA
     every = 'both branches' if labels == TWO_WAY else 'every branch'
     if what == 'conditional expression' and location and location.fact('kind') == 'compound':
         name = RETURN_VALUE  # `if c: return a` + `return b` (see passes.returns)
+    chosen = _object_choice(true_value, false_value)
+    if chosen is not None:
+        path, kind = chosen
+        returned = name == RETURN_VALUE
+        label = _with_path('the return value' if returned else f"'{name}'", path)
+        return problem(
+            BRANCHES_DIFFER, f'{label} is a {kind} object on every path, where the paths part'
+            if returned else f'{label} is a {kind} object in {every} of the {what}',
+            location, statement=returned,
+            why='a traced condition chooses between arrays (and pytrees of arrays), not '
+                'between Python objects, which the compiled program cannot hold',
+            fix=f'Make {kind} a pytree (jax.tree_util.register_dataclass, '
+                f'flax.struct.dataclass) so that its arrays are chosen, choose between their '
+                f'arrays with jnp.where, or make the condition a Python value')
     if name == RETURN_VALUE:
         label, true_value, false_value = where_differs('the return value', true_value,
                                                         false_value)
@@ -106,6 +120,18 @@ def where_differs(label, a, b):
         if b_leaves[path] != text:
             return _with_path(label, path), text, b_leaves[path]
     return label, a, b
+
+
+def _object_choice(a, b):
+    """(key path, class name) of a Python object in two values that are otherwise alike
+    (`cur = trial` between two objects of one class), or None."""
+    a_objects, b_objects = getattr(a, 'objects', {}), getattr(b, 'objects', {})
+    if a != b or getattr(a, 'leaves', {}) != getattr(b, 'leaves', {}):
+        return None
+    for path, kind in a_objects.items():
+        if b_objects.get(path) == kind:
+            return path, kind
+    return None
 
 
 def _with_path(label, path):

@@ -275,10 +275,9 @@ def test_newton_full_output_result_tuple():
 
 
 @pytest.mark.xfail(strict=True, reason='an object of a plain class (same class, same attribute '
-                   'names, array values) returned from both paths of a traced `if` raises '
-                   'ControlFlowError "the return value is tuple of 2 on one path but tuple of 2 '
-                   'on another": the message names no difference, and the value could be '
-                   'carried as the attributes it holds')
+                   'names, array values) returned from both paths of a traced `if` is the '
+                   'named error "the return value[1] is a RootInfo object on every path": the '
+                   'value could be carried as the attributes it holds')
 def test_newton_full_output_result_object():
     solve = lambda x: newton(cubic, x, cubic_prime, full_output=True, info=RootInfo)
     expected_root, expected_info = solve(f32(2.))

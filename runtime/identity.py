@@ -49,13 +49,26 @@ def is_not(left, right):
 
 
 def tested_optional(test):
-    """(optional, whether it is None where `test` is true) when `test` is the result of
-    `optional is None` or `optional is not None` (an optional value, runtime.absent),
-    else None: a branch on it knows whether the value is there (see if_stmt)."""
+    """(optional, whether it may be None where `test` is true) when `test` is the result
+    of `optional is None` or `optional is not None` (an optional value, runtime.absent),
+    or of an `or`/`and` of such a test (see `combined`), else None: the branch on which
+    the value is certainly there knows it (see if_stmt)."""
     entry = _TESTS.get(id(test))
     if entry is None or entry[0]() is not test:
         return None
     return entry[1], entry[2]
+
+
+def combined(result, operands, conjunction):
+    """`result`, the traced `operands[0] and operands[1]` (`conjunction`) or `... or ...`,
+    remembered as a test of an optional value one of the operands tests: where an `or` is
+    false each operand is false (so `y is None or y > hi` false: `y` is there), where an
+    `and` is true each is true (`y is not None and y > 0`)."""
+    for operand in operands:
+        tested = tested_optional(operand)
+        if tested is not None and tested[1] != conjunction:
+            return _remembered(result, *tested)
+    return result
 
 
 def _remembered(test, optional, none_when_true):

@@ -353,6 +353,41 @@ def test_an_optional_refined_where_it_is_none_is_a_plain_value(x):
         pytest.approx(expected)          # (no optional left for someone else's jit)
 
 
+def refined_under_or(x, hi):
+    y = none_above_three(x)
+    if y is None or y > hi:       # false: both are, so `y` is there
+        y = hi / 2
+    return y
+
+
+def refined_under_and(x):
+    y = none_above_three(x)
+    if x < 0 and y is None:       # (never true: x < 0 gives a value)
+        y = x
+    if y is not None and y < 1:   # true: both are, so `y` is there
+        y = y + 1
+    else:
+        y = -1.0
+    return y
+
+
+@pytest.mark.parametrize('x', [10.0, 3.5, 1.0])
+def test_an_optional_refined_under_or_and_is_a_plain_value(x):
+    """The false branch of `y is None or ...` and the true branch of `y is not None and
+    ...` know that `y` is there, as the branches of a lone `is None` test do."""
+    for fn, args in ((refined_under_or, (x, 1.0)), (refined_under_and, (x,))):
+        expected = fn(*args)
+        values = [jnp.float32(a) for a in args]
+        assert autograph.convert(fn)(*values) == pytest.approx(expected)
+        assert jax.jit(autograph.convert(fn, jit=False))(*values) == pytest.approx(expected)
+    batch = jnp.array([10.0, 3.5, 1.0])
+    assert jax.vmap(autograph.convert(refined_under_or, jit=False), in_axes=(0, None))(
+        batch, jnp.float32(1.0)).tolist() == pytest.approx(
+            [refined_under_or(float(b), 1.0) for b in batch])
+    grad = jax.grad(autograph.convert(refined_under_or, jit=False))(jnp.float32(x), 5.0)
+    assert grad == pytest.approx(0.0 if x > 3.0 else 1.0)
+
+
 @pytest.mark.parametrize('x', [10.0, 2.0])
 def test_arithmetic_on_two_optional_values(x):
     assert autograph.convert(two_optionals)(jnp.float32(x)) == \

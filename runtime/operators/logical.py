@@ -10,7 +10,7 @@ value selects with the framework's primitive (see runtime.backends.dispatch).
 """
 import jax.numpy as jnp
 
-from .. import checks
+from .. import checks, identity
 from ..backends import dispatch
 from ..errors import here
 from ..messages import operands_differ
@@ -58,7 +58,7 @@ def _short_circuit(left, rights, take_right_when):
                               jnp.shape(value), here(2))
     if _both_bool(left, value):
         combine = jnp.logical_and if take_right_when else jnp.logical_or
-        return combine(left, value)
+        return identity.combined(combine(left, value), (left, value), take_right_when)
     return jnp.where(left, value, left) if take_right_when else jnp.where(left, left, value)
 
 

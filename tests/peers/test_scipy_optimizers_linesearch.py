@@ -167,12 +167,6 @@ def along(f, x, p):
     return phi, derphi
 
 
-MAYBE_IN_LOOP = ('a value that a helper returns as None on some traced paths, then replaced '
-                 'under a compound test (`if a_j is None or a_j > hi: a_j = ...`), stays an '
-                 'optional value (only `if v is None:` alone tells the branch it is there): '
-                 'converted with its own jit it gives Python\'s value, but inside jax.jit of '
-                 'convert(..., jit=False) the result is a named error (None on some paths)')
-
 
 # --- strong Wolfe with a bisecting zoom (no optional values in its loop) -----------------
 
@@ -255,12 +249,13 @@ def test_wolfe_search_python_floats_run_as_python():
     agree(lambda s: wolfe_search(lambda a: phi(a * s), lambda a: s * derphi(a * s)), 0.25)
 
 
-@pytest.mark.xfail(strict=True, reason=MAYBE_IN_LOOP)
 def test_zoom_directly():
-    # (inside jax.jit, and so inside jax.grad of the step, the same named error)
+    # zoom gives (None, None, None) after maxiter rounds: a path the compiled program has
+    # (decided by traced values), so inside the caller's jax.jit the result is the named
+    # error; converted with its own jit, Python's value.
     phi = lambda a: (a - 0.3) ** 2 - 0.5 * a
     derphi = lambda a: 2 * (a - 0.3) - 0.5
-    agree(lambda lo, hi: zoom(lo, hi, phi(lo), phi(hi), derphi(lo), phi, derphi, phi(0.),
+    agree_optional(lambda lo, hi: zoom(lo, hi, phi(lo), phi(hi), derphi(lo), phi, derphi, phi(0.),
                               derphi(0.), 1e-4, 0.1), f32(0.), f32(2.))
 
 

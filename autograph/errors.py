@@ -9,9 +9,9 @@ own exception; any other error keeps its type and gains notes naming the user's 
 JAX's UnexpectedTracerError becomes an `EscapedTracer` that says how a traced value escapes
 in converted code; JAX's errors for a traced array given to Python code that needs its
 value (`np.asarray(x)`, `x.tolist()`), raised on a converted line of the user's, become a
-`TracedValueNeeded` naming that line and the fix; JAX's error for `jax.jvp` through a reverse-differentiable staged loop
-gains a note with the fix. The caller re-raises the result `from` its cause, so a user's
-`raise ... from` keeps its cause.
+`TracedValueNeeded` naming that line and the fix; JAX's error for `jax.jvp` through a
+reverse-differentiable staged loop gains a note with the fix. The caller re-raises the
+result `from` its cause, so a user's `raise ... from` keeps its cause.
 """
 import linecache
 import os

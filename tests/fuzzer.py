@@ -146,7 +146,8 @@ class StateGenerators:
     def bound_on_some_paths(self, depth):
         """Values that exist on some paths only, read only where Python has them: a
         variable one branch assigns, read under the same (saved) condition; a result or
-        a variable that is None on some paths, read after `is None` / `is not None`."""
+        a variable that is None on some paths, read after `is None` / `is not None`, or
+        refined under `if y is None or y > v: y = ...` and read after it."""
         self.counter += 1
         flag, name, r = f'f{self.counter}', f'u{self.counter}', self.rng
         if self.none_or_value.random() < 0.25:   # (its own stream: the rest stays as it was)
@@ -167,11 +168,16 @@ class StateGenerators:
         else:
             self.emit(depth, f'{name} = maybe_half({r.choice(FLOAT_VARS)}, '
                              f'{r.choice(FLOAT_VARS + ("x",))})')
-            if r.random() < 0.5:
+            kind = r.random()
+            if kind < 0.35:
                 self.emit(depth, f'if {name} is not None:')
                 self.emit(depth + 1, f'{r.choice(FLOAT_VARS)} += {name}')
-            else:
+            elif kind < 0.7:
                 self.emit(depth, f'a = a + (0.0 if {name} is None else {name} * 0.5)')
+            else:   # refined under a compound test: a plain value after the `if`
+                self.emit(depth, f'if {name} is None or {name} > {r.choice(FLOAT_VARS)}:')
+                self.emit(depth + 1, f'{name} = {self.float_expr()}')
+                self.emit(depth, f'{r.choice(FLOAT_VARS)} += {name} * 0.1')
 
     def created_in_loop(self, depth, header):
         """A variable assigned first in a loop, read after it (where the loop ran),

@@ -29,6 +29,17 @@ def check(fn, *args, **kwargs):
     return expected
 
 
+def counting(func):
+    """`func` wrapped to count its calls in a one-item list, and that list (as SciPy's
+    optimizers count them: `ncalls, f = _wrap_scalar_function(func, args)`)."""
+    calls = [0]
+
+    def counted(x):
+        calls[0] += 1
+        return func(x)
+    return calls, counted
+
+
 def converted(fn):
     """The converted `fn` without its own jit, to run under jax.jit/vmap/grad."""
     return autograph.convert(fn, jit=False)

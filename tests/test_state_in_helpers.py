@@ -8,22 +8,13 @@ import numpy as np
 import pytest
 
 import autograph
+from tests.helpers import counting
 
 
 def same(a, b):
     for x, y in zip(jax.tree_util.tree_leaves(a), jax.tree_util.tree_leaves(b)):
         np.testing.assert_allclose(np.asarray(x, np.float64), np.asarray(y, np.float64),
                                    rtol=1e-6)
-
-
-def counting(func):
-    """`func` wrapped to count its calls in a one-item list (as SciPy's optimizers do)."""
-    calls = [0]
-
-    def counted(x):
-        calls[0] += 1
-        return func(x)
-    return calls, counted
 
 
 def halvings(x):

@@ -9,7 +9,7 @@ tree to find nothing (see passes.run).
 import ast
 import dataclasses
 
-from autograph.analysis.walk import children
+from autograph.analysis.walk import blocks, children
 
 
 ITEM_STORE = '[]='
@@ -67,10 +67,8 @@ def census(root, max_depth):
 def _functions_innermost_first(node):
     """The FunctionDefs at or under `node`, each after those nested in it. (They are
     statements: the walk goes through statement blocks only.)"""
-    for field in ('body', 'orelse', 'finalbody', 'handlers', 'cases'):
-        block = getattr(node, field, None)
-        if block.__class__ is list:
-            for stmt in block:
-                yield from _functions_innermost_first(stmt)
+    for block in blocks(node):
+        for stmt in block:
+            yield from _functions_innermost_first(stmt)
     if node.__class__ is ast.FunctionDef:
         yield node

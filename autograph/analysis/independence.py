@@ -42,7 +42,7 @@ import ast
 import dataclasses
 
 from autograph.analysis.activity import scope_of
-from autograph.analysis.walk import nodes
+from autograph.analysis.walk import blocks, nodes
 
 PURE_MODULES = ('jax.numpy', 'numpy', 'math', 'cmath', 'jax.nn', 'jax.scipy')
 """Modules whose functions compute values only (with `random` submodules excluded)."""
@@ -117,7 +117,7 @@ class _Analysis:
                 self.walk(stmt.body, prefix, found)
                 self.walk(stmt.orelse, prefix, found)
             elif isinstance(stmt, (ast.With, ast.Try)) or hasattr(stmt, 'cases'):
-                for block in _blocks(stmt):
+                for block in blocks(stmt):
                     self.walk(block, (), found)
 
     def loop(self, node, prefix):
@@ -180,12 +180,6 @@ def _written_arrays(stmts):
                         names.add(part.value.id)
     return names
 
-
-def _blocks(stmt):
-    out = [getattr(stmt, f) for f in ('body', 'orelse', 'finalbody') if hasattr(stmt, f)]
-    out += [h.body for h in getattr(stmt, 'handlers', [])]
-    out += [c.body for c in getattr(stmt, 'cases', [])]
-    return out
 
 
 class _Body:

@@ -52,6 +52,28 @@ def nodes(tree):
     return out
 
 
+def blocks(stmt):
+    """The statement lists directly inside a compound statement."""
+    fields = _BLOCK_FIELDS.get(stmt.__class__)
+    if fields is None:
+        fields = _BLOCK_FIELDS[stmt.__class__] = tuple(
+            f for f in ('body', 'orelse', 'finalbody', 'handlers', 'cases')
+            if f in stmt._fields)
+    out = []
+    for field in fields:
+        value = getattr(stmt, field, None)
+        if value.__class__ is list:
+            if field == 'handlers' or field == 'cases':   # (a `match` that stays Python)
+                out += [part.body for part in value]
+            else:
+                out.append(value)
+    return out
+
+
+_BLOCK_FIELDS = {}
+"""node class -> its fields that may hold statement lists, `except` handlers or cases."""
+
+
 def node_fields(cls):
     """The fields of node class `cls` that may hold nodes (not names, numbers, flags)."""
     return tuple(f for f in cls._fields if f not in _SCALAR_FIELDS

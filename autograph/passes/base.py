@@ -3,7 +3,7 @@ import ast
 import copy
 import dataclasses
 
-from autograph.analysis.walk import Transformer, children
+from autograph.analysis.walk import Transformer, blocks, children
 from autograph.naming import Namer
 
 
@@ -56,28 +56,6 @@ of each scope nested functions see, from the user's code before any pass ran;
 
 LOOPS = (ast.While, ast.For)
 SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
-
-
-def blocks(stmt):
-    """The statement lists directly inside a compound statement."""
-    fields = _BLOCK_FIELDS.get(stmt.__class__)
-    if fields is None:
-        fields = _BLOCK_FIELDS[stmt.__class__] = tuple(
-            f for f in ('body', 'orelse', 'finalbody', 'handlers', 'cases')
-            if f in stmt._fields)
-    out = []
-    for field in fields:
-        value = getattr(stmt, field, None)
-        if value.__class__ is list:
-            if field == 'handlers' or field == 'cases':   # (a `match` that stays Python)
-                out += [part.body for part in value]
-            else:
-                out.append(value)
-    return out
-
-
-_BLOCK_FIELDS = {}
-"""node class -> its fields that may hold statement lists, `except` handlers or cases."""
 
 
 def contains(stmts, kinds, stop=LOOPS + SCOPES):

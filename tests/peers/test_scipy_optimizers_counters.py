@@ -7,17 +7,8 @@ import pytest
 
 import autograph
 from tests.peers.scipy_harness import agree, f32
+from tests.helpers import counting
 from tests.peers.test_scipy_optimizers import INV_PHI, INV_PHI2, bumpy
-
-
-def counting(func):
-    """`func` wrapped to count its calls in a one-item list, and that list."""
-    calls = [0]
-
-    def counted(x):
-        calls[0] += 1
-        return func(x)
-    return calls, counted
 
 
 def golden_search_wrapped(func, lo, hi, tol=1e-3):

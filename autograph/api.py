@@ -7,8 +7,8 @@ import inspect
 from autograph import conversion, parsing, prebuilt
 from autograph.errors import ConversionError
 from autograph.function import Function
-from autograph.runtime.iterables import StagedRange
-from autograph.runtime.loop_autodiff import check_mode
+from autograph.runtime.loops.iterables import StagedRange
+from autograph.runtime.staging.loop_autodiff import check_mode
 
 
 def convert(fn=None, *, input_signature=None, jit=True, unroll_loops=None,

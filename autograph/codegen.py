@@ -26,7 +26,7 @@ import types
 
 from autograph.errors import ConversionError
 from autograph.runtime import origin
-from autograph.runtime.syntax_trees import compile_tree, parse
+from autograph.syntax_trees import compile_tree, parse
 
 FACTORY = 'create_converted'
 _counter = itertools.count()

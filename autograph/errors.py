@@ -19,9 +19,10 @@ import os
 import jax
 import numpy
 
-from autograph.runtime import loop_autodiff, messages, origin
+from autograph.runtime.staging import loop_autodiff
+from autograph.runtime import messages, origin
 from autograph.runtime.errors import AutographError, ControlFlowError
-from autograph.runtime.checks import user_exception
+from autograph.runtime.checks.checks import user_exception
 
 
 class ConversionError(AutographError):

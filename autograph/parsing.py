@@ -22,7 +22,7 @@ import linecache
 import types
 
 from autograph.errors import ConversionError
-from autograph.runtime.syntax_trees import compile_tree, parse
+from autograph.syntax_trees import compile_tree, parse
 
 
 @dataclasses.dataclass(frozen=True)

@@ -9,7 +9,7 @@ Generated nodes carry no location until `set_origin` gives them the user's.
 import ast
 import functools
 
-from autograph.runtime.syntax_trees import parse
+from autograph.syntax_trees import parse
 
 _LOCATION = ('lineno', 'col_offset', 'end_lineno', 'end_col_offset')
 

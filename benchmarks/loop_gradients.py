@@ -1,6 +1,6 @@
 """`make bench`, part 2: `jax.grad` through a `while` loop whose trip count is data.
 
-The converted loop (reverse mode by default: checkpointed, see runtime/loop_autodiff.py)
+The converted loop (reverse mode by default: checkpointed, see runtime/staging/loop_autodiff.py)
 against the hand-written alternative, a `lax.scan` over a known bound with a done flag,
 which stores every step. Also the undifferentiated loop against `lax.while_loop`.
 Memory is XLA's own account of the compiled program (temporaries + outputs), time the
@@ -22,7 +22,7 @@ import numpy as np  # noqa: E402
 from jax import lax  # noqa: E402
 
 import autograph  # noqa: E402
-from autograph.runtime.loop_autodiff import CHECKPOINTS  # noqa: E402
+from autograph.runtime.staging.loop_autodiff import CHECKPOINTS
 
 STATE = 1000           # floats in the loop state
 STEPS = (100, 1000, 10000)

@@ -7,7 +7,7 @@
 Compares the converted loop (staged), the same loop unrolled (`unroll_loops=True`, what
 TensorFlow does; only up to UNROLLED_MAX steps, it grows too slowly past that) and the
 hand-written `lax.scan`. Also measures the unrolled/staged compile-time crossover for
-short loops, which sets runtime.loop_policy.SHORT_LOOP. Writes benchmarks/loop_scaling.png
+short loops, which sets runtime.loops.loop_policy.SHORT_LOOP. Writes benchmarks/loop_scaling.png
 and benchmarks/loop_scaling.md (included in BENCHMARKS.md by run.py).
 """
 import os
@@ -100,7 +100,7 @@ def write_section(rows, short):
                      f'{r["converted"] / r["lax"]:.2f} | {unrolled} |')
     lines += [
         '', 'Short loops, unrolled vs staged first call (s) — where staging starts to pay '
-        '(`SHORT_LOOP` in runtime/loop_policy.py):', '',
+        '(`SHORT_LOOP` in runtime/loops/loop_policy.py):', '',
         '| N | ' + ' | '.join(str(s['n']) for s in short) + ' |',
         '|---|' + '---|' * len(short),
         '| unrolled | ' + ' | '.join(f'{s["unrolled"]:.3f}' for s in short) + ' |',
@@ -111,7 +111,7 @@ def write_section(rows, short):
         '1.5x of the hand-written lax, jaxpr equations within 1.2x, steady state within '
         '1.05x). Before staging, the unrolled versions took 66 s, 7.7 s and over 10 minutes '
         'to their first result. The RNN body reads `xs[t]` at the traced index: those '
-        'reads become the scan\'s own slices (runtime/slices.py), so its program is the '
+        'reads become the scan\'s own slices (runtime/staging/slices.py), so its program is the '
         'hand-written one, equation for equation.', '']
     with open(os.path.join(ROOT, 'benchmarks', 'loop_scaling.md'), 'w') as f:
         f.write('\n'.join(lines))

@@ -1,4 +1,4 @@
-"""Loops with independent iterations (runtime.vectorized), before and after: the kernels
+"""Loops with independent iterations (runtime.loops.vectorized), before and after: the kernels
 of benchmarks/kernel_sources.py whose loops the converter proves independent, converted
 with the vectorisation declined (the sequential staged loop they ran as before) and as
 converted now, against Numba and the hand-vectorised JAX version, side by side in one
@@ -21,14 +21,14 @@ import jax.numpy as jnp  # noqa: E402
 import numpy as np  # noqa: E402
 
 import autograph  # noqa: E402
-from autograph.runtime import vectorized  # noqa: E402
+from autograph.runtime.loops import vectorized
 from benchmarks.kernels import KERNELS, _ms, measure  # noqa: E402
 
 SECTION = '## Vectorised loops'
 NOTES = """Where it gains: a nest whose body is a few operations or a short sequential inner
 loop (the convolution's 5x5 sum, n-body's sum over j) becomes one batched computation,
 ahead of Numba at the largest sizes on this CPU. The Julia set's escape-time `while`
-runs in lock step over the pixels (runtime.lockstep): blocks of 4 masked steps with the
+runs in lock step over the pixels (runtime.staging.lockstep): blocks of 4 masked steps with the
 test reduced over the batch once per block, about 2x faster than the vmapped
 `lax.while_loop` it ran as before in either autodiff mode (1.19 ms against 0.51 ms at
 100x100 in one process, the sequential loop 0.92 ms, hand-written JAX 0.50 ms), so it

@@ -1,45 +1,46 @@
 """The operators converted code calls, and nothing else: generated code sees this module
 as `ag` (or a hygienic variant) and uses only these names."""
-from .asserts import assert_
-from .calls import call, call_writing, written
-from .comparisons import compare
+from .checks.asserts import assert_
+from .python import calls as _calls
+from .python.calls import call, call_writing, written
+from .operators.comparisons import compare
 from .operators.conditionals import if_chain, if_exp, if_exp_chain, if_stmt
 from .operators.logical import and_, not_, or_
 from .operators.loops import for_stmt, while_stmt
-from .filtering import comprehension_test
-from .filtering import filter_ as filter
-from .identity import is_, is_not
-from .items import setitem, update_item
-from .item_writes import setitems
-from .iterables import enumerate_ as enumerate
-from .iterables import range_ as range
-from .iterables import zip_ as zip
-from .indexing import getitem, repeat
-from .matching import python_subject
-from .method_state import method_fields
-from .py_builtins import all_ as all
-from .py_builtins import any_ as any
-from .py_builtins import bool_ as bool
-from .py_builtins import complex_ as complex
-from .py_builtins import float_ as float
-from .py_builtins import in_
-from .py_builtins import item
-from .py_builtins import int_ as int
-from .py_builtins import max_ as max
-from .py_builtins import min_ as min
-from .py_builtins import pow_ as pow
-from .py_builtins import sorted_ as sorted
-from .py_builtins import sum_ as sum
-from .handlers import handlers
-from .raises import caused, raise_, raise_if, reraise
-from .slicing import getslice, span, window, windows
-from .absent import check_defined
-from .state import Undefined
-from .text import format_ as format
-from .text import repr_ as repr
-from .text import str_ as str
-from .text import message, message_percent, text
-from .display import emit
+from .python.filtering import comprehension_test
+from .python.filtering import filter_ as filter
+from .python.identity import is_, is_not
+from .items.items import setitem, update_item
+from .items.item_writes import setitems
+from .loops.iterables import enumerate_ as enumerate
+from .loops.iterables import range_ as range
+from .loops.iterables import zip_ as zip
+from .items.indexing import getitem, repeat
+from .python.matching import python_subject
+from .state.method_state import method_fields
+from .python.py_builtins import all_ as all
+from .python.py_builtins import any_ as any
+from .python.py_builtins import bool_ as bool
+from .python.py_builtins import complex_ as complex
+from .python.py_builtins import float_ as float
+from .python.py_builtins import in_
+from .python.py_builtins import item
+from .python.py_builtins import int_ as int
+from .python.py_builtins import max_ as max
+from .python.py_builtins import min_ as min
+from .python.py_builtins import pow_ as pow
+from .python.py_builtins import sorted_ as sorted
+from .python.py_builtins import sum_ as sum
+from .checks.handlers import handlers
+from .checks.raises import caused, raise_, raise_if, reraise
+from .items.slicing import getslice, span, window, windows
+from .checks.absent import check_defined
+from .values.split import Undefined
+from .values.text import format_ as format
+from .values.text import repr_ as repr
+from .values.text import str_ as str
+from .values.text import message, message_percent, text
+from .python.display import emit
 
 __all__ = ['Undefined', 'all', 'and_', 'any', 'assert_', 'bool', 'call', 'call_writing',
            'caused', 'check_defined', 'compare', 'complex', 'comprehension_test', 'emit',
@@ -52,3 +53,5 @@ __all__ = ['Undefined', 'all', 'and_', 'any', 'assert_', 'bool', 'call', 'call_w
            'setitem', 'setitems', 'sorted',
            'span', 'str', 'sum', 'text', 'update_item', 'while_stmt', 'window',
            'windows', 'written', 'zip']
+
+_calls.use_versions({name: globals()[name] for name in _calls.OVERRIDDEN_BUILTINS})

@@ -7,26 +7,26 @@ of one hidden stack per module:
 
 - `depth`: how many staged branches/loop bodies are being traced (runtime.staging);
 - `paths`: the predicates of the staged branches being traced, innermost last
-  (runtime.raises: a run-time `raise` fires only on the path the program takes);
+  (runtime.checks.raises: a run-time `raise` fires only on the path the program takes);
 - `errors`: the error state that run-time checks update on this path (runtime.checks),
   or None where checks report themselves;
-- `try_scopes`: the enclosing converted `try` statements (runtime.handlers);
-- `range_items`: the traced items of the range loops being staged (runtime.slicing);
+- `try_scopes`: the enclosing converted `try` statements (runtime.checks.handlers);
+- `range_items`: the traced items of the range loops being staged (runtime.items.slicing);
 - `calls`: the converted functions being called, with their staging depths
-  (runtime.calls: recursion on a traced value);
+  (runtime.python.calls: recursion on a traced value);
 - `batch`: how many iterations of the vectorised loops being traced run side by side
-  (runtime.vectorized): a value traced in their body stands for that many
+  (runtime.loops.vectorized): a value traced in their body stands for that many
   (runtime.staging.item_branches sizes branches by it);
-- `autodiff` and `unroll_loops`: the loop options in force (runtime.loop_autodiff,
-  runtime.loop_policy);
+- `autodiff` and `unroll_loops`: the loop options in force (runtime.staging.loop_autodiff,
+  runtime.loops.loop_policy);
 - `on_call`: while a converted Function is traced, told of each converted function its
   code calls, before the call (autograph.function.state: the state those functions read
   and write);
 - `discovered`: per staged statement (the code of its branches or body), the places
   that functions it calls were found to change while the converted Function being
-  traced ran (runtime.statement);
+  traced ran (runtime.state.statement);
 - `written`: the calls of functions that write items of their array parameters, with
-  the final values they report (runtime.calls.call_writing);
+  the final values they report (runtime.python.calls.call_writing);
 - `embeddings`: the frameworks whose converted code is running, innermost last (None
   where an embedding is suspended; runtime.registry).
 

@@ -1,89 +1,19 @@
-"""The layout's rules (docs/architecture.md): the runtime imports nothing from the
-converter, no two modules import each other (directly or around a cycle, counting imports
-inside functions), and no source file grows past a few hundred lines."""
+"""The layout's rules (docs/architecture.md): packages import only the layers below them
+(tests/import_graph.py lists the layers), the runtime imports nothing from the converter,
+no two modules import each other (directly or around a cycle, counting imports inside
+functions), and no source file or function grows past a few hundred, or sixty, lines."""
 import ast
 import os
+import re
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-PACKAGES = (('autograph', 'autograph'), ('runtime', 'autograph.runtime'))
-MAX_LINES = 420
+from tests import import_graph as ig
 
-
-def _modules():
-    """{dotted name: (path, is package)} for every source module."""
-    found = {}
-    for folder, package in PACKAGES:
-        for directory, _, files in os.walk(os.path.join(ROOT, folder)):
-            for name in files:
-                if not name.endswith('.py'):
-                    continue
-                path = os.path.join(directory, name)
-                parts = os.path.relpath(path, os.path.join(ROOT, folder))[:-3].split(os.sep)
-                if parts[-1] == '__init__':
-                    parts = parts[:-1]
-                found['.'.join([package, *parts])] = (path, name == '__init__.py')
-    return found
-
-
-def _imports(modules):
-    """{module: the modules it imports}, at module level or inside functions."""
-    graph = {}
-    for module, (path, is_package) in modules.items():
-        package = module if is_package else module.rpartition('.')[0]
-        with open(path, encoding='utf-8') as f:
-            tree = ast.parse(f.read())
-        graph[module] = set()
-        for node in ast.walk(tree):
-            if isinstance(node, ast.ImportFrom):
-                base = package
-                for _ in range(max(node.level - 1, 0)):
-                    base = base.rpartition('.')[0]
-                target = (base + ('.' + node.module if node.module else '') if node.level
-                          else node.module)
-                # `from package import module` imports that module; `from module
-                # import name`, the module.
-                candidates = [f'{target}.{alias.name}' if f'{target}.{alias.name}' in modules
-                              else target for alias in node.names]
-            elif isinstance(node, ast.Import):
-                candidates = [alias.name for alias in node.names]
-            else:
-                continue
-            graph[module] |= {c for c in candidates if c in modules and c != module}
-    return graph
-
-
-def _cycles(graph):
-    """The strongly connected groups of more than one module (Tarjan)."""
-    index, low, stack, on_stack, groups = {}, {}, [], set(), []
-
-    def visit(v):
-        index[v] = low[v] = len(index)
-        stack.append(v)
-        on_stack.add(v)
-        for w in graph[v]:
-            if w not in index:
-                visit(w)
-                low[v] = min(low[v], low[w])
-            elif w in on_stack:
-                low[v] = min(low[v], index[w])
-        if low[v] == index[v]:
-            group = []
-            while True:
-                w = stack.pop()
-                on_stack.discard(w)
-                group.append(w)
-                if w == v:
-                    break
-            if len(group) > 1:
-                groups.append(sorted(group))
-    for v in graph:
-        if v not in index:
-            visit(v)
-    return groups
+MAX_FILE_LINES = 400
+MAX_FUNCTION_LINES = 60
 
 
 def test_the_runtime_imports_nothing_from_the_converter():
-    graph = _imports(_modules())
+    graph = ig.imports(ig.modules())
     runtime = [m for m in graph if m.startswith('autograph.runtime')]
     assert len(runtime) > 20
     outward = {(m, t) for m in runtime for t in graph[m]
@@ -92,16 +22,60 @@ def test_the_runtime_imports_nothing_from_the_converter():
 
 
 def test_no_import_cycles():
-    graph = _imports(_modules())
-    assert _cycles({'a': {'b'}, 'b': {'a'}, 'c': {'a'}}) == [['a', 'b']]   # (the check)
-    assert _cycles(graph) == []
+    graph = ig.imports(ig.modules())
+    assert ig.cycles({'a': {'b'}, 'b': {'a'}, 'c': {'a'}}) == [['a', 'b']]   # (the check)
+    assert ig.cycles(graph) == []
+
+
+def test_every_module_lies_in_a_layer():
+    assert [m for m in ig.modules() if ig.unit_of(m) is None] == []
+
+
+def test_packages_import_only_the_layers_below_them():
+    graph = ig.imports(ig.modules())
+    assert ig.violations(graph) == []
+    # (the check) an import upward, and one between siblings of a layer, are found
+    values, staging = 'autograph.runtime.values.split', 'autograph.runtime.staging.trace'
+    items, state = 'autograph.runtime.items.items', 'autograph.runtime.state.lists'
+    wrong = {**graph, values: graph[values] | {staging}, items: graph[items] | {state}}
+    assert ig.violations(wrong) == [(items, state), (values, staging)]
+
+
+def test_every_runtime_package_says_what_it_is_and_what_it_may_import():
+    for module, (path, is_package) in ig.modules().items():
+        if is_package and module.startswith('autograph.runtime.'):
+            with open(path, encoding='utf-8') as f:
+                doc = ast.get_docstring(ast.parse(f.read())) or ''
+            assert 'import' in doc and len(doc) > 200, module
+
+
+def test_the_documented_layers_are_the_import_graph():
+    with open(os.path.join(ig.ROOT, 'docs', 'architecture.md'), encoding='utf-8') as f:
+        text = f.read()
+    shown = re.search(r'<!-- layers: python -m tests.import_graph -->\n```text\n(.*?)\n```',
+                      text, re.S)
+    assert shown, 'docs/architecture.md lost its picture of the layers'
+    assert shown.group(1) == ig.picture(ig.imports(ig.modules()))
+
+
+def _sources():
+    for module, (path, _) in ig.modules().items():
+        with open(path, encoding='utf-8') as f:
+            yield module, f.read()
 
 
 def test_source_files_stay_small():
+    long = {module: text.count('\n') for module, text in _sources()
+            if text.count('\n') > MAX_FILE_LINES}
+    assert not long, long
+
+
+def test_functions_stay_short():
     long = {}
-    for module, (path, _) in _modules().items():
-        with open(path, encoding='utf-8') as f:
-            count = sum(1 for _ in f)
-        if count > MAX_LINES:
-            long[module] = count
+    for module, text in _sources():
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                lines = node.end_lineno - node.lineno + 1
+                if lines > MAX_FUNCTION_LINES:
+                    long[f'{module}.{node.name}'] = lines
     assert not long, long

@@ -192,7 +192,7 @@ def test_transform_of_a_user_function_in_converted_code(name):
 
 
 def test_every_transform_is_known_to_the_calls_pass():
-    from autograph.runtime.calls import TRANSFORMS
+    from autograph.runtime.python.calls import TRANSFORMS
     expected = {'jax.jit', 'jax.grad', 'jax.value_and_grad', 'jax.vmap', 'jax.pmap',
                 'jax.jacfwd', 'jax.jacrev', 'jax.jacobian', 'jax.hessian', 'jax.jvp',
                 'jax.vjp', 'jax.linearize', 'jax.checkpoint', 'jax.remat', 'jax.custom_jvp',

@@ -1,5 +1,5 @@
 """Item updates in staged loops are O(1): several items written by one statement are one
-write (runtime/item_writes.py), and a staged `if` whose branches only write a few items
+write (runtime/items/item_writes.py), and a staged `if` whose branches only write a few items
 selects the items and writes once (runtime/staging/item_branches.py). Values equal
 plain Python; the compiled while bodies do not copy the carried array."""
 import re

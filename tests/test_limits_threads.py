@@ -144,7 +144,7 @@ def test_threads_parsing_and_compiling_trees_at_once_do_not_trip_cpython():
     """CPython 3.11 keeps the counter of its tree conversion per interpreter: two threads
     parsing or compiling `ast` trees at once fail with 'AST constructor recursion depth
     mismatch' (gh-106905). Every tree conversion of ours goes through one lock."""
-    from autograph.runtime.syntax_trees import compile_tree, parse
+    from autograph.syntax_trees import compile_tree, parse
     source = 'def f(x):\n' + ''.join(f'    if x > {i}:\n        x = (x + {i}) * (x - 1)\n'
                                      for i in range(200))
     errors = []

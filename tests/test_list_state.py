@@ -1,4 +1,4 @@
-"""Python lists in the state of staged loops (runtime.lists, runtime.items).
+"""Python lists in the state of staged loops (runtime.state.lists, runtime.items).
 
 A staged loop body is traced once: a list it appends to holds, while tracing, only its
 items from before the loop and this iteration's. Appending is collected per iteration;

@@ -1,5 +1,5 @@
 """A `while` (or a `for` with a `break`) inside a vectorised loop runs in lock step as
-blocks of masked steps (runtime.lockstep): the values of the Python loop per iteration,
+blocks of masked steps (runtime.staging.lockstep): the values of the Python loop per iteration,
 plain, under jit, vmap and grad (and jvp on request), whatever each iteration's trip
 count; the jaxpr holds one `while` whose test is reduced over the batch."""
 import jax
@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 import autograph
-from autograph.runtime import context, lockstep, loop_autodiff
+from autograph.runtime import context
+from autograph.runtime.staging import lockstep, loop_autodiff
 from tests.helpers import assert_same, converted, equations
 
 

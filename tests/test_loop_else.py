@@ -222,7 +222,7 @@ def test_search(fn):
 
 
 def test_search_long_staged_loop():
-    # Long enough to be staged as one loop over a traced index (see runtime.loop_policy).
+    # Long enough to be staged as one loop over a traced index (see runtime.loops.loop_policy).
     xs = jnp.arange(3000) % 1000
     for t in (0, 999, 1234):
         check(for_else_search, xs, i32(t))

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import autograph
-from autograph.runtime import loop_autodiff
+from autograph.runtime.staging import loop_autodiff
 from tests.helpers import primitives
 
 

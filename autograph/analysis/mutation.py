@@ -22,7 +22,7 @@ import ast
 
 from autograph.analysis.activity import MUTATING_METHODS, base_name
 from autograph.analysis.walk import children
-from autograph.passes.base import SCOPES
+from autograph.analysis.walk import SCOPES
 
 _ITEM_OPERATORS = ('setitem', 'update_item')
 _NO_FACTS = (ast.Constant, ast.expr_context, ast.operator, ast.boolop, ast.unaryop,

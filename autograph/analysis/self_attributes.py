@@ -3,7 +3,7 @@
 Python reference: `acc.add(x)` runs `Accumulator.add(acc, x)`, whose `self.total = ...`
 changes `acc.total` for the code after the call. When converted code calls such a method
 inside a staged branch or loop body, those attributes are state of the statement (see
-runtime.method_state), and the runtime asks the converter for them through its hook.
+runtime.state.method_state), and the runtime asks the converter for them through its hook.
 """
 import ast
 import functools

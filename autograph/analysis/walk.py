@@ -10,6 +10,10 @@ nodes, in the same order, with the same results.
 """
 import ast
 
+LOOPS = (ast.While, ast.For)
+SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+"""The statements that repeat their body, and those that open a new scope."""
+
 _LEAVES = (ast.expr_context, ast.operator, ast.boolop, ast.unaryop, ast.cmpop)
 """Node classes without children that no converter visitor looks at."""
 

@@ -21,7 +21,7 @@ import inspect
 import threading
 import weakref
 
-from autograph.passes.base import SCOPES
+from autograph.analysis.walk import SCOPES
 
 _cache = weakref.WeakKeyDictionary()   # code object -> tuple of names
 _active = threading.local()

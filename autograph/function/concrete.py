@@ -20,7 +20,7 @@ import jax
 import numpy as np
 
 from autograph.errors import user_facing
-from autograph.runtime import check_outcomes
+from autograph.runtime.checks import check_outcomes
 from autograph.function.keys import (STATE, ArrayKey, ObjectKey, ValueKey, call_key, leaf_key,
                                      leaf_names, parameter_names, takes_traced_type)
 
@@ -70,14 +70,14 @@ class ConcreteFunction:
         try:
             if self.function.input_signature is None:
                 args, kwargs = self._pin(args, kwargs)
-                key, leaves = call_key(args, self.function._with_state(args, kwargs))
+                key, leaves = call_key(args, self.function._state.with_state(args, kwargs))
             else:
                 key, leaves, (args, kwargs) = self.function._key(args, kwargs)
             if key != self.key:
                 key, leaves = self._converted_to_traced_types(key, leaves)
             if key != self.key:
                 raise self._incompatible(key)
-            return self.function._written_back(self.call_leaves(leaves), args, kwargs)
+            return self.function._state.written_back(self.call_leaves(leaves), args, kwargs)
         except Exception as error:
             user = user_facing(error)
             raise user from user.__cause__

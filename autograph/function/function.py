@@ -34,9 +34,13 @@ from autograph.function.concrete import ConcreteFunction, check_signature, named
 from autograph.function.keys import (RETRACE_WINDOW, STATE, ObjectKey, call_key,
                                      retrace_message)
 from autograph.function.results import Result, given_back, given_back_to
-from autograph.runtime import check_outcomes, checks, context, loop_autodiff, loop_policy
-from autograph.runtime import places as state
-from autograph.runtime.absent import check_defined
+from autograph.function.state import CallState
+from autograph.runtime.checks import check_outcomes, checks
+from autograph.runtime import context
+from autograph.runtime.staging import loop_autodiff
+from autograph.runtime.loops import loop_policy
+from autograph.runtime.state.installed import Installed, snapshot
+from autograph.runtime.checks.absent import check_defined
 
 # --- the eager switch -------------------------------------------------------------------
 
@@ -79,7 +83,7 @@ class Function:
                                 else None)
         self._jit = jit
         self.unroll_loops = unroll_loops   # see autograph.convert
-        self.loop_autodiff = loop_autodiff   # see runtime/loop_autodiff.py
+        self.loop_autodiff = loop_autodiff   # see runtime/staging/loop_autodiff.py
         self._converted = None
         self._concrete = {}
         self._lock = threading.Lock()
@@ -93,7 +97,7 @@ class Function:
         self._trace_calls = collections.deque(maxlen=RETRACE_WINDOW)
         self._trace_keys = collections.deque(maxlen=2)
         self._warned_retracing = False
-        self._state = None   # a StateFinder, made on the first call
+        self._state = CallState(self)
         self._as_is = not _has_python_source(python_function)
         if self._as_is:
             warnings.warn(f'{python_function!r} has no Python source code (a builtin, a '
@@ -164,16 +168,17 @@ class Function:
             places = None
             if self.input_signature is None:
                 if not kwargs and _all_arrays(args):
-                    places = self._state_places(args, {})
+                    places = self._state.places(args, {})
                     if not places:
-                        return self._written_back(checked(self._arrays_jit(*args)), args, {})
+                        out = checked(self._arrays_jit(*args))
+                        return self._state.written_back(out, args, {})
                 given = args
                 args, kwargs = self._bind(args, kwargs)
                 if places is None or args is not given or kwargs:   # (defaults added)
-                    places = self._state_places(args, kwargs)
+                    places = self._state.places(args, kwargs)
             key, leaves, bound = self._key(args, kwargs, places)
             concrete = self._concrete.get(key) or self._concrete_function(key)
-            return self._written_back(concrete.call_leaves(leaves), *bound, places)
+            return self._state.written_back(concrete.call_leaves(leaves), *bound, places)
         except Exception as error:
             user = user_facing(error)
             raise user from user.__cause__   # (the user's `raise ... from` cause is kept)
@@ -186,66 +191,8 @@ class Function:
             check_signature(self.python_function, self.input_signature, args, kwargs)
         elif places is None:   # (else bound already, see __call__)
             args, kwargs = self._bind(args, kwargs)
-        key, leaves = call_key(args, self._with_state(args, kwargs, places))
+        key, leaves = call_key(args, self._state.with_state(args, kwargs, places))
         return key, leaves, (args, kwargs)
-
-    # --- state that outlives a call (see autograph.function.state) ----------------------
-
-    def _finder(self):
-        if self._state is None:
-            self._state = state.StateFinder(self._function)
-        return self._state
-
-    def _roots(self, args, kwargs):
-        """The objects whose attributes may be state: the instance of a method, and the
-        object arguments, labelled by their parameters."""
-        params, method = self._root_labels
-        roots = []
-        if method is not None:
-            roots.append((method, self._live_instance() if self._instance is not None
-                          else self._function.__self__))
-        for i, arg in enumerate(args):
-            roots.append((params[i] if i < len(params) else f'argument {i}', arg))
-        roots += list(kwargs.items())
-        return roots
-
-    @functools.cached_property
-    def _root_labels(self):
-        """(the parameters' names, the instance's name for a method, else None): what
-        `_roots` labels (found once: a Function's function does not change)."""
-        fn = self.python_function
-        params = list(self._signature.parameters) if self._signature is not None else []
-        method = None
-        if isinstance(fn, types.MethodType):
-            code = getattr(fn.__func__, '__code__', None)
-            method = code.co_varnames[0] if code and code.co_argcount else 'self'
-        return params, method
-
-    def _state_places(self, args, kwargs, potential=False):
-        places = self._finder().find(self._roots(args, kwargs), potential)
-        if potential:   # (lists and dicts given as arguments are keyed as arguments)
-            places += state.argument_places(args, kwargs)
-        return places
-
-    def _with_state(self, args, kwargs, places=None):
-        """`kwargs` with the current values of the state the function reads, if any."""
-        if places is None:
-            places = self._state_places(args, kwargs)
-        if not places:
-            return kwargs
-        return {**kwargs, STATE: {place.label: place.get() for place in places}}
-
-    def _written_back(self, out, args, kwargs, places=None):
-        """The result of a compiled call as Python gives it (see `given_back`), after
-        writing back the state it changed. `places`: the state's places found for the
-        call, when known (a place the call created is looked for only when it is not
-        among them)."""
-        result, changed = out
-        if changed:
-            changed = given_back(changed, self.python_function)   # (a dict: a pytree)
-            if places is None or not state.write(places, changed, partial=True):
-                state.write(self._state_places(args, kwargs, potential=True), changed)
-        return given_back(result, self.python_function)
 
     @functools.cached_property
     def _signature(self):
@@ -311,9 +258,9 @@ class Function:
             warnings.warn(retrace_message(self, *self._trace_keys), stacklevel=4)
         kwargs = dict(kwargs)
         values = kwargs.pop(STATE, {})
-        finder = self._finder()
-        roots = self._roots(args, kwargs)
-        installed = state.Installed(self._state_places(args, kwargs, potential=True), values)
+        finder = self._state.finder()
+        roots = self._state.roots(args, kwargs)
+        installed = Installed(self._state.places(args, kwargs, potential=True), values)
 
         def on_call(fn, args=(), places=()):   # a function the trace calls: its state too
             if fn is None:   # places a staged statement is about to carry
@@ -324,7 +271,7 @@ class Function:
             with context.setting(on_call=on_call, discovered={}), \
                     checks.threaded(checks.Table()) as scope:
                 result = self._run_converted(args, kwargs)
-            result, changed = state.snapshot((result, installed.changed()))
+            result, changed = snapshot((result, installed.changed()))
             fn = self.python_function
             out = (Result.of(result, fn), {k: Result.of(v, fn, k) for k, v in changed.items()})
         finally:
@@ -335,7 +282,7 @@ class Function:
         """A call with `jit=False`: the converted code runs as it is, inside the caller's
         trace, if any, where its failed checks are reported by a callback (and the state
         it changes is written by the code itself)."""
-        places = self._state_places(args, kwargs, potential=True)
+        places = self._state.places(args, kwargs, potential=True)
         with context.setting(discovered={}), checks.threaded(checks.Table()) as scope:
             value = self._run_converted(args, kwargs)
         check_outcomes.report(scope.errors)

@@ -17,7 +17,7 @@ names the path to it.
 import jax
 import numpy as np
 
-from autograph.runtime.absent import Maybe
+from autograph.runtime.checks.absent import Maybe
 from autograph.runtime.messages import optional_in_foreign_trace, traced_in_object
 from autograph.runtime.origin import Location
 
@@ -85,7 +85,7 @@ def _reject_hidden_tracers(value, label, defined, depth=4):
 
 def given_back(value, defined):
     """A call's result as Python gives it: an optional value (a result that is None on
-    some paths of staged code, see runtime.absent) becomes its value where its flag is
+    some paths of staged code, see runtime.checks.absent) becomes its value where its flag is
     true and None where it is false. Inside someone else's trace (`convert(...,
     jit=False)` under `jax.jit`), where the flag is known only when that program runs,
     it is a ControlFlowError naming `defined`, the Python function that returned it."""

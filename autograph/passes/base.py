@@ -3,7 +3,7 @@ import ast
 import copy
 import dataclasses
 
-from autograph.analysis.walk import Transformer, blocks, children
+from autograph.analysis.walk import LOOPS, SCOPES, Transformer, blocks, children
 from autograph.naming import Namer
 
 
@@ -52,10 +52,6 @@ of each scope nested functions see, from the user's code before any pass ran;
         """`ag.attr` as an expression."""
         return ast.Attribute(value=ast.Name(id=self.ag, ctx=ast.Load()), attr=attr,
                              ctx=ast.Load())
-
-
-LOOPS = (ast.While, ast.For)
-SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 
 
 def contains(stmts, kinds, stop=LOOPS + SCOPES):

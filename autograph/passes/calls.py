@@ -27,8 +27,8 @@ import numpy as np
 
 from autograph.analysis.activity import MUTATING_METHODS, activity, scope_of
 from autograph.passes.base import walk_scope
-from autograph.runtime.calls import OVERRIDDEN_BUILTINS, TRANSFORMS
-from autograph.runtime.stacked import STACKERS
+from autograph.runtime.python.calls import OVERRIDDEN_BUILTINS, TRANSFORMS
+from autograph.runtime.values.stacked import STACKERS
 
 _CONTAINER_METHODS = frozenset().union(
     *[{n for n in dir(t) if not n.startswith('_')}
@@ -129,7 +129,7 @@ class _Calls:
         return self.ctx.resolver.known_name(dotted) if dotted else None
 
     def _stacks_collected_list(self, node):
-        """`jnp.stack(out)` where the function appends to `out`: see runtime.stacked."""
+        """`jnp.stack(out)` where the function appends to `out`: see runtime.values.stacked."""
         return (len(node.args) == 1 and not node.keywords
                 and isinstance(node.args[0], ast.Name) and node.args[0].id in self.appended
                 and self._known(node.func) in STACKERS)
@@ -236,7 +236,7 @@ class LiveResolver:
         return self.classify(name) == Resolution.BUILTIN
 
     def known_name(self, dotted):
-        from autograph.runtime.calls import known_name
+        from autograph.runtime.python.calls import known_name
         base, *attrs = dotted.split('.')
         value = self.closure.get(base, self.globals.get(base))
         for attr in attrs:

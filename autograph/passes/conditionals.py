@@ -15,7 +15,7 @@ import ast
 
 from autograph import templates
 from autograph.passes.base import SCOPES, contains
-from autograph.runtime.state import RETURN_VALUE
+from autograph.runtime.protocol import RETURN_VALUE
 
 
 class Conditionals:

@@ -19,7 +19,7 @@ passes.returns) becomes `return ag.if_stmt(...)`.
 A variable that nested functions can see (see analysis.scopes), or that the function
 declares `global`/`nonlocal`, is not passed around: the branch and loop functions declare
 it `nonlocal` (or `global`) and assign it in place, and the operator gets its name in
-`nonlocals=(...)` (see runtime.nonlocals), so closures see its current value.
+`nonlocals=(...)` (see runtime.state.nonlocals), so closures see its current value.
 
 Runs last: `break`/`continue`/`return` in loops are already lowered, so the dataflow
 analysis sees structured code only. Statements are converted innermost first.
@@ -35,7 +35,7 @@ from autograph.passes.base import SCOPES, blocks
 from autograph.passes.conditionals import Conditionals
 from autograph.passes.loops import Loops
 from autograph.passes.statement_parts import StatementParts
-from autograph.runtime.state import RETURN_VALUE
+from autograph.runtime.protocol import RETURN_VALUE
 
 
 def transform(function, ctx):

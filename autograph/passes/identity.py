@@ -1,7 +1,7 @@
 """`x is True`, `x is False`, `x is None` (and `is not`) -> `ag.is_(x, True)`, ...
 
 A flag that starts as a Python bool and is set under a traced condition becomes a traced
-boolean; `flag is False` must then compare its value (see runtime.identity). A result
+boolean; `flag is False` must then compare its value (see runtime.python.identity). A result
 that is None on some paths of staged code is an optional value: `x is None` tests its
 flag. Only comparisons with a literal `True`/`False`/`None` are rewritten: `a is b`
 keeps Python's `is`. Runs after the expressions pass, so comparisons are single.

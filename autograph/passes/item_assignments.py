@@ -14,7 +14,7 @@ rewritten; `obj.attr[i] = v` and items of free variables keep Python's `__setite
 Unpacking into several targets assigns the unpacked values to temporaries first, then
 stores them left to right, as Python does. Items of one variable whose keys read neither
 it nor call anything are stored by one `ag.setitems` (one write of a JAX array, so a
-compiled loop updates it in place; see runtime/item_writes.py), with `window=` when the
+compiled loop updates it in place; see runtime/items/item_writes.py), with `window=` when the
 keys are a `range` counter plus constants >= 0 (`x[j], x[j + 1]`).
 
 A key of an outer level of a nested target is evaluated twice (once to read the inner
@@ -128,7 +128,7 @@ class _ItemAssignments(StatementRewriter):
         """For `x[k1], x[k2], ... = value` (items of one variable, keys that read neither
         `x` nor call anything, so computing them all first means the same): a function
         of `value` giving `item, item_1, ... = value; x = ag.setitems(x, (k1, k2, ...),
-        (item, item_1, ...))`, one write of the items (see runtime/item_writes.py), with
+        (item, item_1, ...))`, one write of the items (see runtime/items/item_writes.py), with
         `window=` the shape of the box the keys lie in when they differ by constants
         (`x[j], x[j + 1]`). None for other targets."""
         elements = target.elts

@@ -18,7 +18,7 @@ A `for` whose iterations analysis.independence found independent, and which carr
 exactly the arrays it writes items of (so every other variable it assigns is a
 temporary of one iteration, assigned before it is read and not read after the loop,
 the loop variable included), gets `independent_axis=k`: the runtime may then run it as
-one vectorised computation along axis k of those arrays (runtime.vectorized).
+one vectorised computation along axis k of those arrays (runtime.loops.vectorized).
 
     for i in range(n):                 def loop_body(i, out):
         out[i] = jnp.sin(x[i])     ->      out = ag.setitem(out, i, jnp.sin(x[i]))

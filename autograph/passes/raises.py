@@ -12,14 +12,14 @@
 An `if` whose only statement is a `raise` (its `else`, if any, follows as plain code)
 becomes `ag.raise_if`; any other such `raise` becomes `ag.raise_(...)`, which ends the
 branch it is in. With a traced condition the compiled program checks it when it runs
-(see runtime.raises); with a Python one it raises right away, as Python does. The
+(see runtime.checks.raises); with a Python one it raises right away, as Python does. The
 exception is built lazily from the local variables its expression reads, passed in as
 arguments, so a failing check formats their run-time values.
 
 A `try` with `except` clauses is wrapped in `with ag.handlers(<their types>) as body:`,
 and its body in `with body:`, so that a run-time `raise` the `except` would catch in
 Python is an error naming it rather than an exception that escapes it (see
-runtime.handlers).
+runtime.checks.handlers).
 
     if x < 0:                                ag.raise_if(x < 0, ag.reraise())
         raise                          ->    (in an `except`: the exception it handles)
@@ -90,7 +90,7 @@ class _Lowering:
         return ast.copy_location(ast.Expr(value=call), node)
 
     def handled(self, stmt):
-        """`with ag.handlers(E1, E2) as body: try: with body: ...` (see runtime.handlers;
+        """`with ag.handlers(E1, E2) as body: try: with body: ...` (see runtime.checks.handlers;
         a bare `except` catches BaseException)."""
         types = [h.type if h.type is not None else templates.name('BaseException')
                  for h in stmt.handlers]

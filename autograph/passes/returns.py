@@ -28,7 +28,7 @@ import ast
 from autograph import templates
 from autograph.passes.base import LOOPS, SCOPES, blocks, contains, guard_exits, map_loops
 from autograph.passes.unreachable import is_endless
-from autograph.runtime.state import RETURN_VALUE
+from autograph.runtime.protocol import RETURN_VALUE
 
 _NOT_IN_LOOPS = LOOPS + SCOPES
 

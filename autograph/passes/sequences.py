@@ -14,7 +14,7 @@ which may be traced.
 
 `ag.getitem` is `seq[i]` unless `seq` is a Python list or tuple and `i` is traced; then it
 reads the item from the items' stack (or switches between functions). `ag.window` and
-`ag.getslice` are the slice unless a bound is traced (see runtime.slicing). Assignment targets
+`ag.getslice` are the slice unless a bound is traced (see runtime.items.slicing). Assignment targets
 (`xs[i] = v`) are left to the passes that own them.
 """
 import ast

@@ -8,7 +8,7 @@ import copy
 
 from autograph import templates
 from autograph.passes.base import SCOPES, blocks
-from autograph.runtime.state import RETURN_VALUE
+from autograph.runtime.protocol import RETURN_VALUE
 
 
 class StatementParts:
@@ -43,7 +43,7 @@ class StatementParts:
 
     def inits(self, names):
         """`name = ag.Undefined('name')`; `unread=True` when Python never reads `name`
-        while it is unassigned, so that staged code may fill it (see runtime.state)."""
+        while it is unassigned, so that staged code may fill it (see runtime.values.split)."""
         return [templates.statements(
             'name = ag.Undefined(label, unread=True)' if n in self.unread else
             'name = ag.Undefined(label)', name=n, ag=self.ctx.ag,
@@ -72,7 +72,7 @@ class StatementParts:
 
     def fields(self, stmts):
         """`fields=lambda: {'self.count': (self, 'count')}`: the attributes `stmts` assign,
-        carried as state when the statement is staged (see runtime/mutation.py)."""
+        carried as state when the statement is staged (see runtime/state/mutation.py)."""
         attributes = self.mutation.assigned_attributes(stmts)
         calls = self.method_calls(stmts)
         if not attributes and not calls:
@@ -90,7 +90,7 @@ class StatementParts:
     def method_calls(self, stmts):
         """(object, method) of the converted calls `obj.method(...)` in `stmts` on a local
         object they do not rebind: the method may assign `obj`'s attributes (see
-        runtime/method_state.py)."""
+        runtime/state/method_state.py)."""
         found = []
         skip = self.mutation.rebound(stmts)
         for name, attr, through_ag in self.mutation.attribute_calls(stmts):

@@ -1,4 +1,4 @@
-"""Values formatted into text, which must not be traced (see runtime.text).
+"""Values formatted into text, which must not be traced (see runtime.values.text).
 
     f'layer{i}'       -> f'layer{ag.text(i)}'
     '%d items' % n    -> '%d items' % ag.text(n)

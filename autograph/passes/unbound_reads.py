@@ -7,13 +7,13 @@
 
 A variable that an `if`, `while` or `for` may leave without a value (assigned in one
 branch only, created by a loop that may run zero times, unbound by a `del`) is carried
-by staged control flow as a placeholder with a "bound" flag (runtime.absent). Each
+by staged control flow as a placeholder with a "bound" flag (runtime.checks.absent). Each
 statement that reads it where it may have no value (not definitely assigned there, and
 not one Python never reads unassigned: analysis.definite) is preceded by the check, which
 raises Python's UnboundLocalError on the path the program takes when it is unbound, and
 gives the plain value otherwise. The check sits in the innermost block of the read, so a
 read under a condition is checked only on that condition's path. Variables that nested
-functions see, or that are declared global/nonlocal, are left to runtime.nonlocals.
+functions see, or that are declared global/nonlocal, are left to runtime.state.nonlocals.
 
 Runs just before passes.control_flow, on structured code, and adds nothing to functions
 without such variables.

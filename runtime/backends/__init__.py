@@ -5,4 +5,7 @@
 - a framework's own primitives (framework.py): a `Lowering` registered for its values.
 
 `dispatch.py` alone decides which one runs each statement.
+
+May import staging, values, messages and the foundation (context, errors, origin,
+protocol); used by the operators, loops and the converter's `autograph.register`.
 """

@@ -8,7 +8,7 @@ not cover (state in objects, lists grown by a loop, run-time checks); the Python
 is the statement itself. runtime.backends.dispatch picks one per statement.
 
 Branch and loop functions take the statement's state (`args`/`values`, one value per
-name in `names`) and return one value per name (`runtime.state.pack`/`unpack`).
+name in `names`) and return one value per name (`runtime.values.split.pack`/`unpack`).
 """
 import typing
 
@@ -37,7 +37,7 @@ class Backend(typing.Protocol):
                  extra_test: typing.Callable | None = None):
         """`for item in iterable: values = body(item, *values)`, until `extra_test`
         (a `break`) fails. `iterable` may be a staged iterable or a Python range's
-        items, which give `indexing()` (runtime.iterables)."""
+        items, which give `indexing()` (runtime.loops.iterables)."""
 
     def guarded(self, go, step: typing.Callable, state: tuple) -> tuple:
         """`step(state) if go else state` (the steps of a loop after a `break` whose

@@ -19,7 +19,7 @@ import jax
 
 from .. import context
 from ..staging.trace import TRACED
-from ..state import is_traced
+from ..values.split import is_traced
 from . import framework
 
 
@@ -115,7 +115,7 @@ def unroll_option():
 def sees(fn, test, depth=3):
     """Whether `fn` closes over a value `test` accepts (directly, or through the
     functions and plain objects it closes over, up to `depth` levels)."""
-    fn = getattr(fn, '__wrapped__', fn)   # a body wrapped by runtime.raises.on_path
+    fn = getattr(fn, '__wrapped__', fn)   # a body wrapped by runtime.checks.raises.on_path
     for cell in fn.__closure__ or ():
         try:
             value = cell.cell_contents

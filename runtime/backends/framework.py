@@ -32,7 +32,8 @@ from .. import context
 from ..errors import AutographError, here
 from ..messages import missing_primitive, no_value_after_branches, not_initialised
 from ..staging.trace import TRACED
-from ..state import RETURN_VALUE, Undefined, is_traced, pack, unpack
+from ..protocol import RETURN_VALUE
+from ..values.split import Undefined, is_traced, pack, unpack
 
 _registered = []
 
@@ -58,7 +59,7 @@ class Lowering:
 
     def claims_loop(self, iterable):
         """Whether a `for` over `iterable` is this framework's to stage: a staged
-        iterable (runtime.iterables) whose bounds or sequences it claims (a framework
+        iterable (runtime.loops.iterables) whose bounds or sequences it claims (a framework
         that claims every JAX tracer also takes `autograph.range`), or its own value."""
         values = getattr(iterable, 'loop_values', None)
         if values is None:
@@ -161,7 +162,7 @@ class Lowering:
 def _indexing(iterable):
     """(start, stop, item): the loop runs `item(i)` for i in range(start, stop)."""
     indexing = getattr(iterable, 'indexing', None)
-    if indexing is not None:    # a staged iterable or a range's items (runtime.iterables)
+    if indexing is not None:    # a staged iterable or a range's items (runtime.loops.iterables)
         return indexing()
     return 0, len(iterable), lambda k: iterable[k]
 

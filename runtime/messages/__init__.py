@@ -2,7 +2,8 @@
 fields, rendered in one style (see `style`): what happened, where (the user's file:line),
 why staging cannot do what Python does, and what to write instead.
 
-One module per family of kinds; KINDS lists them all (name -> Kind).
+One module per family of kinds; KINDS lists them all (name -> Kind). May import only
+the foundation (errors, protocol): every package above raises these.
 """
 from .branches import (BRANCHES_DIFFER, TWO_WAY, branch_mismatch, no_value_after_branches,
                        unset_on_a_path, where_differs)
@@ -17,12 +18,10 @@ from .shapes import (RUN_TIME_SHAPE, boolean_mask, sequence_index, slice_longer,
 from .staging import (FRAMEWORK_LOWERING, IN_PLACE_CHANGE, STAGING_LIMIT,
                       changed_and_replaced, missing_primitive, nested_too_deep,
                       pytree_changed_in_place, staged_recursion)
-from .results import (RESULT_LEAVES_TRACE, optional_in_foreign_trace,
-                      traced_in_object)
+from .results import RESULT_LEAVES_TRACE, optional_in_foreign_trace, traced_in_object
 from .style import KINDS, Kind, problem
-from .values import (PYTHON_VALUE_NEEDED, ambiguous_in, ambiguous_truth,
-                     operands_differ,
-                     caught_staged_raise, items_differ, no_order, no_text,
-                     range_step, reused_iterator, scalar_iteration, text_used_as_data,
+from .values import (PYTHON_VALUE_NEEDED, ambiguous_in, ambiguous_truth, operands_differ,
+                     caught_staged_raise, items_differ, no_order, no_text, range_step,
+                     reused_iterator, scalar_iteration, text_used_as_data,
                      traced_conversion, traced_filter, traced_key, traced_match_subject,
                      traced_range, traced_repeat, value_for_python)

@@ -2,7 +2,7 @@
 staged `if`, `match` or conditional expression. Python runs one path, so any value goes;
 a traced condition stages every path into one `lax.cond`, which must give each variable
 one shape, dtype and structure (and a value on every path where it is read after)."""
-from ..state import RETURN_VALUE
+from ..protocol import RETURN_VALUE
 from .style import Kind, problem
 
 BRANCHES_DIFFER = Kind(
@@ -27,18 +27,7 @@ def branch_mismatch(name, true_value, false_value, location, what, labels=TWO_WA
         name = RETURN_VALUE  # `if c: return a` + `return b` (see passes.returns)
     chosen = _object_choice(true_value, false_value)
     if chosen is not None:
-        path, kind = chosen
-        returned = name == RETURN_VALUE
-        label = _with_path('the return value' if returned else f"'{name}'", path)
-        return problem(
-            BRANCHES_DIFFER, f'{label} is a {kind} object on every path, where the paths part'
-            if returned else f'{label} is a {kind} object in {every} of the {what}',
-            location, statement=returned,
-            why='a traced condition chooses between arrays (and pytrees of arrays), not '
-                'between Python objects, which the compiled program cannot hold',
-            fix=f'Make {kind} a pytree (jax.tree_util.register_dataclass, '
-                f'flax.struct.dataclass) so that its arrays are chosen, choose between their '
-                f'arrays with jnp.where, or make the condition a Python value')
+        return _objects_chosen(name, chosen, location, what, every)
     if name == RETURN_VALUE:
         label, true_value, false_value = where_differs('the return value', true_value,
                                                         false_value)
@@ -79,6 +68,23 @@ def branch_mismatch(name, true_value, false_value, location, what, labels=TWO_WA
                          f'the {b} branch of the {what}', location, happened=static.strip(),
         why=f"with a traced condition {every} must give '{name}' the same shape, dtype and "
             f"structure", fix=_SAME_KIND)
+
+
+def _objects_chosen(name, chosen, location, what, every):
+    """The error for a traced condition choosing between two Python objects: `chosen` is
+    (the path to them in the variable's value, their class's name)."""
+    path, kind = chosen
+    returned = name == RETURN_VALUE
+    label = _with_path('the return value' if returned else f"'{name}'", path)
+    return problem(
+        BRANCHES_DIFFER, f'{label} is a {kind} object on every path, where the paths part'
+        if returned else f'{label} is a {kind} object in {every} of the {what}',
+        location, statement=returned,
+        why='a traced condition chooses between arrays (and pytrees of arrays), not '
+            'between Python objects, which the compiled program cannot hold',
+        fix=f'Make {kind} a pytree (jax.tree_util.register_dataclass, '
+            f'flax.struct.dataclass) so that its arrays are chosen, choose between their '
+            f'arrays with jnp.where, or make the condition a Python value')
 
 
 def no_value_after_branches(name, location, what):

@@ -1,6 +1,6 @@
 """Kind `list-in-staged-loop`: a Python list that a staged loop appends to. The body is
 traced once, so the list can only collect arrays (stacked per iteration, see
-runtime.lists), in a loop whose trip count is known, and the body cannot read the items
+runtime.state.lists), in a loop whose trip count is known, and the body cannot read the items
 of earlier iterations."""
 from ..errors import ControlFlowError
 from .style import Kind, problem

@@ -2,7 +2,7 @@
 that cannot be staged. Python rebinds a loop's variables freely; `lax.while_loop` and
 `lax.scan` carry each one with a fixed shape, dtype and structure from before the loop,
 and test a scalar condition."""
-from ..state import RETURN_VALUE
+from ..protocol import RETURN_VALUE
 from .branches import where_differs
 from .style import Kind, problem
 

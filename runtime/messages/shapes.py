@@ -92,7 +92,7 @@ def slice_write_count(sliced, location, count, width):
 
 
 def varying_slice_used(sliced, location, use):
-    """A slice whose length varies (runtime.masked) used as `use` (not a reduction)."""
+    """A slice whose length varies (runtime.items.masked) used as `use` (not a reduction)."""
     return problem(
         RUN_TIME_SHAPE, sliced, location, statement=True, happened=f'is used here as {use}',
         why=f'the number of items of the slice depends on a value known only when the '

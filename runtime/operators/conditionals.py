@@ -17,14 +17,14 @@ import jax
 import jax.numpy as jnp
 from jax import lax
 
-from .. import identity
-from ..absent import Maybe
+from ..python import identity
+from ..checks.absent import Maybe
 from ..backends import dispatch
 from ..errors import here
 from ..staging import branches as staged
-from ..staging.types import predicate
-from ..state import is_traced, unpack
-from ..statement import Statement
+from ..values.types import predicate
+from ..values.split import is_traced, unpack
+from ..state.statement import Statement
 
 
 def tested(test):

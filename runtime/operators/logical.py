@@ -10,7 +10,8 @@ value selects with the framework's primitive (see runtime.backends.dispatch).
 """
 import jax.numpy as jnp
 
-from .. import checks, identity
+from ..checks import checks
+from ..python import identity
 from ..backends import dispatch
 from ..errors import here
 from ..messages import operands_differ

@@ -5,24 +5,25 @@ framework's value is staged with the framework's loop primitives; a traced condi
 iterable with a while loop or `lax.scan` (runtime.staging.loops); a Python one runs the
 plain Python loop, which may turn staged midway (a `break` flag that becomes traced).
 A `for` over a Python range (or a Python list of like arrays) with traced state is staged
-as one loop or unrolled, by runtime.loop_policy, with the framework's primitives when its values are a framework's.
+as one loop or unrolled, by runtime.loops.loop_policy, with the framework's primitives when its values are a framework's.
 Loop bodies are functions of the variables they change; `names` are those variables'
 names in the user's code, used in error messages.
 """
 import builtins
 
-from .. import loop_autodiff, loop_policy, vectorized
+from ..staging import loop_autodiff
+from ..loops import loop_policy, vectorized
 from ..backends import dispatch
 from ..errors import ControlFlowError, here
-from ..iterables import (StagedRange, StackedItems, TracedIterable, range_items,
-                         stacked_items, unstacked_reason)
+from ..loops.iterables import (StagedRange, StackedItems, TracedIterable, range_items,
+                               stacked_items, unstacked_reason)
 from ..messages import reused_iterator
-from ..raises import on_path
+from ..checks.raises import on_path
 from ..staging import branches, loops
 from ..staging.trace import probe
-from ..staging.types import predicate
-from ..state import any_traced, is_traced, pack, unpack
-from ..statement import Statement
+from ..values.types import predicate
+from ..values.split import any_traced, is_traced, pack, unpack
+from ..state.statement import Statement
 
 
 def while_stmt(test, body, state=(), names=(), maximum_iterations=None, autodiff=None,
@@ -90,15 +91,15 @@ def for_stmt(iterable, body, state=(), names=(), extra_test=None, unroll=None,
     (`autodiff` picks its lowering, see loop_autodiff). A range with
     Python bounds (also under `enumerate`, `zip`, `reversed`) is staged as one loop when
     its values are traced, unless it is short, `unroll` (a `set_loop_options` directive)
-    says otherwise, or its body needs the index as a Python int: see runtime.loop_policy.
+    says otherwise, or its body needs the index as a Python int: see runtime.loops.loop_policy.
 
     `iterator` names the iterable when the code after the loop reads it again: a Python
     iterator it names (a generator, `iter(xs)`) must then not be left at a position that
     a traced `break` decides. `aliased` names the lists the loop grows that other code
     may also hold (a parameter, `alias = out`): they stay the same objects, with the
-    loop's items (see runtime.lists.refill). `independent_axis` says the converter
+    loop's items (see runtime.state.lists.refill). `independent_axis` says the converter
     proved the iterations independent: a staged loop over a range is then vectorised
-    where it can be (see runtime.vectorized).
+    where it can be (see runtime.loops.vectorized).
     """
     if iterator is not None and extra_test is not None and not is_traced(iterable) \
             and builtins.iter(iterable) is iterable:

@@ -9,15 +9,16 @@ import jax
 import jax.numpy as jnp
 from jax import lax
 
-from .. import checks
-from ..absent import DIFFERENT, Maybe, conformed, is_absent, joined
+from ..checks import checks
+from ..checks.absent import DIFFERENT, Maybe, conformed, is_absent, joined
 from ..messages import TWO_WAY, branch_mismatch, unset_on_a_path
-from ..raises import on_path
-from ..raises import raised as raised_now
-from ..state import RETURN_VALUE, Unbound, Undefined, merge, split, unpack
+from ..checks.raises import on_path
+from ..checks.raises import raised as raised_now
+from ..protocol import RETURN_VALUE
+from ..values.split import Unbound, Undefined, merge, split, unpack
 from . import item_branches
 from .trace import State, staging, trace
-from .types import aval, cast, promoted, zeros
+from ..values.types import aval, cast, promoted, zeros
 
 def cond(pred, if_true, if_false, args, names, location, what='`if`', returned=None):
     """`lax.cond` of two user branches that take `args` and return one value per name
@@ -32,7 +33,7 @@ def switch(selector, branches, args, names, location, what='`if`', returned=(),
 
     `selector` is a boolean for two branches (true, false), as `lax.cond` takes them,
     or an int32 index into `branches`, as `lax.switch` takes it. Each branch is traced
-    once, on the path where it is taken (see runtime.raises). A branch that always
+    once, on the path where it is taken (see runtime.checks.raises). A branch that always
     raises, or one of the `returned` ones (taken only after the function returned), may
     leave values undefined: they are filled with zeros of another branch's types.
     `labels` name the branches in errors.
@@ -41,14 +42,7 @@ def switch(selector, branches, args, names, location, what='`if`', returned=(),
     in_leaves, in_state = State.flatten(range(len(args)), args)
     in_avals = [aval(x) for x in in_leaves]
     errors = checks.current()
-    if len(branches) == 2 and jnp.result_type(selector) == jnp.bool_:
-        taken = [lambda: selector, lambda: jnp.logical_not(selector)]
-    else:
-        taken = [lambda i=i: selector == i for i in range(len(branches))]
-    paths = [on_path(branch, lambda *a, taken=t: taken(), _undefined_outputs(names))
-             for branch, t in zip(branches, taken)]
-    traced = [trace(path, in_state, in_avals, names) for path in paths]
-    raised = [path.raised for path in paths]
+    traced, raised = _traced_paths(selector, branches, in_state, in_avals, names)
     layout = None
     if errors is not None:   # the error state: an input, and an output of every branch
         layout = errors.layout
@@ -60,18 +54,8 @@ def switch(selector, branches, args, names, location, what='`if`', returned=(),
 
     avals = [_with_fills(t, out_state, f, source, traced, fills)
              for t, f in zip(traced, fills)]
-    targets = []
-    for index, candidates in enumerate(zip(*avals)):
-        target = candidates[0]
-        for b, candidate in enumerate(candidates[1:], 1):
-            target = promoted(target, candidate)
-            if target is None:
-                i = names.index(out_state.leaf_owner(index))
-                first = source[i] if source[i] != b else 0
-                raise branch_mismatch(names[i], traced[first].values[i],
-                                       traced[b].values[i], location, what,
-                                       _pair(labels, first, b))
-        targets.append(target)
+    targets = _common_types(avals, names, out_state, source, traced,
+                            (location, what, labels))
 
     def run(branch, branch_fills):
         def staged(*leaves):
@@ -85,31 +69,92 @@ def switch(selector, branches, args, names, location, what='`if`', returned=(),
         return staged
 
     runs = [run(t, f) for t, f in zip(traced, fills)]
-    two_way = len(runs) == 2 and jnp.result_type(selector) == jnp.bool_
-    if any(t.jaxpr.eqns for t in traced):
-        # Branches that only write a few items: the items selected, one write (see
-        # item_branches); else a conditional.
-        leaves = item_branches.selected(selector, two_way, runs, in_leaves,
-                                         [t.jaxpr for t in traced])
-        if leaves is None:
-            leaves = (lax.cond(selector, *runs, *in_leaves) if two_way
-                      else lax.switch(selector, runs, *in_leaves))
-    else:
-        # Every branch only picks existing values or constants (`if c: flag = True`,
-        # `elif x == 3: y = 30`): a select computes the same values and derivatives
-        # without a conditional (and XLA compiles it in time linear in the branches).
-        columns = list(zip(*[r(*in_leaves) for r in runs]))
-        shapes = [t.shape for t in targets] + [None] * (len(columns) - len(targets))
-        leaves = [_select(selector, two_way, [v if shape is None else
-                                              jnp.broadcast_to(v, shape) for v in values])
-                  if any(v is not values[0] for v in values) else values[0]
-                  for values, shape in zip(columns, shapes)]
+    leaves = _lowered(selector, runs, in_leaves, [t.jaxpr for t in traced], targets)
     if layout is not None:
         leaves, error_leaves = leaves[:len(targets)], leaves[len(targets):]
         checks.replace(checks.Errors(errors.table, layout, error_leaves))
     if all(raised):
         raised_now()  # every branch raises (their checks are staged above): so does the `if`
     return out_state.unflatten(leaves)
+
+
+def _traced_paths(selector, branches, in_state, in_avals, names):
+    """Each branch traced on the path where it is taken (see runtime.checks.raises), and
+    whether it always raises."""
+    if len(branches) == 2 and jnp.result_type(selector) == jnp.bool_:
+        taken = [lambda: selector, lambda: jnp.logical_not(selector)]
+    else:
+        taken = [lambda i=i: selector == i for i in range(len(branches))]
+    paths = [on_path(branch, lambda *a, taken=t: taken(), _undefined_outputs(names))
+             for branch, t in zip(branches, taken)]
+    traced = [trace(path, in_state, in_avals, names) for path in paths]
+    return traced, [path.raised for path in paths]
+
+
+def _common_types(avals, names, out_state, source, traced, site):
+    """The type of each output leaf that every branch's value promotes to, or the
+    error naming the user's variable whose branches disagree. `site`: (location, what,
+    labels) of the statement."""
+    location, what, labels = site
+    targets = []
+    for index, candidates in enumerate(zip(*avals)):
+        target = candidates[0]
+        for b, candidate in enumerate(candidates[1:], 1):
+            target = promoted(target, candidate)
+            if target is None:
+                i = names.index(out_state.leaf_owner(index))
+                first = source[i] if source[i] != b else 0
+                raise branch_mismatch(names[i], traced[first].values[i],
+                                       traced[b].values[i], location, what,
+                                       _pair(labels, first, b))
+        targets.append(target)
+    return targets
+
+
+def _lowered(selector, runs, in_leaves, jaxprs, targets):
+    """The output leaves of the staged branches `runs`: one item write, a conditional,
+    or a select."""
+    two_way = len(runs) == 2 and jnp.result_type(selector) == jnp.bool_
+    if any(jaxpr.eqns for jaxpr in jaxprs):
+        # Branches that only write a few items: the items selected, one write (see
+        # item_branches); else a conditional.
+        leaves = item_branches.selected(selector, two_way, runs, in_leaves, jaxprs)
+        if leaves is None:
+            leaves = (lax.cond(selector, *runs, *in_leaves) if two_way
+                      else lax.switch(selector, runs, *in_leaves))
+        return leaves
+    # Every branch only picks existing values or constants (`if c: flag = True`,
+    # `elif x == 3: y = 30`): a select computes the same values and derivatives
+    # without a conditional (and XLA compiles it in time linear in the branches).
+    columns = list(zip(*[r(*in_leaves) for r in runs]))
+    shapes = [t.shape for t in targets] + [None] * (len(columns) - len(targets))
+    return [_select(selector, two_way, [v if shape is None else
+                                        jnp.broadcast_to(v, shape) for v in values])
+            if any(v is not values[0] for v in values) else values[0]
+            for values, shape in zip(columns, shapes)]
+
+
+def _optional(i, name, spec, present, absent, traced, fills, site):
+    """The spec of output `i`, bound on the `present` branches only: carried as a Maybe,
+    checked where it is read (a value that is None on some paths, a result or state: an
+    optional value, see runtime.checks.absent). Records the branches' fills."""
+    maybes = [spec[b].treedef.node_data()[1] for b in present if _is_maybe(spec[b])]
+    marker = (maybes[0] if maybes else None if _is_none(spec[absent[0]])
+              else Undefined(name))
+    lifted = {b: spec[b] if _is_maybe(spec[b]) else _lifted_spec(spec[b], marker)
+              for b in present}
+    first = present[0]
+    location, what, labels = site
+    for b in present[1:]:
+        if not lifted[b].same_as(lifted[first]):
+            raise branch_mismatch(name, traced[first].values[i], traced[b].values[i],
+                                   location, what, _pair(labels, first, b))
+    for b in range(len(traced)):
+        if b not in present:
+            fills[b][i] = FILL
+        elif lifted[b] is not spec[b]:
+            fills[b][i] = LIFT
+    return lifted[first]
 
 
 def _select(selector, two_way, values):
@@ -120,7 +165,7 @@ def _select(selector, two_way, values):
 def guarded(fn, predicate):
     """`fn()` run as staged code on the path where `predicate()` holds (a test after a
     traced one in an `elif` chain): a `raise` in it becomes a run-time check on that
-    path (see runtime.raises); one that always raises makes the test False."""
+    path (see runtime.checks.raises); one that always raises makes the test False."""
     with staging():
         return checks.guarded(on_path(fn, predicate, lambda: False), predicate)
 
@@ -136,7 +181,7 @@ def _merge_branches(names, traced, raised, returned, location, what, labels):
     that leaves the return value undefined (or a variable Python never reads unassigned,
     see analysis.definite), or a `returned` branch that leaves a variable undefined,
     fills that one. A variable that some branches leave without a value and others
-    assign becomes a Maybe (runtime.absent): the assigning branches LIFT their value, the
+    assign becomes a Maybe (runtime.checks.absent): the assigning branches LIFT their value, the
     others FILL it with zeros and a false flag. A closure-visible variable that some
     branches leave unset becomes an `Unbound` marker. The rest must agree."""
     specs, fills, source = [], [{} for _ in traced], []
@@ -164,28 +209,10 @@ def _merge_branches(names, traced, raised, returned, location, what, labels):
             continue
         absent = [b for b in keep if _is_absent(spec[b]) or _is_none(spec[b])]
         if len(absent) < len(keep) and (absent or any(_is_maybe(spec[b]) for b in keep)):
-            # Bound on some paths only: carried as a Maybe, checked where it is read (a
-            # value that is None on some paths, a result or state: an optional value,
-            # see runtime.absent).
             present = [b for b in keep if b not in absent]
-            maybes = [spec[b].treedef.node_data()[1] for b in present if _is_maybe(spec[b])]
-            marker = (maybes[0] if maybes else None if _is_none(spec[absent[0]])
-                      else Undefined(name))
-            lifted = {b: spec[b] if _is_maybe(spec[b]) else _lifted_spec(spec[b], marker)
-                      for b in present}
-            first = present[0]
-            for b in present[1:]:
-                if not lifted[b].same_as(lifted[first]):
-                    raise branch_mismatch(name, traced[first].values[i],
-                                           traced[b].values[i], location, what,
-                                           _pair(labels, first, b))
-            for b in range(len(traced)):
-                if b not in present:
-                    fills[b][i] = FILL
-                elif lifted[b] is not spec[b]:
-                    fills[b][i] = LIFT
-            specs.append(lifted[first])
-            source.append(first)
+            specs.append(_optional(i, name, spec, present, absent, traced, fills,
+                                   (location, what, labels)))
+            source.append(present[0])
             continue
         for b in keep[1:]:
             if not spec[b].same_as(spec[first]):
@@ -206,7 +233,7 @@ with a true flag, as a Maybe (LIFT); or in the structure of a `Conform`."""
 
 class Conform:
     """A branch gives an output in `template`'s structure: a value whose parts are None
-    on some paths, with those parts optional (see runtime.absent.joined)."""
+    on some paths, with those parts optional (see runtime.checks.absent.joined)."""
 
     def __init__(self, template):
         self.template = template
@@ -218,7 +245,7 @@ class Conform:
 
 def _optional_parts(spec, keep):
     """The structure of an output whose branches differ only by None in place of some
-    parts inside a tuple, list or dict (see runtime.absent.joined), else None."""
+    parts inside a tuple, list or dict (see runtime.checks.absent.joined), else None."""
     specs = [spec[b] for b in keep]
     if all(s.same_as(specs[0]) for s in specs[1:]) or any(
             _is_absent(s) or _is_none(s) or _is_maybe(s) for s in specs):
@@ -238,7 +265,7 @@ FLAG = jax.ShapeDtypeStruct((), jnp.bool_)
 
 
 def _lifted_spec(spec, absent):
-    """The Spec of a Maybe holding a value of Spec `spec` (see runtime.absent)."""
+    """The Spec of a Maybe holding a value of Spec `spec` (see runtime.checks.absent)."""
     value = merge(spec, [0] * spec.dynamic_count)
     return split(Maybe(value, True, absent))[1]
 
@@ -256,7 +283,7 @@ def _is_maybe(spec):
 
 
 def _undefined_outputs(names):
-    """What a branch that always raises returns (see runtime.raises.on_path)."""
+    """What a branch that always raises returns (see runtime.checks.raises.on_path)."""
     return lambda *args: unpack(names, tuple(Undefined(RETURN_VALUE) for _ in names))
 
 

@@ -11,20 +11,22 @@ import jax
 import jax.numpy as jnp
 from jax import export, lax
 
-from .. import checks, lists, loop_autodiff, slices
-from ..messages import (carry_mismatch, carry_unsettled, condition_no_value, condition_shape,
-                        list_hint, never_ends)
-from ..raises import raise_if
-from ..absent import Maybe, is_absent, lifted, placeholder
-from ..state import Undefined, describe, grow, merge, pack, split, unpack
+from ..checks import checks
+from ..state import lists
+from . import loop_autodiff, slices
+from ..messages import (carry_mismatch, carry_unsettled, condition_no_value,
+                        condition_shape, list_hint, never_ends)
+from ..checks.raises import raise_if
+from ..checks.absent import Maybe, is_absent, lifted, placeholder
+from ..values.split import Undefined, describe, grow, merge, pack, split, unpack
 from .trace import State, trace
-from .types import aval, cast, promoted, same_type, zeros
+from ..values.types import aval, cast, promoted, same_type, zeros
 
 def _carried(body, names, values, location, item_avals=(), allow_append=False):
     """Trace a loop body until the types it carries settle (weak types promote as in JAX).
 
     Returns (traced body, initial leaves, state). A variable that starts undefined (the
-    loop creates it) is carried as a Maybe (runtime.absent): zeros of the type the body
+    loop creates it) is carried as a Maybe (runtime.checks.absent): zeros of the type the body
     gives it and a flag, false until an iteration assigns it, so that reading it after a
     loop that ran zero times raises Python's UnboundLocalError when the program runs. A
     return value, or a variable Python never reads unassigned, takes zeros with no flag.
@@ -136,7 +138,7 @@ def _reconcile(names, values, state, traced, location):
 
 
 def _lifting(body, names, n_extra):
-    """`body`, giving a Maybe (runtime.absent) for each variable that came in as one or
+    """`body`, giving a Maybe (runtime.checks.absent) for each variable that came in as one or
     as absent: its value where the iteration assigns it (a true flag), else what came in;
     and a placeholder for a variable it unbinds (`del`), or sets to None where it came
     in as an optional value."""
@@ -254,7 +256,7 @@ def scan_loop(length, sequences, make_item, body, values, names, location,
     `k` counts iterations (carried only when `indexed`).
 
     Lists that the body appends to collect the appended items as the scan's outputs
-    (see runtime.lists).
+    (see runtime.state.lists).
     With `extra_test` (a `break`), the iterations after it fails do nothing. With
     `require_traced`, raises NothingTraced when the body computes nothing from traced
     values (see NothingTraced).
@@ -273,7 +275,7 @@ def scan_loop(length, sequences, make_item, body, values, names, location,
     traced, leaves, state = carry
     if require_traced:
         _require_traced(traced)
-    if indexed:   # reads xs[k] become slices of the scan (see runtime.slices)
+    if indexed:   # reads xs[k] become slices of the scan (see runtime.staging.slices)
         jaxpr, sources, indexed = slices.hoist(traced.jaxpr, length)
         traced = dataclasses.replace(traced, jaxpr=jaxpr)
         sequences = [*sources, *sequences]
@@ -285,30 +287,40 @@ def scan_loop(length, sequences, make_item, body, values, names, location,
     n_xs, scan_length = len(sequences), length
     if export.is_symbolic_dim(length):   # symbolic (jax.export): lax.scan takes it from xs
         sequences, scan_length = [*sequences, lax.iota(jnp.int32, length)], None
-    if extra_test is None:
+    test = None
+    if extra_test is not None:
+        test_fn = _test_function(extra_test, state, leaves, location, '`for` loop')
+
+        def test(leaves):
+            return jnp.logical_and(test_fn(*leaves[:n]), carry.running(leaves))
+    out, ys = _scanned(step, first, list(initial), list(sequences), n_xs, scan_length, test)
+    out = list(out)
+    result = list(carry.finish(out))
+    return lists.extend(values, result, traced.appended, ys or [], length)
+
+
+def _scanned(step, first, initial, sequences, n_xs, length, test):
+    """(final carried leaves, stacked per-iteration outputs) of `lax.scan` over
+    `sequences`, the index counted from `first` (None: not carried). With `test` (a
+    `break`'s test of the leaves), the iterations after it fails leave them as they are."""
+    if test is None:
         def scan_step(carry, xs):
             k, leaves = carry
             new, ys = step(0 if k is None else k, *xs[:n_xs], *leaves)
             return (None if k is None else k + 1, new), ys
-        (_, out), ys = lax.scan(scan_step, (first, list(initial)), list(sequences),
-                                length=scan_length)
-    else:
-        test_fn = _test_function(extra_test, state, leaves, location, '`for` loop')
+        (_, out), ys = lax.scan(scan_step, (first, initial), sequences, length=length)
+        return out, ys
 
-        def scan_step(c, xs):
-            k, done, leaves = c
-            go = jnp.logical_and(jnp.logical_not(done), test_fn(*leaves[:n]))
-            go = jnp.logical_and(go, carry.running(leaves))
-            index = 0 if k is None else k
-            new = lax.cond(go, lambda c: step(index, *xs[:n_xs], *c)[0],
-                           lambda c: list(c), leaves)
-            return (None if k is None else k + 1, jnp.logical_not(go), new), None
-        (_, _, out), ys = lax.scan(
-            scan_step, (first, jnp.asarray(False), list(initial)), list(sequences),
-            length=scan_length)
-    out = list(out)
-    result = list(carry.finish(out))
-    return lists.extend(values, result, traced.appended, ys or [], length)
+    def scan_step(c, xs):
+        k, done, leaves = c
+        go = jnp.logical_and(jnp.logical_not(done), test(leaves))
+        index = 0 if k is None else k
+        new = lax.cond(go, lambda c: step(index, *xs[:n_xs], *c)[0],
+                       lambda c: list(c), leaves)
+        return (None if k is None else k + 1, jnp.logical_not(go), new), None
+    (_, _, out), ys = lax.scan(scan_step, (first, jnp.asarray(False), initial), sequences,
+                               length=length)
+    return out, ys
 
 
 class NothingTraced(Exception):

@@ -3,7 +3,7 @@
 Each user function (branch, loop body, loop test) is traced exactly once into a jaxpr with
 `jax.make_jaxpr`, so a `print` in it runs once per trace, as with `tf.function`. The
 jaxprs are then compared with the user's variable names at hand (for errors that name
-them), their types unified the way JAX promotes weak types (runtime.staging.types), and
+them), their types unified the way JAX promotes weak types (runtime.values.types), and
 finally evaluated inside the `lax` primitive, which re-traces the jaxpr and never the
 user's code (runtime.staging.branches and .loops).
 """
@@ -13,10 +13,12 @@ import dataclasses
 import jax
 from jax.extend.core import Var
 
-from .. import checks, context, lists
+from ..checks import checks
+from .. import context
+from ..state import lists
 from ..errors import here
 from ..messages import nested_too_deep
-from ..state import describe, merge, pack, split
+from ..values.split import describe, merge, pack, split
 
 STAGED_HEADROOM = 1000
 """Python frames kept free for tracing one more staged branch or loop body: each staged
@@ -134,7 +136,7 @@ def trace(fn, in_state, in_avals, out_names, n_extra=0, appending=None, errors=K
     `in_avals` are the avals of the `n_extra` leading arguments (loop items) followed by
     the state leaves. With `appending` (the state's values as they came into the loop),
     lists in the state may grow by `append`: the appended items are returned after the
-    carried leaves, as per-iteration outputs (see runtime.lists).
+    carried leaves, as per-iteration outputs (see runtime.state.lists).
 
     Where the path has an error state (runtime.checks), the traced function takes it
     after the state leaves, laid out as `errors` (by default, as it is now), and returns

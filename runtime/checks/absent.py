@@ -1,0 +1,196 @@
+"""Values that exist on some paths only: a placeholder and a flag, checked where read.
+
+Python decides when the program runs whether a variable has a value:
+
+    i = 0
+    while i < n:          # n traced: the loop may run zero times
+        y = x * i
+        i = i + 1
+    return y              # UnboundLocalError when it ran zero times
+
+Staged control flow decides while tracing, so a variable that a staged `if` assigns in
+one branch only, or that a staged loop creates, is carried as `Maybe(value, present)`:
+the value the assigning path gives it (zeros of its type on the other paths) and a
+traced bool that says whether the path the program took assigned it. `Maybe` is a pytree,
+so it flows through `lax.cond`, `lax.while_loop` and `lax.scan` like any other state.
+
+The converter reads such a variable through `ag.check_defined` where analysis says it
+may be unbound (`y = ag.check_defined(y)` before the statement that reads it), which
+raises Python's UnboundLocalError, with the user's line, when the program runs on a path
+that left it unbound (a run-time check, see runtime.checks.raises): when it is bound, the value
+is exactly Python's. A check inside a staged branch fires only on the path that takes
+the branch, so a read guarded by a condition that implies the binding never raises.
+"""
+import jax
+import jax.numpy as jnp
+
+from .raises import raise_if
+from ..protocol import RETURN_VALUE
+from ..values.split import Undefined, Unbound
+
+
+@jax.tree_util.register_pytree_node_class
+class Maybe:
+    """`value` where `present` holds, else `absent`: an `Undefined` marker (the variable
+    has no value on that path: a read raises) or None (an optional value)."""
+
+    __slots__ = ('value', 'present', 'absent')
+
+    def __init__(self, value, present, absent):
+        self.value, self.present, self.absent = value, present, absent
+
+    def tree_flatten(self):
+        return (self.value, self.present), self.absent
+
+    @classmethod
+    def tree_unflatten(cls, absent, children):
+        return cls(*children, absent)
+
+    def __repr__(self):
+        return f'<{self.value!r} where {self.present!r}, else {self.absent!r}>'
+
+
+_OPERATORS = {'add': '+', 'sub': '-', 'mul': '*', 'truediv': '/', 'floordiv': '//',
+              'mod': '%', 'pow': '**', 'matmul': '@', 'lt': '<', 'le': '<=', 'gt': '>',
+              'ge': '>=', 'and': '&', 'or': '|', 'xor': '^'}
+
+
+def _operator(name, symbol, reflected):
+    """`optional <op> other` (or reflected, or `optional <op>= other` as `symbol` says):
+    the value's result where it is present, Python's TypeError for None where it is not
+    (checked when the program runs)."""
+    def method(self, other):
+        if isinstance(other, Maybe):   # (two optional values: each checked)
+            other = _present_value(other, lambda: TypeError(
+                f"unsupported operand type(s) for {symbol}: 'NoneType' and 'NoneType'"))
+        value = _present_value(self, lambda: TypeError(
+            f"unsupported operand type(s) for {symbol}: "
+            + (f"'{type(other).__name__}' and 'NoneType'" if reflected
+               else f"'NoneType' and '{type(other).__name__}'")))
+        return getattr(value, f'__{"r" if reflected else ""}{name}__')(other)
+    return method
+
+
+def _present_value(optional, error):
+    if optional.absent is not None:
+        raise optional.absent.error()   # (read through check_defined, never here)
+    raise_if(jnp.logical_not(optional.present), error)
+    return optional.value
+
+
+for _name, _symbol in _OPERATORS.items():
+    setattr(Maybe, f'__{_name}__', _operator(_name, _symbol, False))
+    if _name not in ('lt', 'le', 'gt', 'ge'):
+        setattr(Maybe, f'__r{_name}__', _operator(_name, _symbol, True))
+        setattr(Maybe, f'__i{_name}__', _operator(_name, _symbol + '=', False))
+Maybe.__neg__ = lambda self: -_present_value(
+    self, lambda: TypeError("bad operand type for unary -: 'NoneType'"))
+Maybe.__getitem__ = lambda self, index: _present_value(
+    self, lambda: TypeError("'NoneType' object is not subscriptable"))[index]
+
+
+def is_absent(value):
+    """A variable with no value here, which staged control flow may carry as a Maybe:
+    an `Undefined` that Python may read (not the return value, nor an `unread` one, which
+    staged code fills with zeros), and not a closure-visible `Unbound` (runtime.state.nonlocals).
+    (An attribute or item that staged code creates, `acc.last`, is not: it stays a named
+    error, see runtime.state.mutation; its label is not a name.)"""
+    return (type(value) is Undefined and not value.unread and value.name != RETURN_VALUE
+            and value.name.isidentifier())
+
+
+def lifted(value, absent):
+    """`value` as a Maybe that is present (a Maybe stays itself)."""
+    if isinstance(value, Maybe):
+        return value
+    return Maybe(value, jnp.asarray(True), absent)
+
+
+def placeholder(like, absent):
+    """A Maybe with no value: zeros shaped as `like` (a value, or a Maybe's value)."""
+    if isinstance(like, Maybe):
+        like = like.value
+    zeros = jax.tree_util.tree_map(
+        lambda leaf: jnp.zeros_like(leaf) if _is_array_like(leaf) else leaf, like)
+    return Maybe(zeros, jnp.asarray(False), absent)
+
+
+DIFFERENT = object()
+"""What `joined` returns for values that differ by more than None in place of a part."""
+
+
+def joined(a, b):
+    """The structure holding both `a` and `b` where they differ only by None in place of
+    a part (`(None, phi)` and `(step, phi)`): that part becomes an optional Maybe.
+    DIFFERENT when they differ otherwise (leaves are left for the caller to compare)."""
+    if a is None or b is None:
+        other = b if a is None else a
+        if other is None or (isinstance(other, Maybe) and other.absent is None):
+            return other
+        return DIFFERENT if isinstance(other, Maybe) else Maybe(other, True, None)
+    if isinstance(a, Maybe) or isinstance(b, Maybe):
+        if any(isinstance(x, Maybe) and x.absent is not None for x in (a, b)):
+            return DIFFERENT
+        inner = joined(*(x.value if isinstance(x, Maybe) else x for x in (a, b)))
+        return DIFFERENT if inner is DIFFERENT else Maybe(inner, True, None)
+    if type(a) in (tuple, list) and type(a) is type(b) and len(a) == len(b):
+        parts = [joined(x, y) for x, y in zip(a, b)]
+        return DIFFERENT if any(p is DIFFERENT for p in parts) else type(a)(parts)
+    if type(a) is dict and type(b) is dict and a.keys() == b.keys():
+        parts = {k: joined(a[k], b[k]) for k in a}
+        return DIFFERENT if any(p is DIFFERENT for p in parts.values()) else parts
+    containers = (tuple, list, dict)
+    return DIFFERENT if isinstance(a, containers) or isinstance(b, containers) else a
+
+
+def conformed(value, template):
+    """`value` in the structure `template` (see `joined`): its parts that are None there
+    optional placeholders, its parts that are values there present Maybes."""
+    if isinstance(template, Maybe):
+        if value is None:
+            return placeholder(template.value, None)
+        if isinstance(value, Maybe):
+            return value
+        return lifted(conformed(value, template.value), None)
+    if type(template) in (tuple, list) and type(value) is type(template):
+        return type(value)(conformed(v, t) for v, t in zip(value, template))
+    if type(template) is dict and type(value) is dict and value.keys() == template.keys():
+        return {k: conformed(value[k], template[k]) for k in template}
+    return value   # (a leaf; or a different structure, which the caller rejects)
+
+
+def _is_array_like(leaf):
+    return isinstance(leaf, (jax.Array, bool, int, float, complex)) or hasattr(leaf, 'dtype')
+
+
+def check_defined(value):
+    """Python reference: `value` (reading a variable, or every part of a value).
+
+    An `Undefined` part raises Python's UnboundLocalError (in staged code: when the
+    program runs on this path, see runtime.checks.raises); a `Maybe` is checked on its flag
+    and read as its value.
+    """
+    if not any(isinstance(leaf, (Undefined, Maybe)) for leaf in _parts(value)):
+        return value
+    return jax.tree_util.tree_map(_check_one, value, is_leaf=_is_marker)
+
+
+def _parts(value):
+    return jax.tree_util.tree_leaves(value, is_leaf=_is_marker)
+
+
+def _is_marker(value):
+    return isinstance(value, (Undefined, Maybe))
+
+
+def _check_one(leaf):
+    if isinstance(leaf, Maybe):
+        if leaf.absent is None:
+            return leaf   # an optional value: None is a value (see runtime.python.identity)
+        raise_if(jnp.logical_not(leaf.present), leaf.absent.error)
+        return check_defined(leaf.value)
+    if isinstance(leaf, Undefined):
+        if isinstance(leaf, Unbound) and leaf.reason is not None:
+            raise leaf.error()
+        raise_if(True, leaf.error)   # here only when staged: a check on this path
+    return leaf

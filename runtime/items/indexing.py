@@ -1,0 +1,126 @@
+"""`ag.getitem(seq, i)`: `seq[i]` where `i` may be traced and `seq` a Python list/tuple;
+`ag.repeat(seq, n)`: `seq * n`, where a traced `n` is a named error.
+
+A Python list cannot be indexed by a value known only when the program runs, so:
+
+    items of one shape and dtype (or pytrees of them)  ->  jnp.stack(items)[i]
+    functions (`layers[i](x)`)                         ->  lax.switch(i, layers, x)
+    anything else                                      ->  ControlFlowError
+
+with Python's meaning: a negative index counts from the end, and an index out of range
+is Python's IndexError, checked when the program runs (JAX would clamp it silently). A
+list of Python numbers (`[-1.0, 0.0, +1]`) reads from one array of their promoted,
+weakly typed dtype.
+"""
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+
+from .. import context
+from ..checks.raises import raise_if
+from ..errors import here
+from ..messages import boolean_mask, sequence_index, traced_repeat
+from ..values.stacked import Stacked
+from ..values.types import aval, cast, promoted
+from ..values.split import is_traced
+
+
+def getitem(seq, index):
+    """Python reference: `seq[index]`."""
+    if isinstance(seq, jax.Array):
+        return _array_item(seq, index)
+    if not is_traced(index) or not isinstance(seq, (list, tuple, Stacked)):
+        return seq[index]
+    if isinstance(seq, Stacked) and seq.stacked() is not None:
+        return _at(seq.stacked(), _position(index, len(seq)))
+    if not seq or jnp.ndim(index) or not jnp.issubdtype(index.dtype, jnp.integer):
+        raise _error(seq, index, 'the index must be a traced integer scalar and the list '
+                                 'not empty')
+    position = _position(index, len(seq), type(seq).__name__)
+    if all(callable(item) and not isinstance(item, jax.Array) for item in seq):
+        return _Switch(list(seq), position)
+    leaves = [jax.tree_util.tree_flatten(item) for item in seq]
+    types = _common_types(leaves)
+    if types is None:
+        raise _error(seq, index, 'its items are not arrays of one shape and dtype, nor '
+                                 'functions')
+    columns = zip(*[items for items, _ in leaves])
+    stacked = [jnp.stack([cast(jnp.asarray(x, t.dtype), t) for x in column])
+               for column, t in zip(columns, types)]
+    return jax.tree_util.tree_unflatten(leaves[0][1], [_at(s, position) for s in stacked])
+
+
+def _common_types(leaves):
+    """Per leaf position, the type the items share as JAX promotes them (Python numbers
+    take the others' dtype, weakly typed when all are: `[-1.0, 0.0, +1]` is a weak
+    float), or None when the structures or shapes differ, an item is not a number or
+    an array, or two arrays' dtypes differ."""
+    if not all(_is_number(x) for items, _ in leaves for x in items) or len(
+            {treedef for _, treedef in leaves}) != 1:
+        return None
+    types = None
+    for items, _ in leaves:
+        mine = [aval(jnp.asarray(x)) if not isinstance(x, (bool, int, float, complex))
+                else aval(x) for x in items]
+        types = mine if types is None else [promoted(a, b) for a, b in zip(types, mine)]
+        if any(t is None for t in types):
+            return None
+    return types
+
+
+def _array_item(array, index):
+    """`array[index]`, with NumPy's meaning of a list of traced indices (an index array),
+    and a named error for a traced boolean mask (its result's length depends on data)."""
+    from .items import index_array
+    if isinstance(index, jax.Array) and is_traced(index) and index.dtype == jnp.bool_:
+        raise boolean_mask(here(2))
+    return array[index_array(index)]
+
+
+def repeat(seq, count):
+    """Python reference: `seq * count` (a list or tuple repeated)."""
+    if is_traced(count):
+        raise traced_repeat(type(seq).__name__, here())
+    return seq * count
+
+
+def _position(index, length, kind='list'):
+    """The index as a position in 0..length-1, checked in range when the program runs
+    (Python's IndexError)."""
+    kind = kind if kind in ('list', 'tuple') else 'list'
+    raise_if(jnp.logical_or(index < -length, index >= length),
+             lambda: IndexError(f'{kind} index out of range'))
+    return jnp.where(index < 0, index + length, index)
+
+
+def _at(array, position):
+    """`array[position]` for a position already in range (JAX's indexing would wrap a
+    negative index again)."""
+    return lax.dynamic_index_in_dim(array, position, keepdims=False,
+                                    allow_negative_indices=False)
+
+
+def _is_number(x):
+    return isinstance(x, (jax.Array, np.ndarray, np.generic, int, float, complex, bool))
+
+
+class _Switch:
+    """`seq[i]` for a list of functions: calling it calls the chosen one (lax.switch)."""
+
+    def __init__(self, functions, position):
+        self.functions = functions
+        self.position = position
+
+    def __call__(self, *args, **kwargs):
+        convert = context.converter.converted_callable
+        branches = [lambda *a, f=convert(f): f(*a, **kwargs)
+                    for f in self.functions]
+        return lax.switch(self.position, branches, *args)
+
+
+def _error(seq, index, reason):
+    kinds = sorted({'traced array' if is_traced(item) else type(item).__name__
+                    for item in seq})
+    return sequence_index(seq, kinds, here(2), reason)

@@ -1,0 +1,131 @@
+"""Item and slice assignment: `x[i] = v` and `x[i] += v`, NumPy's meaning on JAX arrays.
+
+A JAX array cannot change in place, so converted code rebinds the container instead:
+
+    x[i] = v           ->  x = ag.setitem(x, i, v)
+    x[1:4] += v        ->  x = ag.update_item(x, slice(1, 4), '+=', v)
+
+A JAX array (concrete or traced) gives a new array, `x.at[i].set(v)`; any other container
+(list, dict, NumPy array, user object) is changed in place by its own `__setitem__` and
+returned as it is, so rebinding the name changes nothing and the caller sees the change.
+A traced boolean mask (`x[x > 0] = 0`, `x[mask] += 1`) selects with `jnp.where`, and a
+list of traced indices (`M[[i, j]] = M[[j, i]]`) is an index array, as NumPy means them.
+A list or dict cannot be assigned at a traced index or key (the position must be known
+while tracing): that is a ControlFlowError naming the container and the line. A slice of
+a JAX array with traced bounds is written by `lax.dynamic_update_slice` (runtime.items.slicing).
+"""
+import operator
+
+import jax
+import jax.numpy as jnp
+
+from . import slicing
+from ..errors import here
+from ..messages import traced_key
+from ..values.stacked import Stacked
+from ..values.split import any_traced, is_traced
+from ..values.slot import Slot
+
+_UPDATES = {
+    '+=': operator.iadd, '-=': operator.isub, '*=': operator.imul, '/=': operator.itruediv,
+    '//=': operator.ifloordiv, '%=': operator.imod, '**=': operator.ipow,
+    '@=': operator.imatmul, '&=': operator.iand, '|=': operator.ior, '^=': operator.ixor,
+    '<<=': operator.ilshift, '>>=': operator.irshift,
+}
+"""The augmented assignment operators, as `update_item` takes them."""
+
+
+def setitem(target, key, value):
+    """Python reference: `target[key] = value; return target`.
+
+    For a JAX array: `target.at[key].set(value)`, with `value` cast to the array's dtype
+    and broadcast to the selected shape as NumPy's item assignment does. In a vectorised
+    loop, the iteration's Slot of an array (runtime.loops.vectorized) is updated.
+    """
+    if isinstance(target, Slot):
+        return target.with_value(_set_part(target.value, target.key(key), value))
+    key = slicing.as_key(target, key)
+    if isinstance(key, slicing.span):
+        return slicing.set_window(target, key, value)
+    if slicing.assigns_traced_slice(target, key):
+        return slicing.set_slice(target, key, value)
+    if isinstance(target, jax.Array):
+        mask = _traced_mask(target, key)
+        if mask is not None:
+            return jnp.where(mask, jnp.asarray(value).astype(target.dtype), target)
+        return target.at[index_array(key)].set(jnp.asarray(value).astype(target.dtype))
+    _check_static(target, key)
+    target[key] = value
+    return target
+
+
+def update_item(target, key, op, value):
+    """Python reference: `target[key] op value; return target` for an augmented operator
+    `op` ('+=', '-=', ...): read the item, combine it with `value` in place if it can
+    (`operator.iadd`...), store it back.
+
+    For a JAX array this is NumPy's buffered update `x.at[key].set(x[key] op value)`: an
+    index repeated in `key` is updated once, as in NumPy (not accumulated as by `.at[].add`).
+    `value` is evaluated before `target[key]` is read (Python reads the item first; the
+    two differ only if computing `value` changes that item).
+    """
+    if isinstance(target, Slot):
+        key = target.key(key)
+        if key == ():
+            return target.with_value(_set_part(target.value, key,
+                                               _UPDATES[op](target.value, value)))
+        return target.with_value(update_item(target.value, key, op, value))
+    key = slicing.as_key(target, key)
+    if isinstance(key, slicing.span):
+        return slicing.set_window(target, key, value, _UPDATES[op])
+    if slicing.assigns_traced_slice(target, key):
+        return slicing.set_slice(target, key, value, _UPDATES[op])
+    if isinstance(target, jax.Array) and _traced_mask(target, key) is not None:
+        return setitem(target, key, _UPDATES[op](target, value))   # (selected by the mask)
+    if not isinstance(target, jax.Array):
+        _check_static(target, key)
+    return setitem(target, key, _UPDATES[op](target[key], value))
+
+
+def _set_part(part, key, value):
+    """`setitem` on the part of an array an iteration of a vectorised loop owns: all of
+    it (`key == ()`, `out[i] = v` in a loop over i) is `v` broadcast to its shape."""
+    if key == ():
+        return jnp.broadcast_to(jnp.asarray(value).astype(part.dtype), part.shape)
+    return setitem(part, key, value)
+
+
+def _traced_mask(target, key):
+    """For `x[mask] = v` with a traced boolean `mask` over x's leading axes, the mask
+    broadcast against `x` (NumPy's meaning: where the mask holds, the item is `v`, which
+    `jnp.where` computes without a shape that depends on data); else None."""
+    if not (isinstance(key, jax.Array) and is_traced(key) and key.dtype == jnp.bool_):
+        return None
+    if key.ndim > target.ndim or key.shape != target.shape[:key.ndim]:
+        return None   # (JAX's own error)
+    return jnp.reshape(key, key.shape + (1,) * (target.ndim - key.ndim))
+
+
+def index_array(key):
+    """A list of indices (`M[[i, j]]`) as NumPy takes it: an index array (JAX takes
+    only arrays, and a list with traced items cannot become a NumPy one)."""
+    if isinstance(key, list) and key and all(
+            isinstance(k, (int, jax.Array)) and not isinstance(k, bool) and jnp.ndim(k) == 0
+            for k in key) and any_traced(key):
+        return jnp.stack([jnp.asarray(k) for k in key])
+    return key
+
+
+def _check_static(target, key):
+    """A named error for a list or dict assigned at a traced index or key."""
+    if not isinstance(target, (list, dict, Stacked)) or not any_traced(key):
+        return
+    location = here()
+    container = 'dict' if isinstance(target, dict) else 'list'
+    raise traced_key(_assigned_names(location), container, location)
+
+
+def _assigned_names(location):
+    """The containers the user's line assigns an item of (`h` for `h[i % 3] += 1`; the
+    converter records them, see autograph.site_facts)."""
+    return list(location.fact('assigned')) if location else []

@@ -1,0 +1,10 @@
+"""Loops: how a `for` is run besides one staged loop per statement.
+
+- iterables.py: what a `for` iterates (arrays, ranges with traced bounds,
+  `autograph.range`, `enumerate`/`zip` of them) and what each would stage;
+- loop_policy.py: whether a range with Python bounds is staged or unrolled;
+- vectorized.py: a loop whose iterations are independent, as one `jax.vmap` of its body.
+
+May import backends, staging and every package below them; used by runtime.operators
+(and the `ag` namespace: `ag.range`, `ag.enumerate`, `ag.zip`).
+"""

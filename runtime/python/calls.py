@@ -1,0 +1,189 @@
+"""`ag.call(f, *args)`: call `f`, converted first when it is user code.
+
+Also stops runaway recursion: a function that calls itself from inside staged control
+flow (a `lax.cond` branch, a loop body) again and again can only be recursing on a traced
+value, which never terminates while tracing. That is reported after a few levels, naming
+the function, instead of a RecursionError hundreds of frames deep.
+"""
+import builtins
+import importlib
+import inspect
+import sys
+
+import jax
+
+from ..errors import here
+from ..messages import staged_recursion
+from ..checks import check_outcomes
+from .. import context
+from ..context import staged_depth
+from ..values.stacked import STACKERS, Stacked
+
+STAGED_RECURSION_LIMIT = 16
+
+TRANSFORMS = frozenset({
+    'jax.grad', 'jax.value_and_grad', 'jax.vmap', 'jax.pmap', 'jax.jit', 'jax.checkpoint',
+    'jax.remat', 'jax.jacfwd', 'jax.jacrev', 'jax.jacobian', 'jax.hessian', 'jax.jvp',
+    'jax.vjp', 'jax.linearize', 'jax.linear_transpose', 'jax.custom_jvp', 'jax.custom_vjp',
+    'jax.eval_shape', 'jax.make_jaxpr', 'jax.named_call',
+    'jax.lax.scan', 'jax.lax.map', 'jax.lax.cond', 'jax.lax.switch', 'jax.lax.while_loop',
+    'jax.lax.fori_loop', 'jax.lax.associative_scan', 'jax.lax.custom_root',
+    'jax.lax.custom_linear_solve'})
+"""JAX functions that take user functions (alone, or in a list like lax.switch's
+branches): converted code converts what it gives them. Wrappers these made outside
+converted code are rebuilt around the converted function (see autograph.prebuilt)."""
+
+
+OVERRIDDEN_BUILTINS = frozenset(
+    {'range', 'enumerate', 'zip', 'filter', 'min', 'max', 'sum', 'sorted', 'any', 'all', 'pow',
+     'int', 'float', 'bool', 'complex', 'str', 'repr', 'format'})
+"""Builtins with a version in the `ag` namespace (`ag.range`, ...) that also takes traced
+values. Converted code calls those; a builtin passed around as a value (`r = range; r(n)`)
+reaches `call`, which calls that version too (see `use_versions`)."""
+
+_VERSIONS = {}   # builtin name -> the `ag` namespace's version of it
+
+
+def use_versions(versions):
+    """Called once by the `ag` namespace (runtime/__init__.py), which lies above this
+    package: {name: version} for every name of OVERRIDDEN_BUILTINS."""
+    assert set(versions) == OVERRIDDEN_BUILTINS, set(versions) ^ OVERRIDDEN_BUILTINS
+    _VERSIONS.update(versions)
+
+
+def _resolve(dotted):
+    module, _, attr = dotted.rpartition('.')
+    return getattr(importlib.import_module(module), attr)
+
+
+_KNOWN = {id(_resolve(name)): name for name in TRANSFORMS | set(STACKERS)}
+
+
+def known_name(value):
+    """'jax.grad', 'jax.numpy.stack', ... for the library functions `call` treats
+    specially (see TRANSFORMS and runtime.values.stacked.STACKERS); None for anything else."""
+    return _KNOWN.get(id(value)) if value is not None else None
+
+
+def call(fn, *args, **kwargs):
+    """Python reference: `fn(*args, **kwargs)`."""
+    return _call(fn, args, kwargs)
+
+
+def _call(fn, args, kwargs, slot=None):
+    name = getattr(fn, '__name__', None)
+    if name in OVERRIDDEN_BUILTINS and getattr(builtins, name) is fn:
+        return _VERSIONS[name](*args, **kwargs)   # ag.range, ...
+    target = context.converter.converted_callable(fn)
+    if target is fn and not context.converter.is_converted(fn):   # (library code)
+        name = known_name(fn)
+        if name in STACKERS and len(args) == 1 and not kwargs and \
+                isinstance(args[0], Stacked) and args[0].stacked() is not None:
+            return args[0].stacked()
+        if name in TRANSFORMS:
+            args = [_converted_functions(a) for a in args]
+            kwargs = {k: _converted_functions(v) for k, v in kwargs.items()}
+            if name == 'jax.vmap':   # its checks join the caller's (see runtime.checks)
+                return check_outcomes.vmap(*args, **kwargs)
+        return fn(*args, **kwargs)
+    code = getattr(getattr(target, '__func__', target), '__code__', None)
+    active = context.current().calls
+    depths = active.setdefault(code, [])
+    depth = staged_depth()
+    if depths and depth > depths[-1]:
+        staged_levels = sum(1 for a, b in zip(depths, depths[1:]) if b > a) + 1
+        if staged_levels >= STAGED_RECURSION_LIMIT:
+            raise _recursion_error(fn, code)
+    depths.append(depth)
+    on_call = context.current().on_call
+    if on_call is not None:
+        on_call(target, args)
+    stack = context.current().written
+    stack.append(slot)   # (a `written` report goes to `call_writing` only)
+    try:
+        result = target(*args, **kwargs)
+    finally:
+        stack.pop()
+        depths.pop()
+        if not depths:
+            del active[code]
+    return result.value if isinstance(result, Written) and slot is None else result
+
+
+def _converted_functions(arg):
+    """`arg` converted when it is a function, or a list/tuple of functions."""
+    converted_callable = context.converter.converted_callable
+    if callable(arg):
+        return converted_callable(arg)
+    if isinstance(arg, (list, tuple)) and arg and all(callable(a) for a in arg):
+        return type(arg)(converted_callable(a) for a in arg)
+    return arg
+
+
+def _recursion_error(fn, code):
+    name = getattr(fn, '__qualname__', repr(fn))
+    fn = getattr(fn, '__ag_python_function__', fn)   # (an autograph.Function: its function)
+    code = getattr(getattr(fn, '__func__', fn), '__code__', code)   # the user's, not ours
+    location = here(2)
+    defined = f' (defined at {code.co_filename}:{code.co_firstlineno})' if code else ''
+    return staged_recursion(name, defined, STAGED_RECURSION_LIMIT, location)
+
+
+# --- arrays a called function writes items of (see autograph.passes.written_arguments) --
+
+class _Slot:
+    """One `call_writing` call: the code of the function it calls (and the code nested
+    in it: its branch and loop functions), whose `written` reports come back to it."""
+    __slots__ = ('codes',)
+
+    def __init__(self, code):
+        self.codes = set()
+        stack = [code] if code is not None else []
+        while stack:
+            code = stack.pop()
+            self.codes.add(code)
+            stack += [c for c in code.co_consts if isinstance(c, type(code))]
+
+
+class Written:
+    """A result with the final values of the parameters whose items the function wrote,
+    on its way back to `call_writing` (a pytree: it flows out of staged branches and
+    loops like any result)."""
+
+    def __init__(self, value, parameters):
+        self.value, self.parameters = value, parameters
+
+
+jax.tree_util.register_pytree_node(
+    Written, lambda w: ((w.value, w.parameters), None),
+    lambda _, children: Written(*children))
+
+
+def call_writing(positions, fn, *args, **kwargs):
+    """Python reference: `(fn(*args, **kwargs), *[args[p] for p in positions])`, the
+    arguments at `positions` being arrays whose items `fn` may write.
+
+    NumPy's `a[i] = v` in `fn` changes the caller's array; a JAX array is rebound in `fn`
+    instead, and `fn`'s converted code reports the final values of such parameters
+    (`written`): those come back here, for the caller to rebind its variables."""
+    target = context.converter.converted_callable(fn)
+    function = getattr(target, '__func__', target)
+    code = getattr(function, '__code__', None)
+    result = _call(fn, args, kwargs, _Slot(code))
+    if not isinstance(result, Written):
+        return (result, *[args[p] for p in positions])
+    params = code.co_varnames[:code.co_argcount]
+    if inspect.ismethod(target):
+        params = params[1:]
+    return (result.value, *[result.parameters.get(params[p], args[p]) if p < len(params)
+                            else args[p] for p in positions])
+
+
+def written(value, /, **parameters):
+    """Python reference: `value`. A function whose code writes items of its parameters
+    returns this way: when `call_writing` called it, the result carries the parameters'
+    final values back to it."""
+    stack = context.current().written
+    if stack and stack[-1] is not None and sys._getframe(1).f_code in stack[-1].codes:
+        return Written(value, parameters)
+    return value

@@ -1,0 +1,82 @@
+"""`x is True` / `x is False` when `x` is a traced flag.
+
+    done = False
+    if x > y:            # traced: `done` comes out of lax.cond as a traced bool
+        done = True
+    while done is False: ...
+
+In Python `done` is the bool `True` or `False`; staging turned it into a traced boolean
+scalar that stands for that bool. An identity test against the tracer object would be
+`False` whatever its value, so a traced boolean scalar compared with `True`/`False` by
+`is` compares values instead. Likewise `x is None` on an optional value (None on some
+paths of staged code, runtime.checks.absent) tests its presence flag. Everything else keeps Python's identity test (a traced
+number or array is never the object `True`, and `x is None` needs no help).
+"""
+import collections
+import weakref
+
+import jax.numpy as jnp
+
+from ..checks.absent import Maybe
+from ..values.split import is_traced
+
+_TESTS = collections.OrderedDict()   # id(test) -> (weakref to it, optional, None when true)
+_KEPT = 64                           # (the latest tests: an `if` asks right after its test)
+
+
+def is_(left, right):
+    """Python reference: `left is right` (`right` or `left` is a literal True/False or
+    None). An optional value (a result that is None on some paths, see runtime.checks.absent)
+    is None where its flag is false."""
+    for optional, literal in ((left, right), (right, left)):
+        if literal is None and isinstance(optional, Maybe) and optional.absent is None:
+            return _remembered(jnp.logical_not(optional.present), optional, True)
+    for flag, literal in ((left, right), (right, left)):
+        if (literal is True or literal is False) and is_traced(flag) \
+                and _is_bool_scalar(flag):
+            return flag if literal else jnp.logical_not(flag)
+    return left is right
+
+
+def is_not(left, right):
+    """Python reference: `left is not right` (`right` or `left` is a literal True/False)."""
+    result = is_(left, right)
+    if not is_traced(result):
+        return not result
+    tested = tested_optional(result)
+    negated = jnp.logical_not(result)
+    return negated if tested is None else _remembered(negated, tested[0], not tested[1])
+
+
+def tested_optional(test):
+    """(optional, whether it may be None where `test` is true) when `test` is the result
+    of `optional is None` or `optional is not None` (an optional value, runtime.checks.absent),
+    or of an `or`/`and` of such a test (see `combined`), else None: the branch on which
+    the value is certainly there knows it (see if_stmt)."""
+    entry = _TESTS.get(id(test))
+    if entry is None or entry[0]() is not test:
+        return None
+    return entry[1], entry[2]
+
+
+def combined(result, operands, conjunction):
+    """`result`, the traced `operands[0] and operands[1]` (`conjunction`) or `... or ...`,
+    remembered as a test of an optional value one of the operands tests: where an `or` is
+    false each operand is false (so `y is None or y > hi` false: `y` is there), where an
+    `and` is true each is true (`y is not None and y > 0`)."""
+    for operand in operands:
+        tested = tested_optional(operand)
+        if tested is not None and tested[1] != conjunction:
+            return _remembered(result, *tested)
+    return result
+
+
+def _remembered(test, optional, none_when_true):
+    _TESTS[id(test)] = (weakref.ref(test), optional, none_when_true)
+    while len(_TESTS) > _KEPT:
+        _TESTS.popitem(last=False)
+    return test
+
+
+def _is_bool_scalar(value):
+    return jnp.shape(value) == () and jnp.result_type(value) == jnp.bool_

@@ -1,0 +1,250 @@
+"""Builtins that converted code routes through the runtime because they see traced values.
+
+Each keeps Python's meaning: with Python values it *is* the builtin; with traced values it
+computes the same result with `jnp` (`int(x)` truncates toward zero, `max(xs, key=f)`
+returns the first largest item, `any` stops at the first true Python item). `range`,
+`enumerate` and `zip` are in runtime.loops.iterables; `str`/`repr`/`format` in runtime.values.text.
+"""
+import builtins
+
+import jax
+import jax.numpy as jnp
+from jax import lax
+
+from ..errors import here
+from ..checks.raises import raise_if
+from ..messages import (ambiguous_in, ambiguous_truth, items_differ, no_order,
+                        traced_conversion)
+from ..values.split import any_traced, is_traced
+
+
+def _items(iterable):
+    """The items of an iterable as a list (a traced array stays an array)."""
+    if isinstance(iterable, (jax.Array, list, tuple)):
+        return iterable
+    return list(iterable)
+
+
+def _stack(items, what):
+    """The items stacked on a new axis 0 (pytrees leaf by leaf); a named error when
+    they differ in structure or shape."""
+    try:
+        return jax.tree_util.tree_map(lambda *xs: jnp.stack(xs), *items)
+    except (ValueError, TypeError) as error:
+        raise items_differ(what, error, here(2)) from None
+
+
+def _extremum(name, python_fn, pairwise, arg_best, args, kwargs):
+    if len(args) == 1:
+        args = (_items(args[0]),)
+    if not any_traced(args) and not any_traced(kwargs.get('default')):
+        return python_fn(*args, **kwargs)
+    key = kwargs.pop('key', None)
+    items = args[0] if len(args) == 1 else list(args)
+    if len(args) == 1 and not len(items):
+        if 'default' in kwargs:
+            return kwargs['default']
+        raise ValueError(f'{name}() iterable argument is empty')
+    if key is None and isinstance(items, jax.Array):
+        return (jnp.max if name == 'max' else jnp.min)(items, axis=0)
+    if key is None:
+        result = items[0]
+        for item in items[1:]:
+            result = pairwise(result, item)
+        return result
+    keys = jnp.stack([jnp.asarray(key(item)) for item in items])
+    chosen = arg_best(keys)                     # the first best, as Python's
+    return jax.tree_util.tree_map(lambda s: s[chosen], _stack(items, f'{name}(..., key=)'))
+
+
+def min_(*args, **kwargs):
+    """Python reference: `min(*args, key=None, default=...)`; traced items are compared
+    as Python compares them, keeping the earlier item unless a later one is smaller
+    (`jnp.where(b < a, b, a)`: a NaN first stays, a NaN later is skipped, a tie's gradient
+    goes to the first); `jnp.min` over an array's first axis; `argmin` of the keys."""
+    return _extremum('min', builtins.min, lambda a, b: jnp.where(b < a, b, a), jnp.argmin,
+                     args, kwargs)
+
+
+def max_(*args, **kwargs):
+    """Python reference: `max(*args, key=None, default=...)`; as `min_`, with `b > a`."""
+    return _extremum('max', builtins.max, lambda a, b: jnp.where(b > a, b, a), jnp.argmax,
+                     args, kwargs)
+
+
+def sum_(iterable, /, start=0):
+    """Python reference: `sum(iterable, start)`: `start + item0 + item1 + ...`; a traced
+    array sums along its first axis in one `jnp.sum`."""
+    if is_traced(iterable):
+        return start + jnp.sum(iterable, axis=0)
+    return builtins.sum(iterable, start)
+
+
+def sorted_(iterable, /, *, key=None, reverse=False):
+    """Python reference: `sorted(iterable, key=None, reverse=False)`: a new list of the
+    items in ascending order of their keys; equal keys keep their order, also with
+    `reverse`. Traced items (a traced array's rows, or a list holding traced scalars) are
+    ordered by one stable `jnp.argsort` of their scalar keys; the result is the list of
+    the reordered items."""
+    items = _items(iterable)
+    if not any_traced(items):
+        return builtins.sorted(items, key=key, reverse=reverse)
+    if not len(items):
+        return []
+    keys = items if key is None else [key(item) for item in items]
+    keys = keys if isinstance(keys, jax.Array) else _stack(keys, 'sorted()')
+    if jnp.ndim(keys) != 1:
+        raise no_order(jnp.shape(keys)[1:], here())
+    order = jnp.argsort(keys, stable=True, descending=reverse)
+    ordered = jax.tree_util.tree_map(lambda s: s[order], _stack(items, 'sorted()'))
+    return [jax.tree_util.tree_map(lambda s, i=i: s[i], ordered) for i in range(len(items))]
+
+
+def _truth(name, stop_on, iterable):
+    traced = []
+    for item in iterable:
+        if not is_traced(item):
+            if builtins.bool(item) is stop_on:
+                return stop_on
+            continue
+        if jnp.ndim(item):
+            raise ambiguous_truth(name, jnp.shape(item), here(2))
+        traced.append(item)
+    if not traced:
+        return not stop_on
+    return (jnp.any if stop_on else jnp.all)(jnp.stack(traced).astype(bool))
+
+
+def any_(iterable):
+    """Python reference: `any(iterable)`: True at the first true item. Traced items are
+    or-ed together with `jnp.any`; a true Python item still stops the iteration."""
+    return _truth('any', True, iterable)
+
+
+def all_(iterable):
+    """Python reference: `all(iterable)`: False at the first false item. Traced items are
+    and-ed together with `jnp.all`; a false Python item still stops the iteration."""
+    return _truth('all', False, iterable)
+
+
+def in_(value, container):
+    """Python reference: `value in container`: for a list/tuple/set, True when an item
+    `is` value or `== value`. Traced comparisons are or-ed together; an array container
+    means `(container == value).any()`, as NumPy's."""
+    if is_traced(container):
+        return jnp.any(container == value)
+    if not isinstance(container, (list, tuple, set, frozenset)) or not (
+            is_traced(value) or any_traced(list(container))):
+        return value in container
+    found = []
+    for item in container:
+        if item is value:
+            return True
+        equal = item == value
+        if not is_traced(equal):
+            if equal:
+                return True
+            continue
+        if jnp.ndim(equal):
+            raise ambiguous_in(jnp.shape(equal), here())
+        found.append(equal)
+    return jnp.any(jnp.stack(found)) if found else False
+
+
+def pow_(base, exp, mod=None):
+    """Python reference: `pow(base, exp, mod)`. With a JAX array operand (traced or not:
+    JAX arrays have no three-argument `__pow__`) and a modulus, the integer power is
+    computed by repeated squaring modulo `mod` (no overflow of `base ** exp` first); the
+    exponent must be non-negative, checked when it runs."""
+    if mod is None or not any(isinstance(v, jax.Array) for v in (base, exp, mod)):
+        return builtins.pow(base, exp) if mod is None else builtins.pow(base, exp, mod)
+    base, exp, mod = jnp.asarray(base), jnp.asarray(exp), jnp.asarray(mod)
+    if not all(jnp.issubdtype(v.dtype, jnp.integer) for v in (base, exp, mod)):
+        raise TypeError('pow() 3rd argument not allowed unless all arguments are integers')
+    from ..checks.asserts import assert_
+    assert_(exp >= 0, lambda: 'pow() with a modulus needs a non-negative exponent here')
+    bits = jnp.iinfo(exp.dtype).bits
+
+    def step(_, state):
+        result, square, e = state
+        result = jnp.where(e % 2 == 1, (result * square) % mod, result)
+        return result, (square * square) % mod, e // 2
+    one = jnp.ones_like(base % mod)
+    result, _, _ = lax.fori_loop(0, bits, step, (one, base % mod, exp))
+    return result % mod
+
+
+def _scalar(python_type, make):
+    name = python_type.__name__
+
+    def convert(value=False if python_type is builtins.bool else 0, *args):
+        if not is_traced(value):
+            return python_type(value, *args)
+        if not args and jnp.ndim(value) and jnp.size(value) == 1:
+            value = jnp.reshape(value, ())   # (NumPy takes a size-1 array's element)
+        if args or jnp.ndim(value):
+            what = 'with a base' if args else f'of a traced array of shape {jnp.shape(value)}'
+            raise traced_conversion(name, what, here())
+        return make(value)
+    convert.__name__ = name + '_'
+    convert.__doc__ = (f'Python reference: `{name}(value)`. A traced scalar becomes '
+                       f'`{make.__doc__}`.')
+    return convert
+
+
+def _to_int(x):
+    """x.astype(int), truncating toward zero (a NaN, an infinity or a value out of the
+    integer type's range is an error when the program runs)"""
+    dtype = jax.dtypes.canonicalize_dtype(builtins.int)
+    if jnp.issubdtype(x.dtype, jnp.complexfloating):
+        raise TypeError("int() argument must be a string, a bytes-like object or a real "
+                        "number, not 'complex'")
+    if not jnp.issubdtype(x.dtype, jnp.inexact):
+        return x.astype(dtype)
+    whole = jnp.trunc(x)
+    raise_if(jnp.isnan(x), lambda: ValueError('cannot convert float NaN to integer'))
+    raise_if(jnp.isinf(x), lambda: OverflowError('cannot convert float infinity to integer'))
+    limits = jnp.iinfo(dtype)
+    raise_if(jnp.isfinite(x) & ((whole < limits.min) | (whole >= -float(limits.min))),
+             _out_of_range, (dtype.name,))
+    return whole.astype(dtype)
+
+
+def _out_of_range(dtype_name):
+    hint = 'enable jax_enable_x64, or keep it a float' if dtype_name == 'int32' else \
+        'keep it a float'
+    return OverflowError(f'int() of a traced value out of the range of {dtype_name} (Python '
+                         f'would give a larger integer): {hint}')
+
+
+def _to_float(x):
+    """x.astype(float)"""
+    return x.astype(jax.dtypes.canonicalize_dtype(builtins.float))
+
+
+def _to_bool(x):
+    """x != 0, as a bool array"""
+    return x.astype(builtins.bool)
+
+
+int_ = _scalar(builtins.int, _to_int)
+float_ = _scalar(builtins.float, _to_float)
+bool_ = _scalar(builtins.bool, _to_bool)
+
+
+def item(value):
+    """Python reference: `value.item()`. A traced array of size 1 gives its element as a
+    traced scalar (a range bound or loop bound then stages the loop, as a traced `n`)."""
+    if not is_traced(value):
+        return value.item()
+    if jnp.size(value) != 1:
+        raise ValueError('can only convert an array of size 1 to a Python scalar')
+    return jnp.reshape(value, ())
+
+
+def complex_(*args, **kwargs):
+    """Python reference: `complex(real, imag)`. Traced parts give `real + 1j * imag`."""
+    if not any_traced(args) and not any_traced(kwargs):
+        return builtins.complex(*args, **kwargs)
+    bound = dict(zip(('real', 'imag'), args), **kwargs)
+    return (jnp.asarray(bound.get('real', 0)) + 1j * jnp.asarray(bound.get('imag', 0)))

@@ -1,0 +1,106 @@
+"""The values of places (runtime.state.places) around a trace: installed while it runs,
+read back after it, restored, and written back after the compiled call (see the places
+module's docstring)."""
+import jax
+
+from .mutation import write_back
+from .places import MISSING, holds_arrays
+
+_KEEP = object()              # a place left as the trace left it
+
+def snapshot(value):
+    """`value` with its lists and dicts copied (the leaves shared): what a container
+    holds now, to put back later."""
+    if type(value) is tuple:
+        return tuple(snapshot(v) for v in value)
+    if type(value) is list:
+        return [snapshot(v) for v in value]
+    if type(value) is dict:
+        return {k: snapshot(v) for k, v in value.items()}
+    return value
+
+
+def contents(value):
+    """What tells whether `value` changed: itself, or a container's structure and the
+    identities of its leaves."""
+    if type(value) in (list, dict):
+        leaves, treedef = jax.tree_util.tree_flatten(value)
+        return ('container', treedef, tuple(id(leaf) for leaf in leaves))
+    return ('value', id(value))
+
+
+def put(place, value):
+    """Give `place` `value`: containers are filled in place, the rest assigned."""
+    if value is MISSING:
+        place.delete()
+        return
+    current = place.get()
+    if type(current) in (list, dict) and type(value) is type(current):
+        write_back(current, value)
+    else:
+        place.set(value)
+
+
+class Installed:
+    """While tracing: the places given their traced values, and afterwards their
+    original values again (see the module docstring)."""
+
+    def __init__(self, places, values):
+        """`places` (those the call may create included); `values`: {label: traced
+        value} of those the call reads."""
+        self.places = list(places)
+        self.original = [snapshot(place.get()) for place in self.places]
+        for place in self.places:
+            if place.label in values:
+                put(place, values[place.label])
+        self.installed = [contents(place.get()) for place in self.places]
+
+    def add(self, places):
+        """Places found while tracing (a function called): their values now are kept to
+        restore them, and count as their values before the call."""
+        known = {p.key for p in self.places}
+        for place in places:
+            if place.key not in known:
+                known.add(place.key)
+                self.places.append(place)
+                self.original.append(snapshot(place.get()))
+                self.installed.append(contents(place.get()))
+
+    def changed(self, trace_effects=True):
+        """{label: new value} of the places the call changed. A list or dict that holds
+        no array is left as tracing left it (a trace-time side effect, see `is_data`):
+        with `trace_effects` (a Function's trace) always, without (a staged statement's
+        branch or body, which Python runs as often as the program says, not once) only
+        where its structure changed (an item added: a log); a counter in it
+        (`calls[0] += 1`) is then changed like any place."""
+        changed = {}
+        for i, (place, before) in enumerate(zip(self.places, self.installed)):
+            value = place.get()
+            now = contents(value)
+            if now == before:
+                continue
+            if type(value) in (list, dict) and not holds_arrays(value) and (
+                    trace_effects or now[:2] != before[:2]):
+                self.original[i] = _KEEP
+                continue
+            changed[place.label] = value
+        return changed
+
+    def restore(self):
+        for place, value in zip(self.places, self.original):
+            if value is not _KEEP:
+                put(place, value)
+
+
+def write(places, changed, partial=False):
+    """After a call: give the places its concrete new values (by label). With `partial`,
+    nothing is written unless every label is among `places`, and the result says whether
+    it was written."""
+    by_label = {place.label: place for place in places}
+    if partial and not all(label in by_label for label in changed):
+        return False
+    for label, value in changed.items():
+        place = by_label.get(label)
+        if place is not None:
+            put(place, value)
+    return True

@@ -1,0 +1,25 @@
+"""`ag.method_fields(obj, 'add', 'acc')`: the attributes that a call `acc.add(...)` may
+assign, as fields of the staged statement that makes the call (see runtime.state.mutation).
+
+Python reference: `acc.add(x)` runs `Accumulator.add(acc, x)`, whose `self.total = ...`
+changes `acc.total` for the code after the statement. A staged branch or loop body is
+traced as a function, so the attributes it changes must be part of its state, like the
+`acc.total = ...` it assigns itself: the converter lists the methods called on local
+objects, and this asks it (through runtime.context.converter, which reads the method's
+source: autograph.analysis.self_attributes) for the attributes the method assigns on its
+first parameter (`self`). One the object does not have yet is carried as undefined, as a
+variable first assigned in a staged statement is (see runtime.state.mutation).
+"""
+import types
+
+from .. import context
+
+
+def method_fields(obj, method, label):
+    """{'label.attr': (obj, attr)} for the attributes of `obj` that `type(obj).method`
+    assigns on `self`."""
+    function = getattr(type(obj), method, None)
+    if not isinstance(function, types.FunctionType):
+        return {}
+    attributes = context.converter.assigned_on_self(function.__code__)
+    return {f'{label}.{attr}': (obj, attr) for attr in attributes}

@@ -1,0 +1,200 @@
+"""State that lives in objects: attributes assigned and containers changed in place.
+
+Python code changes objects as well as variables: `self.count += 1`, `xs[0] = v` on a list
+the caller passed in, `d['a']['b'] = 1`. Staged control flow passes values, not objects:
+a branch traced for `lax.cond` gets a rebuilt copy of each container, and writing a
+traced value into a real object would leak it out of the trace. `Mutations` bridges the
+two for one `if`/`while`/`for` statement:
+
+- attributes (`fields`, {'self.count': (self, 'count')} from the converter) join the
+  state under their own names: before a branch or loop body runs, the value it gets is
+  installed on the object, and after it the attribute's new value is read back (and the
+  object restored while tracing); when the statement ends the final value is set;
+- a list or dict that a traced branch or body changed in place (it returns the same
+  container, with other contents) gets the final contents written back into the very
+  object that came in, so every other reference (the caller's) sees the change. Other
+  objects that are pytrees travel through `lax` as copies too: a Flax NNX module or
+  Variable changed in place gets its new state written back with `nnx.update`; any other
+  such object changed in place is an error that names it (a copy would be changed, not
+  the caller's object).
+
+Run as plain Python (a concrete condition), the statement changes the objects itself and
+all this is a no-op.
+"""
+import sys
+
+import jax
+
+from ..errors import here
+from ..messages import changed_and_replaced, pytree_changed_in_place
+from ..context import staged_depth
+from ..values.stacked import Stacked
+from ..values.split import Undefined, pack, unpack
+
+_MUTABLE = (list, dict)
+
+
+class Mutations:
+    def __init__(self, values, names, fields=None, extra=(), watch=None):
+        """`values`: the statement's inputs; `names`: its outputs (for a loop, the same
+        variables); `fields`: a function giving {label: (object, attribute)}; `extra`:
+        more fields, (label, object, attribute); `watch`: a runtime.state.watches.Watch that
+        watches what the calls of a traced branch or body change."""
+        self.values = tuple(values)
+        self.names = tuple(names)
+        self.fields = _resolve(fields) + list(extra)
+        self.watch = watch
+        if watch is not None:   # (what the statement carries, the watch leaves alone)
+            watch.carried |= {getattr(holder, 'key', None) or ('attribute', id(holder), attr)
+                              for _, holder, attr in self.fields}
+        self.depth = staged_depth()
+        self.kept = {}          # output index -> the input a traced path changed in place
+        self.replaced = set()   # output indices a traced path rebound
+        self.all_names = self.names + tuple(label for label, _, _ in self.fields)
+        self.state = self.values + tuple(_get(*field) for field in self.fields)
+
+    @property
+    def active(self):
+        return bool(self.fields) or any(_contents(v) is not None for v in self.values)
+
+    def wrap(self, fn, leading=0, returns_state=True):
+        """`fn(*leading, *values)` as a function of the whole state (values and fields),
+        returning one value per name in `all_names` (or `fn`'s own result, for a test)."""
+        if fn is None or not (self.active or self.watch is not None):
+            return fn
+        n = len(self.values)
+
+        def wrapped(*args):
+            inner = traced if self.active else fn
+            if self.watch is not None and staged_depth() > self.depth:
+                return self.watch.during(inner, *args)
+            return inner(*args)
+
+        def traced(*args):
+            extra, values = args[:leading], args[leading:leading + n]
+            tracing = staged_depth() > self.depth
+            saved = [_get(*field) for field in self.fields]
+            for field, value in zip(self.fields, args[leading + n:]):
+                _set(field, value)
+            before = [_contents(v) for v in values] if tracing else None
+            try:
+                out = fn(*extra, *values)
+                if not returns_state:
+                    return out
+                out = pack(self.names, out)
+                if tracing:
+                    self._record(values, before, out)
+                return unpack(self.all_names, out + tuple(_get(*f) for f in self.fields))
+            finally:
+                if tracing:
+                    for field, value in zip(self.fields, saved):
+                        _set(field, value)
+        return wrapped
+
+    def _record(self, values, before, out):
+        for i, new in enumerate(out):
+            source = next((j for j, value in enumerate(values) if value is new), None)
+            if source is None:
+                self.replaced.add(i)
+            elif before[source] is not None and _contents(new) != before[source]:
+                self.kept[i] = source
+
+    def finish(self, results):
+        """The statement's results for `names` (from one value per name in `all_names`),
+        after setting the attributes and writing changed containers back into the
+        objects that came in."""
+        for field, value in zip(self.fields, results[len(self.names):]):
+            if not isinstance(value, Undefined):
+                _set(field, value)
+        out = []
+        for i, (name, after) in enumerate(zip(self.names, results)):
+            if i not in self.kept:
+                out.append(after)
+                continue
+            if i in self.replaced:
+                raise changed_and_replaced(name, here())
+            target = self.values[self.kept[i]]
+            if not isinstance(target, _MUTABLE) and write_back(target, after) is not target:
+                raise pytree_changed_in_place(name, type(target).__name__, here())
+            out.append(write_back(target, after))
+        return unpack(self.names, tuple(out))
+
+
+def _write_back_object(target, source):
+    """Write the state of `source` (a traced copy of `target`) into `target`; False for
+    objects that cannot be updated in place this way."""
+    nnx = sys.modules.get('flax.nnx')   # only objects of a Flax already imported
+    if nnx is None:
+        return False
+    if isinstance(target, nnx.Variable) and type(source) is type(target):
+        target.set_value(source.get_value())
+        return True
+    if isinstance(target, nnx.Pytree) and type(source) is type(target):
+        nnx.update(target, nnx.state(source))
+        return True
+    return False
+
+
+def write_back(target, source):
+    """`target` with the contents of `source` (lists and dicts, recursively, in place,
+    and objects `_write_back_object` can update); `source` itself where the two are not
+    containers of the same kind."""
+    if target is source or _write_back_object(target, source):
+        return target
+    if isinstance(target, list) and type(source) is list:   # a loop's list state too
+        # (through list's own methods: the runtime writing a Collecting list of a staged
+        # loop is not a read of it by the user, see runtime.state.lists)
+        items = list(list.__iter__(target))
+        list.__setitem__(target, slice(None), [write_back(t, s) for t, s in zip(items, source)]
+                         + source[len(items):])
+        return target
+    if type(target) is dict and type(source) is dict:
+        for key in [k for k in target if k not in source]:
+            del target[key]
+        for key, value in source.items():
+            target[key] = write_back(target[key], value) if key in target else value
+        return target
+    return source
+
+
+def _contents(value):
+    """What identifies the contents of a container, or of another mutable pytree object,
+    while tracing: its structure and leaves (None for values that cannot change in place:
+    leaves, tuples)."""
+    if not isinstance(value, _MUTABLE) and (
+            value is None or isinstance(value, (tuple, Stacked))   # (lists: runtime.state.lists)
+            or jax.tree_util.all_leaves([value])):
+        return None
+    leaves, treedef = jax.tree_util.tree_flatten(value)
+    return treedef, tuple(id(leaf) for leaf in leaves)
+
+
+def _resolve(fields):
+    """[(label, object, attribute)] for the attributes to carry: those of objects that
+    are not pytrees (a pytree's attributes already travel with it)."""
+    if fields is None:
+        return []
+    try:
+        table = fields()
+    except (AttributeError, NameError, LookupError, TypeError):
+        return []   # an object not there yet: the statement runs as Python would
+    return [(label, holder, attr) for label, (holder, attr) in table.items()
+            if holder is not None and not isinstance(holder, Undefined)
+            and jax.tree_util.treedef_is_leaf(jax.tree_util.tree_structure(holder))
+            and not isinstance(holder, jax.Array)]
+
+
+def _get(label, holder, attr):
+    try:
+        return getattr(holder, attr)
+    except AttributeError:
+        return Undefined(label)
+
+
+def _set(field, value):
+    _, holder, attr = field
+    if isinstance(value, Undefined):
+        if hasattr(holder, attr):
+            delattr(holder, attr)
+    else:
+        setattr(holder, attr, value)

@@ -1,0 +1,308 @@
+"""State that outlives a call: the places (globals, cells, attributes, containers) that
+code reads and writes besides its arguments, for a converted Function and for a staged
+statement whose branches or body call functions that write them.
+
+Python reference: two calls `f(x); f(y)` of a plain function share the world: the second
+sees the globals, closure cells, attributes and lists that the first changed, and both
+read them when they run. A compiled program sees only its inputs and returns only its
+outputs, so the Function makes that state part of both, on every call:
+
+    class Acc:
+        def add(self, x):
+            if x > 0:
+                self.total = self.total + x
+            return self.total
+
+    add = autograph.convert(Acc().add)   # state: self.total
+    add(2.0); add(3.0)                   # 2.0, then 5.0, as in Python
+
+- **Where state lives** (`StateFinder.find`): the globals and closure cells that the
+  function's code names, the attributes so named of the objects it reaches (`self`, an
+  object argument, a global object or class, nested objects), and the lists and dicts
+  among them.
+  "Names" are the names the code uses (its `co_names`, nested code included), so reading
+  `self.total` or `K` makes them state; the functions it calls from converted code add
+  their own names and objects while it is traced (`runtime.context`'s `on_call`), for the
+  calls after.
+- **Inputs** (`Function._state_key`): the current values ride with the arguments, keyed
+  as arguments are (`keys`): arrays are inputs of the compiled program, Python values and
+  the structure of containers are part of the cache key (a new value retraces).
+- **While tracing** (`Installed`): the traced values are installed in the real places,
+  the converted function runs, the new values are read back, and every place gets its
+  value from before the call again: no user object keeps a tracer.
+- **Outputs**: the places the trace changed come out of the compiled program (arrays) or
+  out of the trace (Python values, see `results`), and the Function writes the concrete
+  values back after the call: attributes and globals are set, lists and dicts are filled
+  in place (other references to them see the change).
+
+The same places serve a staged `if`/`while`/`for` whose branch or body calls a function
+that writes a global, an attribute of an object it was given, or a list it was given
+(`Watch`): the branch is traced once while the places its calls reach are watched; what
+they changed is put back and becomes state of the statement (fields, see
+runtime.state.mutation), and the statement is staged again with it (see runtime.state.statement).
+"""
+import builtins
+import functools
+import types
+import weakref
+
+import jax
+import numpy as np
+
+from .. import context
+
+
+_CODE_TYPES = (types.ModuleType, types.FunctionType, types.BuiltinFunctionType)
+_DEPTH = 3                    # how deep attributes of objects are followed
+_SCALARS = (bool, int, float, complex, str, bytes, type(None))
+MISSING = object()           # a place with no value before the call (a new attribute)
+_BUILTIN_NAMES = frozenset(dir(builtins))
+
+
+def code_names(code):
+    """The names `code` and the code nested in it use: globals, attributes, free vars."""
+    names = set(code.co_names) | set(code.co_freevars)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            names |= code_names(const)
+    return names
+
+
+class Place:
+    """One place state lives: an attribute, a global, a closure cell, a container."""
+    __slots__ = ('label', 'get', 'set', 'delete', 'key')
+
+    def __init__(self, label, get, set, delete, key):
+        """`key` tells places apart (two labels may name one place)."""
+        self.label, self.get, self.set, self.delete = label, get, set, delete
+        self.key = key
+
+
+def attribute(label, holder, name):
+    """An attribute of `holder` as a place."""
+    return Place(label, lambda: vars(holder).get(name, MISSING),
+                 lambda value: setattr(holder, name, value),
+                 lambda: name in vars(holder) and delattr(holder, name),
+                 ('attribute', id(holder), name))
+
+
+def _global(label, namespace, name):
+    return Place(label, lambda: namespace.get(name, MISSING),
+                 lambda value: namespace.__setitem__(name, value),
+                 lambda: namespace.pop(name, None), ('global', id(namespace), name))
+
+
+def _cell(label, cell):
+    def get():
+        try:
+            return cell.cell_contents
+        except ValueError:
+            return MISSING
+
+    def delete():
+        try:
+            del cell.cell_contents
+        except ValueError:
+            pass
+    return Place(label, get, lambda value: setattr(cell, 'cell_contents', value), delete,
+                 ('cell', id(cell)))
+
+
+def argument_places(args, kwargs):
+    """The lists and dicts given as arguments, as places the call may change (their
+    contents are keyed as arguments, not as state)."""
+    given = [(f'<argument {i}>', arg) for i, arg in enumerate(args)]
+    given += [(f'<argument {name}>', arg) for name, arg in kwargs.items()]
+    return [container(label, arg) for label, arg in given if type(arg) in (list, dict)]
+
+
+def container(label, value):
+    """A list or dict as a place: its contents (filled in place)."""
+    return Place(label, lambda: value, None, None, ('container', id(value)))
+
+
+_ARRAYS = (jax.Array, np.ndarray, np.generic)
+
+
+def is_data(value):
+    """Values that are state: arrays, Python scalars, and lists/dicts/tuples of them
+    that hold arrays. A container of Python values alone (a list a trace logs to) is not:
+    what tracing adds to it stays, as tf.function's trace-time side effects do."""
+    if isinstance(value, _ARRAYS + _SCALARS):
+        return True
+    if type(value) in (list, tuple, dict):
+        leaves = _items(value)
+        return all(is_data(v) for v in leaves) and holds_arrays(value)
+    return False
+
+
+def _items(value):
+    return list(value.values()) if type(value) is dict else list(value)
+
+
+def holds_arrays(value):
+    if isinstance(value, _ARRAYS):
+        return True
+    return type(value) in (list, tuple, dict) and any(holds_arrays(v) for v in _items(value))
+
+
+def is_holder(value):
+    """Objects whose attributes are state: user objects that are not pytrees (and not
+    library objects, which the active embedding may decide: asked on each call)."""
+    kind = type(value)
+    try:
+        holder_type = _HOLDER_TYPES[kind]
+    except (KeyError, TypeError):
+        holder_type = _holder_type(value)
+        try:
+            _HOLDER_TYPES[kind] = holder_type
+        except TypeError:
+            pass
+    return holder_type and hasattr(value, '__dict__') \
+        and not context.converter.is_library(value)
+
+
+_HOLDER_TYPES = weakref.WeakKeyDictionary()
+"""type -> whether its objects can hold state by their type (what `_holder_type` says
+depends on the type alone: asked once per type)."""
+
+
+def _holder_type(value):
+    if (isinstance(value, (types.ModuleType, types.FunctionType, types.MethodType,
+                           types.BuiltinFunctionType, functools.partial))
+            or isinstance(value, jax.Array)
+            or hasattr(type(value), '__ag_python_function__')):
+        return False
+    try:
+        return jax.tree_util.treedef_is_leaf(jax.tree_util.tree_structure(value))
+    except Exception:
+        return False
+
+
+def _through_method(label, value, make):
+    """(value, make) of a place found under `label`: for a method bound to a list or dict
+    (`store = xs.append`: what it changes is `xs`), that container; else as given."""
+    owner = getattr(value, '__self__', None) if isinstance(
+        value, types.BuiltinMethodType) else None
+    if type(owner) in (list, dict):
+        return owner, lambda: container(label, owner)
+    return value, make
+
+
+class StateFinder:
+    """The places a Function's state lives in (see the module docstring). The names and
+    global namespaces grow as tracing finds the functions it calls; they are kept for
+    the Function's later calls."""
+
+    def __init__(self, fn=None, skip_cells=()):
+        """`skip_cells`: closure cells that are not places (see `add_function`)."""
+        fn = getattr(fn, '__func__', fn)
+        code = getattr(fn, '__code__', None)
+        self.names = code_names(code) if code is not None else set()
+        self.namespaces = []    # (label prefix, globals dict) of the functions it runs
+        self.cells = {}         # label -> cell (its name, qualified for a callee's)
+        self.seen_codes = set()
+        self.skipped = {id(cell) for cell in skip_cells}
+        self._properties_seen = weakref.WeakKeyDictionary()   # class -> names seen for it
+        self._names_sorted = None
+        if code is not None:
+            self.seen_codes.add(code)
+            self.namespaces.append(('', fn.__globals__))
+            self.cells.update(zip(code.co_freevars, fn.__closure__ or ()))
+
+    def add_function(self, fn, cells=False):
+        """Add a function converted code calls (while tracing): its names and globals,
+        and with `cells` its closure cells (a staged statement's callees: a closure made
+        in this very trace, like a counter a helper keeps, is no state of the Function's
+        later calls). True when that is new."""
+        fn = getattr(fn, '__func__', fn)
+        code = getattr(fn, '__code__', None)
+        if code is None or code in self.seen_codes:
+            return False
+        self.seen_codes.add(code)
+        self.names |= code_names(code)
+        known = {id(cell) for cell in self.cells.values()} | self.skipped
+        for name, cell in zip(code.co_freevars, (fn.__closure__ or ()) if cells else ()):
+            if id(cell) not in known:
+                self.cells[f'{fn.__qualname__}.{name}'] = cell
+        namespace = fn.__globals__
+        if all(ns is not namespace for _, ns in self.namespaces):
+            self.namespaces.append((namespace.get('__name__', '?') + '.', namespace))
+        return True
+
+    def find(self, roots=(), potential=False):
+        """[Place] with the state reachable now: the globals and cells named, and the
+        attributes named of `roots` ((label, object)) and of the objects found. With
+        `potential`, also the named globals and attributes that have no value yet (that
+        the call may create), and the lists and dicts that hold no array yet (the call may
+        fill them with arrays: see `Installed.changed`)."""
+        places, holders, seen = [], [], set()
+        names = self._sorted()
+        for prefix, namespace in self.namespaces:
+            for name in names:
+                if name in namespace:
+                    value = namespace[name]
+                    value, make = _through_method(
+                        prefix + name, value,
+                        lambda p=prefix + name, ns=namespace, n=name: _global(p, ns, n))
+                    if not isinstance(value, _CODE_TYPES):   # (modules, functions)
+                        self._add(places, holders, seen, prefix + name, value, make,
+                                  potential)
+                elif potential and name not in _BUILTIN_NAMES:
+                    places.append(_global(prefix + name, namespace, name))
+        for name in sorted(self.cells):
+            cell = self.cells[name]
+            try:
+                value = cell.cell_contents
+            except ValueError:
+                continue
+            value, make = _through_method(name, value, lambda n=name, c=cell: _cell(n, c))
+            self._add(places, holders, seen, name, value, make, potential)
+        for label, obj in roots:
+            if not isinstance(obj, _ARRAYS + _SCALARS) and is_holder(obj) \
+                    and id(obj) not in seen:
+                seen.add(id(obj))
+                holders.append((label, obj, 0))
+        for label, holder, depth in holders:   # (grows as objects are found)
+            attributes = vars(holder)
+            if self._add_properties(holder, names):
+                names = self._sorted()
+            for name in names:
+                if name in attributes:
+                    self._add(places, holders, seen, f'{label}.{name}', attributes[name],
+                              lambda lb=f'{label}.{name}', h=holder, n=name:
+                              attribute(lb, h, n), potential, depth + 1)
+                elif potential:   # an attribute the call may create
+                    places.append(attribute(f'{label}.{name}', holder, name))
+        return places
+
+    def _add_properties(self, holder, names):
+        """Add the getters of the properties named of `holder`'s class, and the methods
+        they call (Python runs them as they are: a value a getter caches, `self._g =
+        ...`, is state too). True when that adds names."""
+        kind, added = type(holder), False
+        if self._properties_seen.get(kind) == len(names):
+            return False   # (asked on every call: once per class and set of names)
+        self._properties_seen[kind] = len(names)
+        pending = [getattr(kind, name).fget for name in names
+                   if isinstance(getattr(kind, name, None), property)]
+        while pending:
+            getter = pending.pop()
+            if getter is not None and self.add_function(getter):
+                added = True
+                pending += [vars(kind)[name] for name in code_names(getter.__code__)
+                            if isinstance(vars(kind).get(name), types.FunctionType)]
+        return added
+
+    def _sorted(self):
+        if self._names_sorted is None or len(self._names_sorted) != len(self.names):
+            self._names_sorted = sorted(self.names)
+        return self._names_sorted
+
+    def _add(self, places, holders, seen, label, value, make, potential, depth=0):
+        if is_data(value) or (potential and type(value) in (list, dict)):
+            places.append(make())   # (a list that may get arrays: state if it does)
+        elif depth < _DEPTH and is_holder(value) and id(value) not in seen:
+            seen.add(id(value))
+            holders.append((label, value, depth))
+

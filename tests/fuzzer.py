@@ -1,7 +1,8 @@
 """A differential fuzzer: random valid, terminating programs run plain and converted.
 
 Each program takes `x` (float32), `n` (int32, 0..6) and `v` (float32[4]), mixes
-if/elif/else, bounded `while`, `for` over static and traced ranges and over arrays,
+if/elif/else (some `elif` tests tick an object: a side effect Python has only where the
+tests before are false), bounded `while`, `for` over static and traced ranges and arrays,
 break/continue/early return, and/or/not, ternaries and helper calls, nested at least
 three deep, and state in objects (see StateGenerators). It runs unconverted on concrete
 arrays (the ground truth; `v` as a NumPy array, whose items Python can assign) and
@@ -91,6 +92,11 @@ def set_field(cell, value):
 
 def swap_items(arr, i, j):
     arr[i], arr[j] = arr[j], arr[i]
+
+
+def ticked(cell, p):
+    cell.c = (cell.c + 1) % 7
+    return p > 0.0
 
 
 def scale_items(arr, f):
@@ -350,11 +356,22 @@ class ProgramGenerator(StateGenerators):
         self.emit(depth, f'if {self.cond()}:')
         self.block(depth + 1, nesting - 1)
         for _ in range(self.rng.choice([0, 0, 1, 2])):
-            self.emit(depth, f'elif {self.cond()}:')
+            self.emit(depth, f'elif {self.elif_test()}:')
             self.block(depth + 1, nesting - 1)
         if self.rng.random() < 0.6:
             self.emit(depth, 'else:')
             self.block(depth + 1, nesting - 1)
+
+    def elif_test(self):
+        """An `elif` test; some tick the object `s` (a side effect Python has only where
+        the tests before are false), alone or as the first operand of `and`/`or`."""
+        r = self.rng.random()
+        if r < 0.7:
+            return self.cond()
+        tick = f'ticked(s, {self.rng.choice(FLOAT_VARS + ("x",))})'
+        if r < 0.85:
+            return tick
+        return f'({tick} {self.rng.choice(["and", "or"])} {self.comparison()})'
 
     def while_loop(self, depth, nesting):
         self.counter += 1

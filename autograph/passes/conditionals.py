@@ -14,13 +14,14 @@ if_false), ...)`, its tests functions of no arguments run in order.
 import ast
 
 from autograph import templates
+from autograph.analysis.effects import pure
 from autograph.passes.base import SCOPES, contains
 from autograph.runtime.protocol import RETURN_VALUE
 
 
 class Conditionals:
     def if_statement(self, node):
-        links = _chain(node)
+        links = _chain(node, lambda test: pure(test, self.ctx.resolver, self.ctx.ag))
         if len(links) > 1:
             return self.chain_statement(links)
         shared, returns, outs, params, pending, fields = self.branch_state(links)
@@ -136,14 +137,16 @@ class Conditionals:
         return None
 
 
-def _chain(node):
+def _chain(node, pure):
     """The `if` statements of an `if`/`elif` chain starting at `node`: each next one is
-    the whole `else` of the one before. (A test with `:=` stays nested: it assigns a
-    variable, which a test run as a function could not.)"""
+    the whole `else` of the one before. An `elif` whose test may have a side effect
+    (`pure(test)` false, see analysis.effects) stays nested in the `else` of the chain
+    before it, so that it runs only where Python runs it: one `lax.switch` would run
+    every test on every path. (A test with `:=` assigns a variable: it stays nested too.)"""
     links = [node]
     while len(links[-1].orelse) == 1 and isinstance(links[-1].orelse[0], ast.If):
         links.append(links[-1].orelse[0])
-    for i, link in enumerate(links):
-        if any(isinstance(n, ast.NamedExpr) for n in ast.walk(link.test)):
-            return links[:max(i, 1)]
+    for i, link in enumerate(links[1:], 1):
+        if not pure(link.test):
+            return links[:i]
     return links

@@ -1,0 +1,140 @@
+"""Side effects of `elif` tests happen only where Python evaluates the test (issue 32).
+
+Python runs the test of an `elif` only when the tests before it are false. Under a traced
+first test, a chain staged as one `lax.switch` would run every test on every path, so a
+counter ticked, a random key split or an item logged in a later test would change where
+Python's would not. Such a test stays in the false branch of the ones before it
+(analysis.effects); tests without effects still make one switch.
+"""
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import autograph
+from tests.helpers import assert_same, converted
+
+f32 = jnp.float32
+
+
+class Counter:
+    def __init__(self):
+        self.n = 0
+
+    def tick(self):
+        self.n += 1
+        return self.n
+
+
+def ticked_in_elif(x, c):
+    if x > 0:
+        y = 1.0
+    elif c.tick() > 1:
+        y = 2.0
+    elif c.tick() > 0:
+        y = 3.0
+    else:
+        y = 4.0
+    return y, c.n
+
+
+@pytest.mark.parametrize('x', [2.0, -1.0])
+@pytest.mark.parametrize('traced', [False, True])
+def test_a_counter_ticks_only_where_python_runs_the_test(x, traced):
+    expected = ticked_in_elif(x, Counter())
+    arg = f32(x) if traced else x
+    fn = autograph.convert(ticked_in_elif)
+    for _ in range(2):   # the second call reuses the trace
+        c = Counter()
+        y, n = fn(arg, c)
+        assert_same((y, n), expected)
+        assert c.n == expected[1]
+    c = Counter()
+    assert_same(jax.jit(converted(ticked_in_elif), static_argnums=1)(f32(x), c)[0],
+                expected[0])
+
+
+class KeyedRng:
+    """A random source holding a JAX key, split on every draw (as a user's object)."""
+
+    def __init__(self, seed):
+        self.key = jax.random.PRNGKey(seed)
+
+    def uniform(self):
+        self.key, sub = jax.random.split(self.key)
+        return jax.random.uniform(sub)
+
+
+def metropolis_sweep(spins, beta, rng):
+    """An Ising Metropolis sweep: Python draws only when flipping costs energy."""
+    n = spins.shape[0]
+    for i in range(n):
+        cost = 2 * spins[i] * (spins[i - 1] + spins[(i + 1) % n])
+        if cost < 0:
+            spins[i] = -spins[i]
+        elif rng.uniform() < jnp.exp(-cost * beta):
+            spins[i] = -spins[i]
+    return spins
+
+
+@pytest.mark.parametrize('seed', [0, 3])
+def test_draws_in_an_elif_test_follow_pythons_sequence(seed):
+    spins = np.array([1, -1, 1, 1, -1, -1, 1, 1, -1, 1], np.float32)
+    python_rng, rng = KeyedRng(seed), KeyedRng(seed)
+    expected = metropolis_sweep(spins.copy(), 0.3, python_rng)
+    fn = autograph.convert(metropolis_sweep)
+    assert_same(fn(jnp.asarray(spins), f32(0.3), rng), expected)
+    np.testing.assert_array_equal(rng.key, python_rng.key)   # as many draws as Python's
+
+
+def logged_test(log, v):
+    log.append(v)
+    return v > 1
+
+
+def logged_in_elif(x, log):
+    if x > 0:
+        y = x
+    elif logged_test(log, -x):
+        y = -x
+    else:
+        y = x * 0
+    return y
+
+
+@pytest.mark.parametrize('x', [3.0, -3.0, -0.5])
+def test_a_helper_logging_in_an_elif_test_logs_where_python_does(x):
+    python_log, log = [], []
+    expected = logged_in_elif(x, python_log)
+    assert_same(autograph.convert(logged_in_elif, jit=False)(x, log), expected)
+    assert log == python_log
+
+
+def pure_chain(x):
+    if x > 2:
+        y = x * 3
+    elif jnp.abs(x) > 1:
+        y = x * 2
+    elif x.sum() > 0:
+        y = x + 1
+    else:
+        y = -x
+    return y
+
+
+def test_tests_without_effects_still_make_one_switch():
+    assert 'ag.if_chain(' in autograph.to_code(pure_chain)
+    jaxpr = jax.make_jaxpr(converted(pure_chain))(f32(1.5))
+    conds = [e for e in jaxpr.jaxpr.eqns if e.primitive.name == 'cond']
+    assert len(conds) <= 1 and not any(
+        e.primitive.name == 'cond' for c in conds for e in c.params['branches'][0].jaxpr.eqns)
+    for x in (3.0, 1.5, -1.5, 0.5, -0.5):
+        assert_same(autograph.convert(pure_chain)(f32(x)), pure_chain(f32(x)))
+    xs = jnp.array([3.0, 1.5, -1.5, 0.5, -0.5])
+    assert_same(jax.vmap(converted(pure_chain))(xs), jnp.stack([pure_chain(v) for v in xs]))
+    assert_same(jax.grad(converted(pure_chain))(f32(1.5)), f32(2.0))
+
+
+def test_a_test_with_an_effect_stays_nested():
+    code = autograph.to_code(ticked_in_elif)
+    assert 'ag.if_chain(' not in code and code.count('ag.if_stmt(') == 3

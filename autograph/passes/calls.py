@@ -25,7 +25,7 @@ import inspect
 import jax
 import numpy as np
 
-from autograph.analysis.activity import MUTATING_METHODS, activity, scope_of
+from autograph.analysis.activity import activity, scope_of
 from autograph.passes.base import walk_scope
 from autograph.runtime.python.calls import OVERRIDDEN_BUILTINS, TRANSFORMS
 from autograph.runtime.values.stacked import STACKERS
@@ -97,12 +97,10 @@ class _Calls:
                 if stores.get(name) == count and name not in parameters}
 
     def _on_user_object(self, func):
-        """`obj.clip` where `obj` holds an object of a user class, so that a method named
-        like a container's is the user's. Mutating names (`update`, `add`, ...) stay as
-        they are: the analyses read `obj.update(...)` as a change of `obj`."""
+        """`obj.clip`, `obj.update` where `obj` holds an object of a user class, so that a
+        method named like a container's is the user's (converted through `ag.call`; the
+        attributes it assigns are the statement's fields, see analysis.mutation)."""
         name = func.value.id
-        if func.attr in MUTATING_METHODS:
-            return False
         if name in self.local_names:
             return name in self.user_objects
         return self.ctx.resolver.is_user_object(name)

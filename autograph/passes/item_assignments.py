@@ -9,7 +9,9 @@
 so a JAX array gets a new value (`x.at[i].set(v)`) and the name is rebound, while lists,
 dicts and NumPy arrays are changed in place as before. Only targets whose base is a
 variable this function may rebind (a local, or one declared global/nonlocal) are
-rewritten; `obj.attr[i] = v` and items of free variables keep Python's `__setitem__`.
+rewritten, and items of attributes (`self.w[i] = v` -> `self.w = ag.setitem(self.w, i,
+v)`: the object's attribute is set, a list's or NumPy array's is the same object again);
+items of free variables keep Python's `__setitem__`.
 
 Unpacking into several targets assigns the unpacked values to temporaries first, then
 stores them left to right, as Python does. Items of one variable whose keys read neither
@@ -75,12 +77,19 @@ class _ItemAssignments(StatementRewriter):
     # --- which targets ------------------------------------------------------------------
 
     def is_item(self, target):
-        """`x[k]`, `x[k][l]`, ... with `x` a variable this function may rebind."""
+        """`x[k]`, `x[k][l]`, ... with `x` a variable this function may rebind, or an
+        attribute `obj.a[k]`, `obj.a.b[k]`, ... of a variable (any: the attribute is
+        set, not the variable)."""
         node = target
         while isinstance(node, ast.Subscript):
             node = node.value
-        return (node is not target and isinstance(node, ast.Name)
-                and node.id in self.rebindable)
+        if node is target:
+            return False
+        if isinstance(node, ast.Name):
+            return node.id in self.rebindable
+        while isinstance(node, ast.Attribute):
+            node = node.value
+        return isinstance(node, ast.Name)
 
     def rewritable(self, target):
         if isinstance(target, (ast.Tuple, ast.List)):
@@ -173,23 +182,37 @@ class _ItemAssignments(StatementRewriter):
             keys.append(_key(node.slice))
             node = node.value
         keys.reverse()
-        base = node.id
+        base = node   # a Name, or an attribute chain `obj.a.b` (then set, not rebound)
         for i in range(len(keys) - 1):   # outer keys are evaluated twice
             if _calls(keys[i]):
                 temp = self.ctx.namer.new('key')
                 hoisted.append(_assign(templates.name(temp, ast.Store()), keys[i]))
                 keys[i] = _load(temp)
-        containers = [_load(base)]
+        containers = [_copy(_loaded(base))]
         for key in keys[:-1]:
             containers.append(ast.Subscript(value=_copy(containers[-1]),
                                             slice=_copy(key), ctx=ast.Load()))
         value = new_container(containers[-1], keys[-1])
         for container, key in zip(reversed(containers[:-1]), reversed(keys[:-1])):
             value = self.call('setitem', [container, _copy(key), value])
-        return hoisted + [_assign(templates.name(base, ast.Store()), value)]
+        return hoisted + [_assign(_stored(base), value)]
 
     def call(self, op, args):
         return ast.Call(func=self.ctx.runtime(op), args=args, keywords=[])
+
+
+def _loaded(base):
+    """`base` (a Name or an attribute chain) as an expression that reads it."""
+    copy = _copy(base)
+    copy.ctx = ast.Load()
+    return copy
+
+
+def _stored(base):
+    """`base` as an assignment target."""
+    copy = _copy(base)
+    copy.ctx = ast.Store()
+    return copy
 
 
 def _keys(target):

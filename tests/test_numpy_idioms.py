@@ -9,7 +9,7 @@ import pytest
 import autograph
 from autograph.runtime.errors import ControlFlowError
 from autograph.runtime.messages import ListReadInLoop
-from tests.helpers import assert_same, f32, i32, primitives
+from tests.helpers import assert_same, converted, f32, i32, primitives
 
 
 def each_way(fn, *args):
@@ -256,6 +256,32 @@ def test_boolean_mask_assignment_is_where():
     batched = jax.vmap(autograph.convert(add_where_positive))(jnp.stack([x, -x]))
     assert_same(batched, np.stack([add_where_positive(x.copy()),
                                    add_where_positive(-x.copy())]))
+
+
+def zero_positive_items_of_rows(x):
+    for i in range(x.shape[0]):
+        x[i, x[i] > 0] = 0.0
+    return x
+
+
+def bump_masked_columns(x, m):
+    x[1:, m] += 1.0
+    return x
+
+
+def test_a_mask_inside_a_tuple_index_is_where():
+    x = np.array([[1., -2, 3], [-1, 2, -3], [4, 0, -1]], np.float32)
+    assert_same(autograph.convert(zero_positive_items_of_rows)(jnp.asarray(x)),
+                zero_positive_items_of_rows(x.copy()))
+    m = np.array([True, False, True])
+    assert_same(autograph.convert(bump_masked_columns)(jnp.asarray(x), jnp.asarray(m)),
+                bump_masked_columns(x.copy(), m))
+    batch = jnp.stack([jnp.asarray(x), -jnp.asarray(x)])
+    assert_same(jax.vmap(converted(zero_positive_items_of_rows))(batch),
+                np.stack([zero_positive_items_of_rows(np.array(b)) for b in batch]))
+    grads = jax.grad(lambda x: converted(bump_masked_columns)(x, jnp.asarray(m)).sum())(
+        jnp.asarray(x))
+    assert_same(grads, np.ones((3, 3), np.float32))
 
 
 def test_a_list_of_indices_is_an_index_array():

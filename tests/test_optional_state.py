@@ -231,3 +231,44 @@ def test_an_increment_of_an_attribute_that_is_none_is_pythons_type_error():
     with pytest.raises(TypeError, match=message):
         autograph.convert(fresh.update)(jnp.float32(-1.0))
     assert fresh.since is None and reference.since is None
+
+
+def first_positive_weight(x):
+    """An optional index found by a loop, narrowed by an early return (Viterbi/decoders):
+    the read after the `if` sees the optional itself (passes.returns makes a conditional
+    expression of it), which indexes a Python list."""
+    idx = None
+    for i in range(3):
+        if x[i] > 0:
+            idx = i
+            break
+    if idx is None:
+        return 0.0
+    return [1.0, 2.0, 3.0][idx]
+
+
+def unchecked_index(x):
+    idx = None
+    if x[0] > 0:
+        idx = 1
+    return [1.0, 2.0, 3.0][idx]
+
+
+@pytest.mark.parametrize('x', [[-1.0, 2.0, 3.0], [-1.0, -2.0, -3.0], [1.0, 2.0, 3.0]])
+def test_an_optional_index_of_a_python_list(x):
+    x = jnp.array(x)
+    assert_same(autograph.convert(first_positive_weight)(x), first_positive_weight(x))
+    batch = jnp.array([[-1.0, 2.0, 3.0], [-1.0, -2.0, -3.0]])
+    assert_same(jax.vmap(converted(first_positive_weight))(batch),
+                jnp.array([first_positive_weight(row) for row in batch]))
+
+
+def test_a_none_index_raises_pythons_type_error_when_the_program_runs():
+    fn = autograph.convert(unchecked_index)
+    assert_same(fn(jnp.array([1.0, 0.0, 0.0])), unchecked_index(jnp.array([1.0, 0.0, 0.0])))
+    with pytest.raises(TypeError, match='list indices must be integers or slices, not '
+                                        'NoneType'):
+        unchecked_index(jnp.array([-1.0, 0.0, 0.0]))
+    with pytest.raises(TypeError, match='list indices must be integers or slices, not '
+                                        'NoneType'):
+        fn(jnp.array([-1.0, 0.0, 0.0]))

@@ -71,6 +71,12 @@ def _operator(name, symbol, reflected):
     return method
 
 
+def present(value, error):
+    """`value`, or for an optional value (a Maybe) its value, with a check that raises
+    `error()` where it is None (as Python would raise using None there)."""
+    return _present_value(value, error) if isinstance(value, Maybe) else value
+
+
 def _present_value(optional, error):
     if optional.absent is not None:
         raise optional.absent.error()   # (read through check_defined, never here)

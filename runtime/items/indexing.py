@@ -19,6 +19,7 @@ import numpy as np
 from jax import lax
 
 from .. import context
+from ..checks.absent import present
 from ..checks.raises import raise_if
 from ..errors import here
 from ..messages import boolean_mask, sequence_index, traced_repeat
@@ -29,6 +30,8 @@ from ..values.split import is_traced
 
 def getitem(seq, index):
     """Python reference: `seq[index]`."""
+    index = present(index, lambda: TypeError(
+        f'{type(seq).__name__} indices must be integers or slices, not NoneType'))
     if isinstance(seq, jax.Array):
         return _array_item(seq, index)
     if not is_traced(index) or not isinstance(seq, (list, tuple, Stacked)):

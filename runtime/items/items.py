@@ -50,8 +50,8 @@ def setitem(target, key, value):
     if slicing.assigns_traced_slice(target, key):
         return slicing.set_slice(target, key, value)
     if isinstance(target, jax.Array):
-        mask = _traced_mask(target, key)
-        if mask is not None:
+        mask = _traced_mask(target, key) if jnp.size(value) == 1 else None
+        if mask is not None:   # (an array of values would fill the selected items in order)
             return jnp.where(mask, jnp.asarray(value).astype(target.dtype), target)
         return target.at[index_array(key)].set(jnp.asarray(value).astype(target.dtype))
     _check_static(target, key)
@@ -80,8 +80,10 @@ def update_item(target, key, op, value):
         return slicing.set_window(target, key, value, _UPDATES[op])
     if slicing.assigns_traced_slice(target, key):
         return slicing.set_slice(target, key, value, _UPDATES[op])
-    if isinstance(target, jax.Array) and _traced_mask(target, key) is not None:
-        return setitem(target, key, _UPDATES[op](target, value))   # (selected by the mask)
+    mask = (_traced_mask(target, key) if isinstance(target, jax.Array)
+            and jnp.size(value) == 1 else None)
+    if mask is not None:   # (every item updated, those the mask selects kept)
+        return jnp.where(mask, _UPDATES[op](target, value).astype(target.dtype), target)
     if not isinstance(target, jax.Array):
         _check_static(target, key)
     return setitem(target, key, _UPDATES[op](target[key], value))
@@ -98,12 +100,43 @@ def _set_part(part, key, value):
 def _traced_mask(target, key):
     """For `x[mask] = v` with a traced boolean `mask` over x's leading axes, the mask
     broadcast against `x` (NumPy's meaning: where the mask holds, the item is `v`, which
-    `jnp.where` computes without a shape that depends on data); else None."""
-    if not (isinstance(key, jax.Array) and is_traced(key) and key.dtype == jnp.bool_):
+    `jnp.where` computes without a shape that depends on data); for a tuple key with one
+    such mask among integers and slices (`x[i, mask] = v`), the mask of the items it
+    selects, of x's shape. Else None."""
+    if isinstance(key, tuple):
+        return _mask_in_tuple(target, key)
+    if not _is_mask(key):
         return None
     if key.ndim > target.ndim or key.shape != target.shape[:key.ndim]:
         return None   # (JAX's own error)
     return jnp.reshape(key, key.shape + (1,) * (target.ndim - key.ndim))
+
+
+def _is_mask(key):
+    return isinstance(key, jax.Array) and is_traced(key) and key.dtype == jnp.bool_
+
+
+def _mask_in_tuple(target, key):
+    """`x[i, mask]`'s items as a boolean array of x's shape: the mask's axes taken whole,
+    the mask written where the other indices select (see `_traced_mask`)."""
+    masks = [p for p, k in enumerate(key) if _is_mask(k)]
+    basic = all(isinstance(k, (int, slice)) or (isinstance(k, jax.Array) and k.ndim == 0
+                                                and not _is_mask(k))
+                for p, k in enumerate(key) if p not in masks)
+    if len(masks) != 1 or not basic or isinstance(target, Slot):
+        return None
+    p = masks[0]
+    mask = key[p]
+    whole = key[:p] + (slice(None),) * mask.ndim + key[p + 1:]
+    region = jnp.zeros(target.shape, jnp.bool_)
+    lead = sum(isinstance(k, slice) for k in key[:p])   # (integers drop their axes)
+    try:
+        selected = region[whole].shape
+        shaped = jnp.reshape(mask, (1,) * lead + mask.shape
+                             + (1,) * (len(selected) - lead - mask.ndim))
+        return region.at[whole].set(jnp.broadcast_to(shaped, selected))
+    except (TypeError, ValueError, IndexError):
+        return None   # (JAX's own error)
 
 
 def index_array(key):

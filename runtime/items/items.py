@@ -50,8 +50,10 @@ def setitem(target, key, value):
     if slicing.assigns_traced_slice(target, key):
         return slicing.set_slice(target, key, value)
     if isinstance(target, jax.Array):
-        mask = _traced_mask(target, key) if jnp.size(value) == 1 else None
-        if mask is not None:   # (an array of values would fill the selected items in order)
+        mask = _traced_mask(target, key)
+        if mask is not None and _one_value(value):
+            # (an array of values, which NumPy spreads over the selected items in
+            # order, is left to JAX's error)
             return jnp.where(mask, jnp.asarray(value).astype(target.dtype), target)
         return target.at[index_array(key)].set(jnp.asarray(value).astype(target.dtype))
     _check_static(target, key)
@@ -80,9 +82,8 @@ def update_item(target, key, op, value):
         return slicing.set_window(target, key, value, _UPDATES[op])
     if slicing.assigns_traced_slice(target, key):
         return slicing.set_slice(target, key, value, _UPDATES[op])
-    mask = (_traced_mask(target, key) if isinstance(target, jax.Array)
-            and jnp.size(value) == 1 else None)
-    if mask is not None:   # (every item updated, those the mask selects kept)
+    mask = _traced_mask(target, key) if isinstance(target, jax.Array) else None
+    if mask is not None and _one_value(value):   # (every item updated, those selected kept)
         return jnp.where(mask, _UPDATES[op](target, value).astype(target.dtype), target)
     if not isinstance(target, jax.Array):
         _check_static(target, key)
@@ -95,6 +96,10 @@ def _set_part(part, key, value):
     if key == ():
         return jnp.broadcast_to(jnp.asarray(value).astype(part.dtype), part.shape)
     return setitem(part, key, value)
+
+
+def _one_value(value):
+    return isinstance(value, (int, float, complex, bool)) or jnp.size(jnp.asarray(value)) == 1
 
 
 def _traced_mask(target, key):

@@ -1,8 +1,8 @@
 """Staged loops over named state: while loops, `lax.scan` over items, loops over ranges.
 
 Python reference: `while test(*state): state = body(*state)`, and `for item in items:
-state = body(item, *state)`. The body is traced until the types it carries settle (weak
-types promote as in JAX); a variable the loop creates takes its type from the body.
+state = body(item, *state)`. The body is traced until the types it carries settle (see
+carry.py).
 """
 import dataclasses
 import math
@@ -11,157 +11,13 @@ import jax
 import jax.numpy as jnp
 from jax import export, lax
 
-from ..checks import checks
 from ..state import lists
 from . import loop_autodiff, slices
-from ..messages import (carry_mismatch, carry_unsettled, condition_no_value,
-                        condition_shape, list_hint, never_ends)
+from .carry import carried
+from ..messages import condition_no_value, condition_shape, never_ends
 from ..checks.raises import raise_if
-from ..checks.absent import Maybe, is_absent, lifted, placeholder
-from ..values.split import Undefined, describe, grow, merge, pack, split, unpack
-from .trace import State, trace
-from ..values.types import aval, cast, promoted, same_type, zeros
-
-def _carried(body, names, values, location, item_avals=(), allow_append=False):
-    """Trace a loop body until the types it carries settle (weak types promote as in JAX).
-
-    Returns (traced body, initial leaves, state). A variable that starts undefined (the
-    loop creates it) is carried as a Maybe (runtime.checks.absent): zeros of the type the body
-    gives it and a flag, false until an iteration assigns it, so that reading it after a
-    loop that ran zero times raises Python's UnboundLocalError when the program runs. A
-    return value, or a variable Python never reads unassigned, takes zeros with no flag.
-
-    The path's error state (runtime.checks) is carried too: `Carry.errors` are its
-    leaves as the loop starts, laid out as the body returns it (the checks the body
-    adds, from no failure).
-    """
-    sources, values = tuple(values), lists.plain(values)
-    body = _lifting(body, names, len(item_avals))
-    errors = checks.current()
-    layout = None if errors is None else errors.layout
-    for _ in range(6):
-        leaves, state = State.flatten(names, values)
-        try:
-            traced = trace(body, state, list(item_avals) + [aval(x) for x in leaves],
-                           names, n_extra=len(item_avals),
-                           appending=sources if allow_append else None, errors=layout)
-        except UnboundLocalError as error:   # the body reads a variable it creates
-            if Undefined(error.name) not in values:
-                raise
-            raise carry_mismatch(error.name, 'undefined', None, location) from None
-        values, changed = _reconcile(names, values, state, traced, location)
-        if layout is not None and traced.errors_out != layout:
-            layout, changed = layout.union(traced.errors_out), True
-        if not changed:
-            return Carry(traced, leaves, state, errors, layout)
-    raise carry_unsettled(location)
-
-
-@dataclasses.dataclass
-class Carry:
-    """A loop body traced until its carried types settled (see `_carried`)."""
-    traced: object         # the body (Traced)
-    leaves: list           # the state's leaves as the loop starts
-    state: object          # their State
-    errors: object         # the path's error state (None: its checks report themselves)
-    layout: object         # the layout the loop carries it with
-
-    def __iter__(self):    # (traced, leaves, state)
-        return iter((self.traced, self.leaves, self.state))
-
-    @property
-    def initial(self):
-        """The leaves the loop starts with: the state's, then the error state's."""
-        return list(self.leaves) + self.error_leaves
-
-    @property
-    def error_leaves(self):
-        return [] if self.errors is None else self.errors.leaves(self.layout)
-
-    def running(self, carry):
-        """Whether no check failed, for a loop's carry (True when none can)."""
-        if self.layout is None or not self.layout.coded:
-            return True
-        return carry[len(self.leaves)] == 0
-
-    def finish(self, out):
-        """The user's state from a loop's final carry (the error state is set aside)."""
-        n = len(self.leaves)
-        if self.errors is not None:
-            checks.replace(checks.Errors(self.errors.table, self.layout, out[n:]))
-        return self.state.unflatten(out[:n])
-
-
-def _reconcile(names, values, state, traced, location):
-    """Initial values adjusted to what one iteration produces, or a named error."""
-    new_values, changed = [], False
-    outs = iter(traced.out_avals())
-    for name, value, spec, out_spec, after in zip(
-            names, values, state.specs, traced.state.specs, traced.values):
-        out_avals = [next(outs) for _ in range(out_spec.dynamic_count)]
-        if value is None and out_spec.dynamic_count:
-            # None before the loop, a value after an iteration: an optional value.
-            new_values.append(placeholder(merge(out_spec, [zeros(a) for a in out_avals]), None))
-            changed = True
-            continue
-        if not spec.same_as(out_spec) and _is_maybe(out_spec) \
-                and not isinstance(value, (Maybe, Undefined)):
-            # Bound before the loop, unbound by a `del` in it (or made None on some
-            # paths, an optional value): carried as a Maybe too.
-            absent = out_spec.treedef.node_data()[1]
-            new_values.append(lifted(value, None if absent is None else Undefined(name)))
-            changed = True
-            continue
-        if not spec.same_as(out_spec):
-            # A variable (or dict key) the loop creates takes its type from the body.
-            grown = grow(value, merge(out_spec, [zeros(a) for a in out_avals]))
-            if grown is not None and split(grown)[1].same_as(out_spec):
-                new_values.append(grown)
-                changed = True
-                continue
-            raise carry_mismatch(name, describe(value), after, location,
-                                  list_hint(name, value))
-        leaves, _ = split(value)
-        cast_leaves = []
-        for leaf, out in zip(leaves, out_avals):
-            before = aval(leaf)
-            target = promoted(before, out)
-            if target is None:
-                raise carry_mismatch(name, describe(value), after, location)
-            if not same_type(target, before):
-                leaf, changed = cast(jnp.asarray(leaf), target), True
-            cast_leaves.append(leaf)
-        new_values.append(merge(spec, cast_leaves))
-    return tuple(new_values), changed
-
-
-
-
-def _lifting(body, names, n_extra):
-    """`body`, giving a Maybe (runtime.checks.absent) for each variable that came in as one or
-    as absent: its value where the iteration assigns it (a true flag), else what came in;
-    and a placeholder for a variable it unbinds (`del`), or sets to None where it came
-    in as an optional value."""
-    def lifting(*args):
-        values = args[n_extra:]
-        outs = pack(names, body(*args))
-        new = []
-        for name, before, after in zip(names, values, outs):
-            absent = before.absent if isinstance(before, Maybe) else Undefined(name)
-            if (is_absent(after) and not is_absent(before)) or (
-                    after is None and isinstance(before, Maybe) and absent is None):
-                after = placeholder(before, absent)
-            elif (isinstance(before, Maybe) or is_absent(before)) \
-                    and not isinstance(after, (Maybe, Undefined)):
-                after = lifted(after, absent)
-            new.append(after)
-        return unpack(names, tuple(new))
-    return lifting
-
-
-def _is_maybe(spec):
-    data = spec.treedef.node_data()
-    return data is not None and data[0] is Maybe
+from .trace import trace
+from ..values.types import aval, cast
 
 
 def _test_function(test, state, leaves, location, what):
@@ -204,7 +60,7 @@ def while_loop(test, body, values, names, location, maximum_iterations=None):
     ControlFlowError when the test is true, and otherwise runs no iteration.
     """
     names = tuple(names)
-    carry = _carried(body, names, values, location)
+    carry = carried(body, names, values, location)
     traced, leaves, state = carry
     test_fn = _test_function(test, state, leaves, location, '`while` loop')
     if maximum_iterations is None and not test_fn.reads_state:
@@ -270,8 +126,9 @@ def scan_loop(length, sequences, make_item, body, values, names, location,
     def body_of_item(k, *rest):
         return body(make_item(k, *rest[:n_seq]), *rest[n_seq:])
 
-    carry = _carried(body_of_item, names, values, location, item_avals,
-                     allow_append=extra_test is None)
+    runs = extra_test is None and isinstance(length, int) and length > 0
+    carry = carried(body_of_item, names, values, location, item_avals,
+                     allow_append=extra_test is None, runs=runs)
     traced, leaves, state = carry
     if require_traced:
         _require_traced(traced)
@@ -291,8 +148,9 @@ def scan_loop(length, sequences, make_item, body, values, names, location,
     if extra_test is not None:
         test_fn = _test_function(extra_test, state, leaves, location, '`for` loop')
 
-        def test(leaves):
+        def until_break(leaves):
             return jnp.logical_and(test_fn(*leaves[:n]), carry.running(leaves))
+        test = until_break
     out, ys = _scanned(step, first, list(initial), list(sequences), n_xs, scan_length, test)
     out = list(out)
     result = list(carry.finish(out))
@@ -342,7 +200,7 @@ def range_loop(start, stop, step, body, values, names, location, extra_test=None
     """
     names = tuple(names)
     index = _index_type()
-    carry = _carried(body, names, values, location, [index])
+    carry = carried(body, names, values, location, [index])
     traced, leaves, state = carry
     if require_traced:
         _require_traced(traced)

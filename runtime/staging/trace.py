@@ -116,6 +116,17 @@ class Traced:
     def __call__(self, *leaves):
         return jax.core.eval_jaxpr(self.jaxpr.jaxpr, self.jaxpr.consts, *leaves)
 
+    def unread_leaves(self, n_extra=0):
+        """The positions (after the `n_extra` leading inputs) of the input leaves that no
+        output depends on: a loop body that assigns such a variable before any read."""
+        jaxpr = self.jaxpr.jaxpr
+        needed = {v for v in jaxpr.outvars if isinstance(v, Var)}
+        for eqn in reversed(jaxpr.eqns):
+            if any(isinstance(v, Var) and v in needed for v in eqn.outvars) \
+                    or eqn.effects:
+                needed.update(v for v in eqn.invars if isinstance(v, Var))
+        return {i for i, v in enumerate(jaxpr.invars[n_extra:]) if v not in needed}
+
     def reads_inputs(self):
         """Whether any output depends on the inputs (not only on values closed over)."""
         jaxpr = self.jaxpr.jaxpr

@@ -1,0 +1,187 @@
+"""Loop carry reconciliation: a loop body traced until the types it carries settle.
+
+Python reference: the variables a loop carries have, after each iteration, whatever the
+body assigned them. A staged loop carries one type per variable, fixed before it runs:
+the body is traced from the values before the loop, and again from what it gives back
+until they agree (weak types promote as in JAX; a variable the loop creates, or makes
+optional, is carried as a Maybe; one each iteration overwrites takes the body's type).
+"""
+import dataclasses
+
+import jax.numpy as jnp
+
+from ..checks import checks
+from ..checks.absent import Maybe, is_absent, lifted, placeholder
+from ..messages import carry_mismatch, carry_unsettled, list_hint
+from ..state import lists
+from ..values.split import Undefined, describe, grow, merge, pack, split, unpack
+from ..values.types import aval, cast, promoted, same_type, zeros
+from .trace import State, trace
+
+
+def carried(body, names, values, location, item_avals=(), allow_append=False,
+             runs=False):
+    """Trace a loop body until the types it carries settle (weak types promote as in JAX).
+
+    Returns (traced body, initial leaves, state). A variable that starts undefined (the
+    loop creates it) is carried as a Maybe (runtime.checks.absent): zeros of the type the body
+    gives it and a flag, false until an iteration assigns it, so that reading it after a
+    loop that ran zero times raises Python's UnboundLocalError when the program runs. A
+    return value, or a variable Python never reads unassigned, takes zeros with no flag.
+
+    With `runs` (the loop surely runs at least once), a variable each iteration assigns
+    before reading it (no output depends on its value coming in: `x` in `for x in xs`)
+    takes the type the body gives it, as Python's last value has (not its value before
+    the loop, which is never seen).
+
+    The path's error state (runtime.checks) is carried too: `Carry.errors` are its
+    leaves as the loop starts, laid out as the body returns it (the checks the body
+    adds, from no failure).
+    """
+    sources, values = tuple(values), lists.plain(values)
+    body = _lifting(body, names, len(item_avals))
+    errors = checks.current()
+    layout = None if errors is None else errors.layout
+    for _ in range(6):
+        leaves, state = State.flatten(names, values)
+        try:
+            traced = trace(body, state, list(item_avals) + [aval(x) for x in leaves],
+                           names, n_extra=len(item_avals),
+                           appending=sources if allow_append else None, errors=layout)
+        except UnboundLocalError as error:   # the body reads a variable it creates
+            if Undefined(error.name) not in values:
+                raise
+            raise carry_mismatch(error.name, 'undefined', None, location) from None
+        fresh = _overwritten(names, values, state, traced, len(item_avals)) if runs else ()
+        values, changed = _reconcile(names, values, state, traced, location, fresh)
+        if layout is not None and traced.errors_out != layout:
+            layout, changed = layout.union(traced.errors_out), True
+        if not changed:
+            return Carry(traced, leaves, state, errors, layout)
+    raise carry_unsettled(location)
+
+
+@dataclasses.dataclass
+class Carry:
+    """A loop body traced until its carried types settled (see `_carried`)."""
+    traced: object         # the body (Traced)
+    leaves: list           # the state's leaves as the loop starts
+    state: object          # their State
+    errors: object         # the path's error state (None: its checks report themselves)
+    layout: object         # the layout the loop carries it with
+
+    def __iter__(self):    # (traced, leaves, state)
+        return iter((self.traced, self.leaves, self.state))
+
+    @property
+    def initial(self):
+        """The leaves the loop starts with: the state's, then the error state's."""
+        return list(self.leaves) + self.error_leaves
+
+    @property
+    def error_leaves(self):
+        return [] if self.errors is None else self.errors.leaves(self.layout)
+
+    def running(self, carry):
+        """Whether no check failed, for a loop's carry (True when none can)."""
+        if self.layout is None or not self.layout.coded:
+            return True
+        return carry[len(self.leaves)] == 0
+
+    def finish(self, out):
+        """The user's state from a loop's final carry (the error state is set aside)."""
+        n = len(self.leaves)
+        if self.errors is not None:
+            checks.replace(checks.Errors(self.errors.table, self.layout, out[n:]))
+        return self.state.unflatten(out[:n])
+
+
+def _overwritten(names, values, state, traced, n_extra):
+    """The names (of plain values) whose incoming leaves no output of the body reads."""
+    unread, start, found = traced.unread_leaves(n_extra), 0, set()
+    for name, value, spec in zip(names, values, state.specs):
+        count = spec.dynamic_count
+        if count and all(start + i in unread for i in range(count)) \
+                and not isinstance(value, (Maybe, Undefined)):
+            found.add(name)
+        start += count
+    return found
+
+
+def _reconcile(names, values, state, traced, location, fresh=()):
+    """Initial values adjusted to what one iteration produces, or a named error. A name
+    in `fresh` (see `_overwritten`) takes the body's type and structure."""
+    new_values, changed = [], False
+    outs = iter(traced.out_avals())
+    for name, value, spec, out_spec, after in zip(
+            names, values, state.specs, traced.state.specs, traced.values):
+        out_avals = [next(outs) for _ in range(out_spec.dynamic_count)]
+        if name in fresh and not _is_maybe(out_spec) and not (
+                spec.same_as(out_spec) and all(
+                    same_type(aval(v), a) for v, a in zip(split(value)[0], out_avals))):
+            new_values.append(merge(out_spec, [zeros(a) for a in out_avals]))
+            changed = True
+            continue
+        if value is None and out_spec.dynamic_count:
+            # None before the loop, a value after an iteration: an optional value.
+            new_values.append(placeholder(merge(out_spec, [zeros(a) for a in out_avals]), None))
+            changed = True
+            continue
+        if not spec.same_as(out_spec) and _is_maybe(out_spec) \
+                and not isinstance(value, (Maybe, Undefined)):
+            # Bound before the loop, unbound by a `del` in it (or made None on some
+            # paths, an optional value): carried as a Maybe too.
+            absent = out_spec.treedef.node_data()[1]
+            new_values.append(lifted(value, None if absent is None else Undefined(name)))
+            changed = True
+            continue
+        if not spec.same_as(out_spec):
+            # A variable (or dict key) the loop creates takes its type from the body.
+            grown = grow(value, merge(out_spec, [zeros(a) for a in out_avals]))
+            if grown is not None and split(grown)[1].same_as(out_spec):
+                new_values.append(grown)
+                changed = True
+                continue
+            raise carry_mismatch(name, describe(value), after, location,
+                                  list_hint(name, value))
+        leaves, _ = split(value)
+        cast_leaves = []
+        for leaf, out in zip(leaves, out_avals):
+            before = aval(leaf)
+            target = promoted(before, out)
+            if target is None:
+                raise carry_mismatch(name, describe(value), after, location)
+            if not same_type(target, before):
+                leaf, changed = cast(jnp.asarray(leaf), target), True
+            cast_leaves.append(leaf)
+        new_values.append(merge(spec, cast_leaves))
+    return tuple(new_values), changed
+
+
+
+
+def _lifting(body, names, n_extra):
+    """`body`, giving a Maybe (runtime.checks.absent) for each variable that came in as one or
+    as absent: its value where the iteration assigns it (a true flag), else what came in;
+    and a placeholder for a variable it unbinds (`del`), or sets to None where it came
+    in as an optional value."""
+    def lifting(*args):
+        values = args[n_extra:]
+        outs = pack(names, body(*args))
+        new = []
+        for name, before, after in zip(names, values, outs):
+            absent = before.absent if isinstance(before, Maybe) else Undefined(name)
+            if (is_absent(after) and not is_absent(before)) or (
+                    after is None and isinstance(before, Maybe) and absent is None):
+                after = placeholder(before, absent)
+            elif (isinstance(before, Maybe) or is_absent(before)) \
+                    and not isinstance(after, (Maybe, Undefined)):
+                after = lifted(after, absent)
+            new.append(after)
+        return unpack(names, tuple(new))
+    return lifting
+
+
+def _is_maybe(spec):
+    data = spec.treedef.node_data()
+    return data is not None and data[0] is Maybe

@@ -27,6 +27,8 @@ of one hidden stack per module:
   traced ran (runtime.state.statement);
 - `written`: the calls of functions that write items of their array parameters, with
   the final values they report (runtime.python.calls.call_writing);
+- `logs`: while a converted Function is traced, the lists its code only appends to
+  (runtime.state.logs: staged statements carry what they append to them);
 - `embeddings`: the frameworks whose converted code is running, innermost last (None
   where an embedding is suspended; runtime.registry).
 
@@ -58,6 +60,7 @@ class TracingContext:
     on_call: object = None
     written: list = dataclasses.field(default_factory=list)
     discovered: dict = dataclasses.field(default_factory=dict)
+    logs: object = None
 
 
 _current = contextvars.ContextVar('autograph_tracing_context', default=None)

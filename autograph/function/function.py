@@ -6,10 +6,12 @@ key reuses the compiled program, so a Python `print` in the function runs only w
 tracing. Calls with positional arrays alone share one `jax.jit`, which keys them itself;
 the others run their trace's ConcreteFunction (see `concrete`); with `jit=False` a call
 runs the converted function as it is. Results come back as the function returned them (see
-`results`), and errors as the user's (`autograph.errors.user_facing`).
+`results`), and errors as the user's (`autograph.errors.user_facing`). The state the
+function reads and writes besides its arguments is read into the key and written back
+(see `state`), except lists it only appends to: logs, appended after each call (`logs`).
 
 A function traced again on each of its last `RETRACE_WINDOW` calls gets one warning that
-names the arguments that changed. `run_functions_eagerly(True)` runs every Function as the
+names the arguments, or the state, that changed. `run_functions_eagerly(True)` runs every Function as the
 plain Python it converts, as `tf.config.run_functions_eagerly` does.
 
 Lifetimes: a Function keeps each trace (its ConcreteFunction and compiled program) as long
@@ -33,13 +35,13 @@ from autograph.errors import user_facing
 from autograph.function.concrete import ConcreteFunction, check_signature, named
 from autograph.function.keys import (RETRACE_WINDOW, STATE, ObjectKey, call_key,
                                      retrace_message)
-from autograph.function.results import Result, given_back, given_back_to
+from autograph.function.logs import LogRead
+from autograph.function.results import given_back, given_back_to
 from autograph.function.state import CallState
 from autograph.runtime.checks import check_outcomes, checks
 from autograph.runtime import context
 from autograph.runtime.staging import loop_autodiff
 from autograph.runtime.loops import loop_policy
-from autograph.runtime.state.installed import Installed, snapshot
 from autograph.runtime.checks.absent import check_defined
 
 # --- the eager switch -------------------------------------------------------------------
@@ -165,23 +167,26 @@ class Function:
         try:
             if not self._jit:
                 return given_back(self._run_unjitted(args, kwargs), self.python_function)
-            places = None
-            if self.input_signature is None:
-                if not kwargs and _all_arrays(args):
-                    places = self._state.places(args, {})
-                    if not places:
-                        out = checked(self._arrays_jit(*args))
-                        return self._state.written_back(out, args, {})
-                given = args
-                args, kwargs = self._bind(args, kwargs)
-                if places is None or args is not given or kwargs:   # (defaults added)
-                    places = self._state.places(args, kwargs)
-            key, leaves, bound = self._key(args, kwargs, places)
-            concrete = self._concrete.get(key) or self._concrete_function(key)
-            return self._state.written_back(concrete.call_leaves(leaves), *bound, places)
+            return _again_if_log_read(self._call, args, kwargs)
         except Exception as error:
             user = user_facing(error)
             raise user from user.__cause__   # (the user's `raise ... from` cause is kept)
+
+    def _call(self, args, kwargs):
+        places = None
+        if self.input_signature is None:
+            if not kwargs and _all_arrays(args):
+                places = self._state.places(args, {})
+                if all(place.log for place in places):   # (no state, maybe logs)
+                    out = checked(self._arrays_jit(*args))
+                    return self._state.written_back(out, args, {}, places)
+            given = args
+            args, kwargs = self._bind(args, kwargs)
+            if places is None or args is not given or kwargs:   # (defaults added)
+                places = self._state.places(args, kwargs)
+        key, leaves, bound = self._key(args, kwargs, places)
+        concrete = self._concrete.get(key) or self._concrete_function(key)
+        return self._state.written_back(concrete.call_leaves(leaves), *bound, places)
 
     def _key(self, args, kwargs, places=None):
         """The call's key and flat leaves (the state it reads included, see `state`), and
@@ -224,10 +229,13 @@ class Function:
         """The ConcreteFunction for these arguments (arrays or jax.ShapeDtypeStruct)."""
         if not args and not kwargs and self.input_signature is not None:
             args = self.input_signature
-        key, leaves, _ = self._key(args, kwargs)
-        concrete = self._concrete.get(key) or self._concrete_function(key)
-        concrete.ensure_traced()
-        return concrete
+
+        def traced(args, kwargs):
+            key, leaves, _ = self._key(args, kwargs)
+            concrete = self._concrete.get(key) or self._concrete_function(key)
+            concrete.ensure_traced()
+            return concrete
+        return _again_if_log_read(traced, args, kwargs)
 
     def _concrete_function(self, key):
         with self._lock:
@@ -258,24 +266,14 @@ class Function:
             warnings.warn(retrace_message(self, *self._trace_keys), stacklevel=4)
         kwargs = dict(kwargs)
         values = kwargs.pop(STATE, {})
-        finder = self._state.finder()
-        roots = self._state.roots(args, kwargs)
-        installed = Installed(self._state.places(args, kwargs, potential=True), values)
-
-        def on_call(fn, args=(), places=()):   # a function the trace calls: its state too
-            if fn is None:   # places a staged statement is about to carry
-                installed.add(places)
-            elif finder.add_function(fn):
-                installed.add(finder.find(roots, potential=True))
+        tracing = self._state.tracing(args, kwargs, values)
         try:
-            with context.setting(on_call=on_call, discovered={}), \
+            with context.setting(on_call=tracing.on_call, discovered={}, logs=tracing.logs), \
                     checks.threaded(checks.Table()) as scope:
                 result = self._run_converted(args, kwargs)
-            result, changed = snapshot((result, installed.changed()))
-            fn = self.python_function
-            out = (Result.of(result, fn), {k: Result.of(v, fn, k) for k, v in changed.items()})
+            out = tracing.outputs(result, self.python_function)
         finally:
-            installed.restore()
+            tracing.restore()
         return out, check_outcomes.outcome(scope.errors)
 
     def _run_unjitted(self, args, kwargs):
@@ -286,7 +284,7 @@ class Function:
         with context.setting(discovered={}), checks.threaded(checks.Table()) as scope:
             value = self._run_converted(args, kwargs)
         check_outcomes.report(scope.errors)
-        given_back_to(places, self.python_function)
+        given_back_to([place for place in places if not place.log], self.python_function)
         return value
 
     def _run_converted(self, args, kwargs):
@@ -319,6 +317,21 @@ class BoundFunction:
 
     def __repr__(self):
         return repr(self._function)
+
+
+_ATTEMPTS = 4
+"""How many times a call starts again because a list it took for a log is read by a
+function its trace called first (see autograph.function.logs): each time the list is
+state from then on, so this runs out only on lists found one by one."""
+
+
+def _again_if_log_read(call, args, kwargs):
+    for _ in range(_ATTEMPTS - 1):
+        try:
+            return call(args, kwargs)
+        except LogRead:
+            continue
+    return call(args, kwargs)
 
 
 def checked(out):

@@ -180,18 +180,85 @@ RETRACE_WINDOW = 5
 
 
 def retrace_message(function, previous, current):
-    changed = _changed_arguments(function.python_function, previous, current)
-    what = ', '.join(changed) if changed else 'its arguments'
-    return (f'{function.__qualname__} was traced again on each of its last '
-            f'{RETRACE_WINDOW} calls, because {what} changed each time. Each new Python '
-            f'value, shape or dtype traces and compiles the function again. Pass numbers '
-            f'that change as arrays (jnp.asarray(...)), or fix the argument shapes with '
-            f'input_signature=[jax.ShapeDtypeStruct(...)].')
+    """The warning for a Function traced again on each of its last calls: what changed
+    between the last two keys, by argument or by the state it reads (see
+    autograph.function.state), with the fix for that kind of change."""
+    fn = function.python_function
+    changed = _changed_arguments(fn, previous, current)
+    state = [what for what, is_state in changed if is_state]
+    what = ', '.join(what for what, _ in changed) or 'its arguments'
+    message = (f'{function.__qualname__} was traced again on each of its last '
+               f'{RETRACE_WINDOW} calls, because {what} changed each time. ')
+    if state:
+        return message + (
+            'The state a function reads besides its arguments (globals, closure '
+            'variables, attributes, and lists and dicts among them) is part of each '
+            'call\'s key: each new Python value, shape, dtype or length traces and '
+            'compiles it again. Keep values that change in arrays; a list the function '
+            'only appends to (never reads) is a log, which is not part of the key.')
+    return message + (
+        'Each new Python value, shape or dtype traces and compiles the function again. '
+        'Pass numbers that change as arrays (jnp.asarray(...)), or fix the argument '
+        'shapes with input_signature=[jax.ShapeDtypeStruct(...)].')
 
 
 def _changed_arguments(fn, previous, current):
-    if previous is None or previous[0] != current[0]:
-        return ['the structure of the arguments']
-    names = leaf_names(fn, current[0])
-    return [f"'{names[i]}' ({a} -> {b})" for i, (a, b) in enumerate(zip(previous[1], current[1]))
-            if a != b and i < len(names)]
+    """[(what changed, whether it is state the function reads)] between two keys."""
+    if previous is None:
+        return [('the structure of the arguments', False)]
+    if previous[0] == current[0]:
+        names = leaf_names(fn, current[0])
+        state = _state_leaves(current[0])
+        return [(f"'{names[i]}' ({a} -> {b})", i in state)
+                for i, (a, b) in enumerate(zip(previous[1], current[1]))
+                if a != b and i < len(names)]
+    (args0, kwargs0), (args1, kwargs1) = (
+        jax.tree_util.tree_unflatten(key[0], key[1]) for key in (previous, current))
+    params = parameter_names(fn)
+    changed = []
+    if len(args0) != len(args1):
+        changed.append((f'the number of arguments ({len(args0)} -> {len(args1)})', False))
+    for i, (a, b) in enumerate(zip(args0, args1)):
+        label = params[i] if i < len(params) else f'argument {i}'
+        changed += _tree_change(label, a, b, False)
+    for name in sorted(set(kwargs0) | set(kwargs1), key=str):
+        if name == STATE:
+            for label in sorted(set(kwargs0.get(STATE, {})) | set(kwargs1.get(STATE, {}))):
+                changed += _tree_change(label, kwargs0.get(STATE, {}).get(label, _NONE),
+                                        kwargs1.get(STATE, {}).get(label, _NONE), True)
+        else:
+            changed += _tree_change(name, kwargs0.get(name, _NONE), kwargs1.get(name, _NONE),
+                                    False)
+    return changed or [('the structure of the arguments', False)]
+
+
+_NONE = object()   # (a keyword or a place the other key lacks)
+
+
+def _state_leaves(treedef):
+    """The positions of the leaves of a key with structure `treedef` that are state."""
+    _, kwargs = jax.tree_util.tree_unflatten(treedef, range(treedef.num_leaves))
+    return set(jax.tree_util.tree_leaves(kwargs.get(STATE, {})))
+
+
+def _tree_change(label, a, b, is_state):
+    if a is _NONE or b is _NONE:
+        what = 'none' if a is _NONE else _described(a)
+        return [(f"'{label}' ({what} -> {'none' if b is _NONE else _described(b)})",
+                 is_state)]
+    if jax.tree_util.tree_structure(a) != jax.tree_util.tree_structure(b):
+        return [(f"'{label}' ({_described(a)} -> {_described(b)})", is_state)]
+    return [(f"'{label}' ({x} -> {y})", is_state) for x, y in
+            zip(jax.tree_util.tree_leaves(a), jax.tree_util.tree_leaves(b)) if x != y]
+
+
+def _described(tree):
+    """A key's part, in words: its container and size, or its leaf's key."""
+    kind = type(tree)
+    if kind in (list, tuple):
+        return f'a {kind.__name__} of {len(tree)} item{"s" if len(tree) != 1 else ""}'
+    if kind is dict:
+        return f'a dict with keys {sorted(map(str, tree))}'
+    if jax.tree_util.treedef_is_leaf(jax.tree_util.tree_structure(tree)):
+        return str(tree)
+    return f'a {kind.__name__}'

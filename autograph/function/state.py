@@ -4,13 +4,17 @@ reads and writes besides its arguments (runtime.state.places finds them).
 Python reference: two calls `f(x); f(y)` of a plain function see each other's writes to
 `self.count` or a global. A compiled call reads that state as extra arguments (part of
 its key, see `keys.STATE`) and gives back what it changed, which is written back here.
+Lists it only appends to are logs (autograph.function.logs): not keyed, not read; what a
+call appends to them is appended after it.
 """
 import functools
 import types
 
 from autograph.function.keys import STATE
-from autograph.function.results import given_back
-from autograph.runtime.state.installed import write
+from autograph.function.logs import LogNames, LogRead, append_logged, kept_apart
+from autograph.function.results import Result, given_back
+from autograph.runtime.state.installed import Installed, snapshot, write
+from autograph.runtime.state.logs import Logs
 from autograph.runtime.state.places import StateFinder, argument_places
 
 
@@ -21,10 +25,13 @@ class CallState:
     def __init__(self, function):
         self._function = function
         self._finder = None   # a StateFinder, made on the first call
+        self.log_names = None   # its LogNames
 
     def finder(self):
         if self._finder is None:
-            self._finder = StateFinder(self._function._function)
+            finder = StateFinder(self._function._function)
+            self.log_names = LogNames(self._function, finder)
+            self._finder = finder
         return self._finder
 
     def roots(self, args, kwargs):
@@ -54,29 +61,88 @@ class CallState:
             method = code.co_varnames[0] if code and code.co_argcount else 'self'
         return params, method
 
-    def places(self, args, kwargs, potential=False):
-        places = self.finder().find(self.roots(args, kwargs), potential)
+    def places(self, args, kwargs, potential=False, roots=None):
+        """The places of the state and the logs (`place.log`) the call reaches."""
+        finder = self.finder()
+        if roots is None:
+            roots = self.roots(args, kwargs)
+        places = kept_apart(finder.find(roots, potential, self.log_names), args, kwargs,
+                            potential)
         if potential:   # (lists and dicts given as arguments are keyed as arguments)
             places += argument_places(args, kwargs)
         return places
 
     def with_state(self, args, kwargs, places=None):
-        """`kwargs` with the current values of the state the function reads, if any."""
+        """`kwargs` with the current values of the state the function reads, if any (logs
+        are not read)."""
         if places is None:
             places = self.places(args, kwargs)
-        if not places:
+        state = {place.label: place.get() for place in places if not place.log}
+        if not state:
             return kwargs
-        return {**kwargs, STATE: {place.label: place.get() for place in places}}
+        return {**kwargs, STATE: state}
 
     def written_back(self, out, args, kwargs, places=None):
         """The result of a compiled call as Python gives it (see `given_back`), after
-        writing back the state it changed. `places`: the state's places found for the
-        call, when known (a place the call created is looked for only when it is not
-        among them)."""
-        result, changed = out
+        writing back the state it changed and appending what it logged. `places`: the
+        places found for the call, when known (a place the call created is looked for
+        only when it is not among them)."""
+        result, changed, logged = out
         fn = self._function.python_function
         if changed:
             changed = given_back(changed, fn)   # (a dict: a pytree)
             if places is None or not write(places, changed, partial=True):
                 write(self.places(args, kwargs, potential=True), changed)
+        if logged:
+            if places is None or not {p.label for p in places if p.log} >= set(logged):
+                places = self.places(args, kwargs)
+            append_logged(places, logged, fn)
         return given_back(result, fn)
+
+    def tracing(self, args, kwargs, values):
+        """The state of one trace of the call (see `Tracing`)."""
+        return Tracing(self, args, kwargs, values)
+
+
+class Tracing:
+    """One trace's state: the places given their traced values (`values`, by label) and
+    the logs emptied (runtime.state.installed, runtime.state.logs); `on_call` adds
+    those of the functions the trace calls; `outputs` gives the trace's results, the
+    state it changed and what it logged; `restore` puts everything back."""
+
+    def __init__(self, state, args, kwargs, values):
+        self.state, self.args, self.kwargs = state, args, kwargs
+        self.roots = state.roots(args, kwargs)
+        found = state.places(args, kwargs, potential=True, roots=self.roots)
+        self.logs = Logs()
+        self.logs.add([place for place in found if place.log])
+        self.installed = Installed([place for place in found if not place.log], values)
+
+    def on_call(self, fn, args=(), places=()):
+        """A function the trace calls (its state and logs join), or (`fn` None) places a
+        staged statement is about to carry. LogRead where the function reads a log."""
+        if fn is None:
+            self.installed.add(places)
+            return
+        if not self.state.finder().add_function(fn):
+            return
+        found = self.state.places(self.args, self.kwargs, True, self.roots)
+        read = [p.label for p in found if not p.log and p.get() in self.logs]
+        if read:
+            name = getattr(fn, '__qualname__', repr(fn))
+            raise LogRead(f'{name} reads {read[0]!r}, which the call took for a list it '
+                          f'only appends to: call the Function again')
+        self.logs.add([place for place in found if place.log])
+        self.installed.add([place for place in found if not place.log])
+
+    def outputs(self, result, fn):
+        """(result, {label: new value}, {label: items logged}), as the compiled program
+        returns them (see results.Result)."""
+        logged = self.logs.take()
+        result, changed, logged = snapshot((result, self.installed.changed(), logged))
+        return (Result.of(result, fn), {k: Result.of(v, fn, k) for k, v in changed.items()},
+                {k: Result.of(v, fn, k) for k, v in logged.items()})
+
+    def restore(self):
+        self.installed.restore()
+        self.logs.restore()

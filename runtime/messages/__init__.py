@@ -18,7 +18,8 @@ from .shapes import (RUN_TIME_SHAPE, boolean_mask, sequence_index, slice_longer,
 from .staging import (FRAMEWORK_LOWERING, IN_PLACE_CHANGE, STAGING_LIMIT,
                       changed_and_replaced, missing_primitive, nested_too_deep,
                       pytree_changed_in_place, staged_recursion)
-from .results import RESULT_LEAVES_TRACE, optional_in_foreign_trace, traced_in_object
+from .results import (RESULT_LEAVES_TRACE, log_in_foreign_trace, optional_in_foreign_trace,
+                      traced_in_object)
 from .style import KINDS, Kind, problem
 from .values import (PYTHON_VALUE_NEEDED, ambiguous_in, ambiguous_truth, operands_differ,
                      caught_staged_raise, items_differ, no_order, no_text, range_step,

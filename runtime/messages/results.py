@@ -32,3 +32,16 @@ def optional_in_foreign_trace(function, location):
             "program runs",
         fix='Return a value on every path (and a flag that says whether it is valid), or '
             'call the converted function outside the transformation')
+
+
+def log_in_foreign_trace(function, location):
+    """A list `function` only appends to (a log) got items under a traced condition,
+    inside someone else's trace (jax.jit around the Function)."""
+    return problem(
+        RESULT_LEAVES_TRACE, f'{function}()', location,
+        happened='appends to a list it only appends to (a log) in a staged branch, '
+                 'decided by a traced condition',
+        why="inside a transformation around it (jax.jit, jax.vmap, jax.grad) the list "
+            "cannot be given the items the program takes before the program runs",
+        fix='Call the function outside the transformation, or append on every path (a '
+            'value and a flag that says whether it is valid)')

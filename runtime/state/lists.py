@@ -29,6 +29,7 @@ import jax.numpy as jnp
 from ..errors import here
 from ..messages import collects_non_arrays, read_while_appending
 from ..values.stacked import Stacked
+from .logs import Block, Iterations
 from ..values.split import describe, is_dynamic, pack, unpack
 
 
@@ -176,8 +177,14 @@ def _split(path, before, after, appended, extra):
         if len(items) > n:
             if after.read_at is not None:
                 raise _read_error(after)
-            appended[path] = len(items) - n
-            extra += [_collectable(after.label, item) for item in items[n:]]
+            new = items[n:]
+            if all(isinstance(item, Block) for item in new):   # a log's (see logs.py)
+                leaves, treedef = jax.tree_util.tree_flatten(new)
+                appended[path] = _Blocks(treedef, len(leaves))
+                extra += leaves
+            else:
+                appended[path] = len(new)
+                extra += [_collectable(after.label, item) for item in new]
             items = items[:n]
         return [_split(path + (i,), item, item, appended, extra)
                 for i, item in enumerate(items)]
@@ -188,6 +195,14 @@ def _split(path, before, after, appended, extra):
         return tuple(_split(path + (i,), b, a, appended, extra)
                      for i, (b, a) in enumerate(zip(before, after)))
     return after
+
+
+class _Blocks:
+    """What an iteration appends to a log's list (see runtime.state.logs): Blocks, with
+    `leaves` arrays in all, of structure `treedef` (a list of Blocks)."""
+
+    def __init__(self, treedef, leaves):
+        self.treedef, self.leaves = treedef, leaves
 
 
 def _read_error(collecting):
@@ -211,10 +226,16 @@ def extend(inputs, values, appended, ys, length):
     enclosing loop collects the items too."""
     values, start = list(values), 0
     for path, count in appended.items():
+        blocks = count if isinstance(count, _Blocks) else None
+        count = blocks.leaves if blocks else count
         stacked = ys[start:start + count]
         start += count
         source, old = _at(inputs, path), _at(values, path)
-        if not isinstance(source, Collecting) and not old and count == 1:
+        if blocks:   # a log's Blocks, one per iteration: their arrays stacked
+            new = source if isinstance(source, Collecting) else list(old)
+            list.extend(new, [Iterations(block, length) for block in
+                              jax.tree_util.tree_unflatten(blocks.treedef, stacked)])
+        elif not isinstance(source, Collecting) and not old and count == 1:
             new = Stacked(stacked[0])
         else:
             new = source if isinstance(source, Collecting) else list(old)

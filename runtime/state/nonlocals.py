@@ -129,6 +129,14 @@ class _Global:
             self.namespace[self.name] = value
 
 
+def current_value(name, functions):
+    """The value of variable `name` as `functions` see it now (an Undefined if none)."""
+    try:
+        return _reference(name, functions).get()
+    except ValueError:
+        return Undefined(name)
+
+
 def _reference(name, functions):
     for fn in functions:
         code = getattr(fn, '__code__', None)

@@ -69,13 +69,15 @@ def code_names(code):
 
 
 class Place:
-    """One place state lives: an attribute, a global, a closure cell, a container."""
-    __slots__ = ('label', 'get', 'set', 'delete', 'key')
+    """One place state lives: an attribute, a global, a closure cell, a container.
+    `log`: a list the code only appends to (see `StateFinder.find`)."""
+    __slots__ = ('label', 'get', 'set', 'delete', 'key', 'log')
 
     def __init__(self, label, get, set, delete, key):
         """`key` tells places apart (two labels may name one place)."""
         self.label, self.get, self.set, self.delete = label, get, set, delete
         self.key = key
+        self.log = False
 
 
 def attribute(label, holder, name):
@@ -189,6 +191,19 @@ def _through_method(label, value, make):
     return value, make
 
 
+class _Once:
+    """`names()` -> the set `make()` gives, made on first use (empty without `make`)."""
+    __slots__ = ('make', 'names')
+
+    def __init__(self, make):
+        self.make, self.names = make, None
+
+    def __call__(self):
+        if self.names is None:
+            self.names = self.make() if self.make is not None else frozenset()
+        return self.names
+
+
 class StateFinder:
     """The places a Function's state lives in (see the module docstring). The names and
     global namespaces grow as tracing finds the functions it calls; they are kept for
@@ -230,24 +245,29 @@ class StateFinder:
             self.namespaces.append((namespace.get('__name__', '?') + '.', namespace))
         return True
 
-    def find(self, roots=(), potential=False):
+    def find(self, roots=(), potential=False, logs=None):
         """[Place] with the state reachable now: the globals and cells named, and the
         attributes named of `roots` ((label, object)) and of the objects found. With
         `potential`, also the named globals and attributes that have no value yet (that
         the call may create), and the lists and dicts that hold no array yet (the call may
-        fill them with arrays: see `Installed.changed`)."""
+        fill them with arrays: see `Installed.changed`).
+
+        `logs()`: the names the code only appends to (asked when a list is first met): a
+        list under such a name is a place marked `log`, whatever it holds (its items are
+        not looked at: a log's length does not cost a call anything)."""
         places, holders, seen = [], [], set()
         names = self._sorted()
+        logs = _Once(logs)
         for prefix, namespace in self.namespaces:
             for name in names:
                 if name in namespace:
-                    value = namespace[name]
+                    plain = namespace[name]
                     value, make = _through_method(
-                        prefix + name, value,
+                        prefix + name, plain,
                         lambda p=prefix + name, ns=namespace, n=name: _global(p, ns, n))
                     if not isinstance(value, _CODE_TYPES):   # (modules, functions)
                         self._add(places, holders, seen, prefix + name, value, make,
-                                  potential)
+                                  potential, logs, name=name if value is plain else None)
                 elif potential and name not in _BUILTIN_NAMES:
                     places.append(_global(prefix + name, namespace, name))
         for name in sorted(self.cells):
@@ -256,8 +276,10 @@ class StateFinder:
                 value = cell.cell_contents
             except ValueError:
                 continue
+            plain = value
             value, make = _through_method(name, value, lambda n=name, c=cell: _cell(n, c))
-            self._add(places, holders, seen, name, value, make, potential)
+            self._add(places, holders, seen, name, value, make, potential, logs,
+                      name=name.rpartition('.')[2] if value is plain else None)
         for label, obj in roots:
             if not isinstance(obj, _ARRAYS + _SCALARS) and is_holder(obj) \
                     and id(obj) not in seen:
@@ -271,7 +293,7 @@ class StateFinder:
                 if name in attributes:
                     self._add(places, holders, seen, f'{label}.{name}', attributes[name],
                               lambda lb=f'{label}.{name}', h=holder, n=name:
-                              attribute(lb, h, n), potential, depth + 1)
+                              attribute(lb, h, n), potential, logs, name, depth + 1)
                 elif potential:   # an attribute the call may create
                     places.append(attribute(f'{label}.{name}', holder, name))
         return places
@@ -299,7 +321,15 @@ class StateFinder:
             self._names_sorted = sorted(self.names)
         return self._names_sorted
 
-    def _add(self, places, holders, seen, label, value, make, potential, depth=0):
+    def _add(self, places, holders, seen, label, value, make, potential, logs, name,
+             depth=0):
+        """Add the place `make()` of `value` (or `value` as a holder). `name`: the name
+        the code reaches it by (None: through a bound method); `logs()`: the log names."""
+        if type(value) is list and name is not None and name in logs():
+            place = make()
+            place.log = True
+            places.append(place)
+            return
         if is_data(value) or (potential and type(value) in (list, dict)):
             places.append(make())   # (a list that may get arrays: state if it does)
         elif depth < _DEPTH and is_holder(value) and id(value) not in seen:

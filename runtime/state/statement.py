@@ -8,6 +8,10 @@ converter found them, three more kinds of state:
 - `fields=`: attributes assigned, and containers changed in place (runtime.state.mutation);
 - `aliased=`: lists a loop grows that other code also holds (runtime.state.lists.refill).
 
+While a Function is traced, lists its code only appends to (logs) are none of these:
+the statement takes what its staged branches or body append to them out as fields of
+its own (runtime.state.logs).
+
 Every operator goes through one `Statement`, which adds them in that order: the
 variables in place join the statement's variables (`values`, `names`), the branch and
 loop functions take and return them too (`bind`), and `finish` writes them back after
@@ -21,8 +25,9 @@ paths. The operators then see one tuple of values and one tuple of names.
 """
 from .. import context
 from . import lists, watches
+from .logs import StatementLogs, is_log
 from .mutation import Mutations
-from .nonlocals import Nonlocals
+from .nonlocals import Nonlocals, current_value
 
 
 _RESTAGINGS = 4   # at most: each finds the places that calls of the last one changed
@@ -34,6 +39,13 @@ class Statement:
         """`functions` are the statement's branch/body/test functions (through whose
         closures the `nonlocals` are found); `loop` tells whether it is a loop (a
         variable in place that has no value yet is then created by the body)."""
+        logs = context.current().logs   # (while a Function is traced: see logs.py)
+        self._logs = None
+        if logs is not None:
+            self._logs = StatementLogs(logs, len(functions), loop)
+            nonlocals = [name for name in nonlocals
+                         if not is_log(current_value(name, functions))]
+            fields = _without_logs(fields)
         self._shared = Nonlocals(nonlocals, functions, loop=loop) if nonlocals else None
         self._functions = functions
         # key -> Place: what calls in a staged body changed (as found for this statement
@@ -49,10 +61,11 @@ class Statement:
 
     def bind(self, fn):
         """A branch or loop body of the statement's variables -> one that also takes and
-        returns the variables in place (None stays None)."""
-        if self._shared is None:
-            return fn
-        return self._shared.wrap(fn, self._own_names)
+        returns the variables in place (None stays None); bound in order, branch by
+        branch (where logs take out what each appends)."""
+        if self._shared is not None:
+            fn = self._shared.wrap(fn, self._own_names)
+        return fn if self._logs is None else self._logs.bind(fn)
 
     def bind_test(self, fn):
         """A loop test (or a `break` test) -> one that also takes the variables in place."""
@@ -69,6 +82,8 @@ class Statement:
                 on_call(None, (), list(self._extra.values()))
             extra = [(place.label, watches.PlaceAttribute(place), 'value')
                      for place in self._extra.values()]
+            if self._logs is not None:
+                extra += self._logs.fields()
             self._objects = Mutations(self.values, self.names, self._fields, extra,
                                       watches.Watch(self._functions, self._extra))
         return self._objects
@@ -86,7 +101,7 @@ class Statement:
             results = journal.recording(objects.fields, run, objects)
             new = {key: place for key, place in objects.watch.changed.items()
                    if key not in self._extra}
-            if not new:
+            if not new and not (self._logs is not None and self._logs.missing()):
                 return results
             journal.rewind()   # (the run again starts where this one did)
             self._extra.update(new)
@@ -110,3 +125,15 @@ class Statement:
         if self._shared is None:
             return results
         return self._shared.finish(self._own_names, results)
+
+
+def _without_logs(fields):
+    """The converter's `fields` (a function giving {label: (object, attribute)}) but the
+    attributes that hold logs (see runtime.state.logs)."""
+    if fields is None:
+        return None
+
+    def kept():
+        return {label: (holder, attr) for label, (holder, attr) in fields().items()
+                if not is_log(getattr(holder, attr, None))}
+    return kept

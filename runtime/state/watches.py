@@ -14,6 +14,7 @@ import types
 from .. import context
 from ..context import staged_depth
 from .installed import Installed, put, snapshot
+from .logs import is_log
 from .places import MISSING, StateFinder, attribute, code_names, container, is_holder
 
 
@@ -115,8 +116,10 @@ class Watch:
                 return
             if target is not None:
                 places = reach.found(target, call_args)
-            # (target None: places a statement inside is about to carry)
-            installed.add([p for p in places if p.key not in self.carried])
+            # (target None: places a statement inside is about to carry; logs are not
+            # watched: a statement takes out what is appended to them, see logs.py)
+            installed.add([p for p in places if p.key not in self.carried
+                           and not is_log(p.get())])
         with context.setting(on_call=on_call):
             try:
                 return fn(*args)
@@ -152,8 +155,8 @@ class Journal:
         def on_call(target, call_args=(), places=()):
             if outer is not None:
                 outer(target, call_args, places)
-            self.installed.add(self.reach.found(target, call_args) if target is not None
-                               else places)
+            found = self.reach.found(target, call_args) if target is not None else places
+            self.installed.add([p for p in found if not is_log(p.get())])
         with context.setting(on_call=on_call):
             return run(*args)
 

@@ -1,0 +1,90 @@
+"""Which names code only appends to: the lists a converted function keeps as logs.
+
+    calls.append(loss)          # `calls`: appended to
+    self.history.extend(xs)     # `history`: appended to
+    self.history += [x]         # `history`: appended to
+    store = calls.append        # `calls`: appended to (the bound method can only append)
+    n = len(calls)              # `calls`: used otherwise (read)
+
+Python reference: a list that a function only appends to never shows the function its
+items; only the code after the call sees them. autograph.function keeps such a list out
+of a call's key (see autograph/function/logs.py).
+
+A name is *appended to* where it is the receiver of `.append` or `.extend` (called or
+not), or the target of `+=`; every other occurrence, as a variable or as an attribute of
+anything, is *another use*, and so is a string that names it in a call of `getattr`,
+`hasattr`, `setattr`, `delattr` or `vars` (`getattr(self, 'history')`). Names are
+compared as names, as runtime.state.places finds state by its names: `history` appended
+to on `self` and read on any other object counts as read.
+
+The trees analysed are those of generated code (what runs): the converter's own
+keywords of runtime operators (`fields=`, `nonlocals=`, `names=`, `aliased=`, which name
+the variables and attributes a statement changes, as strings) are not uses; the
+statements that change them are analysed where they stand.
+"""
+import ast
+import dataclasses
+
+from autograph.analysis.walk import children, nodes
+
+APPENDING = frozenset({'append', 'extend'})
+"""The list methods that only add items at the end."""
+
+_CONVERTER_KEYWORDS = frozenset({'fields', 'nonlocals', 'names', 'aliased'})
+_BY_STRING = frozenset({'getattr', 'hasattr', 'setattr', 'delattr', 'vars'})
+
+
+@dataclasses.dataclass(frozen=True)
+class Uses:
+    appended: frozenset   # names appended to somewhere
+    other: frozenset      # names used any other way somewhere
+
+    @property
+    def logs(self):
+        """The names only appended to."""
+        return self.appended - self.other
+
+    def __or__(self, other):
+        return Uses(self.appended | other.appended, self.other | other.other)
+
+
+NONE = Uses(frozenset(), frozenset())
+
+
+def uses(tree, runtime_name=None):
+    """The Uses of the names in `tree` (a module, function or statement). `runtime_name`:
+    the name generated code calls the runtime by (its keywords `fields=` etc. are
+    skipped); None for user code."""
+    receivers, skipped = set(), set()
+    appended, other = set(), set()
+    for node in nodes(tree):
+        if id(node) in skipped:
+            skipped.update(id(child) for child in children(node))
+            continue
+        cls = node.__class__
+        if cls is ast.Attribute and node.attr in APPENDING:
+            receivers.add(id(node.value))
+        elif cls is ast.AugAssign and node.op.__class__ is ast.Add:
+            receivers.add(id(node.target))
+        elif cls is ast.Call:
+            _call(node, runtime_name, skipped, other)
+        name = node.id if cls is ast.Name else node.attr if cls is ast.Attribute else None
+        if name is not None:
+            (appended if id(node) in receivers else other).add(name)
+    return Uses(frozenset(appended), frozenset(other))
+
+
+def _call(node, runtime_name, skipped, other):
+    """A call's converter keywords are skipped; the strings it gives getattr and the like
+    (also through `ag.call(getattr, ...)`) are uses of the names they spell."""
+    func = node.func
+    if runtime_name is not None and func.__class__ is ast.Attribute and \
+            func.value.__class__ is ast.Name and func.value.id == runtime_name:
+        for keyword in node.keywords:
+            if keyword.arg in _CONVERTER_KEYWORDS:
+                skipped.add(id(keyword))
+        if node.args and node.args[0].__class__ is ast.Name:
+            func = node.args[0]   # ag.call(getattr, obj, 'name')
+    if func.__class__ is ast.Name and func.id in _BY_STRING:
+        other.update(arg.value for arg in node.args if arg.__class__ is ast.Constant
+                     and isinstance(arg.value, str))

@@ -306,6 +306,14 @@ def test_a_boolean_mask_read_keeps_a_named_error():
         autograph.convert(f)(jnp.arange(-2., 3.))
 
 
+def test_a_boolean_mask_inside_an_index_tuple_read_is_the_named_error():
+    def f(x, m):
+        key = (0, m)
+        return x[key].sum()
+    with pytest.raises(ControlFlowError, match='traced boolean mask'):
+        autograph.convert(f)(jnp.ones((2, 3)), jnp.array([True, False, True]))
+
+
 def test_a_list_read_at_i_minus_1_and_grown_works_or_is_a_named_error():
     """`ys.append(xs[i] + ys[i - 1])`: a Python range unrolls (Python's values); a
     staged loop (a traced bound, a `while` on data) is a named error, never an

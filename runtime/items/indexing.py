@@ -77,7 +77,9 @@ def _array_item(array, index):
     """`array[index]`, with NumPy's meaning of a list of traced indices (an index array),
     and a named error for a traced boolean mask (its result's length depends on data)."""
     from .items import index_array
-    if isinstance(index, jax.Array) and is_traced(index) and index.dtype == jnp.bool_:
+    parts = index if isinstance(index, tuple) else (index,)   # (`x[i, mask]` too)
+    if any(isinstance(p, jax.Array) and is_traced(p) and p.dtype == jnp.bool_
+           for p in parts):
         raise boolean_mask(here(2))
     return array[index_array(index)]
 

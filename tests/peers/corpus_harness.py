@@ -24,7 +24,7 @@ import jax.numpy as jnp
 import numpy as np
 
 import autograph
-from tests.helpers import converted
+from tests.helpers import assert_same, converted
 
 __all__ = ['f32', 'i32', 'key', 'close', 'converted', 'plain', 'agree', 'agree_vmap',
            'agree_grad', 'plain_grad', 'NUMPY_BUFFERS']
@@ -39,16 +39,9 @@ def key(seed):
     return jax.random.PRNGKey(seed)
 
 
-def close(actual, expected, rtol=1e-5, atol=1e-6):
-    """Pytrees equal leaf by leaf: same structure, same shapes, close values (the
-    tolerances of `tests.helpers.assert_same`, loosened by a caller that says why)."""
-    a_leaves, a_tree = jax.tree_util.tree_flatten(actual)
-    e_leaves, e_tree = jax.tree_util.tree_flatten(expected)
-    assert a_tree == e_tree, f'structure {a_tree} != {e_tree}'
-    for a, e in zip(a_leaves, e_leaves):
-        a, e = np.asarray(a), np.asarray(e)
-        assert a.shape == e.shape, f'shape {a.shape} != {e.shape}'
-        np.testing.assert_allclose(a, e, rtol=rtol, atol=atol)
+close = assert_same
+"""Pytrees equal leaf by leaf (`tests.helpers.assert_same`, whose tolerances a caller
+loosens only saying why)."""
 
 
 # --- the plain run ------------------------------------------------------------------------

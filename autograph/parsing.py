@@ -100,8 +100,11 @@ def _parse_lines(lines, first_line, file):
         raise ConversionError(f'no source lines in {file}')
     text = ''.join(lines)
     if lines[0][:1] in (' ', '\t'):
-        tree = _parse('if 1:\n' + text, file)
-        ast.increment_lineno(tree, first_line - 2)
+        # (Blank lines first put the `if 1:` on the line before the function's: every
+        # node is parsed at its line, rather than moved there by a walk of the tree.)
+        tree = _parse('\n' * max(first_line - 2, 0) + 'if 1:\n' + text, file)
+        if first_line < 2:
+            ast.increment_lineno(tree, first_line - 2)
         tree.body = tree.body[0].body
         return tree
     return _parse('\n' * (first_line - 1) + text, file)
@@ -209,8 +212,13 @@ def _operators(code):
     """{(operation, argument)} of `code`'s operators (`+`, `<`, `is not`, `not`, ...), read
     straight from its bytecode (`dis.get_instructions` takes most of a conversion's time
     for what is needed here)."""
-    found, extended, raw = set(), 0, code.co_code
-    for i in range(0, len(raw), 2):   # wordcode: (operation, argument) byte pairs
+    raw = code.co_code
+    operations, arguments = raw[0::2], raw[1::2]   # wordcode: (operation, argument) pairs
+    if dis.EXTENDED_ARG not in operations:   # (almost always: every argument is one byte)
+        return {(dis.opname[op], arg) for op, arg in zip(operations, arguments)
+                if op in _OPERATORS}
+    found, extended = set(), 0
+    for i in range(0, len(raw), 2):
         op, arg = raw[i], raw[i + 1] | extended
         extended = arg << 8 if op == dis.EXTENDED_ARG else 0
         if op in _OPERATORS:

@@ -7,6 +7,7 @@ snippet does not contain is an error, so templates and their callers cannot drif
 Generated nodes carry no location until `set_origin` gives them the user's.
 """
 import ast
+import copy
 import functools
 
 from autograph.syntax_trees import parse
@@ -22,29 +23,51 @@ def _parsed(template):
 
 
 def statements(template, **replacements):
-    tree = _copy(_parsed(template))
     used = set()
-    body = _replace_block(tree.body, replacements, used)
+    body = _filled_block(_parsed(template).body, replacements, used)
     missing = set(replacements) - used
     if missing:
         raise ValueError(f'template has no placeholder {sorted(missing)}: {template!r}')
     return body
 
 
-def _copy(node):
-    """A deep copy of a syntax tree (much faster than copy.deepcopy on small trees)."""
-    if isinstance(node, list):
-        return [_copy(item) for item in node]
-    if not isinstance(node, ast.AST):
-        return node
-    new = type(node)(**{field: _copy(getattr(node, field)) for field in node._fields})
-    for attr in node._attributes:
-        if hasattr(node, attr):
-            setattr(new, attr, getattr(node, attr))
-    return new
+def copy_tree(tree, memo=None):
+    """`copy.deepcopy(tree, memo)` for a syntax tree or a list of them, several times
+    faster: the same copy (every attribute a node carries, nodes and lists that occur
+    twice copied once, `memo` filled with id(original) -> copy), made without going
+    through `__reduce_ex__` and `copy`'s per-object dispatch. Passes copy whole blocks
+    (passes.returns copies what follows an `if` into its branches), so this matters."""
+    return _copy_value(tree, {} if memo is None else memo)
 
 
-def _replace_block(stmts, replacements, used):
+def _copy_value(value, memo):
+    cls = value.__class__
+    if cls in _ATOMIC:
+        return value
+    copied = memo.get(id(value))
+    if copied is not None:
+        return copied
+    if cls is list:
+        copied = memo[id(value)] = []
+        copied += [item if item.__class__ in _ATOMIC else _copy_value(item, memo)
+                   for item in value]
+        return copied
+    if not isinstance(value, ast.AST):
+        return copy.deepcopy(value, memo)
+    copied = memo[id(value)] = cls.__new__(cls)
+    copied.__dict__.update({key: item if item.__class__ in _ATOMIC
+                            else _copy_value(item, memo)
+                            for key, item in value.__dict__.items()})
+    return copied
+
+
+_ATOMIC = frozenset({str, int, float, bool, type(None), bytes, complex, type(Ellipsis)})
+"""Values that `copy.deepcopy` returns as they are (it copies every other one)."""
+
+
+def _filled_block(stmts, replacements, used):
+    """Copies of the template's statements `stmts`, placeholders replaced (see
+    `statements`); `used` collects the placeholders found."""
     out = []
     for stmt in stmts:
         if (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Name)
@@ -52,48 +75,46 @@ def _replace_block(stmts, replacements, used):
             used.add(stmt.value.id)
             out.extend(replacements[stmt.value.id])
             continue
-        out.append(_Replacer(replacements, used).visit(stmt))
+        out.append(_filled(stmt, replacements, used))
     return out
 
 
-class _Replacer(ast.NodeTransformer):
-    def __init__(self, replacements, used):
-        self.replacements = replacements
-        self.used = used
-
-    def visit_Name(self, node):
-        if node.id not in self.replacements:
-            return node
-        self.used.add(node.id)
-        new = self.replacements[node.id]
+def _filled(node, replacements, used):
+    """A copy of the template's node `node`, placeholders replaced: copying and replacing
+    in one walk (templates are instantiated many times per conversion). The blocks of
+    statements are `_filled_block`s; an expression `body`/`orelse` (of a lambda or `a if
+    c else b`) is copied as it is."""
+    cls = node.__class__
+    if cls is ast.Name and node.id in replacements:
+        used.add(node.id)
+        new = replacements[node.id]
         if isinstance(new, str):
-            node.id = new
-            return node
-        new = _copy(new)
+            new = copy_tree(node)
+            new.id = replacements[node.id]
+            return new
+        new = copy_tree(new)
         if hasattr(new, 'ctx'):
-            _set_ctx(new, node.ctx)
+            _set_ctx(new, copy_tree(node.ctx))
         return new
-
-    def generic_visit(self, node):
-        for field in ('body', 'orelse'):
-            block = getattr(node, field, None)
-            if isinstance(block, list):
-                setattr(node, field, _replace_block(block, self.replacements, self.used))
-        for field, value in ast.iter_fields(node):
-            if field in ('body', 'orelse'):
-                continue
-            if isinstance(value, list):
-                setattr(node, field, [self.visit(v) if isinstance(v, ast.AST) else v
-                                      for v in value])
-            elif isinstance(value, ast.AST):
-                setattr(node, field, self.visit(value))
-        return node
-
-    def visit_FunctionDef(self, node):
-        if node.name in self.replacements:
-            self.used.add(node.name)
-            node.name = self.replacements[node.name]
-        return self.generic_visit(node)
+    fields = {}
+    for key, value in node.__dict__.items():
+        if value.__class__ is list:
+            if key == 'body' or key == 'orelse':
+                value = _filled_block(value, replacements, used)
+            else:
+                value = [_filled(item, replacements, used) if isinstance(item, ast.AST)
+                         else item for item in value]
+        elif isinstance(value, ast.AST) and key != 'body' and key != 'orelse':
+            value = _filled(value, replacements, used)
+        elif value.__class__ not in _ATOMIC:
+            value = copy_tree(value)
+        fields[key] = value
+    copied = cls.__new__(cls)
+    copied.__dict__.update(fields)
+    if cls is ast.FunctionDef and copied.name in replacements:
+        used.add(copied.name)
+        copied.name = replacements[copied.name]
+    return copied
 
 
 def _set_ctx(node, ctx):
@@ -139,12 +160,12 @@ def thunk(body):
     return ast.Lambda(args=arguments([]), body=body)
 
 
-def test(condition):
+def test(condition, walrus=True):
     """`lambda: condition`, the form the operators take a condition in (evaluated with
     operations on constants computed, see runtime.operators.conditionals); for one that
     assigns with `:=` (in the function's scope, which the lambda's own would hide)
-    `lambda test=condition: test`."""
-    if any(isinstance(n, ast.NamedExpr) for n in ast.walk(condition)):
+    `lambda test=condition: test`. (`walrus` false: the caller knows there is no `:=`.)"""
+    if walrus and any(isinstance(n, ast.NamedExpr) for n in ast.walk(condition)):
         args = arguments(['test'])
         args.defaults = [condition]
         return ast.Lambda(args=args, body=name('test'))

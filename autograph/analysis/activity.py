@@ -60,14 +60,14 @@ class ActivityCache:
                 parts.append(self(value))
             elif field == 'handlers':
                 for handler in value:
-                    parts.append(activity(handler.type) if handler.type else None)
+                    parts.append(self(handler.type) if handler.type else None)
                     parts.append(self(handler.body))
                     if handler.name:
                         parts.append(Activity(frozenset(), frozenset([handler.name])))
-            elif isinstance(value, ast.AST):
-                parts.append(activity(value))
+            elif isinstance(value, ast.AST):   # (its test, target, iterable: often
+                parts.append(self(value))      # asked for already, by a Dataflow)
             elif isinstance(value, list):
-                parts += [activity(v) for v in value if isinstance(v, ast.AST)]
+                parts += [self(v) for v in value if isinstance(v, ast.AST)]
         return _union([p for p in parts if p is not None])
 
 
@@ -114,6 +114,8 @@ def scope_of(function):
             if child.ctx.__class__ is not ast.Load:
                 bound.add(child.id)
             continue   # nothing but its context under it
+        if kind is ast.Constant:
+            continue
         if kind is ast.arg:
             order.setdefault(child.arg, len(order))
             bound.add(child.arg)
@@ -236,9 +238,10 @@ class _Visitor(Visitor):
             body = node.body if isinstance(node.body, list) else [node.body]
             for stmt in body:
                 inner.visit(stmt)
-            for n in ast.walk(node):
-                if isinstance(n, ast.Global):
-                    declared.update(n.names)
+            if not isinstance(node, ast.Lambda):   # (a lambda holds no statement)
+                for n in ast.walk(node):
+                    if isinstance(n, ast.Global):
+                        declared.update(n.names)
         else:  # comprehension
             for generator in node.generators:
                 inner.visit(generator)

@@ -21,7 +21,8 @@ identifier, so no name can be taken for it."""
 class Census:
     depth: int            # the longest path from the root to a leaf, in nodes (not
                           # counting contexts and operators, see analysis.walk)
-    present: frozenset    # node classes, identifiers of `Name` nodes, ITEM_STORE
+    present: frozenset    # node classes (comparison operators' too), identifiers of
+                          # `Name` nodes, ITEM_STORE
     scopes: tuple         # the functions in the tree (FunctionDef), innermost first
 
     def has_any(self, wanted):
@@ -53,8 +54,13 @@ def census(root, max_depth):
             present.add(cls)
             if cls is ast.Name:
                 present.add(node.id)
-            elif cls is ast.Subscript and node.ctx.__class__ is ast.Store:
+                continue   # (nothing under it but its context)
+            if cls is ast.Constant:
+                continue
+            if cls is ast.Subscript and node.ctx.__class__ is ast.Store:
                 present.add(ITEM_STORE)
+            elif cls is ast.Compare:   # (`is`: see passes.identity)
+                present.update(op.__class__ for op in node.ops)
             elif cls is ast.FunctionDef:
                 functions += 1
             below += children(node)

@@ -10,10 +10,10 @@ from autograph.analysis.activity import ActivityCache, scope_of
 
 
 class Dataflow:
-    """`live_out[stmt]`: names read after `stmt` before being written again.
-    `loop_head[loop]`: names live at the top of each iteration (a loop's carried state is
-    the names it writes that are live there). `defined_in[stmt]`: names certainly
-    assigned before `stmt` runs.
+    """`live_out[stmt]`: names read after `stmt` before being written again; `live_in[stmt]`
+    those read from before it on. `loop_head[loop]`: names live at the top of each
+    iteration (a loop's carried state is the names it writes that are live there).
+    `defined_in[stmt]`: names certainly assigned before `stmt` runs.
 
     `extra_reads[loop]` names what the loop reads at its head besides its test (the
     `break` flag of a `for`).
@@ -23,6 +23,7 @@ class Dataflow:
         self.activity = ActivityCache()
         self.extra_reads = extra_reads or {}
         self.live_out = {}
+        self.live_in = {}
         self.loop_head = {}
         self.defined_in = {}
         # A nested function reads its free variables when it is called: wherever its
@@ -43,10 +44,34 @@ class Dataflow:
             live = self._with_closures(live)
             if record:
                 self.live_out[stmt] = live
-            live = self._live_in(stmt, live, record)
+                live = self.live_in[stmt] = self._live_in(stmt, live, record)
+            else:
+                live = self._live_in(stmt, live, record)
         return self._with_closures(live)
 
+    def branches_live_in(self, node, branches, names, live):
+        """The names of `names` live at the top of one of `branches` (the blocks of the
+        `if`, or `if` chain, `node`) when `live`, some of `names`, are live after it:
+        `names & block_live_in(branch, live, record=False)` of each branch, united.
+
+        Read from what the analysis recorded where `live` is what it found live after
+        `node`, within `names`, and no nested function makes a name live with others:
+        liveness is then decided name by name (each is live at the top of a block when a
+        path reads it before writing it, whatever else is live after the block), so the
+        recorded tops give the same names. Else computed (passes.conditionals asks this
+        of every `if`, enclosing ones included: computing would walk nested ifs again)."""
+        after = self.live_out.get(node)
+        if (not self.closures and after is not None and live == after & names
+                and all(not b or (b[0] in self.live_in and self.live_out.get(b[-1]) == after)
+                        for b in branches)):
+            tops = [self.live_in[b[0]] if b else live for b in branches]
+        else:
+            tops = [self.block_live_in(b, live, record=False) for b in branches]
+        return names & frozenset().union(*tops)
+
     def _with_closures(self, live):
+        if not self.closures:   # (most functions define no nested function)
+            return live
         pending = [name for name in live if name in self.closures]
         while pending:
             added = self.closures[pending.pop()] - live
@@ -55,6 +80,9 @@ class Dataflow:
         return live
 
     def _live_in(self, stmt, out, record):
+        if stmt.__class__ not in _STRUCTURED:   # a simple statement: the commonest
+            a = self.activity(stmt)
+            return (out - a.writes) | a.reads
         block = lambda stmts, live: self.block_live_in(stmts, live, record)  # noqa: E731
         if isinstance(stmt, ast.If):
             return self._reads(stmt.test) | block(stmt.body, out) | block(stmt.orelse, out)
@@ -109,6 +137,8 @@ class Dataflow:
         return defined
 
     def _defined_after(self, stmt, defined):
+        if stmt.__class__ not in _STRUCTURED and stmt.__class__ is not ast.Delete:
+            return defined | self.activity(stmt).writes
         if isinstance(stmt, ast.If):
             branches = [self._defined_block(b, defined) for b in (stmt.body, stmt.orelse)]
             completing = [b for b in branches if b is not None]
@@ -137,6 +167,11 @@ class Dataflow:
 
     def _reads(self, expr):
         return self.activity(expr).reads
+
+
+_STRUCTURED = frozenset({ast.If, ast.While, ast.For, ast.Return, ast.Raise, ast.With, ast.Try,
+                         ast.Match})
+"""The statements the analyses take apart; any other is read through its activity."""
 
 
 def _captures(pattern):

@@ -27,13 +27,14 @@ from autograph.analysis.scopes import sharing
 from autograph.analysis.walk import nodes
 
 
-def assigned_before_reads(function, shared=None, scope=None):
+def assigned_before_reads(function, shared=None, scope=None, kinds=None):
     """The local names of `function` (a FunctionDef) that Python always assigns before
     reading: on every path, no read of them can raise UnboundLocalError. `shared` and
     `scope` are `function`'s analysis.scopes.Sharing and activity.Scope when the caller
-    has them."""
+    has them; `kinds`, node classes that include those in `function` (a census's)."""
     scope = scope or scope_of(function)
-    kinds = {type(node) for node in nodes(function)}
+    if kinds is None:
+        kinds = {type(node) for node in nodes(function)}
     walker = _Walker(ast.Delete in kinds, ast.NamedExpr in kinds)
     walker.block(function.body, frozenset(activity(function.args).writes))
     shared = shared or sharing(function)

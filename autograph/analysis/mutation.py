@@ -25,10 +25,21 @@ from autograph.analysis.walk import children
 from autograph.analysis.walk import SCOPES
 
 _ITEM_OPERATORS = ('setitem', 'update_item')
-_NO_FACTS = (ast.Constant, ast.expr_context, ast.operator, ast.boolop, ast.unaryop,
-             ast.cmpop)
-"""Leaves that tell nothing (skipping them changes no depth and no relative order)."""
 _GROWING = ('append', 'extend', 'insert')
+_WITH_FACTS = frozenset({ast.Name, ast.Attribute, ast.Subscript, ast.Call, ast.Assign})
+"""The node classes `Mutation._local` reads facts from."""
+_SCOPES = frozenset(SCOPES)
+
+
+class _IsStatement(dict):
+    """node class -> whether it is a statement (`ast.stmt`), computed on first use."""
+
+    def __missing__(self, cls):
+        self[cls] = issubclass(cls, ast.stmt)
+        return self[cls]
+
+
+_IS_STATEMENT = _IsStatement()
 
 
 class _Facts:
@@ -131,17 +142,25 @@ class Mutation:
 
     def _visit(self, node, depth, own, whole):
         """Add the facts of `node` and everything under it to `own` (None: not in that
-        reach) and `whole`; a statement keeps its own `_Facts` and adds them once done."""
+        reach) and `whole`; a statement keeps its own `_Facts` and adds them once done.
+        (Dispatched on the node's class: this walk is a good part of the control flow
+        pass.)"""
         self._order += 1
+        kind = node.__class__
+        if kind is ast.Name:   # the commonest node, with nothing under it
+            if own is not None and node.ctx.__class__ is ast.Store:
+                own.stores.add(node.id)
+            return
         outer_own, outer_whole = own, whole
-        if isinstance(node, ast.stmt):
+        if _IS_STATEMENT[kind]:
             own = whole = _Facts()
             self._facts[id(node)] = (node, own)
-        self._local(node, depth, self._order, own, whole)
-        for child in children(node):
-            if not isinstance(child, _NO_FACTS):
-                self._visit(child, depth + 1, None if isinstance(child, SCOPES) else own,
-                            whole)
+        if kind in _WITH_FACTS:
+            self._local(node, depth, self._order, own, whole)
+        for child in children(node):   # (no contexts and operators: see analysis.walk)
+            if child.__class__ is not ast.Constant:   # (tells nothing: skipping it changes
+                self._visit(child, depth + 1,        # no depth and no relative order)
+                            None if child.__class__ in _SCOPES else own, whole)
         if whole is not outer_whole:   # a statement: it is done
             if outer_own is not None:
                 outer_own.add_own(whole)

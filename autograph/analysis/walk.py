@@ -124,8 +124,9 @@ class _Dispatch(dict):
         method = getattr(self.visitor_class, 'visit_' + node_class.__name__, None)
         if method is _CONSTANT_SHIM:   # only for visit_Num & co., which none defines
             method = None
-        if method is None and self.fields is _BRANCH_FIELDS and node_class in _TERMINALS:
-            method = _unchanged
+        if (method is None and self.fields is _BRANCH_FIELDS and node_class in _TERMINALS
+                and self.visitor_class.visit is _Walker.visit):
+            method = _unchanged   # (generic_visit walks past these: see Visitor)
         self[node_class] = method
         return method
 
@@ -154,25 +155,31 @@ class _Walker:
 
 
 class Visitor(_Walker, ast.NodeVisitor):
-    """`ast.NodeVisitor`, faster (see the module docstring)."""
+    """`ast.NodeVisitor`, faster (see the module docstring). Its generic_visit does not
+    even call `visit` for the names and constants that no method of the visitor looks at
+    (the commonest nodes)."""
 
     def generic_visit(self, node):
         visit = self.visit
-        for field in self._ag_dispatch.fields[node.__class__]:
+        dispatch = self._ag_dispatch
+        for field in dispatch.fields[node.__class__]:
             value = getattr(node, field, None)
             if value.__class__ is list:
                 for item in value:
-                    if isinstance(item, ast.AST):
+                    if isinstance(item, ast.AST) and \
+                            dispatch[item.__class__] is not _unchanged:
                         visit(item)
-            elif isinstance(value, ast.AST):
+            elif isinstance(value, ast.AST) and \
+                    dispatch[value.__class__] is not _unchanged:
                 visit(value)
 
 
 class Transformer(_Walker, ast.NodeTransformer):
-    """`ast.NodeTransformer`, faster (see the module docstring)."""
+    """`ast.NodeTransformer`, faster (see the module docstring and Visitor)."""
 
     def generic_visit(self, node):
-        for field in self._ag_dispatch.fields[node.__class__]:
+        dispatch = self._ag_dispatch
+        for field in dispatch.fields[node.__class__]:
             try:
                 old = getattr(node, field)
             except AttributeError:
@@ -180,7 +187,8 @@ class Transformer(_Walker, ast.NodeTransformer):
             if isinstance(old, list):
                 new_values = []
                 for value in old:
-                    if isinstance(value, ast.AST):
+                    if isinstance(value, ast.AST) and \
+                            dispatch[value.__class__] is not _unchanged:
                         value = self.visit(value)
                         if value is None:
                             continue
@@ -190,6 +198,8 @@ class Transformer(_Walker, ast.NodeTransformer):
                     new_values.append(value)
                 old[:] = new_values
             elif isinstance(old, ast.AST):
+                if dispatch[old.__class__] is _unchanged:
+                    continue
                 new = self.visit(old)
                 if new is None:
                     delattr(node, field)

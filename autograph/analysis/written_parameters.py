@@ -21,7 +21,7 @@ import inspect
 import threading
 import weakref
 
-from autograph.analysis.walk import SCOPES
+from autograph.analysis.walk import SCOPES, children
 
 _cache = weakref.WeakKeyDictionary()   # code object -> tuple of names
 _active = threading.local()
@@ -33,12 +33,13 @@ def parameters(function):
 
 
 def own_nodes(function):
-    """The nodes of `function`'s body, not those of functions (or classes) in it."""
+    """The nodes of `function`'s body, not those of functions (or classes) in it, nor the
+    contexts and operators (see analysis.walk)."""
     stack = [node for node in function.body if not isinstance(node, SCOPES)]
     while stack:
         node = stack.pop()
         yield node
-        stack += [c for c in ast.iter_child_nodes(node) if not isinstance(c, SCOPES)]
+        stack += [c for c in children(node) if not isinstance(c, SCOPES)]
 
 
 def _base(node):

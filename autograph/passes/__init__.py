@@ -63,7 +63,8 @@ def run(root, ctx, pipeline=PIPELINE):
     """Convert `root` (a FunctionDef or a Lambda) and every function nested in it, with
     the passes of `pipeline` (a prefix of PIPELINE, for tests of the passes)."""
     found = ctx.census = census(root, limits.MAX_DEPTH)
-    limits.check_depth(found.depth, f'{short(ctx.file)}:{root.lineno}')
+    if found.depth > limits.DIRECT_DEPTH:   # (else within every limit: no message needed)
+        limits.check_depth(found.depth, f'{short(ctx.file)}:{root.lineno}')
     if isinstance(root, ast.Lambda):
         for step in LAMBDA_PIPELINE:
             step.transform(root, ctx)
@@ -73,8 +74,8 @@ def run(root, ctx, pipeline=PIPELINE):
     has_for = found.has_any((ast.For,))
     for scope in scopes:   # (on the function as written: one scope_of serves both)
         names = scope_of(scope)
-        ctx.assigned_before_reads[scope] = assigned_before_reads(scope, ctx.sharing[scope],
-                                                                 names)
+        ctx.assigned_before_reads[scope] = assigned_before_reads(
+            scope, ctx.sharing[scope], names, found.present)
         if has_for:
             ctx.independent_loops.update(independent_loops(scope, ctx.resolver, names))
     for scope in scopes:

@@ -12,6 +12,8 @@ from autograph import templates
 from autograph.analysis.activity import activity, scope_of
 from autograph.passes.base import SCOPES, blocks, contains
 
+ONLY_WITH = (ast.Assert,)   # see analysis.census
+
 
 def transform(function, ctx):
     if contains(function.body, ast.Assert, SCOPES):

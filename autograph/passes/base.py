@@ -1,8 +1,8 @@
 """What every pass shares: the conversion context and the loop-walking helpers."""
 import ast
-import copy
 import dataclasses
 
+from autograph import templates
 from autograph.analysis.walk import LOOPS, SCOPES, Transformer, blocks, children
 from autograph.naming import Namer
 
@@ -40,7 +40,7 @@ of each scope nested functions see, from the user's code before any pass ran;
     def copy(self, nodes):
         """A deep copy of `nodes` whose loops keep their entries in the side tables."""
         memo = {}
-        copied = copy.deepcopy(nodes, memo)
+        copied = templates.copy_tree(nodes, memo)
         for table in (self.break_flag_names, self.break_flags, self.loop_options,
                       self.independent_loops):
             for node, value in list(table.items()):
@@ -91,7 +91,6 @@ def guard_exits(stmts, kind, flag, replacement=None):
     """`stmts` with each `kind` statement (break, continue, return) replaced by
     `replacement(stmt)` (default: nothing) followed by `flag = True`, and the statements
     after it guarded by `if not flag:`, so the block runs straight through."""
-    from autograph import templates
     out = []
     for i, stmt in enumerate(stmts):
         if isinstance(stmt, kind):
@@ -119,6 +118,46 @@ def negation(ctx, flag):
                     keywords=[])
 
 
+def fix_missing_locations(tree):
+    """`ast.fix_missing_locations(tree)`: each node without a location takes its
+    parent's (the root's default: line 1, column 0); the same nodes in the same order,
+    without walking contexts and operators (which have no location) and recursing."""
+    stack = [(tree, 1, 0, 1, 0)]
+    while stack:
+        node, line, column, end_line, end_column = stack.pop()
+        attributes = node._attributes
+        if 'lineno' in attributes:
+            if hasattr(node, 'lineno'):
+                line = node.lineno
+            else:
+                node.lineno = line
+        if 'end_lineno' in attributes:
+            if getattr(node, 'end_lineno', None) is None:
+                node.end_lineno = end_line
+            else:
+                end_line = node.end_lineno
+        if 'col_offset' in attributes:
+            if hasattr(node, 'col_offset'):
+                column = node.col_offset
+            else:
+                node.col_offset = column
+        if 'end_col_offset' in attributes:
+            if getattr(node, 'end_col_offset', None) is None:
+                node.end_col_offset = end_column
+            else:
+                end_column = node.end_col_offset
+        stack += [(child, line, column, end_line, end_column)
+                  for child in reversed(children(node))]   # (in the order of ast's walk)
+    return tree
+
+
+def may_hold(ctx, *kinds):
+    """Whether the function being converted may hold one of `kinds` (node classes or
+    names): the census's answer (see analysis.census), or True without a census. For a
+    construct no pass creates, the walk looking for it can be skipped when it is false."""
+    return ctx.census is None or ctx.census.has_any(kinds)
+
+
 def walk_scope(function):
     """Every node of `function`'s own scope, parents before children, as a list (not
     entering nested functions, which are scopes of their own)."""
@@ -126,11 +165,14 @@ def walk_scope(function):
     stack = [function]
     while stack:
         node = stack.pop()
+        if node.__class__ in _FUNCTIONS and node is not function:
+            continue   # (skipped when it comes up: the others keep their order)
         out.append(node)
-        stack += [child for child in children(node)
-                  if child.__class__ is not ast.FunctionDef
-                  and child.__class__ is not ast.AsyncFunctionDef]
+        stack += children(node)
     return out
+
+
+_FUNCTIONS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef})
 
 
 def scope_statements(function):

@@ -15,7 +15,7 @@ import ast
 
 from autograph import templates
 from autograph.analysis.effects import pure
-from autograph.passes.base import SCOPES, contains
+from autograph.passes.base import SCOPES, contains, may_hold
 from autograph.runtime.protocol import RETURN_VALUE
 
 
@@ -40,8 +40,8 @@ class Conditionals:
         names = [RETURN_VALUE] if returns else outs
         maybe_undefined = set(outs) - self.flow.defined_in[node]
         returned = self.returned_branch(node) if maybe_undefined else None
-        call = self.operator('if_stmt', [templates.test(node.test), templates.name(true_name),
-                                         false_branch],
+        test = templates.test(node.test, may_hold(self.ctx, ast.NamedExpr))
+        call = self.operator('if_stmt', [test, templates.name(true_name), false_branch],
                              params, names, ([ast.keyword(
                                  arg='returned', value=ast.Constant(value=returned))]
                                  if returned else []) + fields, shared)
@@ -91,9 +91,7 @@ class Conditionals:
         returns = contains([node], ast.Return, SCOPES)
         outs = [] if returns else self.ordered(writes & self.live_after(node))
         bodies = [link.body for link in links] + [links[-1].orelse]
-        live_in = frozenset().union(*[
-            self.flow.block_live_in(body, frozenset(outs), record=False) for body in bodies])
-        params = self.ordered(writes & live_in)
+        params = self.ordered(self.flow.branches_live_in(node, bodies, writes, frozenset(outs)))
         pending = set(params) - self.flow.defined_in[node]
         return shared, returns, outs, params, pending, self.fields(node.body + node.orelse)
 

@@ -18,7 +18,7 @@ traced values become `jnp.logical_*` and `lax.cond`.
 import ast
 
 from autograph import templates
-from autograph.passes.base import ScopeTransformer
+from autograph.passes.base import ScopeTransformer, may_hold
 
 
 class _Expressions(ScopeTransformer):
@@ -39,16 +39,18 @@ class _Expressions(ScopeTransformer):
         return node
 
     def visit_IfExp(self, node):
+        walrus = may_hold(self.ctx, ast.NamedExpr)   # (else no test assigns)
         links = [node]   # `a if c1 else b if c2 else d`: one chain, not nested calls
-        while isinstance(links[-1].orelse, ast.IfExp) and not _assigns(links[-1].orelse.test):
+        while isinstance(links[-1].orelse, ast.IfExp) and not (
+                walrus and _assigns(links[-1].orelse.test)):
             links.append(links[-1].orelse)
-        if _assigns(node.test):
+        if walrus and _assigns(node.test):
             links = links[:1]
         tests = [self.visit(link.test) for link in links]
         values = [templates.thunk(self.visit(link.body)) for link in links]
         values.append(templates.thunk(self.visit(links[-1].orelse)))
         if len(links) == 1:
-            return self._call('if_exp', [templates.test(tests[0])] + values, node)
+            return self._call('if_exp', [templates.test(tests[0], walrus)] + values, node)
         return self._call('if_exp_chain', [
             ast.Tuple(elts=[templates.thunk(test) for test in tests], ctx=ast.Load()),
             ast.Tuple(elts=values, ctx=ast.Load())], node)

@@ -10,6 +10,8 @@ import ast
 
 from autograph.passes.base import ScopeTransformer
 
+ONLY_WITH = (ast.Is, ast.IsNot)   # see analysis.census (passes.match adds its own)
+
 
 def _is_singleton_literal(node):
     return isinstance(node, ast.Constant) and (isinstance(node.value, bool)

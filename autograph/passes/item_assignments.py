@@ -27,7 +27,6 @@ first: this differs from Python only if computing the value rebinds a variable t
 target reads.)
 """
 import ast
-import copy
 
 from autograph import templates
 from autograph.analysis.activity import scope_of
@@ -351,4 +350,4 @@ def _load(identifier):
 
 
 def _copy(node):
-    return copy.deepcopy(node)
+    return templates.copy_tree(node)

@@ -30,12 +30,13 @@ import ast
 
 from autograph import templates
 from autograph.errors import unsupported
-from autograph.passes.base import negation
+from autograph.passes.base import may_hold, negation
 
 
 class Loops:
     def while_statement(self, node):
-        if any(isinstance(n, ast.NamedExpr) for n in ast.walk(node.test)):
+        if may_hold(self.ctx, ast.NamedExpr) and any(isinstance(n, ast.NamedExpr)
+                                                     for n in ast.walk(node.test)):
             raise unsupported('an assignment expression (:=) in a `while` condition cannot '
                               'be converted: assign before the loop and at the end of its '
                               'body instead', self.ctx, node.test)

@@ -28,6 +28,7 @@ ONLY_WITH = (ast.Match,)   # see analysis.census
 
 def transform(function, ctx):
     function.body = _lower(function.body, ctx)
+    ctx.census = ctx.census.adding(ast.Is)   # `case None:` -> `subject is None`
     return function
 
 

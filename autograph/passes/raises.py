@@ -33,6 +33,8 @@ from autograph import templates
 from autograph.analysis.activity import activity, scope_of
 from autograph.passes.base import SCOPES, blocks
 
+ONLY_WITH = (ast.Raise, ast.Try, ast.TryStar)   # see analysis.census
+
 
 def transform(function, ctx):
     lowering = _Lowering(ctx, function)

@@ -120,13 +120,14 @@ def _tail_returns(stmts, ctx, flags):
     for i, stmt in enumerate(stmts):
         if isinstance(stmt, ast.If) and contains([stmt], ast.Return, SCOPES):
             rest = stmts[i + 1:]
-            open_branches = [b for b in (stmt.body, stmt.orelse) if not _always_returns(b)]
-            if rest and len(open_branches) > 1 and not _is_short(rest):
+            open_fields = [field for field in ('body', 'orelse')
+                           if not _always_returns(getattr(stmt, field))]
+            if rest and len(open_fields) > 1 and not _is_short(rest):
                 return out + _flag_returns(stmt, rest, ctx, flags)
             for field in ('body', 'orelse'):
                 block = getattr(stmt, field)
-                if not _always_returns(block):
-                    block = block + ctx.copy(rest)
+                if field in open_fields:   # the rest itself goes to the last open branch
+                    block = block + (rest if field == open_fields[-1] else ctx.copy(rest))
                 setattr(stmt, field, _tail_returns(block, ctx, flags))
             out.append(_as_conditional_expression(stmt))
             return out

@@ -4,7 +4,6 @@ initial `ag.Undefined` markers, and which variables a statement takes, gives and
 place.
 """
 import ast
-import copy
 
 from autograph import templates
 from autograph.passes.base import SCOPES, blocks
@@ -79,7 +78,7 @@ class StatementParts:
             return []
         table = ast.Dict(
             keys=[ast.Constant(value=label) for label in attributes] + [None] * len(calls),
-            values=[ast.Tuple(elts=[copy.deepcopy(holder), ast.Constant(value=attr)],
+            values=[ast.Tuple(elts=[templates.copy_tree(holder), ast.Constant(value=attr)],
                               ctx=ast.Load()) for holder, attr in attributes.values()]
             + [ast.Call(func=self.ctx.runtime('method_fields'),
                         args=[ast.Name(id=name, ctx=ast.Load()), ast.Constant(value=method),

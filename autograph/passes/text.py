@@ -28,11 +28,31 @@ _LOG_LEVELS = frozenset({'debug', 'info', 'warning', 'error', 'critical', 'excep
 _CONVERSIONS = {-1: '', ord('s'): '!s', ord('r'): '!r', ord('a'): '!a'}
 
 
+def transform(function, ctx):
+    """Rewrite the text of `function` (see the module docstring); one without text or
+    calls that show it is left as it is, without a second walk."""
+    found = nodes(function)
+    if any(_has_text(node, ctx.ag) for node in found):
+        _Text(function, ctx, _shown_names(found, ctx.ag)).visit(function)
+    return function
+
+
+def _has_text(node, ag):
+    """Whether `node` is something `_Text` rewrites or reads: an f-string, `'...' % x`,
+    `str(x)` / `repr(x)` (`ag.str`), or a call that shows text."""
+    if isinstance(node, ast.JoinedStr):
+        return True
+    if isinstance(node, ast.BinOp):
+        return _is_percent(node)
+    return isinstance(node, ast.Call) and (_shown_call(node, ag) is not None
+                                           or _is_runtime(node, ag, ('str', 'repr')))
+
+
 class _Text(ScopeTransformer):
-    def __init__(self, root, ctx):
+    def __init__(self, root, ctx, shown):
         super().__init__(root, ctx)
         self.displayed = 0     # > 0 inside print(...), assert and raise messages
-        self.shown = _shown_names(root, ctx.ag)
+        self.shown = shown     # see _shown_names
 
     def _checked(self, value):
         return ast.copy_location(ast.Call(func=self.ctx.runtime('text'), args=[value],
@@ -175,9 +195,10 @@ def _shown_call(call, ag):
         fn, args = args[0], args[1:]
     if isinstance(fn, ast.Name) and fn.id in ('print', 'warn'):
         return fn, args, fn.id
-    if not isinstance(fn, ast.Attribute):
+    if not isinstance(fn, ast.Attribute) or not (fn.attr in _LOG_LEVELS
+                                                 or fn.attr in ('warn', 'log')):
         return None
-    receiver = ast.unparse(fn.value)
+    receiver = ast.unparse(fn.value)   # (only for the names of showing calls: it is slow)
     if fn.attr == 'warn' and receiver == 'warnings':
         return fn, args, 'warn'
     if fn.attr in _LOG_LEVELS or (fn.attr in ('warn', 'log') and 'log' in receiver.lower()):
@@ -185,17 +206,23 @@ def _shown_call(call, ag):
     return None
 
 
-def _shown_names(function, ag):
+def _shown_names(found, ag):
     """The variables assigned text whose every read shows or raises it: an argument of a
-    call that shows text, a read in a `raise` or a run-time check, or `msg = msg + ...`."""
+    call that shows text, a read in a `raise` or a run-time check, or `msg = msg + ...`.
+    (`found`: the nodes of the function.)"""
     assigned, shown = set(), set()
-    for node in nodes(function):
+    for node in found:
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and _is_text(node.value, ag):
             assigned.add(_name(node.targets[0]))
         elif isinstance(node, ast.AugAssign) and _is_text(node.value, ag):
             assigned.add(_name(node.target))
-        if isinstance(node, ast.Call) and _shown_call(node, ag) is not None:
-            fn, args, _ = _shown_call(node, ag)
+    assigned.discard(None)
+    if not assigned:   # (most functions: no need to find the reads)
+        return assigned
+    for node in found:
+        shown_call = _shown_call(node, ag) if isinstance(node, ast.Call) else None
+        if shown_call is not None:
+            _, args, _ = shown_call
             shown.update(id(a) for a in args + [k.value for k in node.keywords])
         elif isinstance(node, ast.Raise) or (isinstance(node, ast.Call)
                                              and _is_check(node.func, ag)):
@@ -204,9 +231,6 @@ def _shown_names(function, ag):
               and isinstance(node.value.op, ast.Add)
               and _name(node.value.left) == _name(node.targets[0])):
             shown.add(id(node.value.left))
-    reads = [n for n in nodes(function) if isinstance(n, ast.Name)
+    reads = [n for n in found if isinstance(n, ast.Name)
              and isinstance(n.ctx, ast.Load) and n.id in assigned]
-    return assigned - {None} - {n.id for n in reads if id(n) not in shown}
-
-
-transform = _Text.transform
+    return assigned - {n.id for n in reads if id(n) not in shown}

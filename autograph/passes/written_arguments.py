@@ -30,7 +30,9 @@ from autograph.analysis.census import ITEM_STORE
 from autograph.analysis.written_parameters import (LocalFunction, of_function, of_tree,
                                                    own_nodes, parameters,
                                                    positions_written, split_call)
-from autograph.passes.base import SCOPES, StatementRewriter
+from autograph.analysis.walk import children
+from autograph.passes.base import (SCOPES, StatementRewriter, fix_missing_locations,
+                                   scope_statements)
 
 
 def transform(function, ctx):
@@ -75,9 +77,8 @@ def _defined_once(function):
     """The `def`s directly in `function`'s body (at any depth of its statements, not in
     nested functions) whose name nothing else in it binds."""
     defs, bound = [], {}
-    stack = list(function.body)
-    while stack:
-        node = stack.pop(0)
+    queue = list(function.body)
+    for node in queue:   # (breadth first: the queue grows as it is read)
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             bound[node.name] = bound.get(node.name, 0) + 1
             if isinstance(node, ast.FunctionDef):
@@ -85,7 +86,7 @@ def _defined_once(function):
             continue
         if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
             bound[node.id] = bound.get(node.id, 0) + 1
-        stack += [c for c in ast.iter_child_nodes(node) if not isinstance(c, SCOPES)]
+        queue += [c for c in children(node) if not isinstance(c, SCOPES)]
     return [node for node in defs if bound[node.name] == 1]
 
 
@@ -178,11 +179,11 @@ def _report(function, written, ctx):
         return ast.Call(func=ctx.runtime('written'), args=[value or ast.Constant(None)],
                         keywords=[ast.keyword(arg=name, value=ast.Name(id=name, ctx=ast.Load()))
                                   for name in written])
-    for node in list(own_nodes(function)):
-        if isinstance(node, ast.Return):
+    for node in scope_statements(function):   # (a `return` is a statement: no need to
+        if isinstance(node, ast.Return):        # look inside expressions)
             node.value = ast.copy_location(report(node.value), node)
     if not function.body or not isinstance(function.body[-1], ast.Return):
         last = function.body[-1]
         function.body.append(ast.fix_missing_locations(ast.copy_location(
             ast.Return(value=report(None)), last)))
-    ast.fix_missing_locations(function)
+    fix_missing_locations(function)

@@ -143,18 +143,24 @@ def _optional(i, name, spec, present, absent, traced, fills, site):
               else Undefined(name))
     lifted = {b: spec[b] if _is_maybe(spec[b]) else _lifted_spec(spec[b], marker)
               for b in present}
-    first = present[0]
-    location, what, labels = site
-    for b in present[1:]:
-        if not lifted[b].same_as(lifted[first]):
-            raise branch_mismatch(name, traced[first].values[i], traced[b].values[i],
-                                   location, what, _pair(labels, first, b))
+    _agreeing(name, i, lifted, present, traced, site)
     for b in range(len(traced)):
         if b not in present:
             fills[b][i] = FILL
         elif lifted[b] is not spec[b]:
             fills[b][i] = LIFT
-    return lifted[first]
+    return lifted[present[0]]
+
+
+def _agreeing(name, i, specs, branches, traced, site):
+    """The named error when output `i` (variable `name`) of one of `branches` has another
+    spec (`specs[b]`) than the first's. `site`: (location, what, labels)."""
+    first = branches[0]
+    location, what, labels = site
+    for b in branches[1:]:
+        if not specs[b].same_as(specs[first]):
+            raise branch_mismatch(name, traced[first].values[i], traced[b].values[i],
+                                   location, what, _pair(labels, first, b))
 
 
 def _select(selector, two_way, values):
@@ -214,10 +220,7 @@ def _merge_branches(names, traced, raised, returned, location, what, labels):
                                    (location, what, labels)))
             source.append(present[0])
             continue
-        for b in keep[1:]:
-            if not spec[b].same_as(spec[first]):
-                raise branch_mismatch(name, traced[first].values[i], traced[b].values[i],
-                                       location, what, _pair(labels, first, b))
+        _agreeing(name, i, spec, keep, traced, (location, what, labels))
         for b in range(len(traced)):
             if b not in keep:
                 fills[b][i] = FILL

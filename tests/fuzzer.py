@@ -353,7 +353,8 @@ class ProgramGenerator(StateGenerators):
                                 'return b, a, k'])
 
     def if_statement(self, depth, nesting):
-        self.emit(depth, f'if {self.cond()}:')
+        test = self.cond() if self.rng.random() < 0.85 else self.ticking_operands()
+        self.emit(depth, f'if {test}:')
         self.block(depth + 1, nesting - 1)
         for _ in range(self.rng.choice([0, 0, 1, 2])):
             self.emit(depth, f'elif {self.elif_test()}:')
@@ -364,14 +365,23 @@ class ProgramGenerator(StateGenerators):
 
     def elif_test(self):
         """An `elif` test; some tick the object `s` (a side effect Python has only where
-        the tests before are false), alone or as the first operand of `and`/`or`."""
+        the tests before are false), alone or as an operand of `and`/`or`."""
         r = self.rng.random()
         if r < 0.7:
             return self.cond()
-        tick = f'ticked(s, {self.rng.choice(FLOAT_VARS + ("x",))})'
         if r < 0.85:
-            return tick
-        return f'({tick} {self.rng.choice(["and", "or"])} {self.comparison()})'
+            return self.tick()
+        return self.ticking_operands()
+
+    def tick(self):
+        return f'ticked(s, {self.rng.choice(FLOAT_VARS + ("x",))})'
+
+    def ticking_operands(self):
+        """`and`/`or` with a tick as either operand (Python runs the second only where the
+        first does not decide)."""
+        operands = [self.tick(), self.comparison()]
+        self.rng.shuffle(operands)
+        return f'({operands[0]} {self.rng.choice(["and", "or"])} {operands[1]})'
 
     def while_loop(self, depth, nesting):
         self.counter += 1

@@ -138,3 +138,74 @@ def test_tests_without_effects_still_make_one_switch():
 def test_a_test_with_an_effect_stays_nested():
     code = autograph.to_code(ticked_in_elif)
     assert 'ag.if_chain(' not in code and code.count('ag.if_stmt(') == 3
+
+
+# --- `and` / `or`: a later operand runs only where Python evaluates it -----------------
+
+def ticked_operands(x, c):
+    y = 0.0
+    if x > 0 and c.tick() > 1:
+        y = 1.0
+    elif x < -2 or c.tick() > 2:
+        y = 2.0
+    z = x > 1 and c.tick() > 0
+    k = 0
+    while k < 3 and (x > k or c.tick() > 5):
+        k += 1
+    return y, z, k, c.n
+
+
+def ticked_return(x, c):
+    return x < 0 or c.tick() > 0
+
+
+def _run(fn, x):
+    """(fn's value, the ticks it made) for a fresh counter."""
+    c = Counter()
+    return fn(x, c), c.n
+
+
+@pytest.mark.parametrize('x', [2.0, 0.5, -1.0, -3.0])
+@pytest.mark.parametrize('fn', [ticked_operands, ticked_return])
+def test_a_later_operand_with_an_effect_runs_where_python_runs_it(fn, x):
+    expected = _run(fn, x)
+    converted_fn = autograph.convert(fn)
+    for arg in (x, f32(x)):
+        for _ in range(2):   # the second call reuses the trace
+            assert_same(_run(converted_fn, arg), expected)
+    value, _ = _run(jax.jit(converted(fn), static_argnums=1), f32(x))
+    assert_same(value[:3] if fn is ticked_operands else value,
+                expected[0][:3] if fn is ticked_operands else expected[0])
+
+
+def test_a_later_operand_with_an_effect_is_staged_under_the_first():
+    code = autograph.to_code(ticked_operands)
+    assert 'ag.and_(' not in code and 'ag.or_(' not in code
+    jaxpr = jax.make_jaxpr(lambda x: converted(ticked_operands)(x, Counter()))(f32(1.0))
+    assert any(e.primitive.name == 'cond' for e in jaxpr.jaxpr.eqns)
+
+
+def pure_operands(x, n):
+    return x > 0 and jnp.abs(x) < n
+
+
+def test_operands_without_effects_keep_the_expression_form():
+    assert 'ag.and_(' in autograph.to_code(pure_operands)
+    for x in (2.0, -1.0, 5.0):
+        assert_same(autograph.convert(pure_operands)(f32(x), 3.0), pure_operands(f32(x), 3.0))
+
+
+def logged_operands(xs, log):
+    total = 0.0
+    for x in xs:
+        if x > 0 and logged_test(log, x):
+            total = total + x
+    return total
+
+
+def test_a_helper_logging_in_a_later_operand_logs_where_python_does():
+    xs = np.array([2.0, -1.0, 0.5, 3.0], np.float32)
+    python_log, log = [], []
+    expected = logged_operands(xs, python_log)
+    assert_same(autograph.convert(logged_operands, jit=False)(list(xs), log), expected)
+    assert log == python_log

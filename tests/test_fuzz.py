@@ -34,6 +34,7 @@ def test_programs_use_object_state():
     import re
     text = '\n'.join(make_program(seed)[0] for seed in range(200))
     for construct in ('s.f = ', 's.f += ', 's.c = ', 'w[1:3] *= ', '] += a', '], w[',
-                      'push(pair, ', 'elif ticked(s, ', 'elif (ticked(s, '):
+                      'push(pair, ', 'elif ticked(s, ', 'elif (ticked(s, ',
+                      ' and ticked(s, ', ' or ticked(s, ', 'if (x'):
         assert construct in text, construct
     assert re.search(r'\n +t\d+ = .*\n(.*\n)*? {4}a = a \+ t\d+ \* 0\.1', text)

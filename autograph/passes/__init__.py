@@ -23,6 +23,7 @@ from autograph.passes import (
     raises,
     returns,
     sequences,
+    short_circuits,
     super_calls,
     text,
     unbound_reads,
@@ -42,6 +43,7 @@ PIPELINE = [
     loop_else,     # loop `else` -> code after the loop, guarded by its break flag
     returns,       # return in loops -> flag + break; other returns to tail position
     loop_exits,    # break / continue -> flags and guards
+    short_circuits,  # if a and f(): -> f() under `if` on a (effects where Python has them)
     asserts,       # assert -> ag.assert_
     raises,        # raise in if/loops -> ag.raise_if / ag.raise_ (run-time checks)
     calls,         # user calls -> ag.call; builtins that see traced values -> ag.range...

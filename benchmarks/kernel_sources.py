@@ -55,6 +55,46 @@ def dtw_jax(x, y, cost):
     return last[-1]
 
 
+# --- dynamic programming: DTW's accumulated cost with step directions (librosa's shape) ---
+
+def dtw_steps(C, D, steps, moves, weights_add, weights_mul):
+    """Accumulated cost `D` ((n + 1, m + 1), +inf but D[0, 0] = 0) of the cost matrix `C`
+    (n, m) over the step directions `moves` ((k, 2)), each with its weights, and the
+    direction of the best step into each cell (`steps`): two range loops over the cells,
+    a loop over the directions, an item write of both arrays under an `if`."""
+    for i in range(1, D.shape[0]):
+        for j in range(1, D.shape[1]):
+            for idx, w_add, w_mul in zip(range(moves.shape[0]), weights_add, weights_mul):
+                cur_cost = (D[i - moves[idx, 0], j - moves[idx, 1]]
+                            + w_mul * C[i - 1, j - 1] + w_add)
+                if cur_cost < D[i, j]:
+                    D[i, j] = cur_cost
+                    steps[i, j] = idx
+    return D, steps
+
+
+def dtw_steps_jax(C, D, steps, moves, weights_add, weights_mul):
+    """One fori_loop over the cells, the directions unrolled: the best cost and its
+    direction chosen by selects, then both items written by one `lax.cond` (two
+    unconditional writes would let XLA read D inside the write of `steps`, unordered
+    with D's own write, and copy D on every step)."""
+    width = D.shape[1] - 1
+
+    def cell(k, carry):
+        D, steps = carry
+        i, j = 1 + k // width, 1 + k % width
+        best, arg = D[i, j], steps[i, j]
+        for idx in range(moves.shape[0]):
+            cost = (D[i - moves[idx, 0], j - moves[idx, 1]]
+                    + weights_mul[idx] * C[i - 1, j - 1] + weights_add[idx])
+            better = cost < best
+            best, arg = jnp.where(better, cost, best), jnp.where(better, idx, arg)
+        return lax.cond(best < D[i, j], lambda D, steps: (
+            D.at[i, j].set(best), steps.at[i, j].set(arg)), lambda D, steps: (D, steps),
+            D, steps)
+    return lax.fori_loop(0, (D.shape[0] - 1) * width, cell, (D, steps))
+
+
 # --- stencil: 2-D convolution -------------------------------------------------------------
 
 def conv2d(image, filt, result):

@@ -1,6 +1,7 @@
 """Shared checks: converted code against the same Python run unconverted."""
 import inspect
 import os
+import re
 
 import jax
 import jax.numpy as jnp
@@ -94,6 +95,37 @@ def _subjaxprs(eqn):
                 yield item.jaxpr
             elif hasattr(item, 'eqns'):
                 yield item
+
+
+def loop_copies(fn, *args):
+    """The `copy` instructions of the compiled converted `fn` (under jax.jit, `args`
+    traced) that copy an array some while loop carries, inside a loop's body or what it
+    calls (conditional branches, nested loops, fusions). XLA copies a carried array
+    there when a write cannot be in place (a read of the old value not ordered before
+    the write): O(size) per iteration. Fails when nothing compiled to a while loop."""
+    hlo = jax.jit(converted(fn)).lower(*args).compile().as_text()
+    computations = {}
+    for text in re.split(r'\n(?=\S)', hlo):
+        name = re.match(r'(?:ENTRY )?%?([\w.\-]+)', text.strip())
+        if name:
+            computations[name.group(1)] = text
+    carried = set()
+    for shapes in re.findall(r'= \((.*)\) while\(', hlo):
+        carried.update(re.findall(r'\b\w+\[\d[\d,]*\]', shapes))
+    todo = set(re.findall(r'body=%?([\w.\-]+)', hlo))
+    assert todo and carried, 'no while loop carrying an array was compiled'
+    called = re.compile(r'(?:body|condition|calls|to_apply|branch_computations|'
+                        r'true_computation|false_computation)=\{?([%\w.\-, ]+)\}?')
+    found = set()
+    while todo:
+        name = todo.pop()
+        if name not in found and name in computations:
+            found.add(name)
+            for group in called.findall(computations[name]):
+                todo.update(n.strip().lstrip('%') for n in group.split(','))
+    copy = re.compile(r'= (\w+\[[\d,]*\])(?:\{[\d,]*\})? copy\(')
+    return [line.strip() for name in found for line in computations[name].splitlines()
+            if (m := copy.search(line)) and m.group(1) in carried]
 
 
 def staged(fn, *args):

@@ -2,7 +2,6 @@
 write (runtime/items/item_writes.py), and a staged `if` whose branches only write a few items
 selects the items and writes once (runtime/staging/item_branches.py). Values equal
 plain Python; the compiled while bodies do not copy the carried array."""
-import re
 
 import jax
 import jax.numpy as jnp
@@ -10,7 +9,7 @@ import numpy as np
 import pytest
 
 import autograph
-from tests.helpers import assert_same, converted, primitives
+from tests.helpers import assert_same, converted, loop_copies, primitives
 
 
 def bubble_sort(a):
@@ -277,68 +276,23 @@ def test_branch_computing_more_than_items_stays_a_conditional():
 
 # --- the compiled loop updates the carried array in place --------------------------------
 
-def _loop_computations(hlo):
-    """The text of each computation of `hlo` that runs inside a while loop: the loops'
-    bodies and what they call (conditional branches, nested loops), transitively."""
-    computations = {}
-    for text in re.split(r'\n(?=\S)', hlo):
-        name = re.match(r'(?:ENTRY )?%?([\w.\-]+)', text.strip())
-        if name:
-            computations[name.group(1)] = text
-    called = re.compile(r'(?:body|condition|calls|to_apply|branch_computations)='
-                        r'\{?([%\w.\-, ]+)\}?')
-    todo = set(re.findall(r'body=%?([\w.\-]+)', hlo))
-    found = set()
-    while todo:
-        name = todo.pop()
-        if name in found or name not in computations:
-            continue
-        found.add(name)
-        for group in called.findall(computations[name]):
-            todo.update(n.strip().lstrip('%') for n in group.split(','))
-    return [computations[name] for name in found]
-
-
-def _hlo_type(a):
-    """`a`'s type as HLO writes it: f32[40,40], s32[13]."""
-    kind = {'f': 'f', 'i': 's', 'u': 'u', 'b': 'pred'}[a.dtype.kind]
-    bits = '' if kind == 'pred' else str(a.dtype.itemsize * 8)
-    return f'{kind}{bits}[{",".join(map(str, a.shape))}]'
-
-
-def _copies_in_loops(fn, a):
-    hlo = jax.jit(converted(fn)).lower(a).compile().as_text()
-    shape = _hlo_type(a)
-    bodies = _loop_computations(hlo)
-    assert bodies, 'no while loop compiled'
-    return [line for body in bodies for line in body.splitlines()
-            if re.search(r'= ' + re.escape(shape) + r'\S* copy\(', line)]
-
-
 @pytest.mark.parametrize('fn, shape', [(bubble_sort, (200,)), (row_swaps, (20, 30)),
                                        (augmented_under_if, None), (lcs, None)])
 def test_no_copy_of_the_carried_array(fn, shape):
     if shape is not None:
-        assert _copies_in_loops(fn, jnp.zeros(shape, jnp.float32)) == []
-        return
-    if fn is lcs:
+        args = (jnp.zeros(shape, jnp.float32),)
+    elif fn is lcs:
         args = (jnp.zeros(40, jnp.int32), jnp.zeros(30, jnp.int32),
                 jnp.zeros((41, 31), jnp.int32))
     else:
         args = (jnp.zeros((40, 40), jnp.float32), jnp.zeros(40, jnp.float32))
-    table = args[-1] if fn is lcs else args[0]
-    hlo = jax.jit(converted(fn)).lower(*args).compile().as_text()
-    bodies = _loop_computations(hlo)
-    assert bodies
-    shape = _hlo_type(table)
-    assert not [line for b in bodies for line in b.splitlines()
-                if re.search(r'= ' + re.escape(shape) + r'\S* copy\(', line)]
+    assert loop_copies(fn, *args) == []
 
 
 def test_control_two_writes_copy_the_array():
     """The test above can fail: the swap as two statements writes the array twice per
     step, and XLA copies it (what one write avoids)."""
-    assert _copies_in_loops(bubble_sort_two_statements, jnp.zeros(200, jnp.float32))
+    assert loop_copies(bubble_sort_two_statements, jnp.zeros(200, jnp.float32))
 
 
 def clip_checked(a):

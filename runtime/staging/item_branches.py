@@ -21,7 +21,10 @@ is O(1)). When every branch is small, the branches are computed side by side ins
 The written blocks and the small outputs are then chosen by `lax.select` from the
 branch the selector picks, and each large output is written once: a branch that keeps
 the array writes back the items it holds (or, for a scatter, indices out of range).
-Anything else stays a `lax.cond` (runtime.staging.branches).
+Where one branch writes several large arrays, or the branches also give small values
+that differ, the writes and those values are given by one conditional after everything
+else, so that XLA reads before it writes in place (`_in_a_conditional`). Anything else
+stays a `lax.cond` (runtime.staging.branches).
 """
 import math
 
@@ -73,13 +76,21 @@ def selected(selector, two_way, runs, in_leaves, branch_jaxprs):
         if not _compatible([plans[b].get(k) for b in range(len(plans))], writers[k]):
             return None
     outs = [_evaluate(closed, plan, in_leaves) for closed, plan in zip(jaxprs, plans)]
+    written = [k for k in sorted(large) if writers[k]]
+    varying = [k for k in range(len(outs[0])) if k not in large
+               and any(out[k] is not outs[0][k] for out in outs)]
+    chosen = {}
+    if (batch == 1 and (len(written) > 1 or varying)
+            and len({b for k in written for b in writers[k]}) == 1):
+        chosen = _in_a_conditional(selector, two_way, plans, outs, written,
+                                   writers[written[0]][0], varying)
     leaves = []
-    for k in range(len(jaxprs[0].jaxpr.outvars)):
-        if k not in large:
-            values = [out[k] for out in outs]
-            leaves.append(values[0] if all(v is values[0] for v in values)
-                          else _select(selector, two_way, values))
-        elif not writers[k]:
+    for k in range(len(outs[0])):
+        if k in chosen:
+            leaves.append(chosen[k])
+        elif k in varying:
+            leaves.append(_select(selector, two_way, [out[k] for out in outs]))
+        elif k not in large or not writers[k]:
             leaves.append(outs[0][k])
         else:
             leaves.append(_one_write(selector, two_way, plans, outs, k, writers[k]))
@@ -201,6 +212,38 @@ def _one_write(selector, two_way, plans, outs, k, writers):
     return _bind(eqn, operand, *operands)
 
 
+def _in_a_conditional(selector, two_way, plans, outs, written, writer, varying):
+    """Outputs `written` (arrays only branch `writer` writes) and `varying` (small values
+    that differ between the branches) given by one conditional: `if selector picks
+    writer: <its writes and small values> else: <the arrays, the selected values>`,
+    everything else computed side by side before it.
+
+    Selected items written once are enough for one array and nothing else, but the items
+    that choose the branch are usually read from the array (`if cost < D[i, j]: D[i, j]
+    = cost; steps[i, j] = k`). XLA fuses such a read into every value that needs it, the
+    other array's write or a selected small value included, cannot order it before the
+    array's own write, and copies the array on every step. A conditional's operands are
+    computed before it runs, so every read comes first. (Where several branches write,
+    XLA copies the arrays of conditionals that write different arrays: those stay
+    selected, `_one_write`.) Returns {output position: leaf}."""
+    smalls = [_uniform([out[k] for out in outs]) for k in varying]
+    others = [_select(selector, two_way, values) for values in smalls]
+    if two_way:
+        taken = selector if writer == 0 else ~selector
+    else:
+        taken = lax.clamp(0, selector, len(outs) - 1) == writer
+
+    def write(arrays, operands, _):
+        return ([_bind(plans[writer][k][2], array, *ops)
+                 for k, array, ops in zip(written, arrays, operands)],
+                [values[writer] for values in smalls])
+    arrays, values = lax.cond(
+        taken, write, lambda arrays, _, others: (arrays, others),
+        [outs[writer][k][0] for k in written], [outs[writer][k][1:] for k in written],
+        others)
+    return dict(zip(written + varying, arrays + values))
+
+
 def _bind(eqn, *args):
     """`eqn`'s primitive applied to `args` (JAX 0.7 gives its bind parameters with the
     functions to pass before the arguments)."""
@@ -210,10 +253,15 @@ def _bind(eqn, *args):
 
 
 def _select(selector, two_way, values):
+    values = _uniform(values)
+    return lax.select(selector, *values) if two_way else lax.select_n(selector, *values)
+
+
+def _uniform(values):
+    """`values` of one dtype and shape (the first's dtype, their broadcast shape)."""
     values = [jnp.asarray(v, values[0].dtype) for v in values]
     shape = np.broadcast_shapes(*[jnp.shape(v) for v in values])
-    values = [jnp.broadcast_to(v, shape) for v in values]
-    return lax.select(selector, *values) if two_way else lax.select_n(selector, *values)
+    return [jnp.broadcast_to(v, shape) for v in values]
 
 
 def _literal(v):

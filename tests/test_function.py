@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import autograph
+from tests.helpers import assert_same
 
 
 def make_counter():
@@ -300,3 +301,33 @@ def test_arguments_that_do_not_fit_name_the_function():
         autograph.convert(takes_one)()
     with pytest.raises(TypeError, match=r"takes_one\(\).* unexpected keyword argument 'w'"):
         autograph.convert(takes_one)(jnp.float32(1.), w=2)
+
+
+class _Scale:
+    def __init__(self):
+        self.calls = 0
+
+
+def _mixed_result(x, scale):
+    scale.calls += 1
+    if x > 0:
+        y = x * 2
+    else:
+        y = -x
+    while y < 10:
+        y = y * 2
+    return {'y': y, 'name': 'v', 'n': scale.calls}
+
+
+@pytest.mark.parametrize('x', [2.0, -3.0])
+def test_results_and_state_come_back_as_python_gives_them_under_disable_jit(x):
+    expected = _mixed_result(jnp.float32(x), _Scale())
+    fn, scale = autograph.convert(_mixed_result), _Scale()
+    with jax.disable_jit():
+        first = fn(jnp.float32(x), scale)
+        second = fn(x, scale)
+    for got, n in ((first, 1), (second, 2)):
+        assert (type(got), sorted(got), got['name'], got['n']) == (dict, ['n', 'name', 'y'],
+                                                                   'v', n)
+        assert_same(got['y'], expected['y'])
+    assert scale.calls == 2

@@ -87,7 +87,7 @@ class CallState:
         writing back the state it changed and appending what it logged. `places`: the
         places found for the call, when known (a place the call created is looked for
         only when it is not among them)."""
-        result, changed, logged = out
+        result, changed, logged = _unwrapped(out)
         fn = self._function.python_function
         if changed:
             changed = given_back(changed, fn)   # (a dict: a pytree)
@@ -102,6 +102,22 @@ class CallState:
     def tracing(self, args, kwargs, values):
         """The state of one trace of the call (see `Tracing`)."""
         return Tracing(self, args, kwargs, values)
+
+
+def _unwrapped(out):
+    """(result, changed, logged) of a call with each Result (see `Tracing.outputs`) the
+    user's value again: a compiled program's come back so; under `jax.disable_jit()` the
+    trace's own come back as they are."""
+    result, changed, logged = out
+    if not isinstance(result, Result) and not any(
+            isinstance(v, Result) for part in (changed, logged) for v in part.values()):
+        return out
+    return (_value(result), {k: _value(v) for k, v in changed.items()},
+            {k: _value(v) for k, v in logged.items()})
+
+
+def _value(value):
+    return Result.rebuild(value.spec, value.arrays) if isinstance(value, Result) else value
 
 
 class Tracing:

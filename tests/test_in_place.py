@@ -154,3 +154,30 @@ def test_the_check_can_fail():
                 a[j + 1] = x
         return a
     assert loop_copies(swap_two_statements, jnp.zeros(100, jnp.float32))
+
+
+def systematic_walk(weights, positions):
+    """Two pointers over a particle filter's weights (the resampling walk): an item write
+    in one branch of a staged `if` whose other branch changes only a counter."""
+    n = weights.shape[0]
+    indexes = np.zeros(n, np.int32)
+    cumulative = np.cumsum(weights)
+    i, j = 0, 0
+    while i < n:
+        if positions[i] < cumulative[j]:
+            indexes[i] = j
+            i += 1
+        else:
+            j += 1
+    return indexes
+
+
+@pytest.mark.parametrize('n', [10, 65, 130])   # (past 64 items the array is written in place)
+def test_a_walk_writing_one_branch_at_any_length(n):
+    rng = np.random.default_rng(n)
+    weights = rng.random(n).astype(np.float32)
+    weights /= weights.sum()
+    positions = ((np.arange(n) + rng.random()) / n).astype(np.float32) * np.float32(0.999)
+    expected = systematic_walk(weights, positions)
+    assert_same(autograph.convert(systematic_walk)(jnp.asarray(weights),
+                                                   jnp.asarray(positions)), expected)

@@ -185,8 +185,10 @@ def _evaluate(closed, plan, leaves):
         entry = plan.get(k)
         if entry is not None and entry[0] == 'write':
             result.append([read(x) for x in entry[2].invars])
-        else:
-            result.append(read(v))
+        else:   # (a constant or a Python number passed through: an array of its type)
+            value = read(v)
+            result.append(value if hasattr(value, 'dtype')
+                          else np.asarray(value, v.aval.dtype))
     return result
 
 

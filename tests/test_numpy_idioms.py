@@ -352,3 +352,36 @@ def test_size_1_conditions_of_or_chains_with_a_deciding_python_operand():
     for x in (jnp.zeros((1, 1)), jnp.full((1,), 2.)):
         for a in (None, 0., 5.):
             assert_same(autograph.convert(f)(x, a), f(x, a))
+
+
+def moves_by_argmax(scores, x, y):
+    """A dict of Python int keys read at a traced argmax (a DP traceback step)."""
+    dx, dy = {}, {}
+    dx[0], dy[0] = x - 1, y - 1
+    dx[1], dy[1] = x - 1, y
+    dx[2], dy[2] = x, y - 1
+    best = scores.argmax()
+    return dx[best], dy[best]
+
+
+def named_table(k):
+    table = {1: 10.0, 2: 20.0, 5: 50.0}
+    return table[k]
+
+
+@pytest.mark.parametrize('scores', [[0.5, 2.0, 1.0], [3.0, 1.0, 1.0], [0.0, 0.0, 1.0]])
+def test_a_dict_of_number_keys_is_read_at_a_traced_key(scores):
+    # (plain runs: NumPy's argmax, as a concrete JAX array is not hashable)
+    expected = moves_by_argmax(np.array(scores), 4, 7)
+    assert_same(autograph.convert(moves_by_argmax)(jnp.array(scores), 4, 7), expected)
+    batch = np.array([scores, scores[::-1]])
+    assert_same(jax.vmap(converted(moves_by_argmax), in_axes=(0, None, None))(batch, 4, 7),
+                tuple(np.array(v) for v in zip(*[moves_by_argmax(s, 4, 7)
+                                                 for s in batch])))
+
+
+def test_a_traced_key_missing_from_the_dict_is_pythons_key_error():
+    fn = autograph.convert(named_table)
+    assert_same(fn(jnp.int32(5)), named_table(5))
+    with pytest.raises(KeyError):
+        fn(jnp.int32(3))

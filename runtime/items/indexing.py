@@ -34,6 +34,8 @@ def getitem(seq, index):
         f'{type(seq).__name__} indices must be integers or slices, not NoneType'))
     if isinstance(seq, jax.Array):
         return _array_item(seq, index)
+    if is_traced(index) and type(seq) is dict:
+        return _dict_item(seq, index)
     if not is_traced(index) or not isinstance(seq, (list, tuple, Stacked)):
         return seq[index]
     if isinstance(seq, Stacked) and seq.stacked() is not None:
@@ -41,7 +43,27 @@ def getitem(seq, index):
     if not seq or jnp.ndim(index) or not jnp.issubdtype(index.dtype, jnp.integer):
         raise _error(seq, index, 'the index must be a traced integer scalar and the list '
                                  'not empty')
-    position = _position(index, len(seq), type(seq).__name__)
+    return _item_at(seq, _position(index, len(seq), type(seq).__name__), index)
+
+
+def _dict_item(table, key):
+    """Python reference: `table[key]` for a traced key: the item whose key equals it
+    (the keys Python numbers), Python's KeyError where none does (checked when the program
+    runs); items chosen as a list's are (`_item_at`)."""
+    keys = list(table)
+    if not keys or jnp.ndim(key) or not all(
+            isinstance(k, (bool, int, float)) for k in keys):
+        raise _error(list(table.values()), key, 'the key must be a traced scalar and the '
+                     'dict\'s keys Python numbers')
+    matches = jnp.stack([key == k for k in keys])
+    raise_if(jnp.logical_not(jnp.any(matches)), lambda: KeyError(
+        f'a traced key that is none of {", ".join(map(repr, keys))}'))
+    return _item_at(list(table.values()), jnp.argmax(matches), key)
+
+
+def _item_at(seq, position, index):
+    """`seq[position]` for a position in range: items of one type stacked, functions
+    switched between."""
     if all(callable(item) and not isinstance(item, jax.Array) for item in seq):
         return _Switch(list(seq), position)
     leaves = [jax.tree_util.tree_flatten(item) for item in seq]

@@ -8,6 +8,7 @@ read); those are filled with zeros of another branch's types.
 import jax
 import jax.numpy as jnp
 from jax import lax
+from jax.extend.core import Literal
 
 from ..checks import checks
 from ..checks.absent import DIFFERENT, Maybe, conformed, is_absent, joined
@@ -39,7 +40,9 @@ def switch(selector, branches, args, names, location, what='`if`', returned=(),
     `labels` name the branches in errors.
     """
     names = tuple(names)
-    in_leaves, in_state = State.flatten(range(len(args)), args)
+    # (Python bools come in as they are: a flag the branches only read decides in Python)
+    in_leaves, in_state = State.flatten(range(len(args)), args,
+                                        {i for i, a in enumerate(args) if type(a) is bool})
     in_avals = [aval(x) for x in in_leaves]
     errors = checks.current()
     traced, raised = _traced_paths(selector, branches, in_state, in_avals, names)
@@ -75,7 +78,23 @@ def switch(selector, branches, args, names, location, what='`if`', returned=(),
         checks.replace(checks.Errors(errors.table, layout, error_leaves))
     if all(raised):
         raised_now()  # every branch raises (their checks are staged above): so does the `if`
-    return out_state.unflatten(leaves)
+    return out_state.unflatten(_same_flags(leaves, traced))
+
+
+def _same_flags(leaves, traced):
+    """`leaves`, each that every branch gives as the same Python bool that Python bool
+    (a flag no branch changes stays a Python value after the statement, as it is on
+    every path)."""
+    outvars = [t.jaxpr.jaxpr.outvars for t in traced]
+    if any(len(out) < len(leaves) for out in outvars):
+        return leaves
+    leaves = list(leaves)
+    for k in range(len(leaves)):
+        values = {getattr(out[k], 'val', None) for out in outvars}
+        if len(values) == 1 and type(next(iter(values))) is bool \
+                and all(isinstance(out[k], Literal) for out in outvars):
+            leaves[k] = next(iter(values))
+    return leaves
 
 
 def _traced_paths(selector, branches, in_state, in_avals, names):

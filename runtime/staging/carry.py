@@ -29,6 +29,9 @@ def carried(body, names, values, location, item_avals=(), allow_append=False,
     loop that ran zero times raises Python's UnboundLocalError when the program runs. A
     return value, or a variable Python never reads unassigned, takes zeros with no flag.
 
+    A Python bool that the body gives back unchanged, traced with it as a Python value
+    (see `_flags`), stays a Python value: no iteration can change it.
+
     With `runs` (the loop surely runs at least once), a variable each iteration assigns
     before reading it (no output depends on its value coming in: `x` in `for x in xs`)
     takes the type the body gives it, as Python's last value has (not its value before
@@ -42,8 +45,9 @@ def carried(body, names, values, location, item_avals=(), allow_append=False,
     body = _lifting(body, names, len(item_avals))
     errors = checks.current()
     layout = None if errors is None else errors.layout
-    for _ in range(6):
-        leaves, state = State.flatten(names, values)
+    pinned = _flags(names, values)
+    for _ in range(7):
+        leaves, state = State.flatten(names, values, pinned)
         try:
             traced = trace(body, state, list(item_avals) + [aval(x) for x in leaves],
                            names, n_extra=len(item_avals),
@@ -52,6 +56,11 @@ def carried(body, names, values, location, item_avals=(), allow_append=False,
             if Undefined(error.name) not in values:
                 raise
             raise carry_mismatch(error.name, 'undefined', None, location) from None
+        changing = {name for name, spec, out in zip(names, state.specs, traced.state.specs)
+                    if name in pinned and not spec.same_as(out)}
+        if changing:   # (carried as arrays from the next trace on)
+            pinned -= changing
+            continue
         fresh = _overwritten(names, values, state, traced, len(item_avals)) if runs else ()
         values, changed = _reconcile(names, values, state, traced, location, fresh)
         if layout is not None and traced.errors_out != layout:
@@ -94,6 +103,16 @@ class Carry:
         if self.errors is not None:
             checks.replace(checks.Errors(self.errors.table, self.layout, out[n:]))
         return self.state.unflatten(out[:n])
+
+
+def _flags(names, values):
+    """The variables holding a Python bool, which the body is first traced with as Python
+    values: a flag the loop never changes (`log=False` guarding `if log:
+    log['err'].append(err)`) stays one, so that its branches stay Python ones, as they
+    are in every iteration Python runs. (Not the converter's break, continue and return
+    flags, which a loop that has them sets.)"""
+    return {name for name, value in zip(names, values)
+            if type(value) is bool and not name.startswith('did_')}
 
 
 def _overwritten(names, values, state, traced, n_extra):

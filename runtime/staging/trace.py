@@ -60,18 +60,20 @@ def probe(fn, args):
 
 @dataclasses.dataclass
 class State:
-    """Per-variable specs of a flattened state, to map leaves back to variable names."""
+    """Per-variable specs of a flattened state, to map leaves back to variable names.
+    The Python bools of the `pinned` names are static (see runtime.staging.carry)."""
     names: tuple
     specs: list
+    pinned: frozenset = frozenset()
 
     @classmethod
-    def flatten(cls, names, values):
-        leaves, specs = [], []
-        for value in values:
-            dynamic, spec = split(value)
+    def flatten(cls, names, values, pinned=frozenset()):
+        leaves, specs, names = [], [], tuple(names)
+        for i, value in enumerate(values):
+            dynamic, spec = split(value, bool(pinned) and names[i] in pinned)
             leaves += dynamic
             specs.append(spec)
-        return leaves, cls(tuple(names), specs)
+        return leaves, cls(names, specs, frozenset(pinned))
 
     def unflatten(self, leaves):
         values, start = [], 0
@@ -181,7 +183,7 @@ def trace(fn, in_state, in_avals, out_names, n_extra=0, appending=None, errors=K
         appended, extra = {}, []
         if appending is not None:
             out, appended, extra = lists.split(out_names, args, out)
-        out_leaves, out_state = State.flatten(out_names, out)
+        out_leaves, out_state = State.flatten(out_names, out, in_state.pinned)
         record['traced'] = (out_state, tuple(describe(v) for v in out), appended)
         return out_leaves + extra
 

@@ -160,11 +160,13 @@ def _static_equal(a, b):
         return False
 
 
-def split(value):
-    """value -> (dynamic leaves, Spec). `merge(spec, leaves)` rebuilds it."""
+def split(value, pinned=False):
+    """value -> (dynamic leaves, Spec). `merge(spec, leaves)` rebuilds it. `pinned`: its
+    Python bools are static too (a flag a loop never changes, see staging.carry)."""
     leaves, treedef = jax.tree_util.tree_flatten(value)
-    dynamic = [leaf for leaf in leaves if is_dynamic(leaf)]
-    statics = tuple(_DYNAMIC if is_dynamic(leaf) else leaf for leaf in leaves)
+    kept = [is_dynamic(leaf) and not (pinned and type(leaf) is bool) for leaf in leaves]
+    dynamic = [leaf for leaf, keep in zip(leaves, kept) if keep]
+    statics = tuple(_DYNAMIC if keep else leaf for leaf, keep in zip(leaves, kept))
     return dynamic, Spec(treedef, statics)
 
 

@@ -182,10 +182,6 @@ def greenkhorn(a, b, M, reg, numItermax=10000, stopThr=1e-9, verbose=False, log=
         return G
 
 
-@pytest.mark.xfail(strict=True, raises=TypeError, reason=(
-    'project bug (raw): `log=False` is carried by the staged loop (its body may append to '
-    'log["err"]) and so becomes a traced bool; the body\'s `if log:` is then staged and '
-    'its dead branch indexes the traced bool with "err"'))
 def test_sinkhorn_knopp():
     plan = lambda a, b, M: sinkhorn_knopp(a, b, M, 0.5, numItermax=200, stopThr=1e-5)
     agree(plan, (A, B, cost(X1, Y1)), (A2, B2, cost(X2, Y2)), rtol=1e-4, atol=1e-6)
@@ -199,19 +195,11 @@ def test_sinkhorn_knopp_with_log():
     agree(plan, (A, B, cost(X1, Y1)), (A2, B2, cost(X2, Y2)), rtol=1e-4, atol=1e-6)
 
 
-@pytest.mark.xfail(strict=True, raises=TypeError, reason=(
-    'project bug (raw): `log=False` is carried by the staged loop (its body may append to '
-    'log["err"]) and so becomes a traced bool; the body\'s `if log:` is then staged and '
-    'its dead branch indexes the traced bool with "err"'))
 def test_sinkhorn_log():
     plan = lambda a, b, M: sinkhorn_log(a, b, M, 0.5, numItermax=200, stopThr=1e-5)
     agree(plan, (A, B, cost(X1, Y1)), (A2, B2, cost(X2, Y2)), rtol=1e-4, atol=1e-6)
 
 
-@pytest.mark.xfail(strict=True, raises=TypeError, reason=(
-    'project bug (raw): `log=False` is carried by the staged loop (its body may append to '
-    'log["err"]) and so becomes a traced bool; `if log:` after the loop is then staged and '
-    'its dead branch indexes the traced bool with "niter"'))
 def test_sinkhorn_log_not_converging_warns_as_python():
     plan = lambda a, b, M: sinkhorn_log(a, b, M, 0.5, numItermax=3, stopThr=1e-9)
     with pytest.warns(UserWarning, match='did not converge'):

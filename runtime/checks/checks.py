@@ -38,6 +38,7 @@ from jax._src import core as _core
 
 from .. import context
 from ..values.split import is_traced
+from ..values.varying import NONE, typed, vary, varying
 from ..values.text import rendered
 
 MARKER = 'autograph check failed'
@@ -132,18 +133,21 @@ def _type(value):
 @dataclasses.dataclass(frozen=True)
 class Layout:
     """What an error state holds: a code (once a check was met) and, per check number,
-    the types of its values. Layouts only grow: `union`."""
+    the types of its values; inside `jax.shard_map`, the manual axes all its leaves vary
+    over (those any of them varies over: runtime.values.varying). Layouts only grow:
+    `union`."""
     coded: bool = False
     slots: tuple = ()          # ((number, (type, ...)), ...) by number
+    axes: frozenset = NONE
 
     @property
     def count(self):
-        return int(self.coded) + sum(len(typed) for _, typed in self.slots)
+        return int(self.coded) + sum(len(kinds) for _, kinds in self.slots)
 
     def avals(self):
-        out = [jax.ShapeDtypeStruct((), jnp.int32)] if self.coded else []
-        for _, typed in self.slots:
-            out += [jax.ShapeDtypeStruct(s, d, weak_type=w) for s, d, w in typed]
+        out = [typed((), jnp.int32, axes=self.axes)] if self.coded else []
+        for _, kinds in self.slots:
+            out += [typed(s, d, w, self.axes) for s, d, w in kinds]
         return out
 
     def union(self, other):
@@ -151,7 +155,8 @@ class Layout:
             return self
         slots = dict(self.slots)
         slots.update(other.slots)
-        return Layout(self.coded or other.coded, tuple(sorted(slots.items())))
+        return Layout(self.coded or other.coded, tuple(sorted(slots.items())),
+                      self.axes | other.axes)
 
 
 class Errors:
@@ -164,13 +169,18 @@ class Errors:
         leaves = list(leaves)
         if layout.coded:
             self.code = leaves.pop(0)
-        for number, typed in layout.slots:
-            self.slots[number] = [leaves.pop(0) for _ in typed]
+        for number, kinds in layout.slots:
+            self.slots[number] = [leaves.pop(0) for _ in kinds]
 
     @property
     def layout(self):
+        values = [v for values in self.slots.values() for v in values]
+        axes = NONE
+        for v in values + ([] if self.code is None else [self.code]):
+            axes = axes | varying(v)
         return Layout(self.code is not None, tuple(
-            (n, tuple(_type(v) for v in values)) for n, values in sorted(self.slots.items())))
+            (n, tuple(_type(v) for v in values)) for n, values in sorted(self.slots.items())),
+            axes)
 
     def leaves(self, layout=None):
         """The leaves, with zeros for what `layout` holds and this state does not."""
@@ -178,11 +188,11 @@ class Errors:
         out = []
         if layout.coded:
             out.append(jnp.int32(0) if self.code is None else self.code)
-        for number, typed in layout.slots:
+        for number, kinds in layout.slots:
             mine = self.slots.get(number)
             out += mine if mine is not None else [
-                jnp.zeros(s, d) if not w else _weak_zeros(s, d) for s, d, w in typed]
-        return out
+                jnp.zeros(s, d) if not w else _weak_zeros(s, d) for s, d, w in kinds]
+        return [vary(leaf, layout.axes) for leaf in out]
 
     def record(self, flag, make, args, location):
         """The check `if flag: raise make(*args)` (flag None: always), on this path."""

@@ -37,7 +37,7 @@ from .loop_policy import log
 from ..staging import loops
 from ..staging.trace import State, trace
 from ..values.slot import Slot
-from ..values.types import aval, zeros
+from ..values.types import aval, item_type, zeros
 
 
 def wanted(unroll):
@@ -65,8 +65,7 @@ def loop(iterable, body, values, names, axis, require_traced):
     r = _increasing(iterable)
     index_aval = loops._index_type()
     rows = [lax.slice_in_dim(part, r.start, r.stop, r.step) for part in parts]
-    slots = tuple(Slot(zeros(jax.ShapeDtypeStruct(part.shape[1:], part.dtype)), axis + 1)
-                  for part in parts)
+    slots = tuple(Slot(zeros(item_type(part)), axis + 1) for part in parts)
     leaves, state = State.flatten(names, slots)
     with context.setting(batch=context.current().batch * len(r)):
         traced = trace(body, state, [index_aval] + [aval(x) for x in leaves], names,

@@ -10,8 +10,8 @@ from .branches import (BRANCHES_DIFFER, TWO_WAY, branch_mismatch, no_value_after
 from .lists import (LIST_IN_LOOP, ListReadInLoop, collects_non_arrays, list_hint,
                     read_while_appending)
 from .loops import (CONDITION, LOOP_STATE, carry_mismatch, carry_unsettled,
-                    condition_no_value, condition_shape, created_in_loop, never_ends,
-                    not_initialised)
+                    collective_under_varying, condition_no_value, condition_shape,
+                    created_in_loop, never_ends, not_initialised)
 from .shapes import (RUN_TIME_SHAPE, boolean_mask, sequence_index, slice_longer,
                      slice_may_shorten, slice_width, slice_write_count, traced_slice,
                      varying_slice_used)

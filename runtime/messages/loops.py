@@ -10,8 +10,9 @@ LOOP_STATE = Kind(
     'loop-state', 'a staged loop cannot carry a variable: it has no value before the loop, '
     'changes type, or holds a value made anew in each iteration')
 CONDITION = Kind(
-    'condition', 'the condition of a staged statement is not a scalar value, or a staged '
-    '`while` loop would never end')
+    'condition', 'the condition of a staged statement is not a scalar value, a staged '
+    '`while` loop would never end, or a condition that differs between devices '
+    '(jax.shard_map) guards a collective')
 
 
 def carry_mismatch(name, before, after, location, hint=''):
@@ -99,3 +100,17 @@ def never_ends(location):
         why='its condition is true, and it reads no variable that the loop changes, so it '
             'stays true and the compiled loop could never stop',
         fix='Make the body change what the condition reads, or `break` out of it')
+
+
+def collective_under_varying(what, primitive, axes, location):
+    """A collective (`primitive`, over mesh `axes`) inside `what`, a staged statement
+    whose condition varies over those axes (inside jax.shard_map)."""
+    named = ', '.join(repr(a) for a in axes)
+    return problem(
+        CONDITION, f'the {what}', location, statement=True,
+        happened=f'calls lax.{primitive} over {named} where its condition allows',
+        why=f'the condition differs between the devices along {named} (jax.shard_map), '
+            f'and a collective waits for every one of them: the devices that skip it '
+            f'would leave the others waiting forever',
+        fix=f'Call lax.{primitive} before the statement, on every device, or make the '
+            f'condition the same on every device (a lax.psum or lax.pmax of it)')

@@ -23,6 +23,7 @@ from ..backends import dispatch
 from ..errors import here
 from ..staging import branches as staged
 from ..values.types import predicate
+from ..values.varying import inside_manual
 from ..values.split import is_traced, unpack
 from ..state.statement import Statement
 
@@ -30,7 +31,13 @@ from ..state.statement import Statement
 def tested(test):
     """Python reference: `test()`. Operations on constants (`jnp.isfinite(-inf)`) are
     computed while tracing (`jax.ensure_compile_time_eval`), so a condition computed only
-    from constants is a Python value; operations on traced values are traced."""
+    from constants is a Python value; operations on traced values are traced.
+
+    Not inside `jax.shard_map`: there a constant that meets a value varying over the
+    mesh axes is cast to vary too (`lax.pvary`, runtime.values.varying), which JAX
+    cannot compute while tracing (`jnp.mean(x) > 0` would fail): the test is traced."""
+    if inside_manual():
+        return test()
     with jax.ensure_compile_time_eval():
         return test()
 

@@ -17,7 +17,8 @@ from ..checks.raises import on_path
 from ..checks.raises import raised as raised_now
 from ..protocol import RETURN_VALUE
 from ..values.split import Unbound, Undefined, merge, split, unpack
-from . import item_branches
+from ..values.varying import varying
+from . import collectives, item_branches
 from .trace import State, staging, trace
 from ..values.types import aval, cast, promoted, zeros
 
@@ -72,7 +73,8 @@ def switch(selector, branches, args, names, location, what='`if`', returned=(),
         return staged
 
     runs = [run(t, f) for t, f in zip(traced, fills)]
-    leaves = _lowered(selector, runs, in_leaves, [t.jaxpr for t in traced], targets)
+    leaves = _lowered(selector, runs, in_leaves, [t.jaxpr for t in traced], targets,
+                      (location, what))
     if layout is not None:
         leaves, error_leaves = leaves[:len(targets)], leaves[len(targets):]
         checks.replace(checks.Errors(errors.table, layout, error_leaves))
@@ -130,15 +132,16 @@ def _common_types(avals, names, out_state, source, traced, site):
     return targets
 
 
-def _lowered(selector, runs, in_leaves, jaxprs, targets):
+def _lowered(selector, runs, in_leaves, jaxprs, targets, site):
     """The output leaves of the staged branches `runs`: one item write, a conditional,
-    or a select."""
+    or a select. `site`: (location, what) of the statement."""
     two_way = len(runs) == 2 and jnp.result_type(selector) == jnp.bool_
     if any(jaxpr.eqns for jaxpr in jaxprs):
         # Branches that only write a few items: the items selected, one write (see
         # item_branches); else a conditional.
         leaves = item_branches.selected(selector, two_way, runs, in_leaves, jaxprs)
         if leaves is None:
+            collectives.check(varying(selector), jaxprs, *site)
             leaves = (lax.cond(selector, *runs, *in_leaves) if two_way
                       else lax.switch(selector, runs, *in_leaves))
         return leaves

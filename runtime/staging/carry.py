@@ -16,6 +16,7 @@ from ..messages import carry_mismatch, carry_unsettled, list_hint
 from ..state import lists
 from ..values.split import Undefined, describe, grow, merge, pack, split, unpack
 from ..values.types import aval, cast, promoted, same_type, zeros
+from ..values.varying import NONE, vary
 from .trace import State, trace
 
 
@@ -90,6 +91,18 @@ class Carry:
     @property
     def error_leaves(self):
         return [] if self.errors is None else self.errors.leaves(self.layout)
+
+    def axes(self, test=None):
+        """The manual axes (in jax.shard_map) over which whether the loop goes on may
+        vary: those of `test` (a loop test, see staging.loops) and of the error state
+        (a check that fails on some devices only stops the loop there)."""
+        return (NONE if test is None else test.axes) | (
+            NONE if self.layout is None else self.layout.axes)
+
+    def flag(self, test):
+        """A false flag for a loop that stops once `test` fails or a check fails: it
+        varies as they do."""
+        return vary(jnp.asarray(False), self.axes(test))
 
     def running(self, carry):
         """Whether no check failed, for a loop's carry (True when none can)."""

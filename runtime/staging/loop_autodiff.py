@@ -24,9 +24,11 @@ runs well under `jax.vmap` (runtime.staging.lockstep), run by its mode's while l
 """
 import contextlib
 
+import jax
 from jax import lax
 
 from .. import context
+from ..values.varying import inside_manual, varying
 from . import lockstep
 
 MODES = ('reverse', 'forward')
@@ -71,7 +73,7 @@ def while_loop(cond_fun, body_fun, init, max_steps=None):
 
 
 def _while_loop(cond_fun, body_fun, init, max_steps):
-    if current_mode() == 'forward':
+    if current_mode() == 'forward' or _varies(cond_fun, init):
         return lax.while_loop(cond_fun, body_fun, init)
     # Imported here: equinox costs ~0.2 s to import, paid only by programs with such loops.
     from equinox.internal import while_loop as checkpointed_while_loop
@@ -79,6 +81,16 @@ def _while_loop(cond_fun, body_fun, init, max_steps):
         return init
     return checkpointed_while_loop(cond_fun, body_fun, init, max_steps=max_steps,
                                    kind='checkpointed', checkpoints=CHECKPOINTS)
+
+
+def _varies(cond_fun, init):
+    """Whether the loop's state or test varies over manual axes (in `jax.shard_map`).
+    The checkpointed loop carries flags and buffers of its own that do not vary, which
+    JAX's check of the varying axes rejects: such a loop runs as a `lax.while_loop`."""
+    if not inside_manual():
+        return False
+    return any(varying(leaf) for leaf in jax.tree_util.tree_leaves(init)) \
+        or bool(varying(cond_fun(init)))
 
 
 def explain(error):

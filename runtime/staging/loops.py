@@ -12,12 +12,13 @@ import jax.numpy as jnp
 from jax import export, lax
 
 from ..state import lists
-from . import loop_autodiff, slices
+from . import collectives, loop_autodiff, slices
 from .carry import carried
 from ..messages import condition_no_value, condition_shape, never_ends
 from ..checks.raises import raise_if
 from .trace import trace
-from ..values.types import aval, cast
+from ..values.types import aval, cast, item_type
+from ..values.varying import axes_of, typed, varying
 
 
 def _test_function(test, state, leaves, location, what):
@@ -34,7 +35,16 @@ def _test_function(test, state, leaves, location, what):
         value = jnp.reshape(value, ())   # (a size-1 array is its only element)
         return value if value.dtype == jnp.bool_ else value != 0
     run.reads_state = traced.reads_inputs()
+    run.axes = axes_of(out)   # (the manual axes it varies over, in jax.shard_map)
+    run.jaxpr = traced.jaxpr
     return run
+
+
+def _uniform(axes, carry, test_fn, location, what):
+    """Raise when the loop's body or test calls a collective over manual `axes` over
+    which whether the loop goes on varies (see staging.collectives)."""
+    tests = [] if test_fn is None else [test_fn.jaxpr]
+    collectives.check(axes, [carry.traced.jaxpr, *tests], location, what)
 
 
 def _caster(traced, targets):
@@ -66,6 +76,7 @@ def while_loop(test, body, values, names, location, maximum_iterations=None):
     if maximum_iterations is None and not test_fn.reads_state:
         raise_if(test_fn(*leaves), never_ends, (location,))
         return state.unflatten(leaves)
+    _uniform(carry.axes(test_fn), carry, test_fn, location, '`while` loop')
     n = len(leaves)
     initial = carry.initial
     targets = [aval(x) for x in initial]
@@ -77,7 +88,8 @@ def while_loop(test, body, values, names, location, maximum_iterations=None):
         out = _retyped(loop_autodiff.while_loop(
             go, lambda c: step(*c)[0], initial), targets)
     else:
-        out = _bounded(go, lambda *c: step(*c)[0], initial, maximum_iterations)
+        out = _bounded(go, lambda *c: step(*c)[0], initial, maximum_iterations,
+                       carry.flag(test_fn))
     return carry.finish(out)
 
 
@@ -88,22 +100,25 @@ def _retyped(leaves, targets):
     return [cast(leaf, t) for leaf, t in zip(leaves, targets)]
 
 
-def _bounded(test_fn, step, leaves, length):
+def _bounded(test_fn, step, leaves, length, done):
     """Up to `length` iterations as a scan; iterations after the test fails do nothing.
-    `test_fn` takes the carried leaves as a list."""
+    `test_fn` takes the carried leaves as a list; `done` is the false flag it starts
+    with (see Carry.flag)."""
     def scan_step(carry, _):
         done, leaves = carry
         go = jnp.logical_and(jnp.logical_not(done), test_fn(leaves))
         leaves = lax.cond(go, lambda c: list(step(*c)), lambda c: list(c), leaves)
         return (jnp.logical_not(go), leaves), None
-    (_, out), _ = lax.scan(scan_step, (jnp.asarray(False), list(leaves)), None, length=length)
+    (_, out), _ = lax.scan(scan_step, (done, list(leaves)), None, length=length)
     return out
 
 
-def _index_type():
+def _index_type(*bounds):
     """The type of a staged loop's index: a weak int, like the Python ints of a `range`
-    (int64 under x64, so it is read when the loop is staged)."""
-    return aval(0)
+    (int64 under x64, so it is read when the loop is staged), varying over the manual
+    axes its `bounds` (start and step) vary over, in `jax.shard_map`."""
+    axes = frozenset().union(*(varying(b) for b in bounds))
+    return typed((), aval(0).dtype, True, axes)
 
 
 def scan_loop(length, sequences, make_item, body, values, names, location,
@@ -120,8 +135,7 @@ def scan_loop(length, sequences, make_item, body, values, names, location,
     names = tuple(names)
     n_seq = len(sequences)
     index = _index_type()
-    item_avals = [index] + [
-        jax.ShapeDtypeStruct(jnp.shape(s)[1:], jnp.result_type(s)) for s in sequences]
+    item_avals = [index] + [item_type(s) for s in sequences]
 
     def body_of_item(k, *rest):
         return body(make_item(k, *rest[:n_seq]), *rest[n_seq:])
@@ -144,23 +158,26 @@ def scan_loop(length, sequences, make_item, body, values, names, location,
     n_xs, scan_length = len(sequences), length
     if export.is_symbolic_dim(length):   # symbolic (jax.export): lax.scan takes it from xs
         sequences, scan_length = [*sequences, lax.iota(jnp.int32, length)], None
-    test = None
+    test = done = None
     if extra_test is not None:
         test_fn = _test_function(extra_test, state, leaves, location, '`for` loop')
 
         def until_break(leaves):
             return jnp.logical_and(test_fn(*leaves[:n]), carry.running(leaves))
-        test = until_break
-    out, ys = _scanned(step, first, list(initial), list(sequences), n_xs, scan_length, test)
+        test, done = until_break, carry.flag(test_fn)
+        _uniform(carry.axes(test_fn), carry, test_fn, location, '`for` loop')
+    out, ys = _scanned(step, first, list(initial), list(sequences), n_xs, scan_length,
+                       test, done)
     out = list(out)
     result = list(carry.finish(out))
     return lists.extend(values, result, traced.appended, ys or [], length)
 
 
-def _scanned(step, first, initial, sequences, n_xs, length, test):
+def _scanned(step, first, initial, sequences, n_xs, length, test, done):
     """(final carried leaves, stacked per-iteration outputs) of `lax.scan` over
     `sequences`, the index counted from `first` (None: not carried). With `test` (a
-    `break`'s test of the leaves), the iterations after it fails leave them as they are."""
+    `break`'s test of the leaves), the iterations after it fails leave them as they are
+    (`done`, a false flag, says when it failed)."""
     if test is None:
         def scan_step(carry, xs):
             k, leaves = carry
@@ -176,8 +193,7 @@ def _scanned(step, first, initial, sequences, n_xs, length, test):
         new = lax.cond(go, lambda c: step(index, *xs[:n_xs], *c)[0],
                        lambda c: list(c), leaves)
         return (None if k is None else k + 1, jnp.logical_not(go), new), None
-    (_, _, out), ys = lax.scan(scan_step, (first, jnp.asarray(False), initial), sequences,
-                               length=length)
+    (_, _, out), ys = lax.scan(scan_step, (first, done, initial), sequences, length=length)
     return out, ys
 
 
@@ -199,7 +215,8 @@ def range_loop(start, stop, step, body, values, names, location, extra_test=None
     of the loop; only the index is carried. `require_traced` as for scan_loop.
     """
     names = tuple(names)
-    index = _index_type()
+    index = _index_type(start, step)
+    index_axes = axes_of(index)
     carry = carried(body, names, values, location, [index])
     traced, leaves, state = carry
     if require_traced:
@@ -210,6 +227,8 @@ def range_loop(start, stop, step, body, values, names, location, extra_test=None
     run = _caster(traced, targets)
     test_fn = (_test_function(extra_test, state, leaves, location, '`for` loop')
                if extra_test is not None else None)
+    _uniform(carry.axes(test_fn) | varying(stop) | index_axes, carry, test_fn, location,
+             '`for` loop')
 
     def cond_fun(c):
         i, leaves = c

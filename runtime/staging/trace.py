@@ -19,6 +19,7 @@ from ..state import lists
 from ..errors import here
 from ..messages import nested_too_deep
 from ..values.split import describe, merge, pack, split
+from ..values.varying import axes_of, typed
 
 STAGED_HEADROOM = 1000
 """Python frames kept free for tracing one more staged branch or loop body: each staged
@@ -112,7 +113,7 @@ class Traced:
         return list(outs[:cut]), list(outs[cut:])
 
     def out_avals(self):
-        return [jax.ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type)
+        return [typed(a.shape, a.dtype, a.weak_type, axes_of(a))
                 for a in self.jaxpr.out_avals]
 
     def __call__(self, *leaves):

@@ -6,14 +6,25 @@ import jax.numpy as jnp
 from jax._src.lax.lax import _convert_element_type   # lax.convert_element_type, keeping weak
 
 from ..messages import condition_shape
+from .varying import axes_of, typed, vary
+
 
 def aval(value):
+    """The type of a value: shape, dtype, weak type and, inside `jax.shard_map`, the
+    manual axes it varies over (runtime.values.varying)."""
     t = jax.typeof(value)
-    return jax.ShapeDtypeStruct(t.shape, t.dtype, weak_type=t.weak_type)
+    return typed(t.shape, t.dtype, t.weak_type, axes_of(t))
+
+
+def item_type(array):
+    """The type of one item of `array` (along its first axis)."""
+    t = jax.typeof(array)
+    return typed(t.shape[1:], t.dtype, False, axes_of(t))
 
 
 def same_type(a, b):
-    return a.shape == b.shape and a.dtype == b.dtype and a.weak_type == b.weak_type
+    return (a.shape == b.shape and a.dtype == b.dtype and a.weak_type == b.weak_type
+            and axes_of(a) == axes_of(b))
 
 
 def promoted(a, b):
@@ -21,16 +32,18 @@ def promoted(a, b):
 
     A weakly typed value (a Python number) takes the other's dtype as JAX promotes it
     (`jnp.where(c, 0.0, x)` is float32 for a float32 `x`, with or without x64); two
-    different strong dtypes do not mix.
+    different strong dtypes do not mix. Inside `jax.shard_map` it varies over the
+    manual axes either varies over.
     """
     if a.shape != b.shape:
         return None
+    axes = axes_of(a) | axes_of(b)
     if a.dtype == b.dtype:
-        return jax.ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type and b.weak_type)
+        return typed(a.shape, a.dtype, a.weak_type and b.weak_type, axes)
     if not (a.weak_type or b.weak_type):
         return None
     dtype, weak = jax.dtypes.result_type(_operand(a), _operand(b), return_weak_type_flag=True)
-    return jax.ShapeDtypeStruct(a.shape, dtype, weak_type=weak)
+    return typed(a.shape, dtype, weak, axes)
 
 
 _PYTHON_SCALARS = {'b': False, 'i': 0, 'u': 0, 'f': 0.0, 'c': 0j}
@@ -43,11 +56,12 @@ def _operand(t):
 
 
 def cast(value, target):
-    """`value` as the type `target` (weak types stay weak, as JAX keeps them)."""
+    """`value` as the type `target` (weak types stay weak, as JAX keeps them), varying
+    over the manual axes `target` varies over (inside `jax.shard_map`)."""
     t = jax.typeof(value)
-    if t.dtype == target.dtype and t.weak_type == target.weak_type:
-        return value
-    return _convert_element_type(value, target.dtype, weak_type=target.weak_type)
+    if t.dtype != target.dtype or t.weak_type != target.weak_type:
+        value = _convert_element_type(value, target.dtype, weak_type=target.weak_type)
+    return vary(value, axes_of(target))
 
 
 def zeros(target):

@@ -92,10 +92,9 @@ def _same_flags(leaves, traced):
         return leaves
     leaves = list(leaves)
     for k in range(len(leaves)):
-        values = {getattr(out[k], 'val', None) for out in outvars}
-        if len(values) == 1 and type(next(iter(values))) is bool \
-                and all(isinstance(out[k], Literal) for out in outvars):
-            leaves[k] = next(iter(values))
+        values = [out[k].val if isinstance(out[k], Literal) else None for out in outvars]
+        if all(type(v) is bool for v in values) and len(set(values)) == 1:
+            leaves[k] = values[0]
     return leaves
 
 

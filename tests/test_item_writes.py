@@ -334,3 +334,22 @@ def test_elif_chain_writing_items():
         actual = jax.jit(converted(three_way))(jnp.asarray(a), jnp.int32(i))
         np.testing.assert_array_equal(np.asarray(actual), expected)
     assert 'cond' not in primitives(three_way, jnp.asarray(a), 0)
+
+
+def write_row_and_item(R, row, item):
+    R[0, :] = row      # a (1, n) row: NumPy drops its leading unit axis
+    R[1, 1:] = row[:, 1:] * 2
+    R[2, 0] = item     # one item
+    return R
+
+
+def test_item_writes_shape_values_as_numpy_does():
+    R, row = np.zeros((3, 3), np.float32), np.arange(3, dtype=np.float32)[None, :]
+    expected = write_row_and_item(R.copy(), row, np.float32(5.0))
+    assert_same(autograph.convert(write_row_and_item)(jnp.asarray(R), jnp.asarray(row),
+                                                      jnp.float32(5.0)), expected)
+    for run in (lambda: write_row_and_item(R.copy(), row, np.ones((1, 1), np.float32)),
+                lambda: autograph.convert(write_row_and_item)(
+                    jnp.asarray(R), jnp.asarray(row), jnp.ones((1, 1)))):
+        with pytest.raises(ValueError, match='setting an array element with a sequence'):
+            run()

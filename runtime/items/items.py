@@ -55,7 +55,11 @@ def setitem(target, key, value):
             # (an array of values, which NumPy spreads over the selected items in
             # order, is left to JAX's error)
             return jnp.where(mask, jnp.asarray(value).astype(target.dtype), target)
-        return target.at[index_array(key)].set(jnp.asarray(value).astype(target.dtype))
+        key, value = index_array(key), jnp.asarray(value).astype(target.dtype)
+        try:
+            return target.at[key].set(value)
+        except ValueError:   # (JAX broadcasts less than NumPy: see `_numpy_shaped`)
+            return target.at[key].set(_numpy_shaped(target, key, value))
     _check_static(target, key)
     target[key] = value
     return target
@@ -88,6 +92,19 @@ def update_item(target, key, op, value):
     if not isinstance(target, jax.Array):
         _check_static(target, key)
     return setitem(target, key, _UPDATES[op](target[key], value))
+
+
+def _numpy_shaped(target, key, value):
+    """`value` as NumPy's item assignment shapes it for the items `target[key]` selects:
+    without the leading axes of length 1 it has beyond their shape (`R[j, :] = q.T @ A`
+    with a (1, n) product); NumPy's ValueError for an array given to one item."""
+    selected = jax.eval_shape(lambda t: t[key], target).shape
+    extra = value.ndim - len(selected)
+    if not selected and value.ndim:
+        raise ValueError('setting an array element with a sequence.')
+    if extra <= 0 or any(n != 1 for n in value.shape[:extra]):
+        return value   # (JAX's error, as it is)
+    return value.reshape(value.shape[extra:])
 
 
 def _set_part(part, key, value):

@@ -92,11 +92,12 @@ _LIBRARIES = tuple(os.path.dirname(module.__file__) + os.sep for module in (jax,
 
 def _raised_at(error):
     """The user's Location of the converted line that raised `error` (JAX's and NumPy's
-    own frames aside), or None where other code raised it (a function left unconverted,
-    the runtime)."""
+    own frames aside, and `ag.call`'s, which only forwards the line's call), or None
+    where other code raised it (a function left unconverted, the runtime)."""
     tb, last = error.__traceback__, None
     while tb is not None:
-        if not tb.tb_frame.f_code.co_filename.startswith(_LIBRARIES):
+        code = tb.tb_frame.f_code
+        if not (code.co_filename.startswith(_LIBRARIES) or origin.is_forwarding(code)):
             last = tb
         tb = tb.tb_next
     return origin.lookup(last.tb_frame.f_code.co_filename, last.tb_lineno) if last else None

@@ -62,6 +62,19 @@ def lookup(file, line):
     return line_map.get(line) if line_map else None
 
 
+_forwarding = set()   # code objects of runtime functions that only forward a call
+
+
+def forwards(*functions):
+    """Mark runtime `functions` as ones that only call what converted code gives them
+    (`ag.call`): an error raised in library code they call is the calling line's."""
+    _forwarding.update(f.__code__ for f in functions)
+
+
+def is_forwarding(code):
+    return code in _forwarding
+
+
 def caller_location(depth=1):
     """The user location of the nearest generated-code frame above the caller."""
     frame = sys._getframe(depth + 1)

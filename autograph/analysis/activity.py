@@ -155,6 +155,21 @@ MUTATING_METHODS = frozenset({
 """`x.append(v)` and the like modify `x`: a loop that appends carries the list."""
 
 
+def called_method(call):
+    """The callee `x.m` of a method call: `x.m(...)`, or `ag.call(x.m, ...)`, as
+    passes.calls writes a call of a method of an object whose type it cannot know (a
+    user object's method, or a list's); None for other calls. Either way the call is one
+    of `m` on `x` (a user's own `obj.call(x.m, ...)` is taken for one too: that can only
+    add state)."""
+    func = call.func
+    if func.__class__ is not ast.Attribute:
+        return None
+    if (func.attr == 'call' and call.args and func.value.__class__ is ast.Name
+            and call.args[0].__class__ is ast.Attribute):
+        return call.args[0]
+    return func
+
+
 class _Visitor(Visitor):
     def __init__(self):
         self.reads = set()
@@ -182,8 +197,8 @@ class _Visitor(Visitor):
     visit_Subscript = visit_Attribute = _visit_modified
 
     def visit_Call(self, node):
-        func = node.func
-        if isinstance(func, ast.Attribute) and func.attr in MUTATING_METHODS:
+        func = called_method(node)
+        if func is not None and func.attr in MUTATING_METHODS:
             target = func.value     # `xs.append(v)`, or `d['a'].append(v)`: changes d
             while isinstance(target, ast.Subscript):
                 target = target.value

@@ -1,7 +1,8 @@
 """Which objects a block changes in place, as opposed to variables it rebinds.
 
     xs = ag.setitem(xs, 0, v)     (from `xs[0] = v`, see passes/item_assignments.py)
-    xs.append(v)                  changes the object in `xs`
+    xs.append(v)                  changes the object in `xs` (so does
+    ag.call(xs.append, v)         passes.calls' call of a method of an object it cannot type)
     self.count = self.count + 1   changes the object in `self`: attribute `self.count`
 
 Such a change is visible through every other reference to the object (the caller's), so
@@ -179,14 +180,16 @@ class Mutation:
             whole.has_call = True
             func = node.func
             if isinstance(func, ast.Attribute):
-                if own is not None and func.attr in MUTATING_METHODS:
-                    self._store_target(func.value, own)
-                if func.attr in _GROWING and isinstance(func.value, ast.Name):
-                    whole.appended.add(func.value.id)
                 through_ag = (func.attr == 'call' and isinstance(func.value, ast.Name)
                               and func.value.id == self.ag and node.args)
                 target = node.args[0] if through_ag else func
-                if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name):
+                if not isinstance(target, ast.Attribute):
+                    return
+                if own is not None and target.attr in MUTATING_METHODS:
+                    self._store_target(target.value, own)
+                if isinstance(target.value, ast.Name):
+                    if target.attr in _GROWING:
+                        whole.appended.add(target.value.id)
                     whole.calls.append((depth, order, (target.value.id, target.attr,
                                                        bool(through_ag))))
         elif isinstance(node, ast.Assign):

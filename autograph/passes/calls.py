@@ -5,11 +5,14 @@
     range(n)              -> ag.range(n)    (builtins that must see traced values)
     helper(x)             -> ag.call(helper, x)   (converted when called, if user code)
     self.layer(x)         -> ag.call(self.layer, x)
-    x.reshape(-1)         stays (a method that arrays and builtin containers have)
+    x.reshape(-1)         stays where `x` surely is an array, list, dict, ... (a method
+                          of theirs on a value analysis.receivers knows: `x = jnp.ones(3)`,
+                          `out = []` in the function, a global list)
+    draws.take(k)         -> ag.call(draws.take, k)   (a method of any other object, such
+                                                       as a parameter: it may be a user
+                                                       object's, named like an array's;
+                                                       ag.call calls an array's as is)
     x.item()              -> ag.item(x)     (a traced array's element stays traced)
-    clipper.clip(x)       -> ag.call(clipper.clip, x)  (such a name on an object of a user
-                                                       class: `clipper = Clipper(...)` in
-                                                       the function, or a global instance)
     jax.grad(loss)        -> ag.call(jax.grad, loss)   (JAX transformations convert the
                                                          functions they are given)
     jnp.stack(out)        -> ag.call(jnp.stack, out)   (a list a staged loop collected
@@ -26,6 +29,7 @@ import jax
 import numpy as np
 
 from autograph.analysis.activity import activity, scope_of
+from autograph.analysis.receivers import Receivers
 from autograph.passes.base import walk_scope
 from autograph.runtime.python.calls import OVERRIDDEN_BUILTINS, TRANSFORMS
 from autograph.runtime.values.stacked import STACKERS
@@ -33,6 +37,24 @@ from autograph.runtime.values.stacked import STACKERS
 _CONTAINER_METHODS = frozenset().union(
     *[{n for n in dir(t) if not n.startswith('_')}
       for t in (jax.Array, np.ndarray, list, dict, set, tuple, str)])
+
+
+_ARRAY_COMPUTATIONS = frozenset({
+    'all', 'any', 'argmax', 'argmin', 'argsort', 'astype', 'clip', 'conj', 'conjugate',
+    'cumprod', 'cumsum', 'diagonal', 'dot', 'flatten', 'max', 'mean', 'min', 'nonzero',
+    'prod', 'ptp', 'ravel', 'repeat', 'reshape', 'round', 'squeeze', 'std', 'sum',
+    'swapaxes', 'trace', 'transpose', 'var', 'view', 'tolist', 'tobytes'})
+"""Array methods that compute from the array: on any receiver but `self` they stay plain
+calls (a user class whose method of such a name changes state is rare; generated code
+keeps reading as array code). Other container methods on a receiver that is not surely
+an array, list or dict (`draws.take(k)`, `agent.update(x)`, `memory.append(t)`) go
+through `ag.call`, which calls an array's or a list's as is."""
+
+
+def _at_index(receiver):
+    """`x.at[i]`: JAX's indexed-update helper (its `.set`, `.add`, ... are JAX's)."""
+    return (isinstance(receiver, ast.Subscript) and isinstance(receiver.value, ast.Attribute)
+            and receiver.value.attr == 'at')
 
 
 class Resolution:
@@ -48,6 +70,8 @@ def transform(function, ctx):
     appended = {n.func.value.id for n in found if isinstance(n.func, ast.Attribute)
                 and n.func.attr == 'append' and isinstance(n.func.value, ast.Name)}
     calls = _Calls(ctx, local_names, _method_receiver(function), appended)
+    calls.receivers = Receivers(function, nodes, ctx.resolver, local_names,
+                                _CONTAINER_METHODS)
     calls.user_objects = ctx.user_objects[function] = calls.user_objects_in(function, nodes)
     for node in found:
         calls.rewrite(node)
@@ -96,24 +120,25 @@ class _Calls:
         return {name for name, count in made.items()
                 if stores.get(name) == count and name not in parameters}
 
-    def _on_user_object(self, func):
-        """`obj.clip`, `obj.update` where `obj` holds an object of a user class, so that a
-        method named like a container's is the user's (converted through `ag.call`; the
-        attributes it assigns are the statement's fields, see analysis.mutation)."""
-        name = func.value.id
-        if name in self.local_names:
-            return name in self.user_objects
-        return self.ctx.resolver.is_user_object(name)
+    def _library_receiver(self, receiver):
+        """Whether the methods of `receiver` (the `x` of `x.m(...)`) are surely library
+        code: `x` an array, list, dict, ... (see analysis.receivers). The object a method
+        is defined on (`self`) is the user's."""
+        if isinstance(receiver, ast.Name) and receiver.id == self.receiver:
+            return False
+        return self.receivers.is_library(receiver)
 
     def rewrite(self, node):
         """Route the call `node` (in place): as is, to an `ag` builtin, or via ag.call."""
         kind, name = self._classify(node.func)
         if kind == Resolution.LIBRARY and self._stacks_collected_list(node):
             kind = Resolution.USER
+        if _is_item_call(node) and (kind == Resolution.LIBRARY or (
+                isinstance(node.func.value, ast.Name) and node.func.value.id != self.receiver)):
+            node.args = [node.func.value]   # (ag.item calls a user object's `item`)
+            node.func = ast.copy_location(self.ctx.runtime('item'), node.func)
+            return
         if kind == Resolution.LIBRARY:
-            if _is_item_call(node):
-                node.args = [node.func.value]
-                node.func = ast.copy_location(self.ctx.runtime('item'), node.func)
             return
         if kind == Resolution.BUILTIN:
             if name in OVERRIDDEN_BUILTINS:
@@ -155,14 +180,15 @@ class _Calls:
                 kind = self.ctx.resolver.classify(base.id)
                 if kind == Resolution.LIBRARY:
                     return kind, None
-            if (isinstance(func.value, ast.Name) and func.value.id != self.receiver
-                    and func.attr in _CONTAINER_METHODS and not self._on_user_object(func)):
-                return Resolution.LIBRARY, None
-            if isinstance(func.value, ast.Call) and func.attr in _CONTAINER_METHODS:
-                return Resolution.LIBRARY, None  # e.g. x.at[i].set(v), jnp.zeros(3).sum()
-            if isinstance(func.value, ast.Subscript) and func.attr in _CONTAINER_METHODS:
-                return Resolution.LIBRARY, None
+            if func.attr in _CONTAINER_METHODS and self._library_receiver(func.value):
+                return Resolution.LIBRARY, None  # e.g. out.append(v), jnp.zeros(3).sum()
+            if (func.attr in _ARRAY_COMPUTATIONS and not self._is_self(func.value)) \
+                    or _at_index(func.value):
+                return Resolution.LIBRARY, None  # e.g. x.sum(), x.at[i].set(v)
         return Resolution.USER, None
+
+    def _is_self(self, receiver):
+        return isinstance(receiver, ast.Name) and receiver.id == self.receiver
 
 
 def _dotted(func):
@@ -213,16 +239,11 @@ class LiveResolver:
             return Resolution.LIBRARY
         return Resolution.USER
 
-    def is_user_object(self, name):
-        """True when global `name` holds an instance of a user class (closure variables
-        vary between the closures that share the generated code: unknown)."""
-        from autograph.library import is_library
-        missing = object()
-        value = missing if name in self.free else self.globals.get(name, missing)
-        if value is missing or inspect.ismodule(value) or inspect.isclass(value) \
-                or inspect.isroutine(value):
-            return False
-        return not is_library(value)
+    def is_library_name(self, name):
+        """True when global `name` holds a module or an object of library code (an
+        array, a list, ...): its methods are library code. Closure variables vary between
+        the closures that share the generated code: unknown (False)."""
+        return self.classify(name) == Resolution.LIBRARY
 
     def module_name(self, name):
         """The dotted name of the module global `name` holds, or None (a closure
@@ -270,9 +291,10 @@ class StaticResolver:
             return Resolution.BUILTIN
         return Resolution.USER
 
-    def is_user_object(self, name):
-        """Unknown without running the module: container methods stay as they are."""
-        return False
+    def is_library_name(self, name):
+        """True for a name imported from a library module; a global the module defines
+        holds what running it would make: unknown (False)."""
+        return self.classify(name) == Resolution.LIBRARY
 
     def module_name(self, name):
         """The dotted name `import` binds to `name` (a module, or a name imported from

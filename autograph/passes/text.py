@@ -110,7 +110,8 @@ class _Text(ScopeTransformer):
         args = [self._message(a) for a in args]
         for keyword in node.keywords:
             keyword.value = self._message(keyword.value)
-        node.args, node.func = args, fn
+        through_ag = node.func is not fn   # `ag.call(obj.info, x)`: may be a user method
+        node.args = [fn] + args if through_ag else args
         self._displayed(node)
         if not any(texts) and not (kind == 'log' and len(args) > 1):
             return node

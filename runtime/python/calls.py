@@ -11,11 +11,12 @@ import inspect
 import sys
 
 import jax
+import numpy as np
 
 from ..errors import here
 from ..messages import staged_recursion
 from ..checks import check_outcomes
-from .. import context
+from .. import context, origin
 from ..context import staged_depth
 from ..values.stacked import STACKERS, Stacked
 
@@ -42,6 +43,11 @@ values. Converted code calls those; a builtin passed around as a value (`r = ran
 reaches `call`, which calls that version too (see `use_versions`)."""
 
 _VERSIONS = {}   # builtin name -> the `ag` namespace's version of it
+
+_PLAIN_OWNERS = frozenset({list, dict, set, frozenset, tuple, str, bytes, bytearray, int,
+                           float, complex, bool, np.ndarray})
+"""Exact types whose methods (`xs.append`, `x.sum`: converted code routes a method of an
+object it cannot type through `call`) are library code, called at once."""
 
 
 def use_versions(versions):
@@ -71,6 +77,9 @@ def call(fn, *args, **kwargs):
 
 
 def _call(fn, args, kwargs, slot=None):
+    owner = getattr(fn, '__self__', None)
+    if type(owner) in _PLAIN_OWNERS or isinstance(owner, jax.Array):
+        return fn(*args, **kwargs)   # a list's, a dict's or an array's own method
     name = getattr(fn, '__name__', None)
     if name in OVERRIDDEN_BUILTINS and getattr(builtins, name) is fn:
         return _VERSIONS[name](*args, **kwargs)   # ag.range, ...
@@ -108,6 +117,9 @@ def _call(fn, args, kwargs, slot=None):
         if not depths:
             del active[code]
     return result.value if isinstance(result, Written) and slot is None else result
+
+
+origin.forwards(call, _call)
 
 
 def _converted_functions(arg):

@@ -9,9 +9,11 @@ import builtins
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 from jax import lax
 
 from ..errors import here
+from .calls import call
 from ..checks.raises import raise_if
 from ..messages import (ambiguous_in, ambiguous_truth, items_differ, no_order,
                         traced_conversion)
@@ -232,11 +234,15 @@ float_ = _scalar(builtins.float, _to_float)
 bool_ = _scalar(builtins.bool, _to_bool)
 
 
+_ARRAYS = (jax.Array, np.ndarray, np.generic)
+
+
 def item(value):
     """Python reference: `value.item()`. A traced array of size 1 gives its element as a
-    traced scalar (a range bound or loop bound then stages the loop, as a traced `n`)."""
+    traced scalar (a range bound or loop bound then stages the loop, as a traced `n`); a
+    user object's own `item` method is converted (see `call`)."""
     if not is_traced(value):
-        return value.item()
+        return value.item() if isinstance(value, _ARRAYS) else call(value.item)
     if jnp.size(value) != 1:
         raise ValueError('can only convert an array of size 1 to a Python scalar')
     return jnp.reshape(value, ())

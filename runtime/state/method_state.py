@@ -19,7 +19,7 @@ def method_fields(obj, method, label):
     """{'label.attr': (obj, attr)} for the attributes of `obj` that `type(obj).method`
     assigns on `self`."""
     function = getattr(type(obj), method, None)
-    if not isinstance(function, types.FunctionType):
-        return {}
+    if not isinstance(function, types.FunctionType) or context.converter.is_library(function):
+        return {}   # (an array's `sum`, a list's `append`: no user attributes)
     attributes = context.converter.assigned_on_self(function.__code__)
     return {f'{label}.{attr}': (obj, attr) for attr in attributes}

@@ -392,3 +392,20 @@ def test_an_optional_refined_under_or_and_is_a_plain_value(x):
 def test_arithmetic_on_two_optional_values(x):
     assert autograph.convert(two_optionals)(jnp.float32(x)) == \
         pytest.approx(two_optionals(x))
+
+
+def two_maybe_unbound(x, c):
+    if c > 0:
+        fl = x * 2
+        xl = x
+    z = [0.0]
+    z[0] = (xl * 3 - fl) / (xl + 1)   # Python reads xl first (the value before the target)
+    return z[0] + fl
+
+
+def test_the_error_names_the_first_unbound_variable_python_reads():
+    with pytest.raises(UnboundLocalError) as python:
+        two_maybe_unbound(1.0, -1.0)
+    with pytest.raises(UnboundLocalError) as converted:
+        autograph.convert(two_maybe_unbound)(jnp.float32(1.0), jnp.float32(-1.0))
+    assert "'xl'" in str(python.value) and str(converted.value) == str(python.value)

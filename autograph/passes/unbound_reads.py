@@ -67,8 +67,9 @@ def _checked(stmts, flow, maybe, order, ctx):
         defined = flow.defined_in.get(stmt)
         if defined is not None:
             deferred = _check_in_lambdas(stmt, maybe - defined, ctx)
+            first = _first_reads(stmt)
             names = sorted((_own_reads(stmt, flow) & maybe) - defined - deferred,
-                           key=lambda n: (order.get(n, len(order)), n))
+                           key=lambda n: (first.get(n, _LAST), order.get(n, len(order)), n))
             out += templates.set_origin([templates.statements(
                 'name = ag.check_defined(name)', name=n, ag=ctx.ag)[0] for n in names], stmt)
         if not isinstance(stmt, SCOPES):
@@ -76,6 +77,26 @@ def _checked(stmts, flow, maybe, order, ctx):
                 block[:] = _checked(block, flow, maybe, order, ctx)
         out.append(stmt)
     return out
+
+
+_LAST = (2, 1 << 30, 0)   # (names read by generated code, which has no lines)
+
+
+def _first_reads(stmt):
+    """{name: a key that orders the names `stmt` reads (outside lambdas) as Python reads
+    them}: an assignment's value before its targets, else left to right. (The checks go
+    in that order, so the UnboundLocalError names the variable Python's would.)"""
+    first = {}
+    value = getattr(stmt, 'value', None) if isinstance(
+        stmt, (ast.Assign, ast.AnnAssign)) else None
+    in_value = set(ast.walk(value)) if value is not None else set()
+    for node in _own_nodes(stmt):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) \
+                and not _in_lambda(node, stmt):
+            key = (0 if node in in_value or value is None else 1,
+                   getattr(node, 'lineno', _LAST[1]), getattr(node, 'col_offset', 0))
+            first[node.id] = min(first.get(node.id, key), key)
+    return first
 
 
 def _check_in_lambdas(stmt, names, ctx):

@@ -9,7 +9,7 @@ import pytest
 
 import autograph
 from examples import seeds
-from tests.helpers import assert_same, check, staged
+from tests.helpers import assert_same, check, converted, staged
 
 
 def squash(x):
@@ -553,3 +553,25 @@ def test_an_iterator_not_read_after_a_traced_break_is_fine():
     assert 'iterator=' not in autograph.to_code(f)
     for x in (2., 0.5, -1.):
         assert_same(autograph.convert(f)(jnp.float32(x)), f(x))
+
+
+def search_while_one_equals_one(lo, hi):
+    while 1 == 1:
+        mid = (lo + hi) / 2
+        if hi - lo < 1e-3:
+            return mid
+        if mid * mid > 2.0:
+            hi = mid
+        else:
+            lo = mid
+
+
+def test_a_while_test_of_constants_is_an_endless_loop_left_by_return():
+    assert 'while_stmt' in autograph.to_code(search_while_one_equals_one)
+    expected = search_while_one_equals_one(1.0, 2.0)
+    assert_same(autograph.convert(search_while_one_equals_one)(jnp.float32(1.0),
+                                                               jnp.float32(2.0)), expected)
+    los, his = jnp.array([1.0, 0.0]), jnp.array([2.0, 3.0])
+    assert_same(jax.vmap(converted(search_while_one_equals_one))(los, his),
+                jnp.stack([search_while_one_equals_one(float(a), float(b))
+                           for a, b in zip(los, his)]))

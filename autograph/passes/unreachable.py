@@ -1,6 +1,7 @@
 """Drop the statements Python never runs: those after a `return`, `raise`, `break` or
 `continue` in the same block (or an `if` all of whose branches end so), and after a
-`while True:` loop that has no `break` (its only exits are `return` and `raise`).
+`while True:` loop that has no `break` (its only exits are `return` and `raise`). A
+`while` test made of constants only (`while 1 == 1:`, `while 1:`) is that `True`.
 
     while True:                    while True:
         x = f(x)                       x = f(x)
@@ -30,6 +31,8 @@ def _reachable(stmts):
         if not isinstance(stmt, SCOPES):
             for block in blocks(stmt):
                 block[:] = _reachable(block)
+        if isinstance(stmt, ast.While) and _constant_truth(stmt.test):
+            stmt.test = ast.copy_location(ast.Constant(value=True), stmt.test)
         out.append(stmt)
         if _ends(stmt):
             break
@@ -49,3 +52,19 @@ def is_endless(stmt):
     runs either.)"""
     return (isinstance(stmt, ast.While) and isinstance(stmt.test, ast.Constant)
             and bool(stmt.test.value) and not contains(stmt.body, ast.Break, LOOPS + SCOPES))
+
+
+_CONSTANT_PARTS = (ast.Constant, ast.UnaryOp, ast.BoolOp, ast.Compare, ast.unaryop,
+                   ast.boolop, ast.cmpop, ast.expr_context)
+"""(No arithmetic: `10 ** 10 ** 10` would take forever to compute here.)"""
+
+
+def _constant_truth(test):
+    """Whether `test` is made of constants only and is true (Python's truth of it)."""
+    if isinstance(test, ast.Constant) or not all(
+            isinstance(n, _CONSTANT_PARTS) for n in ast.walk(test)):
+        return False
+    try:
+        return bool(eval(compile(ast.Expression(body=test), '<test>', 'eval'), {}))
+    except Exception:   # (`1 < 'a'`: Python raises it when the loop starts; left to run)
+        return False

@@ -349,10 +349,6 @@ def test_regula_falsi_variables_bound_under_traced_ifs():
           (f32(-1.0), f32(-2.5)))
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    "project bug (named): with neither bracket `if` taken, Python's UnboundLocalError "
-    "names 'xl', the first unbound name `xr = (xl * fu - xu * fl) / ...` reads; the "
-    "converted call raises it naming 'fl'"))
 def test_regula_falsi_unbound_raises_as_python():
     run, args = lambda a, b: regulafalsi(lambda x: x ** 2 - 3, a, b, 1e-4), (f32(2.0), f32(3.0))
     with pytest.raises(UnboundLocalError) as python:
@@ -366,10 +362,6 @@ def test_false_position_return_in_while():
     agree(false_position_cubic, (f32(1.0), f32(2.0)), (f32(-0.8), f32(-0.3)))
 
 
-@pytest.mark.xfail(strict=True, raises=autograph.ControlFlowError, reason=(
-    'project bug (named): `while 1 == 1:` left only by `return` is taken to fall through '
-    'and return None under a traced condition, so jax.vmap refuses an optional result; '
-    'the same loop written `while True:` converts under jax.vmap'))
 def test_false_position_vmap_while_one_equals_one():
     agree_vmap(false_position_cubic, jnp.array([1.0, -0.8, 1.5]), jnp.array([2.0, -0.3, 3.0]))
 

@@ -5,6 +5,7 @@ import jax.numpy as jnp
 import pytest
 
 import autograph
+from autograph.runtime.loops import loop_policy
 from autograph.runtime.messages import KINDS
 from examples import tinygraph
 from tests.helpers import site
@@ -84,7 +85,8 @@ EXAMPLES = {
                         site(branches_differ, 'if x > 0')),
     'loop-state': (_converted(loop_state, jnp.ones(2), i32(3)),
                    site(loop_state, 'for i in range(n)')),
-    'list-in-staged-loop': (_converted(list_in_staged_loop, jnp.arange(3.)),
+    'list-in-staged-loop': (_converted(list_in_staged_loop, jnp.arange(   # (not unrolled)
+        loop_policy.LONGEST_ARRAY_UNROLL + 1.)),
                             site(list_in_staged_loop, 'for x in xs')),
     'condition': (_converted(condition, jnp.ones(3)), site(condition, 'if x > 0')),
     'python-value-needed': (_converted(python_value_needed, jnp.arange(3.)),

@@ -2,8 +2,9 @@
 
 A staged loop body is traced once: a list it appends to holds, while tracing, only its
 items from before the loop and this iteration's. Appending is collected per iteration;
-any other read of such a list must give Python's values (a loop over a Python range runs
-as Python) or a named error, never the values of that one trace.
+any other read of such a list must give Python's values (a loop over a Python range, or
+over an array's rows of static length, runs as Python) or a named error, never the values
+of that one trace.
 """
 import re
 
@@ -13,6 +14,7 @@ import pytest
 
 import autograph
 from autograph import ControlFlowError
+from autograph.runtime.loops import loop_policy
 from tests.helpers import assert_same, check, converted, f32, site, staged
 
 
@@ -220,15 +222,19 @@ def test_nested_append_in_a_loop_over_an_array():
 
 # --- loops that cannot run as Python: named errors ------------------------------------------
 
-def test_reading_in_a_loop_over_an_array_is_a_named_error():
+TOO_LONG = jnp.arange(loop_policy.LONGEST_ARRAY_UNROLL + 1.0)   # (its loop is not unrolled)
+
+
+def test_reading_in_a_loop_over_a_long_array_is_a_named_error():
     def f(xs):
         out = [xs[0]]
         for x in xs:
             out.append(out[-1] + x)
         return jnp.stack(out)
+    check(f, jnp.arange(3.0))   # (runs as Python, as a range loop would)
     with pytest.raises(ControlFlowError, match=r"'out' is read \(read at "
                        + location(f, 'out[-1] + x')):
-        autograph.convert(f)(jnp.arange(3.0))
+        autograph.convert(f)(TOO_LONG)
 
 
 def test_reading_a_list_in_a_dict_names_its_key():
@@ -237,9 +243,10 @@ def test_reading_a_list_in_a_dict_names_its_key():
         for x in xs:
             d['a'].append(x * len(d['a']))
         return jnp.stack(d['a'])
+    check(f, jnp.arange(3.0))
     with pytest.raises(ControlFlowError, match=r"'d\['a'\]' is read \(read at "
                        + location(f, 'len(d')):
-        autograph.convert(f)(jnp.arange(3.0))
+        autograph.convert(f)(TOO_LONG)
 
 
 def test_appending_in_a_while_loop_is_a_named_error():

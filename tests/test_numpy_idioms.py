@@ -8,6 +8,7 @@ import pytest
 
 import autograph
 from autograph.runtime.errors import ControlFlowError
+from autograph.runtime.loops import loop_policy
 from autograph.runtime.messages import ListReadInLoop
 from tests.helpers import assert_same, converted, f32, i32, primitives
 
@@ -213,8 +214,10 @@ def running_sums(xs):
 
 
 def test_a_list_read_and_grown_by_a_staged_loop_is_the_named_list_error():
+    # (over a few rows the loop runs as Python, see runtime.loops.loop_policy)
+    assert_same(autograph.convert(running_sums)(jnp.arange(5.)), running_sums(jnp.arange(5.)))
     with pytest.raises(ListReadInLoop, match="'ys' is read"):
-        autograph.convert(running_sums)(jnp.arange(5.))
+        autograph.convert(running_sums)(jnp.arange(loop_policy.LONGEST_ARRAY_UNROLL + 1.))
 
 
 # --- NumPy idioms ---------------------------------------------------------------------

@@ -18,7 +18,8 @@ arithmetic and comparisons item by item with scalars (`((s - m) ** 2).mean()`,
 `(s > 0).any()`: a masked slice again). Every other use (`s @ w`, `.shape`, `jnp.sum(s)`,
 returning it) would need the items as an array of that length: it is a
 ControlFlowError naming the slice and saying its length depends on a traced value (and in
-a loop over a Python range, the loop then runs as Python: see runtime.loops.loop_policy).
+a loop over a Python range or an array's rows, the loop then runs as Python: see
+runtime.loops.loop_policy).
 """
 import jax
 import jax.numpy as jnp

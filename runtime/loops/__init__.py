@@ -2,7 +2,8 @@
 
 - iterables.py: what a `for` iterates (arrays, ranges with traced bounds,
   `autograph.range`, `enumerate`/`zip` of them) and what each would stage;
-- loop_policy.py: whether a range with Python bounds is staged or unrolled;
+- loop_policy.py: whether a range with Python bounds is staged or unrolled (and an
+  array's rows, when its body cannot be staged);
 - vectorized.py: a loop whose iterations are independent, as one `jax.vmap` of its body.
 
 May import backends, staging and every package below them; used by runtime.operators

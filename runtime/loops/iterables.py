@@ -37,9 +37,23 @@ class TracedIterable:
     def over(cls, array):
         return cls([array], lambda k, x: x, _leading_length(array), indexed=False)
 
-    def loop(self, body, values, names, location, extra_test):
+    def loop(self, body, values, names, location, extra_test, require_traced=False):
         return loops.scan_loop(self.length, self.sequences, self.make_item, body, values,
-                               names, location, extra_test, self.indexed)
+                               names, location, extra_test, self.indexed,
+                               require_traced=require_traced)
+
+    def static(self):
+        """Whether its length is a Python int (known while tracing, not symbolic): a
+        converted `for` over it then runs as Python where its body cannot be staged,
+        as a loop over a range does (see runtime.loops.loop_policy)."""
+        return isinstance(self.length, int)
+
+    def after(self, done):
+        """The items left after the first `done` (of a static length)."""
+        make_item = self.make_item
+        return TracedIterable([s[done:] for s in self.sequences],
+                              lambda k, *slices: make_item(k + done, *slices),
+                              max(self.length - done, 0), self.indexed)
 
     def loop_values(self):
         return self.sequences

@@ -28,6 +28,13 @@ see runtime.state.lists), cannot be staged, nor can a loop over other Python ite
 loop is unrolled, with a warning naming the loop and the reason when it is longer than
 `LONG_LOOP` iterations, when its unrolled copies add more than `LARGE_UNROLL` equations
 to the program, or when the user asked for staging.
+
+A `for` over the rows of an array whose length is known while tracing (`for x in xs`, also
+under `enumerate` and `zip`) is always staged first, as one `lax.scan`, whatever its length
+or the unroll options; when its body cannot be staged (for the reasons above) it runs as
+Python instead, over rows `xs[0]`, `xs[1]`, ..., as a range loop of that length would, up
+to `LONGEST_ARRAY_UNROLL` rows. A longer one reports the error that stopped its staging
+(its unrolled copies would compile for minutes).
 """
 import contextlib
 import logging
@@ -41,6 +48,7 @@ SHORT_LOOP = 4
 LONG_LOOP = 16
 SHORT_LIST = LONG_LOOP + 1
 LARGE_UNROLL = 1000
+LONGEST_ARRAY_UNROLL = 1000
 
 log = logging.getLogger('autograph')
 
@@ -62,6 +70,13 @@ def wanted(length, unroll, short=SHORT_LOOP):
     if unroll is None:
         return None if length >= short else False
     return not unroll
+
+
+def may_unroll(length, rows):
+    """Whether a loop of `length` iterations whose body cannot be staged runs as Python:
+    over a Python range or list always (Python would run each iteration), over an array's
+    rows (`rows`) up to LONGEST_ARRAY_UNROLL of them."""
+    return not rows or length <= LONGEST_ARRAY_UNROLL
 
 
 def report_staged(location, length, how):

@@ -136,6 +136,8 @@ def _for(iterable, body, values, names, extra_test, unroll, independent_axis=Non
     if isinstance(iterable, (TracedIterable, StagedRange)) or is_traced(iterable):
         staged = iterable if isinstance(iterable, (TracedIterable, StagedRange)) \
             else TracedIterable.over(iterable)
+        if isinstance(staged, TracedIterable) and staged.static():   # (may run as Python)
+            return _items_for(staged, staged, body, values, names, extra_test, unroll)
         values = staged.loop(body, values, names, here(), extra_test)
     elif items is not None or (
             isinstance(iterable, (list, tuple)) and loop_policy.wanted(
@@ -158,19 +160,21 @@ def _length(iterable):
 
 def _items_for(iterable, items, body, values, names, extra_test, unroll,
                independent_axis=None):
-    """A `for` over a range with Python bounds (`items` a RangeItems) or a Python list of
-    like arrays (a StackedItems): one staged loop (vectorised when its iterations are
-    independent), or the Python loop. A range loop that carries or sees a framework's
-    values is the framework's to stage."""
+    """A `for` over a range with Python bounds (`items` a RangeItems), a Python list of
+    like arrays (a StackedItems) or an array's rows (a TracedIterable of static length,
+    always tried staged first: its items are traced): one staged loop (vectorised when
+    its iterations are independent), or the Python loop. A range loop that carries or
+    sees a framework's values is the framework's to stage."""
     location = here(2)
-    framework = dispatch.range_lowering_for(values, body)
+    rows = isinstance(items, TracedIterable)
+    framework = None if rows else dispatch.range_lowering_for(values, body)
     if framework is not None and isinstance(items, StackedItems):
         return _python_for(iterable, body, values, names, extra_test)
     if unroll is None and framework is not None:
         unroll = dispatch.unroll_option()
-    stage = loop_policy.wanted(len(items), unroll, loop_policy.SHORT_LIST if isinstance(
-        items, StackedItems) else loop_policy.SHORT_LOOP)
-    traced = any_traced(values)
+    stage = None if rows else loop_policy.wanted(len(items), unroll, (
+        loop_policy.SHORT_LIST if isinstance(items, StackedItems) else loop_policy.SHORT_LOOP))
+    traced = rows or any_traced(values)
     if independent_axis is not None and framework is None and extra_test is None \
             and not isinstance(items, StackedItems) and vectorized.wanted(unroll) \
             and (traced or dispatch.sees(body, any_traced)):
@@ -197,6 +201,8 @@ def _items_for(iterable, items, body, values, names, extra_test, unroll,
         except loops.NothingTraced:
             pass
         except _NEEDS_PYTHON as error:
+            if not loop_policy.may_unroll(len(items), rows):
+                raise
             reason = _reason(error)
         else:
             loop_policy.report_staged(location, len(items), how)

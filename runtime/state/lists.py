@@ -16,9 +16,9 @@ method but `append`, `extend` and `+=`) would see only those items, not the ones
 iterations appended, so Python's values cannot be had from one trace. The list records
 the read, and a loop whose body both reads and grows a list raises
 `messages.ListReadInLoop` (a ControlFlowError naming the list and the line): a loop over a
-Python range then runs as Python (unrolled, see runtime.loops.loop_policy), any other loop
-reports the error. Reading a list that the body does not grow is fine: it is carried
-whole.
+Python range, or over the rows of an array of static length, then runs as Python
+(unrolled, see runtime.loops.loop_policy), any other loop reports the error. Reading a
+list that the body does not grow is fine: it is carried whole.
 """
 import os
 import sys

@@ -12,6 +12,7 @@ import jax.numpy as jnp
 import pytest
 
 import autograph
+from autograph.runtime.loops import loop_policy
 from tests.helpers import assert_same, staged
 
 
@@ -438,15 +439,20 @@ def test_uninitialized_variables():
 
 def test_loop_variable_changing_type_is_a_named_error():
     # upstream: TestForLoops.test_init_with_invalid_jax_type / _mismatched_type: a
-    # staged loop carries 'x' with one type; a str before it cannot be carried.
+    # staged loop carries 'x' with one type; a str before it cannot be carried. Over an
+    # array of a length known while tracing the loop then runs as Python (as a loop
+    # over a range does): Python's values; over more rows than it unrolls, the error.
     def f(xs):
         x = ''
         acc = 0
         for x in xs:
             acc = acc + x
         return x, acc
+    assert_same(autograph.convert(f)(jnp.array([0, 4, 5])), f(jnp.array([0, 4, 5])))
+    empty = jnp.zeros(0, jnp.int32)
+    assert autograph.convert(f)(empty) == f(empty) == ('', 0)   # (no iteration)
     with pytest.raises(autograph.ControlFlowError, match="'x'"):
-        autograph.convert(f)(jnp.array([0, 4, 5]))
+        autograph.convert(f)(jnp.arange(loop_policy.LONGEST_ARRAY_UNROLL + 1))
 
 
 def test_python_list_index_fallback_gives_python_values():

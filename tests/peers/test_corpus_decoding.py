@@ -1,8 +1,9 @@
-"""Corpus of public functions, decoding: Viterbi (numpy-ml's HMM and two other NumPy
-versions), the HMM forward pass, beam search over a probability table, CTC greedy decoding,
-greedy decoding to an end token, top-k / top-p filtering and temperature sampling, ported
-with the edits a user makes moving NumPy (or torch) code to JAX; random draws take a
-`jax.random` key.
+"""Corpus of public functions, decoding: Viterbi (numpy-ml's HMM, two other NumPy
+versions, and one written in their shape that reads the tail of the list it appends to),
+the HMM forward pass, beam search over a probability table, CTC greedy decoding, greedy
+decoding to an end token, top-k / top-p filtering and temperature sampling, ported with the
+edits a user makes moving NumPy (or torch) code to JAX; random draws take a `jax.random`
+key.
 
 Sources and edits: tests/peers/CORPUS.md; the checks (converted against the same code run
 as plain Python, the ground truth): tests/peers/corpus_harness.py."""
@@ -11,7 +12,7 @@ import jax.numpy as jnp
 import pytest
 
 import autograph
-from tests.peers.corpus_harness import agree, i32
+from tests.peers.corpus_harness import agree, agree_grad, agree_vmap, i32
 
 A = jnp.array([[0.7, 0.2, 0.1], [0.3, 0.5, 0.2], [0.2, 0.3, 0.5]])
 B = jnp.array([[0.6, 0.3, 0.1], [0.1, 0.6, 0.3], [0.2, 0.2, 0.6]])
@@ -169,6 +170,27 @@ def test_viterbi_vectorised_with_uint8_back_pointers():
           rtol=1e-5, atol=1e-7)
 
 
+def viterbi_log_lists(obs, pi, A, B):   # written for the corpus, as NumPy Viterbis are
+    log_A, log_B = jnp.log(A), jnp.log(B)
+    log_d = [jnp.log(pi) + log_B[:, obs[0]]]
+    back = []
+    for z in obs[1:]:   # (an array's rows: the reads of log_d[-1] run it as Python)
+        scores = log_d[-1][:, None] + log_A
+        back.append(jnp.argmax(scores, axis=0))
+        log_d.append(jnp.max(scores, axis=0) + log_B[:, z])
+    path = [jnp.argmax(log_d[-1])]
+    for pointers in back[::-1]:
+        path.append(pointers[path[-1]])
+    return jnp.stack(path[::-1]), jnp.max(log_d[-1])
+
+
+def test_viterbi_reading_the_tail_of_the_list_it_appends_to():
+    agree(viterbi_log_lists, (OBS, PI, A, B), (OBS2, PI2, A2, B2))
+    agree_vmap(viterbi_log_lists, jnp.stack([OBS, OBS2, OBS[::-1]]), PI, A, B,
+               in_axes=(0, None, None, None))
+    agree_grad(lambda pi, obs: viterbi_log_lists(obs, pi, A, B)[1], PI, OBS)
+
+
 # --- beam search, CTC and greedy decoding ---------------------------------------------------
 
 def beam_search_decoder(predictions, top_k=3):   # rashad101/NLP_Practice
@@ -188,10 +210,6 @@ def beam_search_decoder(predictions, top_k=3):   # rashad101/NLP_Practice
 PREDICTIONS = jnp.array([[0.1, 0.7, 0.1, 0.1], [0.7, 0.1, 0.1, 0.1], [0.1, 0.1, 0.6, 0.2]])
 
 
-@pytest.mark.xfail(strict=True, raises=autograph.ControlFlowError, reason=(
-    'project bug (named): `for token_probs in predictions` over an array of static length '
-    'is staged as a scan and refused since the beam list grows from 1 to top_k items; the '
-    'same loop over `range(len(predictions))` runs as Python and converts'))
 def test_beam_search_decoder():
     agree(beam_search_decoder, (PREDICTIONS,), (PREDICTIONS[::-1],))
 

@@ -235,19 +235,11 @@ def trapped_rainwater(heights):
                for left, right, height in zip(left_max, right_max, heights))
 
 
-@pytest.mark.xfail(strict=True, raises=autograph.ControlFlowError, reason=(
-    'project bug (named): a Python list of numbers (`[0] * n`) assigned at a traced index '
-    '(`enumerate` over an array, staged as a scan) is refused; the list could be carried '
-    'as an array'))
 def test_trapped_rainwater():
     agree(trapped_rainwater, (jnp.array([0, 1, 0, 2, 1, 0, 1, 3, 2, 1, 2, 1], i32),),
           (jnp.array([7, 1, 5, 3, 6, 4, 0, 2, 2, 9, 1, 1], i32),))
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    'project bug (named): the ControlFlowError (also a ValueError) of the list write at a '
-    'traced index, raised while tracing, comes before the staged check `if any(h < 0 ...): '
-    'raise ValueError` can run, so pytest.raises sees the wrong message'))
 def test_trapped_rainwater_negative_raises_as_python():
     with pytest.raises(ValueError, match='No height can be negative'):
         autograph.convert(trapped_rainwater)(jnp.array([1, -1, 2], i32))

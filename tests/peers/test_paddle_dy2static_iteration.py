@@ -11,6 +11,7 @@ import jax.numpy as jnp
 import pytest
 
 import autograph
+from autograph.runtime.loops import loop_policy
 from tests.helpers import assert_same, check, converted, line_of, staged
 
 
@@ -169,15 +170,18 @@ def test_list_read_back_while_it_grows(xs):
 
 
 def test_list_read_back_while_it_grows_over_a_traced_array():
-    # Staged as one loop, the body holds only this iteration's items: the read of an
-    # earlier one is the loop's named error (it was a raw IndexError from the read).
+    # Staged as one loop, the body would hold only this iteration's items: the loop over
+    # the array's rows runs as Python instead (as a loop over a range does). Over more rows
+    # than loop_policy unrolls, the read of an earlier item is the loop's named error.
+    check(window_of_previous_items, jnp.array(INTS))
     read, loop = (line_of(window_of_previous_items, text)
                   for text in ("feats['key'][-2]", 'for i, v'))
     with pytest.raises(autograph.ControlFlowError,
                        match=rf"'feats\['key'\]' is read \(read at \S+iteration.py:{read}\) in "
                              rf"the body of the staged loop at \S+iteration.py:{loop} that "
                              r"appends to it"):
-        autograph.convert(window_of_previous_items)(jnp.array(INTS))
+        autograph.convert(window_of_previous_items)(
+            jnp.arange(loop_policy.LONGEST_ARRAY_UNROLL + 1))
 
 
 @pytest.mark.parametrize('xs', [INTS, [0, 1], [7, 1]])

@@ -302,10 +302,32 @@ def test_complex_of_traced_parts():
                 np.array([f(0., 1.), f(1., 1.)]))
 
 
-def test_a_boolean_mask_read_keeps_a_named_error():
+def masked_statistics(x, labels, k):
+    """Reductions of the items traced boolean masks select (k-means' centroid update)."""
+    centres = []
+    for c in range(k):
+        centres.append(x[labels == c].mean(axis=0))
+    flat = x.reshape(-1)
+    return (jnp.stack(centres), flat[flat > 0].sum(), (x[x < 0] ** 2).max(),
+            x[labels == 0].any())
+
+
+def test_a_boolean_mask_read_reduced_at_once_gives_pythons_value():
+    x = np.random.default_rng(3).normal(size=(8, 3)).astype(np.float32)
+    labels = np.array([0, 1, 2, 0, 1, 2, 0, 1], np.int32)
+    expected = masked_statistics(x, labels, 3)
+    assert_same(autograph.convert(masked_statistics)(jnp.asarray(x), jnp.asarray(labels), 3),
+                expected)
+    xs = jnp.stack([jnp.asarray(x), -jnp.asarray(x)])
+    assert_same(jax.vmap(converted(masked_statistics), in_axes=(0, None, None))(
+        xs, jnp.asarray(labels), 3), jax.tree_util.tree_map(
+            lambda *v: np.stack(v), expected, masked_statistics(-x, labels, 3)))
+
+
+def test_a_boolean_mask_read_used_otherwise_is_a_named_error():
     def f(x):
-        return x[x > 0].sum()
-    with pytest.raises(ControlFlowError, match='traced boolean mask'):
+        return x[x > 0] @ x[x > 0]
+    with pytest.raises(ControlFlowError, match='traced boolean mask selects'):
         autograph.convert(f)(jnp.arange(-2., 3.))
 
 

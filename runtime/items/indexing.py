@@ -21,6 +21,7 @@ from jax import lax
 from .. import context
 from ..checks.absent import present
 from ..checks.raises import raise_if
+from .masked import selected
 from ..errors import here
 from ..messages import boolean_mask, sequence_index, traced_repeat
 from ..values.stacked import Stacked
@@ -102,7 +103,11 @@ def _array_item(array, index):
     parts = index if isinstance(index, tuple) else (index,)   # (`x[i, mask]` too)
     if any(isinstance(p, jax.Array) and is_traced(p) and p.dtype == jnp.bool_
            for p in parts):
-        raise boolean_mask(here(2))
+        location = here(2)
+        masked = None if isinstance(index, tuple) else selected(array, index, location)
+        if masked is None:
+            raise boolean_mask(location)
+        return masked
     return array[index_array(index)]
 
 

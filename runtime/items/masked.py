@@ -3,7 +3,8 @@
     for i in range(n):
         out[i] = x[max(0, i - 2):i + 3].sum()     # 3, 4, 5, ..., 5, 4, 3 items
 
-A compiled program has fixed shapes, so such a slice cannot be an array. It can still be
+The same for the items a traced boolean mask selects (`x[labels == k].mean(axis=0)`,
+see `selected`). A compiled program has fixed shapes, so such a slice cannot be an array. It can still be
 summed: the program slices a fixed number of items (the most Python's slice can have)
 and a mask says which of them Python's slice holds. A reduction that ignores the items
 outside the mask computes Python's value exactly:
@@ -165,6 +166,24 @@ def _extreme(dtype, lowest):
         return not lowest
     info = jnp.iinfo(dtype)
     return info.min if lowest else info.max
+
+
+def selected(data, mask, location):
+    """`data[mask]` for a traced boolean `mask` over `data`'s first axis or over all its
+    axes, as a Masked value (its reductions read Python's items exactly: `x[labels ==
+    k].mean(axis=0)`, `x[x > 0].sum()`); None for other masks (the caller's error).
+    (The items a mask over all axes selects make one axis: only whole reductions of them
+    keep NumPy's axis numbering, so only those are allowed.)"""
+    if not (mask.ndim == 1 and data.ndim >= 1 and mask.shape[0] == data.shape[0]) \
+            and mask.shape != data.shape:
+        return None
+    grid = jnp.broadcast_to(mask.reshape(mask.shape + (1,) * (data.ndim - mask.ndim)),
+                            data.shape)
+
+    def describe():
+        return 'the items a traced boolean mask selects', location
+    return Masked(data, grid, range(mask.ndim), jnp.logical_not(jnp.any(mask)), describe,
+                  ('mask', mask))
 
 
 def axis_mask(lo, hi, position, width):

@@ -129,3 +129,64 @@ def test_a_log_a_helper_appends_to_in_a_staged_branch_stays_a_trace_effect():
         return x
     same(f(jnp.float32(1.0)), 1.0)
     assert log == ['called']        # traced once, as tf.function's trace-time effects
+
+
+# --- a global (or closure variable) both the function and a helper it calls assign -------
+
+CNT = 0
+
+
+def doubled(d):
+    global CNT
+    CNT = (CNT * 2 + d) % 10007
+
+
+def counted_loop(x, n):
+    global CNT
+    k = 0
+    while k < n:
+        CNT = (CNT + k) % 10007
+        doubled(k)
+        k += 1
+    if x > 0:
+        CNT = CNT + 1
+        doubled(3)
+    return x + CNT
+
+
+def _run_counted(fn, *args):
+    global CNT
+    CNT = 0
+    first = fn(*args)
+    return first, fn(*args), CNT   # (the second call starts where the first left CNT)
+
+
+@pytest.mark.parametrize('x, n', [(1.0, 5), (-1.0, 0), (2.0, 3)])
+def test_a_global_the_function_and_its_helper_both_assign(x, n):
+    expected = _run_counted(counted_loop, x, n)
+    same(_run_counted(autograph.convert(counted_loop), jnp.float32(x), jnp.int32(n)),
+         expected)
+
+
+def closure_counter(x, n):
+    count = 0
+
+    def bump(d):
+        nonlocal count
+        count = count * 2 + d
+
+    k = 0
+    while k < n:
+        count = count + k
+        bump(k)
+        k += 1
+    return x + count
+
+
+@pytest.mark.parametrize('n', [0, 4])
+def test_a_closure_variable_the_function_and_its_helper_both_assign(n):
+    same(autograph.convert(closure_counter)(jnp.float32(1.0), jnp.int32(n)),
+         closure_counter(1.0, n))
+    same(jax.jit(autograph.convert(closure_counter, jit=False))(jnp.float32(1.0),
+                                                                jnp.int32(n)),
+         closure_counter(1.0, n))

@@ -44,6 +44,11 @@ class Nonlocals:
         self._created = [loop and isinstance(r.get(), Undefined) for r in self._refs]
         self._depth = staged_depth()
 
+    def keys(self):
+        """The keys of the places these variables are (runtime.state.places): a function
+        the statement calls that writes one changes what this layer carries already."""
+        return [ref.key for ref in self._refs]
+
     def get(self):
         return tuple(Unbound(ref.name) if type(value) is Undefined else value
                      for ref, value in ((ref, ref.get()) for ref in self._refs))
@@ -114,6 +119,10 @@ class _Cell:
     def set(self, value):
         self.cell.cell_contents = value
 
+    @property
+    def key(self):   # (the key of its Place, see runtime.state.places)
+        return ('cell', id(self.cell))
+
 
 class _Global:
     def __init__(self, name, namespace):
@@ -127,6 +136,10 @@ class _Global:
             self.namespace.pop(self.name, None)   # unset (a marker stays: it says why)
         else:
             self.namespace[self.name] = value
+
+    @property
+    def key(self):   # (the key of its Place, see runtime.state.places)
+        return ('global', id(self.namespace), self.name)
 
 
 def current_value(name, functions):

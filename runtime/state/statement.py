@@ -84,8 +84,9 @@ class Statement:
                      for place in self._extra.values()]
             if self._logs is not None:
                 extra += self._logs.fields()
+            carried = list(self._extra) + (self._shared.keys() if self._shared else [])
             self._objects = Mutations(self.values, self.names, self._fields, extra,
-                                      watches.Watch(self._functions, self._extra))
+                                      watches.Watch(self._functions, carried))
         return self._objects
 
     def staged(self, run):

@@ -8,8 +8,8 @@ Calls: `user_facing` is the one translation at the API boundary (`Function` and
 own exception; any other error keeps its type and gains notes naming the user's lines;
 JAX's UnexpectedTracerError becomes an `EscapedTracer` that says how a traced value escapes
 in converted code; JAX's errors for a traced array given to Python code that needs its
-value (`np.asarray(x)`, `x.tolist()`), raised on a converted line of the user's, become a
-`TracedValueNeeded` naming that line and the fix; JAX's error for `jax.jvp` through a
+value (`np.asarray(x)`, `x.tolist()`, `jnp.zeros(n)` with a traced `n`), raised on a
+converted line of the user's, become a `TracedValueNeeded` naming that line and the fix; JAX's error for `jax.jvp` through a
 reverse-differentiable staged loop gains a note with the fix. The caller re-raises the
 result `from` its cause, so a user's `raise ... from` keeps its cause.
 """
@@ -54,7 +54,7 @@ def user_facing(error):
     origin.add_user_notes(error)
     if isinstance(error, jax.errors.UnexpectedTracerError):
         return _escaped(error)
-    if isinstance(error, _VALUE_NEEDED):
+    if isinstance(error, _VALUE_NEEDED) or _traced_shape(error):
         location = _raised_at(error)
         if location is not None:
             return _value_needed(error, location)
@@ -87,6 +87,14 @@ _VALUE_NEEDED = (jax.errors.ConcretizationTypeError, jax.errors.TracerArrayConve
 """JAX's errors for Python code that needs a traced array's value (TracerBoolConversionError
 is a ConcretizationTypeError)."""
 
+
+
+def _traced_shape(error):
+    """JAX's TypeError for a traced value given as an array's shape (`jnp.zeros(n)`)."""
+    return type(error) is TypeError and str(error).startswith(
+        'Shapes must be 1D sequences of concrete values')
+
+
 _LIBRARIES = tuple(os.path.dirname(module.__file__) + os.sep for module in (jax, numpy))
 
 
@@ -106,7 +114,9 @@ def _raised_at(error):
 def _value_needed(error, location):
     """JAX's `error`, as the project's named error at the user's `location` (also of
     JAX's class, so that code catching that still catches it)."""
-    named = messages.value_for_python(type(error).__name__, location)
+    shape = _traced_shape(error)
+    named = messages.value_for_python('as a shape' if shape else type(error).__name__,
+                                      location, shape)
     needed = TracedValueNeeded(str(named))
     needed.kind = named.kind
     for note in getattr(error, '__notes__', ()):

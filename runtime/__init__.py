@@ -9,6 +9,8 @@ from .operators.logical import and_, not_, or_
 from .operators.loops import for_stmt, while_stmt
 from .python.filtering import comprehension_test
 from .python.filtering import filter_ as filter
+from .python.selections import keep, selection
+from .python.selections import len_ as len
 from .python.identity import is_, is_not
 from .items.items import setitem, update_item
 from .items.item_writes import setitems
@@ -47,10 +49,11 @@ __all__ = ['Undefined', 'all', 'and_', 'any', 'assert_', 'bool', 'call', 'call_w
            'enumerate',
            'filter',
            'float', 'for_stmt', 'format', 'getitem', 'getslice', 'handlers', 'if_chain',
-           'if_exp', 'if_exp_chain', 'if_stmt', 'in_', 'int', 'item', 'is_', 'is_not', 'max',
+           'if_exp', 'if_exp_chain', 'if_stmt', 'in_', 'int', 'item', 'is_', 'is_not', 'keep',
+           'len', 'max',
            'message', 'message_percent', 'method_fields', 'min', 'not_', 'or_', 'pow',
            'python_subject', 'raise_', 'raise_if', 'range', 'repeat', 'repr', 'reraise',
-           'setitem', 'setitems', 'sorted',
+           'selection', 'setitem', 'setitems', 'sorted',
            'span', 'str', 'sum', 'text', 'update_item', 'while_stmt', 'window',
            'windows', 'written', 'zip']
 

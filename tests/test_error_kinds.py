@@ -39,11 +39,11 @@ def condition(x):
 
 
 def python_value_needed(xs):
-    return sum([v for v in xs if v > 0])
+    return [v for v in xs if v > 0][0]     # (a comprehension reduced at once converts)
 
 
 def run_time_shape(x):
-    return x[x > 0].sum()
+    return x[x > 0].shape     # (reduced at once, `x[x > 0].sum()`, it converts)
 
 
 def in_place_change(xs, x):

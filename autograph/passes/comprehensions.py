@@ -1,18 +1,32 @@
-"""The `if` clauses of comprehensions -> `ag.comprehension_test(...)`.
+"""The `if` clauses of comprehensions -> `ag.comprehension_test(...)`, or, in a
+comprehension reduced at once, -> loops over `ag.keep(...)`.
 
     [y for y in ys if y > 2]   ->   [y for y in ys if ag.comprehension_test(y > 2)]
 
 Which items a comprehension keeps decides how many it has, and a compiled program's
 arrays have static shapes: a test on a traced value cannot be staged. The runtime check
 passes Python values through (Python's meaning) and names the traced case with the user's
-line, instead of JAX's TracerBoolConversionError. Runs after the expressions pass, so the
-test is a single expression.
+line, instead of JAX's TracerBoolConversionError.
+
+A list comprehension or generator expression that is the argument of the builtin `min`,
+`max`, `sum`, `len`, `any` or `all` is reduced at once: its value needs no list of the
+kept items, and a traced test becomes a mask (see runtime.python.selections):
+
+    sum(x for x in xs if x > 0)
+        ->   ag.sum(ag.selection(((x, kept) for x in xs for kept in ag.keep(x > 0))))
+
+Runs after the calls pass (the builtins are `ag.min`, ...; `len` stays a builtin there)
+and the expressions pass, so each test is a single expression.
 """
 import ast
 
+from autograph.analysis.activity import scope_of
 from autograph.passes.base import ScopeTransformer
 
 ONLY_WITH = (ast.comprehension,)   # see analysis.census
+
+_REDUCTIONS = {'min': {'key', 'default'}, 'max': {'key', 'default'}, 'sum': {'start'},
+               'any': set(), 'all': set()}
 
 
 class _Tests(ScopeTransformer):
@@ -22,6 +36,64 @@ class _Tests(ScopeTransformer):
                                                args=[test], keywords=[]), test)
                     for test in node.ifs]
         return node
+
+    def visit_Call(self, node):
+        reduction = self._reduction(node)
+        if reduction is not None:
+            node.args[0] = self._selection(node.args[0])
+            if reduction == 'len':
+                node.func = ast.copy_location(self.ctx.runtime('len'), node.func)
+        self.generic_visit(node)
+        return node
+
+    def _reduction(self, node):
+        """The builtin reduction `node` calls on a filtered list comprehension or
+        generator expression, or None."""
+        if not node.args or not isinstance(node.args[0], (ast.ListComp, ast.GeneratorExp)) \
+                or not any(g.ifs for g in node.args[0].generators):
+            return None
+        func, keywords = node.func, {k.arg for k in node.keywords}
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) \
+                and func.value.id == self.ctx.ag and func.attr in _REDUCTIONS:
+            allowed = _REDUCTIONS[func.attr]
+            positional = 2 if func.attr == 'sum' else 1
+            if len(node.args) <= positional and keywords <= allowed:
+                return func.attr
+        elif isinstance(func, ast.Name) and func.id == 'len' and len(node.args) == 1 \
+                and not keywords and isinstance(node.args[0], ast.ListComp) \
+                and self._builtin_len():
+            return 'len'
+        return None
+
+    def _builtin_len(self):
+        if not hasattr(self, '_len_is_builtin'):
+            self._len_is_builtin = 'len' not in scope_of(self.root).locals and \
+                self.ctx.resolver.is_builtin('len')
+        return self._len_is_builtin
+
+    def _selection(self, comprehension):
+        """`[elt for v in vs if t1 if t2]` ->
+        `ag.selection([(elt, kept_1) for v in vs for kept in ag.keep(t1)
+                                               for kept_1 in ag.keep(t2, kept)])`."""
+        kept, generators = None, []
+        for generator in comprehension.generators:
+            tests, generator.ifs = generator.ifs, []
+            generators.append(generator)
+            for test in tests:   # (a name per test: an inner loop must not rebind it)
+                previous = [ast.Name(id=kept, ctx=ast.Load())] if kept else []
+                kept = self.ctx.namer.new('kept')
+                call = ast.Call(func=self.ctx.runtime('keep'), args=[test] + previous,
+                                keywords=[])
+                generators.append(ast.comprehension(
+                    target=ast.Name(id=kept, ctx=ast.Store()),
+                    iter=ast.copy_location(call, test), ifs=[], is_async=0))
+        comprehension.generators = generators
+        comprehension.elt = ast.Tuple(elts=[comprehension.elt,
+                                            ast.Name(id=kept, ctx=ast.Load())],
+                                      ctx=ast.Load())
+        return ast.copy_location(ast.Call(func=self.ctx.runtime('selection'),
+                                          args=[comprehension], keywords=[]),
+                                 comprehension)
 
 
 transform = _Tests.transform

@@ -41,8 +41,10 @@ def traced_filter(construct, location):
         PYTHON_VALUE_NEEDED, construct, location, happened='tests a traced value',
         why=f'the number of items kept would depend on values {KNOWN_AT_RUN_TIME}, and its '
             f'arrays have static shapes',
-        fix='Keep every item and mask them (jnp.where(test, item, fill)), or select with a '
-            'boolean mask outside jax.jit')
+        fix='Reduce the comprehension at once (`sum(...)`, `len([...])`, `min`, `max`, '
+            '`any` or `all` of it: converted code masks the items), keep every item and '
+            'mask them (jnp.where(test, item, fill)), or select with a boolean mask outside '
+            'jax.jit')
 
 
 def no_text(construct, location):
@@ -152,16 +154,19 @@ def traced_conversion(name, what, location):
             'Index or reduce the array to a scalar first')
 
 
-def value_for_python(error_name, location):
+def value_for_python(error_name, location, shape=False):
     """JAX's `error_name` (its error for Python code that needs a traced array's value:
-    `np.asarray(x)`, `x.tolist()`, `bool(x)`...) raised on the user's line `location`."""
+    `np.asarray(x)`, `x.tolist()`, `bool(x)`...) raised on the user's line `location`;
+    `shape`: the value was given as an array's shape (`jnp.zeros(n)`)."""
+    fix = ('Give the shape as a Python int (from a static argument or an array\'s '
+           'shape), or keep a fixed size and mask the items that are not needed') if shape \
+        else ('Use jnp for NumPy functions (jnp.asarray, not np.asarray), and `.item()`, '
+              '`float()` or `int()` for a Python number: converted code stages them, and '
+              'the `if` or `while` that tests the result')
     return problem(
         PYTHON_VALUE_NEEDED, 'a traced array', location, statement=True,
         happened=f'is given to Python code that needs its value ({error_name})',
-        why=f'the value is {KNOWN_AT_RUN_TIME}',
-        fix='Use jnp for NumPy functions (jnp.asarray, not np.asarray), and `.item()`, '
-            '`float()` or `int()` for a Python number: converted code stages them, and '
-            'the `if` or `while` that tests the result')
+        why=f'the value is {KNOWN_AT_RUN_TIME}', fix=fix)
 
 
 def range_step(over):

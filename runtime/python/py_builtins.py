@@ -14,6 +14,7 @@ from jax import lax
 
 from ..errors import here
 from .calls import call
+from . import selections
 from ..checks.raises import raise_if
 from ..messages import (ambiguous_in, ambiguous_truth, items_differ, no_order,
                         traced_conversion)
@@ -37,6 +38,11 @@ def _stack(items, what):
 
 
 def _extremum(name, python_fn, pairwise, arg_best, args, kwargs):
+    if len(args) == 1 and isinstance(args[0], selections.Selection):
+        items = args[0].python_items()
+        if items is None:
+            return selections.extremum(name, args[0], **kwargs)
+        args = (items,)
     if len(args) == 1:
         args = (_items(args[0]),)
     if not any_traced(args) and not any_traced(kwargs.get('default')):
@@ -76,7 +82,13 @@ def max_(*args, **kwargs):
 
 def sum_(iterable, /, start=0):
     """Python reference: `sum(iterable, start)`: `start + item0 + item1 + ...`; a traced
-    array sums along its first axis in one `jnp.sum`."""
+    array sums along its first axis in one `jnp.sum`; see runtime.python.selections for
+    a comprehension with a traced `if`."""
+    if isinstance(iterable, selections.Selection):
+        items = iterable.python_items()
+        if items is None:
+            return selections.total(iterable, start)
+        iterable = items
     if is_traced(iterable):
         return start + jnp.sum(iterable, axis=0)
     return builtins.sum(iterable, start)
@@ -103,6 +115,8 @@ def sorted_(iterable, /, *, key=None, reverse=False):
 
 
 def _truth(name, stop_on, iterable):
+    if isinstance(iterable, selections.Selection):
+        iterable = iterable.truths(stop_on)
     traced = []
     for item in iterable:
         if not is_traced(item):

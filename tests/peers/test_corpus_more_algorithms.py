@@ -101,10 +101,10 @@ def dijkstra(WMat, s):
 
 
 @pytest.mark.xfail(strict=True, raises=autograph.ControlFlowError, reason=(
-    'project bug (named): `min([v for v in range(rows) if ... distance[v] == min_dist])`, '
-    'a comprehension with a traced `if` reduced at once by min, is refused as a list of '
-    'run-time length (a masked min gives Python\'s value); `visited[nextv] = True` would then '
-    'writes a dict at that traced key'))
+    'named: `nextv_list = [v for v in range(rows) if ... distance[v] == min_dist]` is a list '
+    'of run-time length assigned to a name and printed (only a comprehension reduced at once, '
+    '`min([...])`, is computed with a mask); written as `nextv = min([...])` it converts, and '
+    'then `visited[nextv] = True` writes a Python dict at a traced key (named error)'))
 def test_dijkstra_dicts_and_filtered_comprehensions():
     weights = lambda g: jnp.stack([(g > 0).astype(jnp.float32), g], axis=-1)  # edge, weight
     agree(dijkstra, (weights(G1), 0), (weights(G2), 0))

@@ -30,7 +30,10 @@ of one hidden stack per module:
 - `logs`: while a converted Function is traced, the lists its code only appends to
   (runtime.state.logs: staged statements carry what they append to them);
 - `embeddings`: the frameworks whose converted code is running, innermost last (None
-  where an embedding is suspended; runtime.registry).
+  where an embedding is suspended; runtime.registry);
+- `symbolic`: whether the converted function being run was given arrays with symbolic
+  dimensions (`jax.export`): its tests are then traced, not computed while tracing
+  (runtime.operators.conditionals.tested).
 
 Two process-wide services sit beside it: the recursion limit, which Python keeps per
 process, is raised and restored through one counted, locked protocol (`recursion_room`),
@@ -61,6 +64,7 @@ class TracingContext:
     written: list = dataclasses.field(default_factory=list)
     discovered: dict = dataclasses.field(default_factory=dict)
     logs: object = None
+    symbolic: bool = False
 
 
 _current = contextvars.ContextVar('autograph_tracing_context', default=None)

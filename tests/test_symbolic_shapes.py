@@ -77,6 +77,32 @@ def with_if(xs, w):
     return total @ w
 
 
+def range_with_if(xs, w):         # a staged `if` reading xs[i] in a range over `t`
+    h = jnp.zeros(xs.shape[1:])
+    for i in range(xs.shape[0]):
+        if jnp.sum(xs[i]) > 0:
+            h = h + xs[i] * i
+        else:
+            h = h - 0.5 * xs[i]
+    return h @ w
+
+
+def range_if_on_bound(xs, w):     # a test comparing the index with the symbolic bound
+    h = jnp.zeros(xs.shape[1:])
+    for i in range(xs.shape[0]):
+        if i < xs.shape[0] - 2:
+            h = jnp.tanh(h @ w + xs[i])
+        elif jnp.mean(xs[i]) > 0:
+            h = h + xs[i]
+    return h
+
+
+def if_on_mean(xs, w):            # jnp.mean divides by the symbolic size
+    if jnp.mean(xs) > 0:
+        return jnp.sum(xs, axis=0) @ w
+    return jnp.sum(xs * xs, axis=0)
+
+
 def with_break(xs, w):            # a break: a while loop up to the symbolic bound
     h = jnp.zeros(xs.shape[1:])
     for t in range(xs.shape[0]):
@@ -106,8 +132,8 @@ def collected(xs, w):             # a list grown by the loop: one stacked array
 SEQUENCE_FIRST = export.symbolic_shape(f't, b, {D}')
 BATCH_FIRST = export.symbolic_shape(f'b, t, {D}')
 CASES = [(fn, SEQUENCE_FIRST) for fn in (
-    rnn, over_items, with_enumerate, counted, strided, backwards, with_if, with_break,
-    nested, collected)] + [(rnn_batch_first, BATCH_FIRST)]
+    rnn, over_items, with_enumerate, counted, strided, backwards, with_if, range_with_if,
+    range_if_on_bound, if_on_mean, with_break, nested, collected)] + [(rnn_batch_first, BATCH_FIRST)]
 
 
 def inputs(shape, seed):
@@ -171,3 +197,23 @@ def test_a_symbolic_range_that_may_be_empty():
     for t in (1, 2, 3):
         xs, w = inputs((t, 2, D), t)
         assert_same(restored.call(xs, w), strided(xs, w))
+
+
+def test_a_symbolic_array_read_from_a_closure():
+    """A converted function whose arguments have no symbolic dimension, reading an array
+    that has one from its closure: its staged tests still export."""
+    def outer(xs, w):
+        @autograph.convert(jit=False)
+        def step(i):                   # (i: a Python int; the mean divides by `b`)
+            if jnp.mean(xs[i]) > 0:
+                return jnp.sum(xs[i] @ w)
+            return -1.0
+        return sum(step(i) for i in range(3))
+
+    exported = export.export(jax.jit(outer))(
+        jax.ShapeDtypeStruct(SEQUENCE_FIRST, jnp.float32),
+        jax.ShapeDtypeStruct((D, D), jnp.float32))
+    restored = export.deserialize(exported.serialize())
+    for t, b, seed in [(4, 2, 3), (7, 3, 4)]:
+        xs, w = inputs((t, b, D), seed)
+        assert_same(restored.call(xs, w), outer(xs, w))

@@ -46,6 +46,7 @@ from autograph.runtime import context
 from autograph.runtime.staging import loop_autodiff
 from autograph.runtime.loops import loop_policy
 from autograph.runtime.checks.absent import check_defined
+from autograph.runtime.values.types import has_symbolic_shape
 
 # --- the eager switch -------------------------------------------------------------------
 
@@ -320,7 +321,8 @@ class Function:
 
     def _run_converted(self, args, kwargs):
         with loop_policy.unroll_loops(self.unroll_loops), \
-                loop_autodiff.autodiff_mode(self.loop_autodiff):
+                loop_autodiff.autodiff_mode(self.loop_autodiff), context.setting(
+                    symbolic=context.current().symbolic or has_symbolic_shape((args, kwargs))):
             return check_defined(self.converted(*args, **kwargs))
 
     def pretty_printed_concrete_signatures(self):

@@ -17,6 +17,7 @@ import jax
 import jax.numpy as jnp
 from jax import lax
 
+from .. import context
 from ..python import identity
 from ..checks.absent import Maybe
 from ..backends import dispatch
@@ -35,11 +36,20 @@ def tested(test):
 
     Not inside `jax.shard_map`: there a constant that meets a value varying over the
     mesh axes is cast to vary too (`lax.pvary`, runtime.values.varying), which JAX
-    cannot compute while tracing (`jnp.mean(x) > 0` would fail): the test is traced."""
-    if inside_manual():
+    cannot compute while tracing (`jnp.mean(x) > 0` would fail): the test is traced.
+    Nor where shapes are symbolic (`jax.export`): a symbolic dimension used as a value
+    (`jnp.mean(xs)` divides by one, `xs[i]` compares `i` with one) is known only when
+    the program runs. The converted function's arguments tell (`context.symbolic`); a
+    test that meets a symbolic dimension otherwise (read from a closure) is traced again."""
+    if inside_manual() or context.current().symbolic:
         return test()
-    with jax.ensure_compile_time_eval():
-        return test()
+    try:
+        with jax.ensure_compile_time_eval():
+            return test()
+    except NotImplementedError as error:   # (JAX's words for a symbolic dimension)
+        if 'dim_as_value' not in str(error):
+            raise
+    return test()
 
 
 def if_stmt(test, if_true, if_false, args=(), names=(), returned=None, fields=None,

@@ -3,6 +3,7 @@ import math
 
 import jax
 import jax.numpy as jnp
+from jax import export
 from jax._src.lax.lax import _convert_element_type   # lax.convert_element_type, keeping weak
 
 from ..messages import condition_shape
@@ -14,6 +15,12 @@ def aval(value):
     manual axes it varies over (runtime.values.varying)."""
     t = jax.typeof(value)
     return typed(t.shape, t.dtype, t.weak_type, axes_of(t))
+
+
+def has_symbolic_shape(tree):
+    """Whether an array in `tree` has a symbolic dimension (`jax.export.symbolic_shape`)."""
+    return any(isinstance(leaf, jax.Array) and any(map(export.is_symbolic_dim, leaf.shape))
+               for leaf in jax.tree_util.tree_leaves(tree))
 
 
 def item_type(array):

@@ -57,6 +57,9 @@ def _at_index(receiver):
             and receiver.value.attr == 'at')
 
 
+_MISSING = object()
+
+
 class Resolution:
     LIBRARY = 'library'      # call as is
     BUILTIN = 'builtin'      # a builtin: overridden ones go to ag.<name>, others stay
@@ -182,13 +185,22 @@ class _Calls:
                     return kind, None
             if func.attr in _CONTAINER_METHODS and self._library_receiver(func.value):
                 return Resolution.LIBRARY, None  # e.g. out.append(v), jnp.zeros(3).sum()
-            if (func.attr in _ARRAY_COMPUTATIONS and not self._is_self(func.value)) \
+            if (func.attr in _ARRAY_COMPUTATIONS and not self._user_object(func.value)) \
                     or _at_index(func.value):
                 return Resolution.LIBRARY, None  # e.g. x.sum(), x.at[i].set(v)
         return Resolution.USER, None
 
-    def _is_self(self, receiver):
-        return isinstance(receiver, ast.Name) and receiver.id == self.receiver
+    def _user_object(self, receiver):
+        """Whether `receiver` surely holds an object of a user class: `self`, a local
+        made only by calling a user class (`c = Clipper(3.0)`), a global instance."""
+        if not isinstance(receiver, ast.Name):
+            return False
+        name = receiver.id
+        if name == self.receiver:
+            return True
+        if name in self.local_names:
+            return name in self.user_objects
+        return self.ctx.resolver.is_user_object(name)
 
 
 def _dotted(func):
@@ -245,6 +257,16 @@ class LiveResolver:
         the closures that share the generated code: unknown (False)."""
         return self.classify(name) == Resolution.LIBRARY
 
+    def is_user_object(self, name):
+        """True when global `name` holds an instance of a user class (closure variables
+        vary between the closures that share the generated code: unknown)."""
+        from autograph.library import is_library
+        value = self.globals.get(name, _MISSING) if name not in self.free else _MISSING
+        if value is _MISSING or inspect.ismodule(value) or inspect.isclass(value) \
+                or inspect.isroutine(value):
+            return False
+        return not is_library(value)
+
     def module_name(self, name):
         """The dotted name of the module global `name` holds, or None (a closure
         variable varies between the closures that share the generated code: None)."""
@@ -295,6 +317,10 @@ class StaticResolver:
         """True for a name imported from a library module; a global the module defines
         holds what running it would make: unknown (False)."""
         return self.classify(name) == Resolution.LIBRARY
+
+    def is_user_object(self, name):
+        """Unknown without running the module: array computations stay plain calls."""
+        return False
 
     def module_name(self, name):
         """The dotted name `import` binds to `name` (a module, or a name imported from

@@ -133,6 +133,34 @@ def bisection_lax(c):
     return (lo + hi) / 2
 
 
+def bisection_break(c):
+    """Bisection with a tolerance `break`: the step runs under `if not did_break:`."""
+    lo, hi = jnp.float32(0.0), jnp.float32(10.0)
+    for _ in range(100):
+        if hi - lo < 1e-5:
+            break
+        mid = (lo + hi) / 2
+        if mid ** 3 - mid - c > 0:
+            hi = mid
+        else:
+            lo = mid
+    return (lo + hi) / 2
+
+
+def bisection_break_lax(c):
+    def cond(state):
+        i, lo, hi = state
+        return jnp.logical_and(i < 100, hi - lo >= 1e-5)
+
+    def body(state):
+        i, lo, hi = state
+        mid = (lo + hi) / 2
+        above = mid ** 3 - mid - c > 0
+        return i + 1, jnp.where(above, lo, mid), jnp.where(above, mid, hi)
+    _, lo, hi = lax.while_loop(cond, body, (0, jnp.float32(0.0), jnp.float32(10.0)))
+    return (lo + hi) / 2
+
+
 # --- Mandelbrot escape counts: vmap of a per-pixel while --------------------------------
 
 def mandelbrot(c):
@@ -152,6 +180,31 @@ def mandelbrot_lax(c):
         return jnp.logical_and(count < 50, jnp.abs(z) <= 2)
     return lax.while_loop(cond, lambda s: (s[0] * s[0] + c, s[1] + 1),
                           (jnp.complex64(0), 0))[1]
+
+
+def mandelbrot_break(c):
+    """The escape test after the step: the step count runs under `if not did_break:`."""
+    z = jnp.complex64(0)
+    count = 0
+    for _ in range(50):
+        z = z * z + c
+        if jnp.abs(z) > 2:
+            break
+        count += 1
+    return count
+
+
+def mandelbrot_break_lax(c):
+    def cond(state):
+        i, z, count, done = state
+        return jnp.logical_and(i < 50, jnp.logical_not(done))
+
+    def body(state):
+        i, z, count, _ = state
+        z = z * z + c
+        done = jnp.abs(z) > 2
+        return i + 1, z, jnp.where(done, count, count + 1), done
+    return lax.while_loop(cond, body, (0, jnp.complex64(0), 0, False))[2]
 
 
 def mandelbrot_grid(size=256):
@@ -253,8 +306,14 @@ def make_workloads():
                                                  jnp.float32))),
         Workload('newton break', newton, newton_lax, (jnp.float32(612.0),)),
         Workload('bisection', bisection, bisection_lax, (jnp.float32(5.0),)),
+        Workload('bisection break', bisection_break, bisection_break_lax,
+                 (jnp.float32(5.0),)),
         Workload('mandelbrot 256x256', mandelbrot, mandelbrot_lax, (mandelbrot_grid(),),
                  wrap=jax.vmap, eager=False),
+        Workload('mandelbrot break 256x256', mandelbrot_break, mandelbrot_break_lax,
+                 (mandelbrot_grid(),), wrap=jax.vmap, eager=False),
+        Workload('mandelbrot break, one point', mandelbrot_break, mandelbrot_break_lax,
+                 (jnp.complex64(-0.75 + 0.1j),), eager=False),
         Workload('train step (grad)', train_step, train_step_lax,
                  (jnp.asarray(rng.normal(size=(16, 4)) * 0.1, jnp.float32),
                   xs.reshape(8, 4, 16), jnp.zeros((8, 4, 4))), eager=False),

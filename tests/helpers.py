@@ -104,16 +104,34 @@ def loop_copies(fn, *args):
     there when a write cannot be in place (a read of the old value not ordered before
     the write): O(size) per iteration. Fails when nothing compiled to a while loop."""
     hlo = jax.jit(converted(fn)).lower(*args).compile().as_text()
+    carried = set()
+    for shapes in re.findall(r'= \((.*)\) while\(', hlo):
+        carried.update(re.findall(r'\b\w+\[\d[\d,]*\]', shapes))
+    assert carried, 'no while loop carrying an array was compiled'
+    copy = re.compile(r'= (\w+\[[\d,]*\])(?:\{[\d,]*\})? copy\(')
+    return [line.strip() for text in _in_loops(hlo) for line in text.splitlines()
+            if (m := copy.search(line)) and m.group(1) in carried]
+
+
+def loop_conditionals(fn, *args):
+    """The `conditional` instructions of the compiled converted `fn` (under jax.jit,
+    `args` traced) inside a while loop's body or condition, or what they call: each is
+    a branch the device decides on every iteration."""
+    hlo = jax.jit(converted(fn)).lower(*args).compile().as_text()
+    return [line.strip() for text in _in_loops(hlo) for line in text.splitlines()
+            if ' conditional(' in line]
+
+
+def _in_loops(hlo):
+    """The texts of the computations of compiled `hlo` that while loops run (bodies,
+    conditions, and what they call: conditional branches, nested loops, fusions)."""
     computations = {}
     for text in re.split(r'\n(?=\S)', hlo):
         name = re.match(r'(?:ENTRY )?%?([\w.\-]+)', text.strip())
         if name:
             computations[name.group(1)] = text
-    carried = set()
-    for shapes in re.findall(r'= \((.*)\) while\(', hlo):
-        carried.update(re.findall(r'\b\w+\[\d[\d,]*\]', shapes))
-    todo = set(re.findall(r'body=%?([\w.\-]+)', hlo))
-    assert todo and carried, 'no while loop carrying an array was compiled'
+    todo = set(re.findall(r'(?:body|condition)=%?([\w.\-]+)', hlo))
+    assert todo, 'no while loop was compiled'
     called = re.compile(r'(?:body|condition|calls|to_apply|branch_computations|'
                         r'true_computation|false_computation)=\{?([%\w.\-, ]+)\}?')
     found = set()
@@ -123,9 +141,7 @@ def loop_copies(fn, *args):
             found.add(name)
             for group in called.findall(computations[name]):
                 todo.update(n.strip().lstrip('%') for n in group.split(','))
-    copy = re.compile(r'= (\w+\[[\d,]*\])(?:\{[\d,]*\})? copy\(')
-    return [line.strip() for name in found for line in computations[name].splitlines()
-            if (m := copy.search(line)) and m.group(1) in carried]
+    return [computations[name] for name in found]
 
 
 def staged(fn, *args):

@@ -182,7 +182,9 @@ def test_a_later_operand_with_an_effect_is_staged_under_the_first():
     code = autograph.to_code(ticked_operands)
     assert 'ag.and_(' not in code and 'ag.or_(' not in code
     jaxpr = jax.make_jaxpr(lambda x: converted(ticked_operands)(x, Counter()))(f32(1.0))
-    assert any(e.primitive.name == 'cond' for e in jaxpr.jaxpr.eqns)
+    # (the counter's new value is chosen by the operand before it: a cond, or a select
+    # where the branches are cheap, see runtime.staging.cheap)
+    assert {'cond', 'select_n'} & {e.primitive.name for e in jaxpr.jaxpr.eqns}
 
 
 def pure_operands(x, n):

@@ -18,7 +18,8 @@ from ..checks.raises import raised as raised_now
 from ..protocol import RETURN_VALUE
 from ..values.split import Unbound, Undefined, merge, split, unpack
 from ..values.varying import varying
-from . import collectives, item_branches
+from .. import context
+from . import cheap, collectives, item_branches
 from .trace import State, staging, trace
 from ..values.types import aval, cast, promoted, zeros
 
@@ -74,7 +75,7 @@ def switch(selector, branches, args, names, location, what='`if`', returned=(),
 
     runs = [run(t, f) for t, f in zip(traced, fills)]
     leaves = _lowered(selector, runs, in_leaves, [t.jaxpr for t in traced], targets,
-                      (location, what))
+                      (location, what), any(map(_checks, traced)))
     if layout is not None:
         leaves, error_leaves = leaves[:len(targets)], leaves[len(targets):]
         checks.replace(checks.Errors(errors.table, layout, error_leaves))
@@ -131,11 +132,13 @@ def _common_types(avals, names, out_state, source, traced, site):
     return targets
 
 
-def _lowered(selector, runs, in_leaves, jaxprs, targets, site):
-    """The output leaves of the staged branches `runs`: one item write, a conditional,
-    or a select. `site`: (location, what) of the statement."""
+def _lowered(selector, runs, in_leaves, jaxprs, targets, site, checked=False):
+    """The output leaves of the staged branches `runs`: a select, one item write, or a
+    conditional. `site`: (location, what) of the statement; `checked`: whether a branch
+    has a check (a `raise`: those stay in a conditional)."""
     two_way = len(runs) == 2 and jnp.result_type(selector) == jnp.bool_
-    if any(jaxpr.eqns for jaxpr in jaxprs):
+    if any(jaxpr.eqns for jaxpr in jaxprs) and (
+            checked or not cheap.selectable(jaxprs, context.current().batch)):
         # Branches that only write a few items: the items selected, one write (see
         # item_branches); else a conditional.
         leaves = item_branches.selected(selector, two_way, runs, in_leaves, jaxprs)
@@ -145,14 +148,24 @@ def _lowered(selector, runs, in_leaves, jaxprs, targets, site):
                       else lax.switch(selector, runs, *in_leaves))
         return leaves
     # Every branch only picks existing values or constants (`if c: flag = True`,
-    # `elif x == 3: y = 30`): a select computes the same values and derivatives
-    # without a conditional (and XLA compiles it in time linear in the branches).
+    # `elif x == 3: y = 30`), or computes a few element-wise values whose derivatives
+    # stay finite on the side not taken (runtime.staging.cheap: `if not did_break:
+    # x = x + 1`): a select computes the same values and derivatives without a
+    # conditional (and XLA compiles it in time linear in the branches).
     columns = list(zip(*[r(*in_leaves) for r in runs]))
     shapes = [t.shape for t in targets] + [None] * (len(columns) - len(targets))
     return [_select(selector, two_way, [v if shape is None else
                                         jnp.broadcast_to(v, shape) for v in values])
             if any(v is not values[0] for v in values) else values[0]
             for values, shape in zip(columns, shapes)]
+
+
+def _checks(traced):
+    """Whether the branch `traced` changes the error state (has a check)."""
+    outvars = traced.jaxpr.jaxpr.outvars
+    errors = outvars[len(outvars) - traced.error_count:] if traced.error_count else []
+    return any(isinstance(v, Literal) or v not in traced.jaxpr.jaxpr.invars
+               for v in errors)
 
 
 def _optional(i, name, spec, present, absent, traced, fills, site):

@@ -1,8 +1,9 @@
 """A differential fuzzer: random valid, terminating programs run plain and converted.
 
 Each program takes `x` (float32), `n` (int32, 0..6) and `v` (float32[4]), mixes
-if/elif/else (some `elif` tests tick an object: a side effect Python has only where the
-tests before are false), bounded `while`, `for` over static and traced ranges and arrays,
+if/elif/else (some tests tick an object, alone or in either operand of `and`/`or`: a
+side effect Python has only where it evaluates the test), a Python bool flag tested in
+conditions (some programs flip it or make it traced), bounded `while`, `for` over static and traced ranges and arrays,
 break/continue/early return, and/or/not, ternaries and helper calls, nested at least
 three deep, and state in objects (see StateGenerators). It runs unconverted on concrete
 arrays (the ground truth; `v` as a NumPy array, whose items Python can assign) and
@@ -296,7 +297,7 @@ class ProgramGenerator(StateGenerators):
         r = self.rng
         options = [f'{r.choice(FLOAT_VARS + ("x",))} > {r.choice(["0.0", "0.5", "-0.5", "b"])}',
                    f'k % {r.randrange(2, 4)} == 0', f'k < {r.randrange(0, 8)}', 'n > 2',
-                   f'v[{r.randrange(4)}] < a', 'jnp.sum(v) > x', 'k >= n']
+                   f'v[{r.randrange(4)}] < a', 'jnp.sum(v) > x', 'k >= n', 'flag', 'not flag']
         return r.choice(options)
 
     def cond(self, depth=0):
@@ -311,7 +312,10 @@ class ProgramGenerator(StateGenerators):
 
     # statements ---------------------------------------------------------------------
     def assign(self, depth):
-        if self.rng.random() < 0.65:
+        r = self.rng.random()
+        if r < 0.06:   # a Python flag flipped, or made traced (else it stays a Python bool)
+            self.emit(depth, self.rng.choice(['flag = not flag', 'flag = a > b']))
+        elif r < 0.65:
             self.emit(depth, f'{self.rng.choice(FLOAT_VARS)} = {self.float_expr()}')
         else:
             self.emit(depth, f'k = {self.int_expr()}')
@@ -435,6 +439,7 @@ class ProgramGenerator(StateGenerators):
         self.emit(1, 'a = x')
         self.emit(1, 'b = jnp.sum(v) * 0.5')
         self.emit(1, 'k = 1')
+        self.emit(1, f'flag = {self.rng.choice(["True", "False"])}')
         self.state_prologue()
         if self.scopes.enabled:
             self.scopes.prelude()

@@ -35,6 +35,7 @@ def test_programs_use_object_state():
     text = '\n'.join(make_program(seed)[0] for seed in range(200))
     for construct in ('s.f = ', 's.f += ', 's.c = ', 'w[1:3] *= ', '] += a', '], w[',
                       'push(pair, ', 'elif ticked(s, ', 'elif (ticked(s, ',
-                      ' and ticked(s, ', ' or ticked(s, ', 'if (x'):
+                      ' and ticked(s, ', ' or ticked(s, ', 'if (x', 'if flag:',
+                      'flag = not flag', 'flag = a > b'):
         assert construct in text, construct
     assert re.search(r'\n +t\d+ = .*\n(.*\n)*? {4}a = a \+ t\d+ \* 0\.1', text)

@@ -2,12 +2,14 @@
 import inspect
 import os
 import re
+from unittest import mock
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 
 import autograph
+from autograph.runtime.staging import cheap
 
 
 def assert_same(actual, expected, rtol=1e-5, atol=1e-6):
@@ -145,8 +147,11 @@ def _in_loops(hlo):
 
 
 def staged(fn, *args):
-    """The control-flow primitives in the converted `fn`'s jaxpr."""
-    return primitives(fn, *args) & {'cond', 'while', 'scan'}
+    """The control-flow primitives in the converted `fn`'s jaxpr, each staged branch a
+    `cond`: traced with the cost rule that makes cheap branches selects switched off
+    (runtime.staging.cheap; tests/test_cheap_branches.py checks the selects)."""
+    with mock.patch.object(cheap, 'selectable', lambda *_: False):
+        return primitives(fn, *args) & {'cond', 'while', 'scan'}
 
 
 i32 = jnp.int32

@@ -144,4 +144,8 @@ def _differentiable(v):
 
 
 def _size(v):
-    return math.prod(getattr(v.aval, 'shape', ()))
+    """The items of `v`; a symbolic dimension (jax.export) counts as too many."""
+    shape = getattr(v.aval, 'shape', ())
+    if not all(isinstance(n, int) for n in shape):
+        return SELECT_ITEMS + 1
+    return math.prod(shape)

@@ -64,9 +64,14 @@ def site(fn, text):
     return f'{os.path.basename(inspect.getsourcefile(fn))}:{line_of(fn, text)}'
 
 
-def primitives(fn, *args):
+def primitives(fn, *args, cheap_selects=False):
     """Names of all primitives in the jaxpr of the converted `fn`, nested ones included.
-    Array arguments are traced; Python values stay static."""
+    Array arguments are traced; Python values stay static. Each staged branch is a
+    `cond` unless `cheap_selects`: the cost rule that makes cheap branches selects
+    (runtime.staging.cheap) is off, so that tests can tell a staged branch."""
+    if not cheap_selects:
+        with mock.patch.object(cheap, 'selectable', lambda *_: False):
+            return primitives(fn, *args, cheap_selects=True)
     converted = autograph.convert(fn, jit=False)
     is_array = [isinstance(a, (jax.Array, np.ndarray)) for a in args]
 
@@ -148,10 +153,8 @@ def _in_loops(hlo):
 
 def staged(fn, *args):
     """The control-flow primitives in the converted `fn`'s jaxpr, each staged branch a
-    `cond`: traced with the cost rule that makes cheap branches selects switched off
-    (runtime.staging.cheap; tests/test_cheap_branches.py checks the selects)."""
-    with mock.patch.object(cheap, 'selectable', lambda *_: False):
-        return primitives(fn, *args) & {'cond', 'while', 'scan'}
+    `cond` (see `primitives`; tests/test_cheap_branches.py checks the selects)."""
+    return primitives(fn, *args) & {'cond', 'while', 'scan'}
 
 
 i32 = jnp.int32

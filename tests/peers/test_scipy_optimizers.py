@@ -378,7 +378,11 @@ def test_brent_through_a_driver_function():
         solver.optimize()
         return solver.get_result(full_output=True)
     agree(lambda a, b: brent(bumpy, (a, b), 1e-3), f32(1.), f32(1.5))
-    agree(lambda a, b, c: brent(bumpy, (a, b, c), 1e-3), f32(1.), f32(1.3), f32(2.))
+    # (cheap branches computed side by side and selected round in another order than the
+    # plain run's operations one by one; one of Brent's step choices then differs: a
+    # minimum within the method's tol=1e-3 of Python's, in as many steps)
+    agree(lambda a, b, c: brent(bumpy, (a, b, c), 1e-3), f32(1.), f32(1.3), f32(2.),
+          atol=2e-3)
     agree_batched(lambda a: brent(bumpy, (a, a + 0.5), 1e-3), jnp.array([-2., 1., 2.]))
 
 

@@ -119,30 +119,6 @@ def call_key(args, kwargs):
     return (treedef, tuple(leaf_key(leaf) for leaf in leaves)), leaves
 
 
-def static_part(key):
-    """What a key holds besides its arrays' shapes and dtypes: (structure, the leaves'
-    keys with None for each array). Keys with one static part share a jax.jit, which
-    keys the arrays itself (see `Function._static_jit`)."""
-    treedef, keys = key
-    return treedef, tuple(None if isinstance(k, ArrayKey) else k for k in keys)
-
-
-def full_key(static, arrays):
-    """(key, leaves) of a call with static part `static` and these arrays (or tracers)."""
-    treedef, keys = static
-    arrays = iter(arrays)
-    leaves, full = [], []
-    for k in keys:
-        if k is None:
-            leaf = next(arrays)
-            full.append(leaf_key(leaf))
-        else:
-            leaf = k.value if isinstance(k, ValueKey) else k.obj
-            full.append(k)
-        leaves.append(leaf)
-    return (treedef, tuple(full)), leaves
-
-
 def takes_traced_type(traced, given):
     """Whether the argument keyed `given` may stand for an array traced as `traced`: a
     Python number, or a weakly typed array of the same shape, that JAX's promotion

@@ -15,8 +15,7 @@ from autograph.function.logs import LogNames, LogRead, append_logged, kept_apart
 from autograph.function.results import Result, given_back
 from autograph.runtime.state.installed import Installed, snapshot, write
 from autograph.runtime.state.logs import Logs
-from autograph.runtime.state.places import StateFinder, leaf_kind, argument_places
-from autograph.runtime.state.survey import Survey
+from autograph.runtime.state.places import StateFinder, argument_places
 
 
 class CallState:
@@ -73,18 +72,6 @@ class CallState:
             places += argument_places(args, kwargs)
         return places
 
-    def surveyed(self, args):
-        """(places, survey, found) of a call with positional `args` (see `places`): a
-        `Survey` of the search (None when a function was added while searching: its
-        names were not all read), and the search's own places (logs not yet kept apart)."""
-        finder = self.finder()
-        version, visited = finder.version, []
-        found = finder.find(self.roots(args, {}), False, self.log_names, visited)
-        places = kept_apart(found, args, {})
-        if finder.version != version:
-            return places, None, found
-        return places, Survey(finder, visited, self.log_names), found
-
     def with_state(self, args, kwargs, places=None):
         """`kwargs` with the current values of the state the function reads, if any (logs
         are not read)."""
@@ -100,9 +87,6 @@ class CallState:
         writing back the state it changed and appending what it logged. `places`: the
         places found for the call, when known (a place the call created is looked for
         only when it is not among them)."""
-        result, changed, logged = out
-        if not changed and not logged and leaf_kind(result) == 'array':
-            return result   # (the common case, asked first: an array, nothing written)
         result, changed, logged = _unwrapped(out)
         fn = self._function.python_function
         if changed:

@@ -81,28 +81,11 @@ class Place:
 
 
 def attribute(label, holder, name):
-    """An attribute of `holder` as a place. It refers to `holder` weakly where it can (a
-    Function keeps the places of its calls: they must not keep its arguments alive); once
-    `holder` is gone the place has no value and writes to it go nowhere."""
-    try:
-        ref = weakref.ref(holder)
-    except TypeError:
-        ref = lambda: holder   # noqa: E731  (not weakly referenceable: held)
-
-    def get():
-        obj = ref()
-        return MISSING if obj is None else vars(obj).get(name, MISSING)
-
-    def set(value):
-        obj = ref()
-        if obj is not None:
-            setattr(obj, name, value)
-
-    def delete():
-        obj = ref()
-        if obj is not None and name in vars(obj):
-            delattr(obj, name)
-    return Place(label, get, set, delete, ('attribute', id(holder), name))
+    """An attribute of `holder` as a place."""
+    return Place(label, lambda: vars(holder).get(name, MISSING),
+                 lambda value: setattr(holder, name, value),
+                 lambda: name in vars(holder) and delattr(holder, name),
+                 ('attribute', id(holder), name))
 
 
 def _global(label, namespace, name):
@@ -147,7 +130,7 @@ def is_data(value):
     """Values that are state: arrays, Python scalars, and lists/dicts/tuples of them
     that hold arrays. A container of Python values alone (a list a trace logs to) is not:
     what tracing adds to it stays, as tf.function's trace-time side effects do."""
-    if is_leaf_data(value):
+    if isinstance(value, _ARRAYS + _SCALARS):
         return True
     if type(value) in (list, tuple, dict):
         leaves = _items(value)
@@ -155,34 +138,12 @@ def is_data(value):
     return False
 
 
-def is_leaf_data(value):
-    """Whether `value` is an array or a Python scalar."""
-    return leaf_kind(value) is not None
-
-
-def leaf_kind(value):
-    """'array', 'scalar' or None. A type once found to be an array's or a scalar's is
-    remembered (the few array types, the scalar types: `isinstance` with jax.Array, an
-    abstract class, costs more than the rest of a cached call's checks)."""
-    kind = LEAF_KINDS.get(type(value))
-    if kind is None:
-        kind = ('array' if isinstance(value, _ARRAYS) else
-                'scalar' if isinstance(value, _SCALARS) else None)
-        if kind is not None:
-            LEAF_KINDS[type(value)] = kind
-    return kind
-
-
-LEAF_KINDS = {kind: 'scalar' for kind in _SCALARS}   # type -> 'array' or 'scalar'
-LEAF_KINDS[np.ndarray] = 'array'
-
-
 def _items(value):
     return list(value.values()) if type(value) is dict else list(value)
 
 
 def holds_arrays(value):
-    if leaf_kind(value) == 'array':
+    if isinstance(value, _ARRAYS):
         return True
     return type(value) in (list, tuple, dict) and any(holds_arrays(v) for v in _items(value))
 
@@ -190,12 +151,6 @@ def holds_arrays(value):
 def is_holder(value):
     """Objects whose attributes are state: user objects that are not pytrees (and not
     library objects, which the active embedding may decide: asked on each call)."""
-    return is_holder_type(value) and not context.converter.is_library(value)
-
-
-def is_holder_type(value):
-    """Whether `value` is an object that is not a pytree, by its type (library code or
-    not, see `is_holder`)."""
     kind = type(value)
     try:
         holder_type = _HOLDER_TYPES[kind]
@@ -205,7 +160,8 @@ def is_holder_type(value):
             _HOLDER_TYPES[kind] = holder_type
         except TypeError:
             pass
-    return holder_type and hasattr(value, '__dict__')
+    return holder_type and hasattr(value, '__dict__') \
+        and not context.converter.is_library(value)
 
 
 _HOLDER_TYPES = weakref.WeakKeyDictionary()
@@ -289,7 +245,7 @@ class StateFinder:
             self.namespaces.append((namespace.get('__name__', '?') + '.', namespace))
         return True
 
-    def find(self, roots=(), potential=False, logs=None, visited=None):
+    def find(self, roots=(), potential=False, logs=None):
         """[Place] with the state reachable now: the globals and cells named, and the
         attributes named of `roots` ((label, object)) and of the objects found. With
         `potential`, also the named globals and attributes that have no value yet (that
@@ -298,12 +254,9 @@ class StateFinder:
 
         `logs()`: the names the code only appends to (asked when a list is first met): a
         list under such a name is a place marked `log`, whatever it holds (its items are
-        not looked at: a log's length does not cost a call anything).
-
-        `visited`: a list that gets the objects whose attributes were looked at, as
-        (label, object, depth) (what a `Survey` of this search re-reads)."""
+        not looked at: a log's length does not cost a call anything)."""
         places, holders, seen = [], [], set()
-        names = self.sorted_names()
+        names = self._sorted()
         logs = _Once(logs)
         for prefix, namespace in self.namespaces:
             for name in names:
@@ -335,7 +288,7 @@ class StateFinder:
         for label, holder, depth in holders:   # (grows as objects are found)
             attributes = vars(holder)
             if self._add_properties(holder, names):
-                names = self.sorted_names()
+                names = self._sorted()
             for name in names:
                 if name in attributes:
                     self._add(places, holders, seen, f'{label}.{name}', attributes[name],
@@ -343,8 +296,6 @@ class StateFinder:
                               attribute(lb, h, n), potential, logs, name, depth + 1)
                 elif potential:   # an attribute the call may create
                     places.append(attribute(f'{label}.{name}', holder, name))
-        if visited is not None:
-            visited += holders
         return places
 
     def _add_properties(self, holder, names):
@@ -365,12 +316,7 @@ class StateFinder:
                             if isinstance(vars(kind).get(name), types.FunctionType)]
         return added
 
-    @property
-    def version(self):
-        """Grows whenever the names, namespaces or cells do (a function added)."""
-        return len(self.seen_codes)
-
-    def sorted_names(self):
+    def _sorted(self):
         if self._names_sorted is None or len(self._names_sorted) != len(self.names):
             self._names_sorted = sorted(self.names)
         return self._names_sorted

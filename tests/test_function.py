@@ -331,3 +331,16 @@ def test_results_and_state_come_back_as_python_gives_them_under_disable_jit(x):
                                                                    'v', n)
         assert_same(got['y'], expected['y'])
     assert scale.calls == 2
+
+
+def _flagged(x, flag):
+    if flag is True:
+        return x + 1
+    return x + 100 * flag
+
+
+def test_equal_python_values_of_different_types_do_not_share_a_trace():
+    fn = autograph.convert(_flagged)
+    for flag in (1, True, 1.0, 0, False):
+        assert_same(fn(jnp.float32(1.0), flag), _flagged(1.0, flag))
+    assert fn.trace_count == 5

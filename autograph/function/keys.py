@@ -5,7 +5,7 @@ A call is keyed by its arguments, bound to the function's parameters with their 
 key is the tree's structure plus a key per leaf,
 
     ArrayKey   an array (or jax.ShapeDtypeStruct): shape, dtype and weak type
-    ValueKey   a Python scalar, string, bytes or None: the value itself
+    ValueKey   a Python scalar, string, bytes or None: the value itself, and its type
     ObjectKey  any other object: by hash and `==`, or by identity
 
 so a new shape, dtype or Python value traces again, and an equal one reuses the trace.
@@ -43,7 +43,14 @@ class ArrayKey:
 
 @dataclasses.dataclass(frozen=True)
 class ValueKey:
+    """A Python value: equal values of one type share a key (`1`, `1.0` and `True` are
+    equal in Python but not the same argument: `flag is True`, `range(n)` tell them
+    apart)."""
     value: object
+    kind: type = None
+
+    def __post_init__(self):
+        object.__setattr__(self, 'kind', type(self.value))
 
     def __str__(self):
         return f'{self.value!r} (Python {type(self.value).__name__})'

@@ -67,9 +67,11 @@ def _checked(stmts, flow, maybe, order, ctx):
         defined = flow.defined_in.get(stmt)
         if defined is not None:
             deferred = _check_in_lambdas(stmt, maybe - defined, ctx)
-            first = _first_reads(stmt)
-            names = sorted((_own_reads(stmt, flow) & maybe) - defined - deferred,
-                           key=lambda n: (first.get(n, _LAST), order.get(n, len(order)), n))
+            names = (_own_reads(stmt, flow) & maybe) - defined - deferred
+            if len(names) > 1:   # (the first one Python reads is checked first)
+                first = _first_reads(stmt)
+                names = sorted(names, key=lambda n: (first.get(n, _LAST),
+                                                     order.get(n, len(order)), n))
             out += templates.set_origin([templates.statements(
                 'name = ag.check_defined(name)', name=n, ag=ctx.ag)[0] for n in names], stmt)
         if not isinstance(stmt, SCOPES):
@@ -90,9 +92,10 @@ def _first_reads(stmt):
     value = getattr(stmt, 'value', None) if isinstance(
         stmt, (ast.Assign, ast.AnnAssign)) else None
     in_value = set(ast.walk(value)) if value is not None else set()
+    in_lambdas = _in_lambdas(stmt)
     for node in _own_nodes(stmt):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) \
-                and not _in_lambda(node, stmt):
+                and node not in in_lambdas:
             key = (0 if node in in_value or value is None else 1,
                    getattr(node, 'lineno', _LAST[1]), getattr(node, 'col_offset', 0))
             first[node.id] = min(first.get(node.id, key), key)
@@ -104,13 +107,13 @@ def _check_in_lambdas(stmt, names, ctx):
     lambda: retval, lambda: y + 1)`, made by passes.returns): those reads become
     `ag.check_defined(y)` inside the lambda, so the check runs only where the lambda does
     (Python reads `y` only on that path)."""
-    inside, outside = set(), set()
+    inside, outside, in_lambdas = set(), set(), _in_lambdas(stmt)
     for node in _own_nodes(stmt):
         if isinstance(node, ast.Lambda):
             inside |= {n.id for n in ast.walk(node.body) if isinstance(n, ast.Name)
                        and isinstance(n.ctx, ast.Load) and n.id in names}
         elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) \
-                and node.id in names and not _in_lambda(node, stmt):
+                and node.id in names and node not in in_lambdas:
             outside.add(node.id)
     deferred = inside - outside
     if deferred:
@@ -127,9 +130,10 @@ def _own_nodes(stmt):
         stack += [c for c in ast.iter_child_nodes(node) if not isinstance(c, ast.stmt)]
 
 
-def _in_lambda(name, stmt):
-    return any(name in set(ast.walk(node)) for node in _own_nodes(stmt)
-               if isinstance(node, ast.Lambda))
+def _in_lambdas(stmt):
+    """The nodes inside the lambdas of `stmt`'s own expressions."""
+    return {n for node in _own_nodes(stmt) if isinstance(node, ast.Lambda)
+            for n in ast.walk(node)}
 
 
 class _Checks(ast.NodeTransformer):

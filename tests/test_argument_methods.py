@@ -300,6 +300,7 @@ def test_a_numpy_array_and_a_dict_keep_pythons_methods():
     expected = f(a, d, names, 1)
     d2, names2 = {'a': 1.0, 'b': 2.0}, ['y', 'x', 'z']
     assert_same(autograph.convert(f)(a, d2, names2, 1), expected)
+    assert (d2, names2) == (d, names)
     d2, names2 = {'a': 1.0, 'b': 2.0}, ['y', 'x', 'z']
     assert_same(autograph.convert(f, jit=False)(a, d2, names2, 1), expected)
     assert (d2, names2) == (d, names)

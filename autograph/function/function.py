@@ -43,6 +43,7 @@ from autograph.runtime import context
 from autograph.runtime.staging import loop_autodiff
 from autograph.runtime.loops import loop_policy
 from autograph.runtime.checks.absent import check_defined
+from autograph.runtime.python.calls import reporting_written
 from autograph.runtime.values.types import has_symbolic_shape
 
 # --- the eager switch -------------------------------------------------------------------
@@ -271,8 +272,8 @@ class Function:
         try:
             with context.setting(on_call=tracing.on_call, discovered={}, logs=tracing.logs), \
                     checks.threaded(checks.Table()) as scope:
-                result = self._run_converted(args, kwargs)
-            out = tracing.outputs(result, self.python_function)
+                result, written = self._run_converted(args, kwargs)
+            out = tracing.outputs(result, self.python_function, written)
         finally:
             tracing.restore()
         return out, check_outcomes.outcome(scope.errors)
@@ -283,16 +284,19 @@ class Function:
         it changes is written by the code itself)."""
         places = self._state.places(args, kwargs, potential=True)
         with context.setting(discovered={}), checks.threaded(checks.Table()) as scope:
-            value = self._run_converted(args, kwargs)
+            value, _ = self._run_converted(args, kwargs)   # (NumPy arrays written in place)
         check_outcomes.report(scope.errors)
         given_back_to([place for place in places if not place.log], self.python_function)
         return value
 
     def _run_converted(self, args, kwargs):
+        """(the converted function's result, {parameter: final value} of the array
+        parameters whose items it wrote: see runtime.python.calls.reporting_written)."""
         with loop_policy.unroll_loops(self.unroll_loops), \
                 loop_autodiff.autodiff_mode(self.loop_autodiff), context.setting(
                     symbolic=context.current().symbolic or has_symbolic_shape((args, kwargs))):
-            return check_defined(self.converted(*args, **kwargs))
+            value, written = reporting_written(self.converted, args, kwargs)
+            return check_defined(value), written
 
     def pretty_printed_concrete_signatures(self):
         return '\n\n'.join(str(c) for c in self._concrete.values())

@@ -72,6 +72,18 @@ class CallState:
             places += argument_places(args, kwargs)
         return places
 
+    def argument_labels(self, args, kwargs, by_parameter):
+        """`by_parameter` ({parameter name: value}) by the labels of the argument places
+        (runtime.state.places.argument_places) of the call's bound arguments."""
+        params = self._root_labels[0]
+        labelled = {}
+        for name, value in by_parameter.items():
+            if name in kwargs:
+                labelled[f'<argument {name}>'] = value
+            elif name in params and params.index(name) < len(args):
+                labelled[f'<argument {params.index(name)}>'] = value
+        return labelled
+
     def with_state(self, args, kwargs, places=None):
         """`kwargs` with the current values of the state the function reads, if any (logs
         are not read)."""
@@ -151,11 +163,14 @@ class Tracing:
         self.logs.add([place for place in found if place.log])
         self.installed.add([place for place in found if not place.log])
 
-    def outputs(self, result, fn):
+    def outputs(self, result, fn, written=None):
         """(result, {label: new value}, {label: items logged}), as the compiled program
-        returns them (see results.Result)."""
+        returns them (see results.Result). `written`: {parameter: final value} of the
+        array parameters whose items the call wrote (given to NumPy arguments after it)."""
         logged = self.logs.take()
-        result, changed, logged = snapshot((result, self.installed.changed(), logged))
+        changed = self.installed.changed()
+        changed.update(self.state.argument_labels(self.args, self.kwargs, written or {}))
+        result, changed, logged = snapshot((result, changed, logged))
         return (Result.of(result, fn), {k: Result.of(v, fn, k) for k, v in changed.items()},
                 {k: Result.of(v, fn, k) for k, v in logged.items()})
 

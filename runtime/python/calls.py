@@ -191,6 +191,22 @@ def call_writing(positions, fn, *args, **kwargs):
                             else args[p] for p in positions])
 
 
+def reporting_written(fn, args, kwargs):
+    """Python reference: `(fn(*args, **kwargs), {})`. For a Function's own call of its
+    converted code: with the final values of the parameters whose items it wrote
+    (`written`), by name, for the Function to give the caller's NumPy arrays."""
+    code = getattr(getattr(fn, '__func__', fn), '__code__', None)
+    stack = context.current().written
+    stack.append(_Slot(code))
+    try:
+        result = fn(*args, **kwargs)
+    finally:
+        stack.pop()
+    if isinstance(result, Written):
+        return result.value, result.parameters
+    return result, {}
+
+
 def written(value, /, **parameters):
     """Python reference: `value`. A function whose code writes items of its parameters
     returns this way: when `call_writing` called it, the result carries the parameters'

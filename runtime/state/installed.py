@@ -80,7 +80,7 @@ class Installed:
             if now == before:
                 continue
             if type(value) in (list, dict) and not holds_arrays(value) and (
-                    trace_effects or now[:2] != before[:2]):
+                    trace_effects or now[:2] != before[:2]) and not place.argument:
                 self.original[i] = _KEEP
                 continue
             changed[place.label] = value

@@ -71,13 +71,16 @@ def code_names(code):
 class Place:
     """One place state lives: an attribute, a global, a closure cell, a container.
     `log`: a list the code only appends to (see `StateFinder.find`)."""
-    __slots__ = ('label', 'get', 'set', 'delete', 'key', 'log')
+    __slots__ = ('label', 'get', 'set', 'delete', 'key', 'log', 'argument')
 
-    def __init__(self, label, get, set, delete, key):
-        """`key` tells places apart (two labels may name one place)."""
+    def __init__(self, label, get, set, delete, key, argument=False):
+        """`key` tells places apart (two labels may name one place). `argument`: a
+        container or NumPy array the caller gave (what the call does to it is always the
+        caller's to see, never a trace-time side effect)."""
         self.label, self.get, self.set, self.delete = label, get, set, delete
         self.key = key
         self.log = False
+        self.argument = argument
 
 
 def attribute(label, holder, name):
@@ -111,16 +114,31 @@ def _cell(label, cell):
 
 
 def argument_places(args, kwargs):
-    """The lists and dicts given as arguments, as places the call may change (their
-    contents are keyed as arguments, not as state)."""
+    """The lists, dicts and writable NumPy arrays given as arguments, as places the call
+    may change (their contents are keyed as arguments, not as state). Python reference:
+    `f(xs)` where `f` does `xs.append(v)`, `xs.sort()` or `a[i] = v` changes the caller's
+    `xs` or NumPy `a` (a JAX array cannot change: converted code rebinds it instead)."""
     given = [(f'<argument {i}>', arg) for i, arg in enumerate(args)]
     given += [(f'<argument {name}>', arg) for name, arg in kwargs.items()]
-    return [container(label, arg) for label, arg in given if type(arg) in (list, dict)]
+    return [container(label, arg, argument=True) if type(arg) in (list, dict)
+            else _numpy_argument(label, arg) for label, arg in given
+            if type(arg) in (list, dict, np.ndarray)]
 
 
-def container(label, value):
+def container(label, value, argument=False):
     """A list or dict as a place: its contents (filled in place)."""
-    return Place(label, lambda: value, None, None, ('container', id(value)))
+    return Place(label, lambda: value, None, None, ('container', id(value)), argument)
+
+
+def _numpy_argument(label, array):
+    """A NumPy array as a place: its items (written in place, as NumPy's `a[i] = v`;
+    a read-only array raises NumPy's ValueError, after the call)."""
+    def set(value):
+        if not array.flags.writeable:
+            raise ValueError(f'{label}: assignment destination is read-only (the function '
+                             f'writes items of a read-only NumPy array)')
+        np.copyto(array, np.asarray(value), casting='unsafe')
+    return Place(label, lambda: array, set, None, ('array', id(array)), argument=True)
 
 
 _ARRAYS = (jax.Array, np.ndarray, np.generic)

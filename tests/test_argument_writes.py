@@ -1,0 +1,119 @@
+"""What a converted Function does to the lists, dicts and NumPy arrays it is given is the
+caller's to see, as in Python: `xs.append(v)`, `names.sort()`, `d.pop(k)` and NumPy's
+`a[i] = v` change the caller's object, after a compiled call as after a plain one, on
+every call (a cached call too). Each compared with the same function run as plain Python
+on copies of the same inputs. A JAX array cannot change: converted code rebinds it (SPEC:
+`x[i] = v` means `x = x.at[i].set(v)`), so the caller's JAX array stays as it was."""
+import copy
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import autograph
+from tests.helpers import assert_same
+
+
+def sort_and_log(names, log, d, x):
+    names.sort()
+    log.append(len(names))
+    first = d.pop('first')
+    d['count'] = d.get('count', 0) + 1
+    return x + first
+
+
+def negate_positives(a, n):
+    for i in range(n):
+        if a[i] > 0:
+            a[i] = -a[i]
+    return n
+
+
+def fill(a, v):
+    a[:2] = v
+    a[-1] += v
+    return a * 2
+
+
+def through_helper(a, x):
+    def put(b, i):
+        b[i] = x
+        if x > 0:
+            return 1
+        return 2
+    first = put(a, 0)
+    second = put(a, 2)
+    return first + second
+
+
+class Buffer:
+    def store(self, a, v):
+        a[1:] = v
+        return v
+
+
+def same_effects(fn, make_args, calls=2, **options):
+    """Each of `calls` calls of the converted `fn` returns what Python's returns and
+    leaves its arguments as Python's leaves them."""
+    converted = autograph.convert(fn, **options)
+    for _ in range(calls):
+        expected_args, args = make_args(), make_args()
+        expected = fn(*expected_args)
+        assert_same(converted(*args), expected)
+        for got, want in zip(args, expected_args):
+            if isinstance(want, np.ndarray):
+                np.testing.assert_allclose(got, want, rtol=1e-6)
+            else:
+                assert got == want
+
+
+@pytest.mark.parametrize('jit', [True, False])
+def test_python_lists_and_dicts_given_are_changed_in_place(jit):
+    same_effects(sort_and_log, lambda: (['b', 'c', 'a'], [0], {'first': 2.0}, 1.0),
+                 calls=3, jit=jit)
+
+
+@pytest.mark.parametrize('jit', [True, False])
+@pytest.mark.parametrize('n', [3, jnp.array(2)], ids=['python n', 'traced n'])
+def test_numpy_items_written_in_a_loop_reach_the_caller(jit, n):
+    same_effects(negate_positives, lambda: (np.array([1.0, -2.0, 3.0]), n), jit=jit)
+
+
+@pytest.mark.parametrize('dtype', [np.float32, np.int32, np.float64])
+def test_numpy_slice_writes_keep_the_arrays_dtype(dtype):
+    same_effects(fill, lambda: (np.arange(4).astype(dtype), 7))
+
+
+def test_writes_by_a_helper_and_by_a_method_reach_the_caller():
+    same_effects(through_helper, lambda: (np.zeros(3), 2.5))
+    same_effects(Buffer().store, lambda: (np.zeros(3, np.int32), 4))
+
+
+def test_a_jax_array_given_stays_as_it_was():
+    a = jnp.array([1.0, -2.0, 3.0])
+    assert autograph.convert(negate_positives)(a, 3) == 3
+    np.testing.assert_array_equal(a, [1.0, -2.0, 3.0])
+
+
+def test_a_read_only_numpy_array_written_raises_as_numpy_does():
+    a = np.zeros(3)
+    a.flags.writeable = False
+    with pytest.raises(ValueError, match='read-only'):
+        through_helper(a, 1.0)   # (NumPy's own error)
+    with pytest.raises(ValueError, match='read-only'):
+        autograph.convert(through_helper)(a, 1.0)
+
+
+def test_under_a_callers_jit_and_vmap_the_values_are_pythons():
+    a = np.array([1.0, -2.0, 3.0])
+    expected = copy.deepcopy(a)
+    negate_positives(expected, 3)
+
+    def caller(a):
+        negate_positives(a, 3)
+        return a
+    assert_same(jax.jit(autograph.convert(caller))(a), expected)
+    batch = np.stack([a, -a])
+    assert_same(jax.vmap(autograph.convert(caller))(batch),
+                np.stack([expected, -np.abs(a)]))

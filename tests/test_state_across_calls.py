@@ -581,3 +581,34 @@ def test_a_value_a_property_caches_is_state():
         same(step(jnp.float32(x)), plain.step(jnp.float32(x)))
         same(converted._g, plain._g)
         assert_no_tracers(converted)
+
+
+class _Counter:
+    def __init__(self):
+        self.key = jnp.zeros(())
+
+    def draw(self):
+        self.key = self.key + 1.0
+        return self.key
+
+
+def test_objects_reached_through_a_simple_namespace_are_state():
+    # `self.tools.counter.key`, set by a method called in a staged `if` test: the
+    # namespace (a library type holding the user's values) is followed like an object
+    import types
+
+    class Sampler:
+        def __init__(self):
+            self.tools = types.SimpleNamespace(counter=_Counter(), exp=jnp.exp)
+
+        def step(self, x):
+            if self.tools.exp(self.tools.counter.draw()) > x:
+                return x + 1.0
+            return x - 1.0
+
+    plain, conv = Sampler(), Sampler()
+    step = autograph.convert(conv.step)
+    for x in (2.0, 3.0, 100.0):
+        assert float(step(jnp.asarray(x))) == plain.step(x)
+        assert not isinstance(conv.tools.counter.key, jax.core.Tracer)
+        assert float(conv.tools.counter.key) == float(plain.tools.counter.key)

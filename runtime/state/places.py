@@ -168,7 +168,8 @@ def holds_arrays(value):
 
 def is_holder(value):
     """Objects whose attributes are state: user objects that are not pytrees (and not
-    library objects, which the active embedding may decide: asked on each call)."""
+    library objects, which the active embedding may decide: asked on each call), and
+    namespaces (`types.SimpleNamespace`: a library type holding the user's values)."""
     kind = type(value)
     try:
         holder_type = _HOLDER_TYPES[kind]
@@ -178,8 +179,8 @@ def is_holder(value):
             _HOLDER_TYPES[kind] = holder_type
         except TypeError:
             pass
-    return holder_type and hasattr(value, '__dict__') \
-        and not context.converter.is_library(value)
+    return holder_type and hasattr(value, '__dict__') and (
+        isinstance(value, types.SimpleNamespace) or not context.converter.is_library(value))
 
 
 _HOLDER_TYPES = weakref.WeakKeyDictionary()

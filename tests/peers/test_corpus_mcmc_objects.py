@@ -154,10 +154,6 @@ def test_racecar_sampler_objects(cls):
         agree_vmap(run, jax.vmap(key)(jnp.arange(2)), jnp.zeros((2, 2)))
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    'project bug (silent): an attribute of an object reached through a '
-    'types.SimpleNamespace attribute of self (self.np.random.key, set by a method of that '
-    'object) is not written back; it keeps a leaked tracer'))
 def test_racecar_step_method_converted_alone():
     # HMC.step, the bound method converted on its own: the attributes it sets (also those
     # of the objects its attributes hold) are written back

@@ -73,6 +73,7 @@ bench: install $(BENCH_STAMP)
 	$(BENCH_VENV)/bin/python benchmarks/vectorised_loops.py --write
 	$(PY) benchmarks/loop_scaling.py
 	$(PY) benchmarks/run.py
+	$(PY) benchmarks/hlo_table.py
 	$(PY) benchmarks/cheap_branches.py
 	$(PY) benchmarks/loop_gradients.py
 	$(PY) benchmarks/conversion_scaling.py --write

@@ -22,13 +22,14 @@ import jax  # noqa: E402
 
 import autograph  # noqa: E402
 from autograph.runtime.staging import cheap  # noqa: E402
+from benchmarks import report  # noqa: E402
 from benchmarks.workloads import make_workloads  # noqa: E402
 
 NAMES = ('newton break', 'bisection', 'bisection break', 'mandelbrot 256x256',
          'mandelbrot break 256x256', 'mandelbrot break, one point')
 ROUNDS = 15
 TARGET_SECONDS = 0.03   # per variant per round
-BEGIN, END = '<!-- cheap-branches -->', '<!-- /cheap-branches -->'
+SECTION = '## Cheap branches as selects'
 
 
 def compiled(fn, wrap, args, select=True):
@@ -91,9 +92,6 @@ def main():
 
 def write(rows):
     lines = [
-        BEGIN,
-        '### Cheap branches as selects',
-        '',
         f'`benchmarks/cheap_branches.py` on {platform.machine()} / '
         f'{jax.default_backend()}, jax {jax.__version__}: each workload compiled with '
         'every computing branch a `lax.cond` ("before": the rule of '
@@ -116,21 +114,9 @@ def write(rows):
         'percent, within the noise of this shared machine); on a GPU each is a round '
         'trip to the host per iteration (issue 31). Under `jax.vmap` the guard\'s test '
         'is batched and was a select already.',
-        END,
     ]
     section = '\n'.join(lines)
-    path = os.path.join(ROOT, 'BENCHMARKS.md')
-    text = open(path).read() if os.path.exists(path) else '# Benchmarks\n'
-    pattern = re.escape(BEGIN) + '.*?' + re.escape(END)
-    if re.search(pattern, text, flags=re.S):
-        text = re.sub(pattern, lambda _: section, text, flags=re.S)
-    elif '\n## ' in text:   # in the workloads section: before the next one
-        head, tail = text.split('\n## ', 1)
-        text = head.rstrip('\n') + '\n\n' + section + '\n\n## ' + tail
-    else:
-        text = text.rstrip('\n') + '\n\n' + section + '\n'
-    with open(path, 'w') as f:
-        f.write(text)
+    report.write_section(SECTION, section)
     print(section)
 
 

@@ -9,10 +9,14 @@ import argparse
 import importlib.util
 import os
 import pathlib
+import sys
 import tempfile
 import time
 
-import autograph
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
+
+import autograph  # noqa: E402
+from benchmarks import report  # noqa: E402
 
 SIZES = (30, 100, 300, 1000, 3000, 10000)
 SECTION = '## Conversion time against function size'
@@ -77,20 +81,11 @@ def main():
     args = parser.parse_args()
     rows = table(args.sizes)
     if args.write:
-        path = pathlib.Path(__file__).resolve().parent.parent / 'BENCHMARKS.md'
-        text = path.read_text()
-        section = '\n'.join([SECTION, '', 'Run by `make bench` (benchmarks/conversion_scaling.py): '
+        report.write_section(SECTION, '\n'.join(['Run by `make bench` (benchmarks/conversion_scaling.py): '
                              'milliseconds to generate the converted code of a fresh function '
                              'of N lines, once each. Time per line stays within a small factor '
                              'from 30 to 10,000 lines: conversion is linear in the size, not '
-                             'in its square.', ''] + rows) + '\n'
-        if SECTION in text:
-            start = text.index(SECTION)
-            end = text.find('\n## ', start + len(SECTION))
-            text = text[:start] + section + (text[end:] if end != -1 else '')
-        else:
-            text = text.rstrip('\n') + '\n\n' + section
-        path.write_text(text)
+                             'in its square.', ''] + rows))
 
 
 if __name__ == '__main__':

@@ -25,11 +25,10 @@ sys.path.insert(0, str(ROOT))
 
 import jax  # noqa: E402
 import jax.numpy as jnp  # noqa: E402
-import numba  # noqa: E402
 import numpy as np  # noqa: E402
 
 import autograph  # noqa: E402
-from benchmarks import kernel_sources as k  # noqa: E402
+from benchmarks import kernel_sources as k, report  # noqa: E402
 
 SECTION = '## Element-wise kernels'
 BUDGET = 0.5        # seconds per variant per size, for the steady-state repeats
@@ -81,6 +80,11 @@ KERNELS = [   # name, kernel, hand-vectorised JAX, inputs, sizes
 ]
 
 
+def _njit(kernel):
+    import numba   # (here: the HLO table reads KERNELS in the main environment)
+    return numba.njit(kernel)
+
+
 def _copy(args):
     return tuple(a.copy() if isinstance(a, np.ndarray) else a for a in args)
 
@@ -100,7 +104,7 @@ def measure(name, kernel, vectorised, make, size, rng, python=True, extra=()):
     name (functions of the inputs as JAX arrays), timed interleaved with the others."""
     inputs = make(size, rng)
     variants = {
-        'numba': (numba.njit(kernel), lambda: _copy(inputs)),
+        'numba': (_njit(kernel), lambda: _copy(inputs)),
         'autograph': (autograph.convert(kernel), lambda: tuple(map(jnp.asarray, inputs))),
         'jax': (jax.jit(vectorised), lambda: tuple(map(jnp.asarray, inputs))),
     }
@@ -202,18 +206,9 @@ def chart(rows, path):
 
 
 def write(text):
-    path = ROOT / 'BENCHMARKS.md'
-    document = path.read_text()
     summary = __doc__.split('\n\n')[0].replace('\n', ' ')
-    section = (f'{SECTION}\n\n{summary} Made by `make bench` (benchmarks/kernels.py).\n\n'
-               f'{text}\n\n![kernels](benchmarks/kernels.png)\n')
-    if SECTION in document:
-        before, _, rest = document.partition(SECTION)
-        after = rest[rest.find('\n## '):] if '\n## ' in rest else '\n'
-        document = before + section + after
-    else:
-        document = document.rstrip('\n') + '\n\n' + section
-    path.write_text(document)
+    report.write_section(SECTION, f'{summary} Made by `make bench` (benchmarks/kernels.py).'
+                         f'\n\n{text}\n\n![kernels](benchmarks/kernels.png)')
 
 
 def main():

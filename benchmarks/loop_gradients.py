@@ -8,7 +8,6 @@ median of interleaved calls. Writes its section of BENCHMARKS.md (after benchmar
 """
 import os
 import platform
-import re
 import statistics
 import sys
 import time
@@ -22,12 +21,13 @@ import numpy as np  # noqa: E402
 from jax import lax  # noqa: E402
 
 import autograph  # noqa: E402
-from autograph.runtime.staging.loop_autodiff import CHECKPOINTS
+from autograph.runtime.staging.loop_autodiff import CHECKPOINTS  # noqa: E402
+from benchmarks import report  # noqa: E402
 
 STATE = 1000           # floats in the loop state
 STEPS = (100, 1000, 10000)
 ROUNDS = 7
-BEGIN, END = '<!-- loop-gradients -->', '<!-- /loop-gradients -->'
+SECTION = '## Gradients through loops with a run-time trip count'
 
 
 def relax(x, n):
@@ -100,9 +100,6 @@ def main():
 
 def write(rows, compile_ours, compile_scan):
     lines = [
-        BEGIN,
-        '## Gradients through loops with a run-time trip count',
-        '',
         f'`benchmarks/loop_gradients.py` on {platform.machine()} / '
         f'{jax.default_backend()}, jax {jax.__version__}: `jax.jit(jax.grad(f))` of a '
         f'`while k < n` loop over a float32[{STATE}] state, `n` an argument (run-time '
@@ -126,18 +123,9 @@ def write(rows, compile_ours, compile_scan):
         'compiled program is the same for every `n`); the scan\'s grows linearly. '
         'The price is recomputation: each step runs a few times on the backward pass.',
         '- Without differentiation the converted loop is a plain `lax.while_loop`.',
-        END,
     ]
-    path = os.path.join(ROOT, 'BENCHMARKS.md')
-    text = open(path).read() if os.path.exists(path) else '# Benchmarks\n'
     section = '\n'.join(lines)
-    pattern = re.escape(BEGIN) + '.*?' + re.escape(END)
-    if re.search(pattern, text, flags=re.S):
-        text = re.sub(pattern, lambda _: section, text, flags=re.S)
-    else:
-        text = text.rstrip('\n') + '\n\n' + section + '\n'
-    with open(path, 'w') as f:
-        f.write(text)
+    report.write_section(SECTION, section)
     print(section)
 
 

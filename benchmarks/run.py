@@ -1,8 +1,8 @@
 """`make bench`: converted Python vs hand-written lax (under jax.jit) vs eager Python.
 
 Every figure is measured side by side in this one process, variants interleaved, and
-reported as a ratio to the hand-written lax version (the limit). Writes BENCHMARKS.md and
-benchmarks/ratios.png.
+reported as a ratio to the hand-written lax version (the limit). Writes the head of
+BENCHMARKS.md (benchmarks/report.py: the other sections stay) and benchmarks/ratios.png.
 """
 import gc
 import linecache
@@ -21,6 +21,7 @@ import numpy as np  # noqa: E402
 
 import autograph  # noqa: E402
 from autograph import conversion  # noqa: E402
+from benchmarks import report  # noqa: E402
 from benchmarks.workloads import make_workloads  # noqa: E402
 
 ROUNDS = 15
@@ -248,12 +249,12 @@ def write_report(rows, conv_median, conv_min, overhead, ours, plain):
         '- "spread" is the interquartile range over the median; on this shared 2-core VM, '
         'workloads under 50 us per call vary by 10-20% from run to run.',
         '', '![ratios](benchmarks/ratios.png)', '']
+    report.write_head('\n'.join(lines))   # (the other sections stay as they are)
     scaling = os.path.join(ROOT, 'benchmarks', 'loop_scaling.md')   # by loop_scaling.py
     if os.path.exists(scaling):
         with open(scaling) as f:
-            lines += ['', f.read()]
-    with open(os.path.join(ROOT, 'BENCHMARKS.md'), 'w') as f:
-        f.write('\n'.join(lines))
+            title, _, body = f.read().partition('\n')
+        report.write_section(title, body)
     print('\n'.join(lines))
 
 

@@ -22,6 +22,7 @@ import numpy as np  # noqa: E402
 
 import autograph  # noqa: E402
 from autograph.runtime.loops import vectorized
+from benchmarks import report  # noqa: E402
 from benchmarks.kernels import KERNELS, _ms, measure  # noqa: E402
 
 SECTION = '## Vectorised loops'
@@ -82,18 +83,9 @@ def table(rows):
 
 
 def write(text):
-    path = ROOT / 'BENCHMARKS.md'
-    document = path.read_text()
     summary = __doc__.split('\n\n')[0].replace('\n', ' ')
-    section = (f'{SECTION}\n\n{summary} Made by `make bench` '
-               f'(benchmarks/vectorised_loops.py).\n\n{text}\n\n{NOTES}\n')
-    if SECTION in document:
-        before, _, rest = document.partition(SECTION)
-        after = rest[rest.find('\n## '):] if '\n## ' in rest else '\n'
-        document = before + section + after
-    else:
-        document = document.rstrip('\n') + '\n\n' + section
-    path.write_text(document)
+    report.write_section(SECTION, f'{summary} Made by `make bench` '
+                         f'(benchmarks/vectorised_loops.py).\n\n{text}\n\n{NOTES}')
 
 
 def main():

@@ -9,6 +9,7 @@ import jax.numpy as jnp
 import numpy as np
 
 import autograph
+from benchmarks.hlo import in_loops
 from autograph.runtime.staging import cheap
 
 
@@ -132,23 +133,8 @@ def loop_conditionals(fn, *args):
 def _in_loops(hlo):
     """The texts of the computations of compiled `hlo` that while loops run (bodies,
     conditions, and what they call: conditional branches, nested loops, fusions)."""
-    computations = {}
-    for text in re.split(r'\n(?=\S)', hlo):
-        name = re.match(r'(?:ENTRY )?%?([\w.\-]+)', text.strip())
-        if name:
-            computations[name.group(1)] = text
-    todo = set(re.findall(r'(?:body|condition)=%?([\w.\-]+)', hlo))
-    assert todo, 'no while loop was compiled'
-    called = re.compile(r'(?:body|condition|calls|to_apply|branch_computations|'
-                        r'true_computation|false_computation)=\{?([%\w.\-, ]+)\}?')
-    found = set()
-    while todo:
-        name = todo.pop()
-        if name not in found and name in computations:
-            found.add(name)
-            for group in called.findall(computations[name]):
-                todo.update(n.strip().lstrip('%') for n in group.split(','))
-    return [computations[name] for name in found]
+    assert re.search(r'(?:body|condition)=', hlo), 'no while loop was compiled'
+    return in_loops(hlo)
 
 
 def staged(fn, *args):

@@ -58,6 +58,10 @@ def user_facing(error):
         location = _raised_at(error)
         if location is not None:
             return _value_needed(error, location)
+    if isinstance(error, jax.errors.NonConcreteBooleanIndexError):
+        location = _raised_at(error)   # (`x[i, mask]`: JAX's own indexing raised it)
+        if location is not None:
+            return _boolean_mask(error, location)
     return loop_autodiff.explain(error)
 
 
@@ -122,6 +126,23 @@ def _value_needed(error, location):
     for note in getattr(error, '__notes__', ()):
         needed.add_note(note)
     return needed
+
+
+class BooleanMaskIndex(ControlFlowError, jax.errors.NonConcreteBooleanIndexError):
+    """An array indexed by a traced boolean mask in JAX's own indexing (see
+    `_boolean_mask`; `x[mask]` alone is named by the runtime before JAX sees it)."""
+
+    def __init__(self, message):
+        Exception.__init__(self, message)
+
+
+def _boolean_mask(error, location):
+    named = messages.boolean_mask(location)
+    mask = BooleanMaskIndex(str(named))
+    mask.kind = named.kind
+    for note in getattr(error, '__notes__', ()):
+        mask.add_note(note)
+    return mask
 
 
 class TracedValueNeeded(ControlFlowError, jax.errors.ConcretizationTypeError):

@@ -339,6 +339,15 @@ def test_a_boolean_mask_inside_an_index_tuple_read_is_the_named_error():
         autograph.convert(f)(jnp.ones((2, 3)), jnp.array([True, False, True]))
 
 
+def test_a_boolean_mask_in_a_literal_index_tuple_is_the_named_error():
+    # `x[0, m]` stays JAX's own indexing in the generated code: its error is named too,
+    # at the user's line
+    def f(x, m):
+        return x[0, m].sum()
+    with pytest.raises(ControlFlowError, match=r'traced boolean mask at .*:\d+ \(`return'):
+        autograph.convert(f)(jnp.ones((2, 3)), jnp.array([True, False, True]))
+
+
 def test_a_list_read_at_i_minus_1_and_grown_works_or_is_a_named_error():
     """`ys.append(xs[i] + ys[i - 1])`: a Python range unrolls (Python's values); a
     staged loop (a traced bound, a `while` on data) is a named error, never an

@@ -306,10 +306,9 @@ def test_top_k_logits(k):
     agree(lambda x: _top_k_logits(x, k), (LOGITS,), (LOGITS[::-1] * 2,))
 
 
-@pytest.mark.xfail(strict=True, raises=jax.errors.NonConcreteBooleanIndexError, reason=(
-    'project bug (raw): `sorted_indices[idx, mask]`, a traced mask inside a tuple index of '
-    "a read, gives JAX's NonConcreteBooleanIndexError, not the named error that `x[mask]` "
-    'gives'))
+@pytest.mark.xfail(strict=True, raises=autograph.ControlFlowError, reason=(
+    'fixed shapes (named): `sorted_indices[idx, mask]`, a traced mask inside a tuple index, '
+    'selects as many items as the mask has true values (then written at those indices)'))
 def test_top_p_logits():
     agree(_top_p_logits, (LOGITS, 0.8), (LOGITS[::-1] * 2, 0.8))
 

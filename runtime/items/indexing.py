@@ -24,9 +24,10 @@ from ..checks.raises import raise_if
 from .masked import selected
 from ..errors import here
 from ..messages import boolean_mask, sequence_index, traced_repeat
+from ..values.item_copies import guarded
 from ..values.stacked import Stacked
 from ..values.types import aval, cast, promoted
-from ..values.split import is_traced
+from ..values.split import any_traced, is_traced
 
 
 def getitem(seq, index):
@@ -45,6 +46,27 @@ def getitem(seq, index):
         raise _error(seq, index, 'the index must be a traced integer scalar and the list '
                                  'not empty')
     return _item_at(seq, _position(index, len(seq), type(seq).__name__), index)
+
+
+def set_list_item(items, index, value):
+    """Python reference: `items[index] = value` for a Python list and a traced integer
+    `index`: each item becomes `value` where the index is its position and stays itself
+    elsewhere (a select per item: the list keeps its length; its items and `value` of
+    one type, as a read at a traced index needs them), Python's IndexError for an index
+    out of range (checked when the program runs). None where the list is not such."""
+    if not items or jnp.ndim(index) or not jnp.issubdtype(index.dtype, jnp.integer):
+        return None
+    leaves = [jax.tree_util.tree_flatten(item) for item in [*items, value]]
+    types = _common_types(leaves)
+    if types is None:
+        return None
+    position = _position(index, len(items))
+    new = [leaf for leaf in leaves[-1][0]]
+    for j, (old, treedef) in enumerate(leaves[:-1]):
+        items[j] = jax.tree_util.tree_unflatten(treedef, [
+            jnp.where(position == j, cast(jnp.asarray(v, t.dtype), t),
+                      cast(jnp.asarray(o, t.dtype), t)) for v, o, t in zip(new, old, types)])
+    return items
 
 
 def _dict_item(table, key):
@@ -75,7 +97,8 @@ def _item_at(seq, position, index):
     columns = zip(*[items for items, _ in leaves])
     stacked = [jnp.stack([cast(jnp.asarray(x, t.dtype), t) for x in column])
                for column, t in zip(columns, types)]
-    return jax.tree_util.tree_unflatten(leaves[0][1], [_at(s, position) for s in stacked])
+    return guarded(jax.tree_util.tree_unflatten(leaves[0][1],
+                                                [_at(s, position) for s in stacked]))
 
 
 def _common_types(leaves):
@@ -99,7 +122,6 @@ def _common_types(leaves):
 def _array_item(array, index):
     """`array[index]`, with NumPy's meaning of a list of traced indices (an index array),
     and a named error for a traced boolean mask (its result's length depends on data)."""
-    from .items import index_array
     parts = index if isinstance(index, tuple) else (index,)   # (`x[i, mask]` too)
     if any(isinstance(p, jax.Array) and is_traced(p) and p.dtype == jnp.bool_
            for p in parts):
@@ -109,6 +131,16 @@ def _array_item(array, index):
             raise boolean_mask(location)
         return masked
     return array[index_array(index)]
+
+
+def index_array(key):
+    """A list of indices (`M[[i, j]]`) as NumPy takes it: an index array (JAX takes
+    only arrays, and a list with traced items cannot become a NumPy one)."""
+    if isinstance(key, list) and key and all(
+            isinstance(k, (int, jax.Array)) and not isinstance(k, bool) and jnp.ndim(k) == 0
+            for k in key) and any_traced(key):
+        return jnp.stack([jnp.asarray(k) for k in key])
+    return key
 
 
 def repeat(seq, count):

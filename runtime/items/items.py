@@ -10,7 +10,9 @@ A JAX array (concrete or traced) gives a new array, `x.at[i].set(v)`; any other 
 returned as it is, so rebinding the name changes nothing and the caller sees the change.
 A traced boolean mask (`x[x > 0] = 0`, `x[mask] += 1`) selects with `jnp.where`, and a
 list of traced indices (`M[[i, j]] = M[[j, i]]`) is an index array, as NumPy means them.
-A list or dict cannot be assigned at a traced index or key (the position must be known
+A Python list of like items (numbers, arrays of one shape) assigned at a traced index
+keeps its length, each item selected (`jnp.where`) between the value and itself; another
+list, or a dict, cannot be assigned at a traced index or key (the position must be known
 while tracing): that is a ControlFlowError naming the container and the line. A slice of
 a JAX array with traced bounds is written by `lax.dynamic_update_slice` (runtime.items.slicing).
 """
@@ -19,7 +21,7 @@ import operator
 import jax
 import jax.numpy as jnp
 
-from . import slicing
+from . import indexing, slicing
 from ..errors import here
 from ..messages import traced_key
 from ..values.stacked import Stacked
@@ -55,11 +57,15 @@ def setitem(target, key, value):
             # (an array of values, which NumPy spreads over the selected items in
             # order, is left to JAX's error)
             return jnp.where(mask, jnp.asarray(value).astype(target.dtype), target)
-        key, value = index_array(key), jnp.asarray(value).astype(target.dtype)
+        key, value = indexing.index_array(key), jnp.asarray(value).astype(target.dtype)
         try:
             return target.at[key].set(value)
         except ValueError:   # (JAX broadcasts less than NumPy: see `_numpy_shaped`)
             return target.at[key].set(_numpy_shaped(target, key, value))
+    if _traced_list_index(target, key):
+        written = indexing.set_list_item(target, key, value)
+        if written is not None:
+            return written
     _check_static(target, key)
     target[key] = value
     return target
@@ -89,6 +95,8 @@ def update_item(target, key, op, value):
     mask = _traced_mask(target, key) if isinstance(target, jax.Array) else None
     if mask is not None and _one_value(value):   # (every item updated, those selected kept)
         return jnp.where(mask, _UPDATES[op](target, value).astype(target.dtype), target)
+    if _traced_list_index(target, key):   # (read and written at the traced index)
+        return setitem(target, key, _UPDATES[op](indexing.getitem(target, key), value))
     if not isinstance(target, jax.Array):
         _check_static(target, key)
     return setitem(target, key, _UPDATES[op](target[key], value))
@@ -161,14 +169,9 @@ def _mask_in_tuple(target, key):
         return None   # (JAX's own error)
 
 
-def index_array(key):
-    """A list of indices (`M[[i, j]]`) as NumPy takes it: an index array (JAX takes
-    only arrays, and a list with traced items cannot become a NumPy one)."""
-    if isinstance(key, list) and key and all(
-            isinstance(k, (int, jax.Array)) and not isinstance(k, bool) and jnp.ndim(k) == 0
-            for k in key) and any_traced(key):
-        return jnp.stack([jnp.asarray(k) for k in key])
-    return key
+def _traced_list_index(target, key):
+    """A Python list assigned at a traced integer (see indexing.set_list_item)."""
+    return type(target) is list and isinstance(key, jax.Array) and is_traced(key)
 
 
 def _check_static(target, key):

@@ -35,6 +35,17 @@ def pytree_changed_in_place(name, type_name, location):
             f"with the framework's own control flow (autograph.Embedding)")
 
 
+def item_copy_changed(kind, change, location):
+    """A list or dict read from a Python list at a traced index changed in place."""
+    return problem(
+        IN_PLACE_CHANGE, f'a Python {kind} read from a list at a traced index is changed in '
+                         f'place (`{change}`)', location, statement=True,
+        why='the read builds a new object from the stacked items (which item it is, is '
+            'known only when the program runs), so the change would not reach the list',
+        fix='Build the new item and assign it at the index (`rows[i] = rows[i] + [v]`), or '
+            'keep the items as one array')
+
+
 def nested_too_deep(limit, location):
     """Staged branches and loop bodies nested more than `limit` deep."""
     return problem(

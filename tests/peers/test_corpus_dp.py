@@ -125,9 +125,6 @@ def longest_subsequence(array):
     return result
 
 
-@pytest.mark.xfail(strict=True, raises=autograph.ControlFlowError, reason=(
-    'project bug (named): a Python list of numbers (`[0] * n`) assigned at a traced index '
-    '(a counter the staged loop carries) is refused; the list could be carried as an array'))
 def test_longest_increasing_subsequence_length():
     agree(longest_increasing_subsequence_length,
           (jnp.array([10, 22, 9, 33, 21, 50, 41, 60], i32),),
@@ -174,9 +171,6 @@ def dp_count(s, n):
     return table[n]
 
 
-@pytest.mark.xfail(strict=True, raises=autograph.ControlFlowError, reason=(
-    'project bug (named): a Python list of numbers (`[0] * n`) assigned at a traced index '
-    '(a range loop with a traced start) is refused; the list could be carried as an array'))
 def test_coin_change_traced_coins():
     agree(lambda s: dp_count(s, 10), (jnp.array([1, 2, 3], i32),), (jnp.array([2, 5, 3], i32),))
 

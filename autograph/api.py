@@ -12,7 +12,7 @@ from autograph.runtime.staging.loop_autodiff import check_mode
 
 
 def convert(fn=None, *, input_signature=None, jit=True, unroll_loops=None,
-            loop_autodiff=None):
+            loop_autodiff=None, sequential_sums=None):
     """Convert `fn`'s Python control flow to JAX and compile it with `jax.jit`.
 
     Works as `@convert`, `convert(fn)` and `@convert(input_signature=..., jit=...)`.
@@ -25,17 +25,21 @@ def convert(fn=None, *, input_signature=None, jit=True, unroll_loops=None,
     autograph.runtime.loop_policy). A loop's own `set_loop_options(unroll=...)` wins.
     `loop_autodiff` sets how the function's staged loops with a run-time exit can be
     differentiated: 'reverse' (the default: `jax.grad`) or 'forward' (`jax.jvp`); see
-    `set_loop_options`.
+    `set_loop_options`. `sequential_sums=True` keeps Python's left-to-right order of the
+    float sums and products that loops accumulate (`s += x[i]`), which are otherwise
+    vectorised as one pairwise reduction (see `set_loop_options`).
     """
     if fn is None:
         return lambda f: convert(f, input_signature=input_signature, jit=jit,
-                                 unroll_loops=unroll_loops, loop_autodiff=loop_autodiff)
+                                 unroll_loops=unroll_loops, loop_autodiff=loop_autodiff,
+                                 sequential_sums=sequential_sums)
     if isinstance(fn, Function):
         fn = fn.python_function
     if not callable(fn):
         raise TypeError(f'convert expects a function or callable, got {fn!r}')
     return Function(fn, input_signature=input_signature, jit=jit, unroll_loops=unroll_loops,
-                    loop_autodiff=check_mode(loop_autodiff, 'loop_autodiff'))
+                    loop_autodiff=check_mode(loop_autodiff, 'loop_autodiff'),
+                    sequential_sums=sequential_sums)
 
 
 def transform(fn=None, *, embedding=None):
@@ -124,7 +128,8 @@ def do_not_convert(fn):
     return conversion.do_not_convert(fn)
 
 
-def set_loop_options(maximum_iterations=None, unroll=None, autodiff=None):
+def set_loop_options(maximum_iterations=None, unroll=None, autodiff=None,
+                     sequential_sums=None):
     """As the first statement of a loop: options for that loop.
 
     `maximum_iterations=N` bounds a staged `while` loop; it then becomes a `lax.scan` of N
@@ -139,6 +144,15 @@ def set_loop_options(maximum_iterations=None, unroll=None, autodiff=None):
     checkpointing, in memory that does not grow with the trip count, but not `jax.jvp`;
     'forward' is a plain `lax.while_loop`, which supports `jax.jvp`/`jax.jacfwd` but not
     `jax.grad`. Neither costs anything when the program is not differentiated.
+
+    A `for` over a range whose iterations are independent but for accumulations
+    (`s += e`, `s *= e`, `s = max(s, e)`, ... where the loop reads `s` nowhere else) is
+    vectorised: its body runs for all iterations at once and one reduction
+    (`jnp.sum`, ...) combines their contributions with `s`. Integer and max/min
+    reductions give Python's values exactly; float sums and products add in another
+    order (XLA's pairwise sums, at least as accurate as Python's left to right).
+    `sequential_sums=True` keeps Python's order for this loop and those nested in it
+    (they run as sequential loops); see `convert(sequential_sums=...)`.
 
     Outside converted code this does nothing.
     """

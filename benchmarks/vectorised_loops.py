@@ -2,7 +2,9 @@
 of benchmarks/kernel_sources.py whose loops the converter proves independent, converted
 with the vectorisation declined (the sequential staged loop they ran as before) and as
 converted now, against Numba and the hand-vectorised JAX version, side by side in one
-process at three sizes (benchmarks/kernels.py measures them).
+process at three sizes (benchmarks/kernels.py measures them). "sums in order" is the
+kernel converted with `sequential_sums=True`: its accumulations (the convolution's
+5x5 sum, n-body's sum over j) stay sequential loops inside the vectorised nest.
 
 Runs in .venv-bench (it needs Numba); with --write it replaces the "Vectorised loops" section of BENCHMARKS.md.
 """
@@ -36,7 +38,26 @@ test reduced over the batch once per block, about 2x faster than the vmapped
 is no longer slower than the sequential loop, although every pixel still pays for the
 slowest of the batch: 0.57-0.75x the sequential loop in the table above, where the
 vmapped `while` took 1.7-3.4x before. A first call compiles batched loops, which XLA
-takes longer to compile than the sequential ones (the last column)."""
+takes longer to compile than the sequential ones (the last column).
+
+Reductions (2026-11-27): the convolution's 5x5 sum and n-body's sums over j are now
+vectorised too (runtime.loops.reductions; "sums in order" is the kernel converted with
+`sequential_sums=True`, the nest as it ran before, an inner scan per sum). Measured on
+this 2-core CPU without Numba (load average 10-13, so +-30%), best of interleaved
+rounds, before (the previous commit) / now / now with `sequential_sums=True` / JAX by
+hand: n-body 100: 0.156 / 0.130 / 0.080 / 0.153 ms, 300: 0.352 / 0.501 / 0.289 / 1.33 ms,
+1000: 1.52 / 7.07 / 2.45 / 43.1 ms; convolution 50: 0.081 / 0.123 / 0.050 / 0.118 ms,
+100: 0.201 / 0.405 / 0.172 / 0.410 ms, 200: 0.692 / 1.96 / 0.645 / 2.34 ms. On a CPU
+the reductions cost 1.6-3x the inner scans at these sizes: the batched body
+materialises n x n (n-body) or n x n x 25 (the convolution's gather indices) arrays
+where a scan step works on cache-sized rows; they stay at or below the hand-written
+JAX programs, which materialise the same. The gain is meant for a GPU, where each scan
+step was a ~12 us round trip (issue 31: 135-240x the hand-written JAX); it was not
+measured on one here. n-body's `if i != j:` branch stays a vmapped `lax.cond` (its
+division could have an infinite derivative on the untaken side, and its float operands
+do not vary with the indices: see runtime.loops.selects), which gathers `pos[j, 0]` for
+every pair: 6 n x n gathers at n = 1000; a branch without such a risk is a select on
+values of their own axes (2.3 ms at 1000 in one run before that guard was added)."""
 VECTORISED = ('2-D convolution (5x5)', 'n-body accelerations', 'Julia set (100 iterations)')
 
 
@@ -56,23 +77,28 @@ def run(quick=False):
             with mock.patch.object(vectorized, 'wanted', lambda unroll: False):
                 jax.block_until_ready(sequential(*like))
             before_first = time.perf_counter() - start
+            # The accumulations (`num +=`, `ax +=`) kept sequential: inner scans in the
+            # vectorised nest, as they ran before reductions were vectorised.
+            in_order = autograph.convert(kernel, sequential_sums=True)
             after, after_first = measure(name, kernel, by_hand, make, size, rng,
-                                         python=False, extra={'sequential': sequential})
+                                         python=False, extra={'sequential': sequential,
+                                                              'sums in order': in_order})
             before = after['sequential']
             rows.append((name, size, before, after, after_first['autograph'], before_first))
             print(f'{name:28} {size:5}  sequential {_ms(before)}  vectorised '
-                  f'{_ms(after["autograph"])}  Numba {_ms(after["numba"])}  JAX by hand '
-                  f'{_ms(after["jax"])}', flush=True)
+                  f'{_ms(after["autograph"])}  sums in order {_ms(after["sums in order"])}  '
+                  f'Numba {_ms(after["numba"])}  JAX by hand {_ms(after["jax"])}', flush=True)
     return rows
 
 
 def table(rows):
-    lines = ['| kernel | size | sequential (before) | vectorised | Numba | JAX by hand '
-             '| vectorised / sequential | vectorised / Numba | vectorised / JAX '
-             '| first call: before, after |', '|' + '---|' * 10]
+    lines = ['| kernel | size | sequential (before) | vectorised | sums in order | Numba '
+             '| JAX by hand | vectorised / sequential | vectorised / Numba | vectorised / JAX '
+             '| first call: before, after |', '|' + '---|' * 11]
     for name, size, before, after, first, before_first in rows:
         lines.append(
             f"| {name} | {size} | {_ms(before)} | {_ms(after['autograph'])} | "
+            f"{_ms(after['sums in order'])} | "
             f"{_ms(after['numba'])} | {_ms(after['jax'])} | "
             f"{after['autograph'] / before:.2f}x | {after['autograph'] / after['numba']:.2f}x "
             f"| {after['autograph'] / after['jax']:.2f}x | {_ms(before_first)}, {_ms(first)} |")

@@ -17,8 +17,8 @@ of one hidden stack per module:
 - `batch`: how many iterations of the vectorised loops being traced run side by side
   (runtime.loops.vectorized): a value traced in their body stands for that many
   (runtime.staging.item_branches sizes branches by it);
-- `autodiff` and `unroll_loops`: the loop options in force (runtime.staging.loop_autodiff,
-  runtime.loops.loop_policy);
+- `autodiff`, `unroll_loops` and `sequential_sums`: the loop options in force
+  (runtime.staging.loop_autodiff, runtime.loops.loop_policy, runtime.loops.reductions);
 - `on_call`: while a converted Function is traced, told of each converted function its
   code calls, before the call (autograph.function.state: the state those functions read
   and write);
@@ -59,6 +59,7 @@ class TracingContext:
     batch: int = 1
     autodiff: str = None
     unroll_loops: bool = None
+    sequential_sums: bool = None
     embeddings: list = dataclasses.field(default_factory=list)   # innermost last
     on_call: object = None
     written: list = dataclasses.field(default_factory=list)

@@ -611,8 +611,11 @@ def long_fibonacci(a):
                                      (long_fibonacci, i32(1)),
                                      (prefix_sums, jnp.arange(1000.))])
 def test_long_range_loops_are_not_unrolled(fn, arg):
-    assert loop_primitive_count(fn, arg) < 5
-    assert 'scan' in staged(fn, arg)
+    """One scan, or none where the loop is an accumulation over independent iterations
+    (`s = s + x * i`: vectorised, see tests/test_reductions.py)."""
+    assert loop_primitive_count(fn, arg) < 10
+    vectorised = 'reductions=' in autograph.to_code(fn)
+    assert ('scan' in staged(fn, arg)) != vectorised
     expected = on_numpy(fn, arg) if fn is prefix_sums else fn(arg)
     assert_same(autograph.convert(fn)(arg), expected)
 

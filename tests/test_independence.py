@@ -54,7 +54,7 @@ INDEPENDENT = [
                          num += filt[ii, jj] * image[i - 2 + ii, j - 2 + jj]
                  result[i, j] = num
      """, ["axis 0 writes ['result']", "axis 1 writes ['result']",
-           'sequential: it writes no array items', 'sequential: it writes no array items']),
+           "axis 2 writes [] reduces 'num' (sum)", "axis 3 writes [] reduces 'num' (sum)"]),
     ("""
      def f(x, a, b):
          for i in range(3, 9, 2):
@@ -187,7 +187,7 @@ def test_loop_variable_read_after_the_loop_is_not_marked():
     assert not marked(f)
 
 
-def test_accumulation_is_not_marked():
+def test_accumulation_read_elsewhere_is_not_marked():
     def f(x):
         out, s = x * 0, 0.0
         for i in range(x.shape[0]):

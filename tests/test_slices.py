@@ -84,9 +84,11 @@ def truncated_windows(x):
 
 def test_window_in_a_python_range_loop_is_staged_when_its_length_is_known():
     x = jnp.arange(40.) ** 2
-    # the last windows are shorter, and a sum reads them exactly: staged, masked
+    # the last windows are shorter, and a sum reads them exactly: staged, masked (an
+    # accumulation over independent iterations: vectorised, no loop left)
     check(truncated_sums, x)
-    assert primitives(truncated_sums, x) & {'scan', 'while'}
+    assert 'reductions=' in autograph.to_code(truncated_sums)
+    assert not primitives(truncated_sums, x) & {'scan', 'while'}
     # the windows are arrays of varying length: the loop runs as Python
     with pytest.warns(UserWarning, match='is unrolled into the compiled program'):
         check(truncated_windows, x)

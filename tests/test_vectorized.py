@@ -284,3 +284,51 @@ def test_under_an_embedded_framework_the_loop_is_ordinary():
     assert primitive_names(jax.make_jaxpr(embedded)(jnp.asarray(x))) & {'while', 'scan'} \
         == {'scan'}
     assert loops_in(square_plus, jnp.asarray(x)) == set()
+
+
+def window_sums(x):
+    out = x * 0
+    for i in range(x.shape[0]):
+        out[i] = x[i:i + 3].sum()     # the last windows are shorter in Python
+    return out
+
+
+def test_windows_shorter_at_the_end_read_as_python():
+    """The vectorised index is known as the range's item to the windows it slices (as
+    the staged loop's is): the last, shorter windows are read exactly, no run-time
+    error."""
+    x = jnp.arange(10.) ** 2
+    same_as_python(window_sums, x)
+    assert loops_in(window_sums, x) == set()
+
+
+def pair_products(x, out):
+    n = x.shape[0]
+    for i in range(n):
+        s = 0.0
+        for j in range(n):
+            if i != j:
+                s += jnp.sin(x[j, 0]) * x[i, 1]
+        out[i] = s
+    return out
+
+
+def test_a_branch_on_the_index_computes_each_value_over_its_own_axes():
+    """`if i != j:` varies with both indices: its branch runs on the values as they are,
+    then a select (runtime.loops.selects), so `x[j, 0]` is gathered for each j once, not
+    for every pair (i, j) as a vmapped `cond` broadcasts its operands. (A branch whose
+    derivative may be infinite on a value that does not vary, n-body's division, stays
+    a `cond`: see test_grad_through_a_vectorised_branch_at_the_untaken_pole.)"""
+    n = 16
+    x = rng.standard_normal((n, 2)).astype(np.float32)
+    same_as_python(pair_products, x, np.zeros(n, np.float32))
+    jaxpr = jax.make_jaxpr(converted(pair_products))(x, jnp.zeros(n))
+    gathered = [int(np.prod(e.outvars[0].aval.shape)) for e in equations(jaxpr.jaxpr)
+                if e.primitive.name == 'gather']
+    assert gathered and max(gathered) <= n
+    grad = jax.grad(lambda x: converted(pair_products)(x, jnp.zeros(n)).sum())
+
+    def by_hand(x):
+        pairs = jnp.sin(x[None, :, 0]) * x[:, None, 1] * (1 - jnp.eye(n))
+        return pairs.sum()
+    assert_same(grad(jnp.asarray(x)), jax.grad(by_hand)(jnp.asarray(x)), rtol=1e-4)

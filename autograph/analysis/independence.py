@@ -30,9 +30,13 @@ and give Python's result, which this analysis proves syntactically and conservat
   nested functions, lambdas, comprehensions, list/dict displays, f-strings, attribute
   or global writes, and no call of user code (which could do any of those).
 
-Accumulations (`s += x[i]`) read a variable the previous iteration wrote: the loop
-carries `s`, so it stays sequential (a float sum vectorised as a tree reduction would
-round differently from Python's left-to-right sum).
+A loop may also accumulate (analysis.accumulators): `s += x[i]`, `s *= e`,
+`s = max(s, e)`, ... where the body reads `s` nowhere else. Its iterations are then
+independent but for those updates, which the runtime applies as one reduction over the
+iterations (`reductions`: {name: kind}); a loop that neither writes items nor
+accumulates stays sequential. An accumulator read anywhere else (`out[i] = s`), or
+updated by two kinds of operator, is not one: the loop carries it, and the pass that
+marks loops (passes.loops) leaves it sequential.
 
 `axis` is the position of the loop's variable among the written indices: 0 for a loop
 vectorised on its own, k for a loop nested in k enclosing loops that are vectorised
@@ -41,6 +45,7 @@ too (the runtime vectorises it along that axis only when the enclosing loops wer
 import ast
 import dataclasses
 
+from autograph.analysis.accumulators import accumulators
 from autograph.analysis.activity import scope_of
 from autograph.analysis.walk import blocks, nodes
 
@@ -61,16 +66,19 @@ _EXPRESSIONS = (ast.Constant, ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.Compare, a
 
 @dataclasses.dataclass(frozen=True)
 class Independence:
-    """One `for` loop's verdict: `axis` (None: sequential, with `reason`) and the names
-    of the arrays the loop writes items of."""
+    """One `for` loop's verdict: `axis` (None: sequential, with `reason`), the names
+    of the arrays the loop writes items of, and its accumulators as (name, kind) pairs
+    (analysis.accumulators)."""
     axis: object
     written: tuple
     reason: str = ''
+    reductions: tuple = ()
 
     def dump(self):
         if self.axis is None:
             return f'sequential: {self.reason}'
-        return f'axis {self.axis} writes {list(self.written)}'
+        reduces = ''.join(f' reduces {name!r} ({kind})' for name, kind in self.reductions)
+        return f'axis {self.axis} writes {list(self.written)}{reduces}'
 
 
 class _Dependent(Exception):
@@ -122,15 +130,17 @@ class _Analysis:
 
     def loop(self, node, prefix):
         written = tuple(sorted(_written_arrays(node.body)))
+        loop_vars = prefix + (getattr(node.target, 'id', None),)
+        reductions = tuple((name, kind) for name, kind in accumulators(node.body, self).items()
+                           if name not in written + loop_vars and name not in self.declared)
         try:
             self._header(node)
-            if not written:
+            if not written and not reductions:
                 raise _Dependent('it writes no array items')
-            loop_vars = prefix + (node.target.id,)
             _Body(self, loop_vars, set(written)).block(node.body)
         except _Dependent as reason:
             return Independence(None, written, str(reason))
-        return Independence(len(prefix), written)
+        return Independence(len(prefix), written, reductions=reductions)
 
     def _header(self, node):
         if not isinstance(node.target, ast.Name):

@@ -41,7 +41,7 @@ from autograph.function.state import CallState
 from autograph.runtime.checks import check_outcomes, checks
 from autograph.runtime import context
 from autograph.runtime.staging import loop_autodiff
-from autograph.runtime.loops import loop_policy
+from autograph.runtime.loops import loop_policy, reductions
 from autograph.runtime.checks.absent import check_defined
 from autograph.runtime.python.calls import reporting_written
 from autograph.runtime.values.types import has_symbolic_shape
@@ -71,7 +71,7 @@ class Function:
     """A converted function, traced and compiled per call key (see module docstring)."""
 
     def __init__(self, python_function, input_signature=None, jit=True, unroll_loops=None,
-                 loop_autodiff=None, instance=None):
+                 loop_autodiff=None, sequential_sums=None, instance=None):
         functools.update_wrapper(self, python_function)
         for attr in ('__name__', '__qualname__'):   # callable objects have neither
             if not hasattr(self, attr):
@@ -88,6 +88,7 @@ class Function:
         self._jit = jit
         self.unroll_loops = unroll_loops   # see autograph.convert
         self.loop_autodiff = loop_autodiff   # see runtime/staging/loop_autodiff.py
+        self.sequential_sums = sequential_sums   # see runtime/loops/reductions.py
         self._converted = None
         self._concrete = {}
         self._lock = threading.Lock()
@@ -155,6 +156,7 @@ class Function:
                     and method.__func__ is self._function and _weakly_referable(instance))
             bound = Function(self._function if weak else method, self.input_signature,
                              self._jit, self.unroll_loops, self.loop_autodiff,
+                             self.sequential_sums,
                              instance=instance if weak else None)
             try:
                 self._bound[instance] = bound
@@ -293,6 +295,7 @@ class Function:
         """(the converted function's result, {parameter: final value} of the array
         parameters whose items it wrote: see runtime.python.calls.reporting_written)."""
         with loop_policy.unroll_loops(self.unroll_loops), \
+                reductions.sequential_sums(self.sequential_sums), \
                 loop_autodiff.autodiff_mode(self.loop_autodiff), context.setting(
                     symbolic=context.current().symbolic or has_symbolic_shape((args, kwargs))):
             value, written = reporting_written(self.converted, args, kwargs)

@@ -2,14 +2,16 @@
 
 The directive is removed from the loop and its keywords recorded in
 `ctx.loop_options[loop]`; the loop pass passes them to `while_stmt`/`for_stmt`.
-`maximum_iterations` applies to `while` loops, `unroll` to `for` loops.
+`maximum_iterations` applies to `while` loops, `unroll` and `sequential_sums` to `for`
+loops.
 """
 import ast
 
 from autograph.errors import unsupported
 from autograph.passes.base import map_loops
 
-OPTIONS = {ast.While: ('maximum_iterations', 'autodiff'), ast.For: ('unroll', 'autodiff')}
+OPTIONS = {ast.While: ('maximum_iterations', 'autodiff'),
+           ast.For: ('unroll', 'autodiff', 'sequential_sums')}
 
 
 def _is_directive(stmt):

@@ -19,6 +19,9 @@ exactly the arrays it writes items of (so every other variable it assigns is a
 temporary of one iteration, assigned before it is read and not read after the loop,
 the loop variable included), gets `independent_axis=k`: the runtime may then run it as
 one vectorised computation along axis k of those arrays (runtime.loops.vectorized).
+A loop that also carries accumulators (`s += e` where the body reads `s` nowhere else,
+see analysis.accumulators) gets `reductions={'s': 'sum'}` too: the runtime reduces
+their iterations' contributions at once.
 
     for i in range(n):                 def loop_body(i, out):
         out[i] = jnp.sin(x[i])     ->      out = ag.setitem(out, i, jnp.sin(x[i]))
@@ -90,20 +93,27 @@ class Loops:
         if aliased:   # lists that must stay the same object (see ag.for_stmt)
             keywords.append(ast.keyword(arg='aliased', value=templates.strings(aliased)))
         keywords += self.ctx.loop_options.get(node, [])
-        axis = self.independent_axis(node, carried, shared, fields, keywords)
-        if axis is not None:
-            keywords.append(ast.keyword(arg='independent_axis', value=ast.Constant(axis)))
+        keywords += self.independence(node, carried, shared, fields, keywords)
         call = self.operator('for_stmt', [node.iter, templates.name(body_name)], carried,
                              carried, keywords + fields, shared)
         new = functions + [self.assign(carried, call)]
         return templates.set_origin(new, node) + orelse, pending | orelse_pending
 
-    def independent_axis(self, node, carried, shared, fields, keywords):
-        """The axis along which the loop's iterations are independent, or None."""
+    def independence(self, node, carried, shared, fields, keywords):
+        """The keywords `independent_axis=k` (the axis along which the loop's iterations
+        are independent) and `reductions={name: kind}` (its accumulators that it
+        carries), or none."""
         verdict = self.ctx.independent_loops.get(node)
         if verdict is None or verdict.axis is None:
-            return None
-        if shared or fields or set(carried) != set(verdict.written) \
+            return []
+        kinds = dict(verdict.reductions)
+        reduced = [(name, kinds[name]) for name in carried if name in kinds]
+        if shared or fields or set(carried) - {n for n, _ in reduced} != set(verdict.written) \
                 or any(k.arg in ('extra_test', 'aliased', 'iterator') for k in keywords):
-            return None
-        return verdict.axis
+            return []
+        marks = [ast.keyword(arg='independent_axis', value=ast.Constant(verdict.axis))]
+        if reduced:
+            marks.append(ast.keyword(arg='reductions', value=ast.Dict(
+                keys=[ast.Constant(n) for n, _ in reduced],
+                values=[ast.Constant(k) for _, k in reduced])))
+        return marks

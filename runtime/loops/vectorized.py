@@ -15,6 +15,12 @@ iterations can then run in any order, all at once: the parts are cut out along a
 the body is traced once and vmapped over (index, part), and the new parts are written
 back in one update.
 
+A loop may also carry accumulators (`reductions`, marked by the converter from
+autograph.analysis.accumulators: `s += e`, `s = max(s, e)`, ... where the body reads
+`s` nowhere else). Each starts every iteration as its operator's identity; the vmapped
+body gives each iteration's contribution, and one reduction over them, combined with
+the value before the loop, is the accumulator after it (runtime.loops.reductions).
+
 Inside the vmapped body an array the loop carries is a `Slot`: the iteration's part,
 which item assignment and item reads (runtime.items, runtime.items.indexing) address with the
 user's full key (`out[i, j]`), the leading loop indices dropped. A nested loop marked
@@ -24,7 +30,8 @@ carries them like any array (they are pytrees).
 The loop is vectorised only when it is being staged by JAX with no framework embedded
 (runtime.backends.dispatch), its range has Python bounds that index every carried array
 in range (no negative index, which would wrap onto another iteration's item), and each
-carried value is a JAX array (or, nested, a Slot at the loop's axis). Anything else
+carried value is a JAX array (or, nested, a Slot at the loop's axis) or an
+accumulator that runtime.loops.reductions can reduce. Anything else
 returns None and the caller runs the ordinary loop: the same values, sequentially.
 """
 import jax
@@ -33,11 +40,13 @@ from jax._src.lax.lax import _convert_element_type  # the only way to make a wea
 
 from .. import context
 from ..backends import dispatch
+from . import iterables, reductions as reductions_, selects
 from .loop_policy import log
+from ..items import slicing
 from ..staging import loops
 from ..staging.trace import State, trace
 from ..values.slot import Slot
-from ..values.types import aval, item_type, zeros
+from ..values.types import aval, item_type, promoted, same_type, zeros
 
 
 def wanted(unroll):
@@ -49,38 +58,89 @@ def wanted(unroll):
     return not unroll
 
 
-def loop(iterable, body, values, names, axis, require_traced):
+def loop(iterable, body, values, names, axis, require_traced, reductions=None):
     """The loop `for i in iterable: values = body(i, *values)` vectorised along `axis`
     of the carried arrays (see the module docstring), or None where it is not.
+    `reductions` ({name: kind}) are its accumulators (runtime.loops.reductions).
 
     `require_traced` raises loops.NothingTraced when the body computes nothing from
     traced values (as the staged loop does: such a loop stays Python)."""
     if dispatch.active() is not None or not isinstance(iterable, range):
         return None
-    parts = [_part(value, axis) for value in values]
-    if not values or None in parts or not _in_bounds(iterable, parts):
+    kinds = reductions_.kinds(names, values, reductions or {})
+    if kinds is None:
+        return None
+    parts = [None if kind else _part(value, axis) for value, kind in zip(values, kinds)]
+    if not values or any(part is None and not kind for part, kind in zip(parts, kinds)) \
+            or not _in_bounds(iterable, [part for part in parts if part is not None]):
         return None
     if len(iterable) == 0:
         return tuple(values)
     r = _increasing(iterable)
-    index_aval = loops._index_type()
-    rows = [lax.slice_in_dim(part, r.start, r.stop, r.step) for part in parts]
-    slots = tuple(Slot(zeros(item_type(part)), axis + 1) for part in parts)
-    leaves, state = State.flatten(names, slots)
-    with context.setting(batch=context.current().batch * len(r)):
-        traced = trace(body, state, [index_aval] + [aval(x) for x in leaves], names,
-                       n_extra=1, errors=None)
+    found = _traced(body, names, values, parts, kinds, axis, r)
+    if found is None:
+        return None
+    traced, inputs, types = found
     if require_traced:
         loops._require_traced(traced)
-    if not _keeps_types(state, leaves, traced):
-        return None
-    count = lax.iota(index_aval.dtype, len(r))
+    count = lax.iota(loops._index_type().dtype, len(r))
     index = _convert_element_type(count if r.step == 1 else count * r.step, weak_type=True)
     index = index if r.start == 0 else index + r.start
-    new_rows = jax.vmap(lambda i, *rows: traced(i, *rows))(index, *rows)
-    written = [_write(part, r, new) for part, new in zip(parts, new_rows)]
-    return tuple(Slot(w, axis) if isinstance(v, Slot) else w
-                 for v, w in zip(values, written))
+    rows = [x if part is None else lax.slice_in_dim(part, r.start, r.stop, r.step)
+            for x, part in zip(inputs, parts)]
+    batched = (True,) + tuple(part is not None for part in parts)
+    new_rows = jax.vmap(lambda *args: selects.evaluate(traced.jaxpr, batched, *args),
+                        in_axes=tuple(0 if b else None for b in batched))(index, *rows)
+    return tuple(
+        reductions_.combine(kind, v, new, t) if kind
+        else _write(part, r, new, v, axis)
+        for v, part, kind, t, new in zip(values, parts, kinds, types, new_rows))
+
+
+def _traced(body, names, values, parts, kinds, axis, r):
+    """(the body traced over one iteration, its inputs, the accumulators' types) or
+    None. A Slot stands for each part; each accumulator starts as its kind's identity,
+    of the type the sequential loop carries it as: the type before the loop, promoted
+    (as runtime.staging.carry does) until one iteration gives it back."""
+    slots = [None if part is None else Slot(zeros(item_type(part)), axis + 1)
+             for part in parts]
+    types = [kind and aval(value) for value, kind in zip(values, kinds)]
+    body = _windowed(body, r)
+    for _ in range(4):
+        inputs = [slot if kind is None else reductions_.identity(kind, t)
+                  for slot, kind, t in zip(slots, kinds, types)]
+        if any(x is None for x in inputs):
+            return None
+        leaves, state = State.flatten(names, inputs)
+        with context.setting(batch=context.current().batch * len(r)):
+            traced = trace(body, state, [loops._index_type()] + [aval(x) for x in leaves],
+                           names, n_extra=1, errors=None)
+        if not _keeps_types(state, leaves, traced, kinds):
+            return None
+        settled = [kind and promoted(t, out)
+                   for kind, t, out in zip(kinds, types, traced.out_avals())]
+        if any(kind and t is None for kind, t in zip(kinds, settled)) or any(
+                kind and reductions_.keeps_order(kind, t.dtype)
+                for kind, t in zip(kinds, settled)):
+            return None
+        if all(not kind or same_type(a, b) for kind, a, b in zip(kinds, types, settled)):
+            return traced, inputs, types
+        types = settled
+    return None
+
+
+def _windowed(body, r):
+    """`body`, its index known as an item of the range `r` to the windows it slices
+    (`x[i:i + 3]`, shorter at the end in Python: read exactly, as in the staged loop,
+    see runtime.items.slicing)."""
+    items = iterables.range_items(r)
+    if items is None:
+        return body
+
+    def windowed(i, *state):
+        with slicing.range_item(i, items):
+            return body(i, *state)
+    return windowed
 
 
 def _part(value, axis):
@@ -109,23 +169,29 @@ def _increasing(r):
     return range(r[-1], r[0] + 1, -r.step)
 
 
-def _keeps_types(state, leaves, traced):
+def _keeps_types(state, leaves, traced, kinds):
     """Whether one iteration returns Slots like those it took (same depth, shapes and
-    dtypes): else the loop is left to the ordinary staged loop and its messages."""
-    if not all(a.same_as(b) for a, b in zip(state.specs, traced.state.specs)):
+    dtypes) and one array per accumulator: else the loop is left to the ordinary
+    staged loop and its messages."""
+    if len(leaves) != len(kinds) or not all(
+            a.same_as(b) for a, b in zip(state.specs, traced.state.specs)):
         return False
     outs = traced.out_avals()
     return len(outs) == len(leaves) and all(
-        o.shape == x.shape and o.dtype == x.dtype for o, x in zip(outs, leaves))
+        kind or (o.shape == x.shape and o.dtype == x.dtype)
+        for o, x, kind in zip(outs, leaves, kinds))
 
 
-def _write(part, r, rows):
-    """`part` with its items at the indices of `r` replaced by `rows`, in one update."""
+def _write(part, r, rows, value, axis):
+    """`part` with its items at the indices of `r` replaced by `rows`, in one update
+    (as a Slot at `axis` where `value` was one)."""
     if r.step == 1 and r.start == 0 and len(r) == part.shape[0]:
-        return rows
-    if r.step == 1:
-        return lax.dynamic_update_slice_in_dim(part, rows, r.start, axis=0)
-    return part.at[r.start:r.stop:r.step].set(rows)
+        written = rows
+    elif r.step == 1:
+        written = lax.dynamic_update_slice_in_dim(part, rows, r.start, axis=0)
+    else:
+        written = part.at[r.start:r.stop:r.step].set(rows)
+    return Slot(written, axis) if isinstance(value, Slot) else written
 
 
 def report(location, length, axis):

@@ -12,7 +12,7 @@ names in the user's code, used in error messages.
 import builtins
 
 from ..staging import loop_autodiff
-from ..loops import loop_policy, vectorized
+from ..loops import loop_policy, reductions as reductions_, vectorized
 from ..backends import dispatch
 from ..errors import ControlFlowError, here
 from ..loops.iterables import (StagedRange, StackedItems, TracedIterable, range_items,
@@ -77,7 +77,7 @@ def _while(test, body, values, names, maximum_iterations):
 
 def for_stmt(iterable, body, state=(), names=(), extra_test=None, unroll=None,
              autodiff=None, fields=None, nonlocals=(), iterator=None, aliased=(),
-             independent_axis=None):
+             independent_axis=None, reductions=None, sequential_sums=None):
     """Python reference:
 
         for item in iterable:
@@ -99,7 +99,10 @@ def for_stmt(iterable, body, state=(), names=(), extra_test=None, unroll=None,
     may also hold (a parameter, `alias = out`): they stay the same objects, with the
     loop's items (see runtime.state.lists.refill). `independent_axis` says the converter
     proved the iterations independent: a staged loop over a range is then vectorised
-    where it can be (see runtime.loops.vectorized).
+    where it can be (see runtime.loops.vectorized), its accumulators `reductions`
+    ({name: kind}) reduced at once (runtime.loops.reductions); `sequential_sums`
+    (a `set_loop_options` directive) keeps Python's order of float sums in this loop
+    and those nested in it.
     """
     if iterator is not None and extra_test is not None and not is_traced(iterable) \
             and builtins.iter(iterable) is iterable:
@@ -111,10 +114,11 @@ def for_stmt(iterable, body, state=(), names=(), extra_test=None, unroll=None,
     if framework is not None:
         return statement.finish(framework.for_stmt(iterable, body, statement.values,
                                                    statement.names, extra_test))
-    with loop_autodiff.autodiff_mode(autodiff):
+    independent = None if independent_axis is None else (independent_axis, reductions)
+    with loop_autodiff.autodiff_mode(autodiff), reductions_.sequential_sums(sequential_sums):
         values = statement.staged(lambda objects: _for(
             iterable, objects.wrap(body, leading=1), objects.state, objects.all_names,
-            objects.wrap(extra_test, returns_state=False), unroll, independent_axis))
+            objects.wrap(extra_test, returns_state=False), unroll, independent))
     return statement.finish(values)
 
 
@@ -128,7 +132,7 @@ def _untraced_exit(extra_test, iterator, location):
     return test
 
 
-def _for(iterable, body, values, names, extra_test, unroll, independent_axis=None):
+def _for(iterable, body, values, names, extra_test, unroll, independent=None):
     items = range_items(iterable)
     if extra_test is not None:  # a staged body runs only while the loop has not broken
         body = on_path(body, lambda item, *state: extra_test(*state),
@@ -144,7 +148,7 @@ def _for(iterable, body, values, names, extra_test, unroll, independent_axis=Non
                 len(iterable), unroll, loop_policy.SHORT_LIST) is not False
             and (items := stacked_items(iterable, values)) is not None):
         values = _items_for(iterable, items, body, values, names, extra_test, unroll,
-                            independent_axis)
+                            independent)
     else:
         location = here(2)
         traced = any_traced(values) or dispatch.sees(body, any_traced)
@@ -159,12 +163,13 @@ def _length(iterable):
 
 
 def _items_for(iterable, items, body, values, names, extra_test, unroll,
-               independent_axis=None):
+               independent=None):
     """A `for` over a range with Python bounds (`items` a RangeItems), a Python list of
     like arrays (a StackedItems) or an array's rows (a TracedIterable of static length,
     always tried staged first: its items are traced): one staged loop (vectorised when
     its iterations are independent), or the Python loop. A range loop that carries or
-    sees a framework's values is the framework's to stage."""
+    sees a framework's values is the framework's to stage. `independent`: (axis,
+    reductions) of a loop the converter proved independent (see `for_stmt`)."""
     location = here(2)
     rows = isinstance(items, TracedIterable)
     framework = None if rows else dispatch.range_lowering_for(values, body)
@@ -175,16 +180,16 @@ def _items_for(iterable, items, body, values, names, extra_test, unroll,
     stage = None if rows else loop_policy.wanted(len(items), unroll, (
         loop_policy.SHORT_LIST if isinstance(items, StackedItems) else loop_policy.SHORT_LOOP))
     traced = rows or any_traced(values)
-    if independent_axis is not None and framework is None and extra_test is None \
+    if independent is not None and framework is None and extra_test is None \
             and not isinstance(items, StackedItems) and vectorized.wanted(unroll) \
             and (traced or dispatch.sees(body, any_traced)):
         try:
-            vectorised = vectorized.loop(iterable, body, values, names, independent_axis,
-                                         require_traced=not traced)
+            vectorised = vectorized.loop(iterable, body, values, names, independent[0],
+                                         not traced, independent[1])
         except (loops.NothingTraced,) + _NEEDS_PYTHON:
             vectorised = None   # (the ordinary loop meets it again, and says so)
         if vectorised is not None:
-            vectorized.report(location, len(items), independent_axis)
+            vectorized.report(location, len(items), independent[0])
             return vectorised
     reason = None     # (why staging failed)
     if stage is not False and (framework is not None or traced

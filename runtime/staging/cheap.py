@@ -103,6 +103,12 @@ def _work(jaxpr):
     return total
 
 
+def risky(jaxpr):
+    """Whether an inexact output of `jaxpr` depends on a primitive whose derivative may
+    be infinite for finite operands (see the module docstring)."""
+    return _risky_derivative(jaxpr)
+
+
 def _risky_derivative(jaxpr):
     """Whether an inexact output of `jaxpr` depends, through differentiable values, on a
     primitive whose derivative may be infinite (see RISKY)."""

@@ -226,6 +226,9 @@ if _extensible():
         _methods = {}   # node class -> its visit_<Class>
 
         def traverse(self, node):
+            if node.__class__ is ast.Name:   # (the commonest node: `visit_Name` inline)
+                self._source.append(node.id)
+                return
             if node.__class__ is list:
                 for item in node:
                     self.traverse(item)

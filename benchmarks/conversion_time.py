@@ -220,6 +220,68 @@ class Model:
         return logits, loss
 '''
 
+SOLVER_WHILE_BREAK = '''
+def model(f0, df0, x0, tol, max_steps):
+    x = x0
+    fx = f0 * x * x - df0
+    step = 0
+    converged = False
+    while step < max_steps:
+        slope = 2.0 * f0 * x
+        if jnp.abs(slope) < 1e-12:
+            break
+        dx = fx / slope
+        x_new = x - dx
+        if x_new < 0:
+            x_new = x / 2
+        fx_new = f0 * x_new * x_new - df0
+        if jnp.abs(fx_new) > jnp.abs(fx):
+            damping = 0.5
+            while damping > 1e-3 and jnp.abs(fx_new) > jnp.abs(fx):
+                x_new = x - damping * dx
+                fx_new = f0 * x_new * x_new - df0
+                damping = damping / 2
+        x, fx = x_new, fx_new
+        step += 1
+        if jnp.abs(dx) < tol:
+            converged = True
+            break
+    residual = jnp.abs(fx)
+    if not converged and residual > tol:
+        x = jnp.nan * x
+    return x, step, residual
+'''
+
+NESTED_HELPERS = '''
+def model(xs, weights, n, scale):
+    offset = jnp.mean(xs)
+
+    def centred(v):
+        return (v - offset) * scale
+
+    def clipped(v, bound):
+        if v > bound:
+            return bound
+        return v
+
+    def weighted(i):
+        total = 0.0
+        for k in range(3):
+            total = total + weights[k] * centred(xs[i + k])
+        return total
+
+    values = [weighted(i) for i in range(n)]
+    bounded = [clipped(v, 10.0) for v in values if v is not None]
+    peaks = {i: v for i, v in enumerate(bounded) if v > offset}
+    smooth = lambda a, b: (a + b) / 2
+    result = 0.0
+    for i in range(n - 1):
+        result = result + smooth(bounded[i], bounded[i + 1])
+    if peaks:
+        result = result + max(peaks.values())
+    return result, len(peaks)
+'''
+
 SHAPES = {
     'reference (CONVERSION_EXAMPLE)': (CONVERSION_EXAMPLE, 'model'),
     'for/if-elif + while/if + for/if, if a and b': (LOOPS_AND_CONDITIONS, 'model'),
@@ -228,6 +290,8 @@ SHAPES = {
     'while + list appends + item writes': (LISTS_AND_ITEMS, 'model'),
     'comprehensions + try/except': (COMPREHENSIONS_AND_TRY, 'model'),
     'method calls on self': (METHODS_ON_SELF, 'Model.step'),
+    'solver: while + break, nested while': (SOLVER_WHILE_BREAK, 'model'),
+    'nested helpers, closures, comprehensions': (NESTED_HELPERS, 'model'),
 }
 """shape name -> (source, the dotted name of the function to convert in it)."""
 

@@ -31,6 +31,7 @@ def activity(node):
 
 _COMPOUND = (ast.If, ast.While, ast.For, ast.With, ast.Try)
 _BLOCK_FIELDS = ('body', 'orelse', 'finalbody')
+_MISSING = object()
 
 
 class ActivityCache:
@@ -55,7 +56,10 @@ class ActivityCache:
         if not isinstance(node, _COMPOUND):
             return activity(node)
         parts = []
-        for field, value in ast.iter_fields(node):
+        for field in node._fields:   # (as ast.iter_fields, without a generator)
+            value = getattr(node, field, _MISSING)
+            if value is _MISSING:
+                continue
             if field in _BLOCK_FIELDS:
                 parts.append(self(value))
             elif field == 'handlers':
@@ -81,9 +85,24 @@ def _union(activities):
 
 def free_variables(node):
     """Names a nested function/lambda/comprehension reads from its enclosing scope."""
+    known = getattr(node, _FREE_VARIABLES, None)
+    if known is not None:
+        return known
     visitor = _Visitor()
     visitor.visit_scope(node)
     return frozenset(visitor.reads)
+
+
+def finished(function):
+    """Mark the nested function `function` converted: no later pass changes it (the
+    passes of the functions around it do not enter it), so its free variables, which
+    every analysis of those functions asks for again (scopes, liveness, a statement's
+    activity), are found once, here, and kept on it. (Its converted body is several
+    times the size of the user's.)"""
+    setattr(function, _FREE_VARIABLES, free_variables(function))
+
+
+_FREE_VARIABLES = '_ag_free_variables'
 
 
 @dataclasses.dataclass(frozen=True)

@@ -16,13 +16,17 @@ ITEM_STORE = '[]='
 """In `Census.present` when the tree assigns an item (`x[i] = v`, `x[i] += v`): not an
 identifier, so no name can be taken for it."""
 
+LOOP_ELSE = 'loop else'
+"""In `Census.present` when a `for` or `while` of the tree has an `else` clause (not an
+identifier either)."""
+
 
 @dataclasses.dataclass(frozen=True)
 class Census:
     depth: int            # the longest path from the root to a leaf, in nodes (not
                           # counting contexts and operators, see analysis.walk)
     present: frozenset    # node classes (comparison operators' too), identifiers of
-                          # `Name` nodes, ITEM_STORE
+                          # `Name` nodes, ITEM_STORE, LOOP_ELSE
     scopes: tuple         # the functions in the tree (FunctionDef), innermost first
 
     def has_any(self, wanted):
@@ -36,7 +40,8 @@ class Census:
 
     def names(self):
         """The identifiers of the `Name` nodes in the tree."""
-        return [item for item in self.present if isinstance(item, str) and item != ITEM_STORE]
+        return [item for item in self.present
+                if isinstance(item, str) and item not in (ITEM_STORE, LOOP_ELSE)]
 
 
 def census(root, max_depth):
@@ -63,6 +68,8 @@ def census(root, max_depth):
                 present.update(op.__class__ for op in node.ops)
             elif cls is ast.FunctionDef:
                 functions += 1
+            elif (cls is ast.For or cls is ast.While) and node.orelse:
+                present.add(LOOP_ELSE)
             below += children(node)
         level = below
     scopes = ((root,) if functions == 1 and root.__class__ is ast.FunctionDef

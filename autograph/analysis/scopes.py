@@ -42,8 +42,12 @@ class Sharing:
                 f'escaped={sorted(self.escaped)}')
 
 
-def sharing(function):
-    """The Sharing of `function`'s own scope (a FunctionDef or Lambda)."""
+def sharing(function, nested=True):
+    """The Sharing of `function`'s own scope (a FunctionDef or Lambda). `nested` false:
+    the caller knows that no function, lambda, generator expression or class is defined
+    in `function` (a census's), so nothing is shared, found without a walk."""
+    if not nested:
+        return Sharing(frozenset(), {}, frozenset())
     own = _own_scope(function)
     functions = {n.name for n in own.deferred
                  if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}

@@ -25,18 +25,19 @@ def children(node):
     """The child nodes of `node` other than `_LEAVES`, in `ast.iter_child_nodes` order, as
     a list."""
     out = []
-    cls = node.__class__
-    for field in _BRANCH_FIELDS[cls]:
+    for field, mixed in _CHILD_FIELDS[node.__class__]:
         value = getattr(node, field, None)
         if value.__class__ is list:
-            if (cls, field) in _MIXED_LISTS:
-                out += [item for item in value if isinstance(item, ast.AST)]
+            if mixed:
+                out += [item for item in value if isinstance(item, _AST)]
             else:
                 out += value
-        elif isinstance(value, ast.AST):
+        elif isinstance(value, _AST):
             out.append(value)
     return out
 
+
+_AST = ast.AST
 
 _MIXED_LISTS = frozenset({(ast.Dict, 'keys'), (ast.arguments, 'kw_defaults'),
                           (ast.Global, 'names'), (ast.Nonlocal, 'names'),
@@ -105,6 +106,10 @@ _NODE_FIELDS = _FieldTable(node_fields)
 _BRANCH_FIELDS = _FieldTable(lambda cls: tuple(f for f in node_fields(cls)
                                                if f not in _LEAF_FIELDS))
 """node class -> its fields that may hold nodes, with or without those holding leaves."""
+_CHILD_FIELDS = _FieldTable(lambda cls: tuple((f, (cls, f) in _MIXED_LISTS)
+                                              for f in _BRANCH_FIELDS[cls]))
+"""node class -> (field, whether its list may hold more than nodes) for `children`: the
+fields of _BRANCH_FIELDS (one table look-up per node instead of one per field)."""
 
 
 class _Dispatch(dict):

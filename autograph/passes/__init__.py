@@ -3,7 +3,7 @@ function scope (innermost first), so later passes see a smaller language."""
 import ast
 
 from autograph import limits
-from autograph.analysis.activity import scope_of
+from autograph.analysis.activity import finished, scope_of
 from autograph.analysis.definite import assigned_before_reads
 from autograph.analysis.independence import independent_loops
 from autograph.analysis.scopes import sharing
@@ -72,7 +72,8 @@ def run(root, ctx, pipeline=PIPELINE):
             step.transform(root, ctx)
         return root
     scopes = _converted_scopes(root, found)
-    ctx.sharing.update((scope, sharing(scope)) for scope in scopes)
+    nested = len(found.scopes) > 1 or found.has_any(_DEFERRED_SCOPES)
+    ctx.sharing.update((scope, sharing(scope, nested)) for scope in scopes)
     has_for = found.has_any((ast.For,))
     for scope in scopes:   # (on the function as written: one scope_of serves both)
         names = scope_of(scope)
@@ -84,7 +85,13 @@ def run(root, ctx, pipeline=PIPELINE):
         for step in pipeline:
             if ctx.census.has_any(getattr(step, 'ONLY_WITH', ctx.census.present)):
                 step.transform(scope, ctx)
+        if scope is not root:
+            finished(scope)   # (its free variables, for the passes of the scopes around it)
     return root
+
+
+_DEFERRED_SCOPES = (ast.AsyncFunctionDef, ast.Lambda, ast.GeneratorExp, ast.ClassDef)
+"""With the nested FunctionDefs, what may share a function's variables (analysis.scopes)."""
 
 
 def _converted_scopes(root, found):

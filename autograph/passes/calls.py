@@ -228,11 +228,18 @@ class LiveResolver:
                 self.closure[name] = cell.cell_contents
             except ValueError:  # an empty cell: assigned later
                 pass
+        self._classified = {}   # name -> classify(name), for the one conversion
 
     def classify(self, name):
         """How a call of `name` is routed. A closure variable is always routed through
         `ag.call`, which decides when called: the generated code is shared by every
         closure of one `def`, and another closure may hold user code there."""
+        found = self._classified.get(name)
+        if found is None:
+            found = self._classified[name] = self._classify(name)
+        return found
+
+    def _classify(self, name):
         from autograph.library import is_library
         from autograph.prebuilt import wraps_user_code
         if name in self.free:

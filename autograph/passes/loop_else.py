@@ -19,20 +19,26 @@ that skip the clause too, and leave the function first).
 import ast
 
 from autograph import templates
+from autograph.analysis.census import LOOP_ELSE
 from autograph.passes import unreachable
 from autograph.passes.base import contains, map_loops
 
+ONLY_WITH = (LOOP_ELSE,)   # see analysis.census
+
 
 def transform(function, ctx):
-    function.body = map_loops(function.body, lambda loop, inside_loop: _lower(loop, ctx))
+    lowered = []
+    function.body = map_loops(function.body,
+                              lambda loop, inside_loop: _lower(loop, ctx, lowered))
     # A clause that ends with `return`/`raise` makes what follows the loop unreachable.
-    return unreachable.transform(function, ctx)
+    return unreachable.transform(function, ctx) if lowered else function
 
 
-def _lower(loop, ctx):
+def _lower(loop, ctx, lowered):
     orelse, loop.orelse = loop.orelse, []
     if not orelse:
         return [loop]
+    lowered.append(loop)
     if not contains(loop.body, ast.Break):
         return [loop] + orelse
     flag = ctx.namer.new('did_break')

@@ -20,6 +20,8 @@ import ast
 from autograph import templates
 from autograph.passes.base import contains, guard_exits, map_loops
 
+ONLY_WITH = (ast.Break, ast.Continue)   # see analysis.census (passes.returns adds breaks)
+
 
 def transform(function, ctx):
     def visit(loop, inside_loop):

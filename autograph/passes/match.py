@@ -21,6 +21,7 @@ are converted like those of any other block.
 import ast
 
 from autograph import templates
+from autograph.passes import unreachable
 from autograph.passes.base import SCOPES, blocks
 
 ONLY_WITH = (ast.Match,)   # see analysis.census
@@ -29,7 +30,9 @@ ONLY_WITH = (ast.Match,)   # see analysis.census
 def transform(function, ctx):
     function.body = _lower(function.body, ctx)
     ctx.census = ctx.census.adding(ast.Is)   # `case None:` -> `subject is None`
-    return function
+    # A chain whose branches all end (`return`, `break`, ...) makes what follows it
+    # unreachable.
+    return unreachable.transform(function, ctx)
 
 
 def _lower(stmts, ctx):

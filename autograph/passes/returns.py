@@ -53,6 +53,8 @@ def transform(function, ctx):
         if not contains(loop.body, ast.Return):
             return [loop]
         did_return, retval = flags.names()
+        if ctx.census is not None:   # its returns become breaks (for passes.loop_exits)
+            ctx.census = ctx.census.adding(ast.Break)
         # Without a `break` of its own, the loop's break flag can mean "returned".
         reuse_flag = not contains(loop.body, ast.Break)
         if reuse_flag:

@@ -32,9 +32,13 @@ def transform(function, ctx):
     """Rewrite the text of `function` (see the module docstring); one without text or
     calls that show it is left as it is, without a second walk."""
     found = nodes(function)
-    if any(_has_text(node, ctx.ag) for node in found):
+    if any(_has_text(node, ctx.ag) for node in found if node.__class__ in _WITH_TEXT):
         _Text(function, ctx, _shown_names(found, ctx.ag)).visit(function)
     return function
+
+
+_WITH_TEXT = frozenset({ast.JoinedStr, ast.BinOp, ast.Call})
+"""The node classes `_has_text` may answer True for (the others are not asked)."""
 
 
 def _has_text(node, ag):

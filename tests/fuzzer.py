@@ -15,8 +15,10 @@ writes. Values exist on some paths only (a variable one branch assigns, or that 
 which may run zero times creates; a helper's result that is None on some paths), read
 only where Python has them, with and without closures. Half call helpers that write a
 global, an object's attribute (of an object given, or of a module-level object), a list
-given, or items of an array given; each program is called twice, plain and converted,
-and the state the two calls leave must match too.
+given, or items of an array given (some return early after writing, or call another
+helper that writes); some write a list of numbers at an index that may be traced, or
+append to a global list they never read (a log); each program is called twice, plain and
+converted, and the state the two calls leave must match too.
 
 Every program is valid Python, so the converted run must give Python's values. Two kinds
 of failure are counted: a *mismatch* (a different value, or a crash that is not one of
@@ -104,6 +106,22 @@ def scale_items(arr, f):
     for i in range(arr.shape[0]):
         if arr[i] > 0:
             arr[i] = arr[i] * f
+
+
+def scale_early(arr, f):
+    arr[0] = arr[0] * 0.5 + f
+    if f > 0:
+        return 1.0
+    arr[1] = arr[1] - f
+    return 0.0
+
+
+def scale_nested(arr, f):
+    scale_items(arr, f)
+    arr[3] = arr[3] + f
+
+
+LOG = []
 '''
 
 FLOAT_VARS = ('a', 'b')
@@ -119,12 +137,14 @@ class StateGenerators:
         self.emit(1, 's = Cell(x, 0)')
         self.emit(1, 'w = v * 1.0')
         self.emit(1, 'pair = [x * 0.0, x * 0.0]')
+        self.emit(1, 'hist = [0.0, 0.0, 0.0]')
 
     def state_epilogue(self):
         self.emit(1, 'a = a + s.f * 0.01 + jnp.sum(w) * 0.01 + pair[0] * 0.1 - pair[1] * 0.2')
         if self.calls:   # what the last call left behind
             self.emit(1, 'a = a + TOTAL * 0.01 + OBJ.f * 0.01')
         self.emit(1, 'k = k + s.c')
+        self.emit(1, 'a = a + hist[0] * 0.1 + hist[1] * 0.2 + hist[2] * 0.3')
 
     def state_statement(self, depth):
         r = self.rng
@@ -143,12 +163,27 @@ class StateGenerators:
         ]
         if depth == 1:   # a call that changes `pair` in place (under its own staged if)
             options.append(f'push(pair, {r.choice(["a", "b", "x", "w[0]"])})')
-        if self.calls:   # calls that change a global, an object, a list or array items
+        if self.more.random() < 0.3:   # (its own stream: the rest stays as it was)
+            options = self.more_state(depth)
+        elif self.calls:   # calls that change a global, an object, a list or array items
             options += [f'tick({r.choice(["a", "b", "x"])} * 0.1)',
                         f'add_item(pair, {r.choice(["a", "b"])} * 0.1)',
                         f'set_field({r.choice(["s", "OBJ"])}, {r.choice(["a", "b"])} * 0.1)',
                         f'swap_items(w, {i}, {j})', 'scale_items(w, 0.5)']
         self.emit(depth, r.choice(options))
+
+    def more_state(self, depth):
+        """Items of a list of numbers at an index that may be traced; helpers that write
+        items of the array they are given and return early, or call another that does;
+        a global list only appended to (a log: not in loops, where a staged loop cannot
+        collect a run-time number of items)."""
+        a = self.more.choice(FLOAT_VARS)
+        options = [f'hist[k % 3] += {a} * 0.1', f'hist[(k + n) % 3] = {a}',
+                   f'c{self.counter} = scale_early(w, {a} * 0.1)',
+                   f'scale_nested(w, {a} * 0.1)']
+        if not self.loop_depth:
+            options.append(f'LOG.append({a} * 1.0)')
+        return [self.more.choice(options)]
 
     def bound_on_some_paths(self, depth):
         """Values that exist on some paths only, read only where Python has them: a
@@ -266,6 +301,7 @@ class ProgramGenerator(StateGenerators):
         # separate stream: the other programs stay as they were).
         self.calls = random.Random(seed * 7919 + 1).random() < 0.5
         self.none_or_value = random.Random(seed * 7919 + 2)
+        self.more = random.Random(seed * 7919 + 3)
 
     def emit(self, depth, text):
         self.lines.append('    ' * depth + text)
@@ -480,9 +516,11 @@ def run_one(seed, scopes=True):
     def reset():   # the state that outlives a call (see HELPERS)
         namespace['TOTAL'] = 0.0
         namespace['OBJ'] = namespace['Cell'](0.0, 0)
+        namespace['LOG'].clear()
 
     def state():
-        return namespace['TOTAL'], namespace['OBJ'].f
+        log = namespace['LOG']
+        return namespace['TOTAL'], namespace['OBJ'].f, len(log), float(sum(log))
 
     # Two calls each: the second sees what the first left (a global, an object).
     reset()

@@ -14,6 +14,7 @@ from .python.selections import len_ as len
 from .python.identity import is_, is_not
 from .items.items import setitem, update_item
 from .items.item_writes import setitems
+from .items.views import read_view, view, write_view
 from .loops.iterables import enumerate_ as enumerate
 from .loops.iterables import range_ as range
 from .loops.iterables import zip_ as zip
@@ -52,9 +53,10 @@ __all__ = ['Undefined', 'all', 'and_', 'any', 'assert_', 'bool', 'call', 'call_w
            'if_exp', 'if_exp_chain', 'if_stmt', 'in_', 'int', 'item', 'is_', 'is_not', 'keep',
            'len', 'max',
            'message', 'message_percent', 'method_fields', 'min', 'not_', 'or_', 'pow',
-           'python_subject', 'raise_', 'raise_if', 'range', 'repeat', 'repr', 'reraise',
+           'python_subject', 'raise_', 'raise_if', 'range', 'read_view', 'repeat', 'repr',
+           'reraise',
            'selection', 'setitem', 'setitems', 'sorted',
-           'span', 'str', 'sum', 'text', 'update_item', 'while_stmt', 'window',
-           'windows', 'written', 'zip']
+           'span', 'str', 'sum', 'text', 'update_item', 'view', 'while_stmt', 'window',
+           'windows', 'write_view', 'written', 'zip']
 
 _calls.use_versions({name: globals()[name] for name in _calls.OVERRIDDEN_BUILTINS})

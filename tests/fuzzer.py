@@ -3,7 +3,8 @@
 Each program takes `x` (float32), `n` (int32, 0..6) and `v` (float32[4]), mixes
 if/elif/else (some tests tick an object, alone or in either operand of `and`/`or`: a
 side effect Python has only where it evaluates the test), a Python bool flag tested in
-conditions (some programs flip it or make it traced), bounded `while`, `for` over static and traced ranges and arrays,
+conditions (some programs flip it or make it traced), NumPy views of an array written
+through and seeing its writes (`rv1 = w[1:3]; rv1 *= 0.5`), bounded `while`, `for` over static and traced ranges and arrays,
 break/continue/early return, and/or/not, ternaries and helper calls, nested at least
 three deep, and state in objects (see StateGenerators). It runs unconverted on concrete
 arrays (the ground truth; `v` as a NumPy array, whose items Python can assign) and
@@ -124,6 +125,18 @@ def scale_nested(arr, f):
 LOG = []
 '''
 
+VIEW_FORMS = [   # NumPy's views of `w`: written through, passed on, seeing `w`'s writes
+    ['{r} = w[1:3]', '{r} *= 0.5'],
+    ['{r} = w[1:]', '{r}[2] = a * 0.5'],
+    ['{r} = w[...]', '{r} -= 0.125'],   # (`{r} += b`, b a JAX value: NumPy adds out of place)
+    ['{r} = w[:3]', 'scale_items({r}, 0.5)'],
+    ['{r} = w[0:2]', 'w[0] = a', 'a = a + {r}[0] * 0.1'],
+    ['{r} = w[1:]', '{r}_part = {r}[:2]', '{r}_part -= 0.25'],
+    ['{r} = w[:]', '{r}[k % 4] = b'],
+]
+"""Each with a view name of its own (`r` -> rv1, rv2, ...: one name bound to views of
+two shapes would be loop state of two shapes)."""
+
 FLOAT_VARS = ('a', 'b')
 INT_VARS = ('k',)
 
@@ -170,7 +183,13 @@ class StateGenerators:
                         f'add_item(pair, {r.choice(["a", "b"])} * 0.1)',
                         f'set_field({r.choice(["s", "OBJ"])}, {r.choice(["a", "b"])} * 0.1)',
                         f'swap_items(w, {i}, {j})', 'scale_items(w, 0.5)']
-        self.emit(depth, r.choice(options))
+        chosen = r.choice(options)
+        if self.views.random() < 0.2:   # (its own stream: the rest stays as it was)
+            self.view_count += 1
+            for line in self.views.choice(VIEW_FORMS):
+                self.emit(depth, line.format(r=f'rv{self.view_count}'))
+        else:
+            self.emit(depth, chosen)
 
     def more_state(self, depth):
         """Items of a list of numbers at an index that may be traced; helpers that write
@@ -302,6 +321,8 @@ class ProgramGenerator(StateGenerators):
         self.calls = random.Random(seed * 7919 + 1).random() < 0.5
         self.none_or_value = random.Random(seed * 7919 + 2)
         self.more = random.Random(seed * 7919 + 3)
+        self.views = random.Random(seed * 7919 + 4)
+        self.view_count = 0
 
     def emit(self, depth, text):
         self.lines.append('    ' * depth + text)

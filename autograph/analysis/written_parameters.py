@@ -66,19 +66,56 @@ def split_call(call, ag=None):
 def of_tree(function, resolve, ag=None):
     """The parameters of the FunctionDef `function` whose items it (or a function it
     calls, found by `resolve(name)`) writes, in parameter order. `ag`: the runtime's
-    name, when calls are already `ag.call(f, ...)`."""
+    name, when calls are already `ag.call(f, ...)`.
+
+    Writing a view writes its base (`first = a[:mid]; first[0] = 1` writes `a`), and so
+    does an augmented assignment of a parameter (`force += r * s`: NumPy's in-place
+    update; the caller keeps its value when it is not an array, see
+    runtime.python.calls.call_writing). `a = ag.write_view(a, ...)` (passes.views) is a
+    write of `a`, not a rebinding."""
     params = parameters(function)
-    written, rebound = set(), set()
+    written, rebound, views, updated = set(), set(), {}, set()
     for node in own_nodes(function):
         if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store):
             written.add(_base(node))
-        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+        elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+            written.add(node.target.id)
+            updated.add(id(node.target))
+        elif isinstance(node, ast.Assign):
+            _assignment(node, ag, written, views, updated)
+        elif (isinstance(node, ast.For) and isinstance(node.target, ast.Name)
+              and isinstance(node.iter, ast.Name)):   # (`for row in a`: views of a)
+            views.setdefault(node.target.id, set()).add(node.iter.id)
+        elif (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)
+              and id(node) not in updated):
             rebound.add(node.id)
         elif isinstance(node, ast.Call):
             func, args = split_call(node, ag)
             for position in positions_written(func, args, resolve):
                 written.add(argument_base(args[position]))
+    pending = list(written)
+    while pending:   # (a view's base, and the base of that, ...)
+        for base in views.get(pending.pop(), ()):
+            if base not in written:
+                written.add(base)
+                pending.append(base)
     return tuple(p for p in params if p in written and p not in rebound)
+
+
+def _assignment(node, ag, written, views, updated):
+    """Note `v = b[k]` (v a view of b) in `views`; `b = ag.write_view(b, ...)` as a
+    write of `b` (its target, put in `updated`, is not a rebinding)."""
+    value = node.value
+    if len(node.targets) != 1 or not isinstance(node.targets[0], ast.Name):
+        return
+    name = node.targets[0].id
+    if isinstance(value, ast.Subscript) and _base(value) not in (None, name):
+        views.setdefault(name, set()).add(_base(value))
+    elif (ag is not None and isinstance(value, ast.Call)
+          and isinstance(value.func, ast.Attribute) and value.func.attr == 'write_view'
+          and isinstance(value.func.value, ast.Name) and value.func.value.id == ag):
+        written.add(name)
+        updated.add(id(node.targets[0]))
 
 
 class LocalFunction:

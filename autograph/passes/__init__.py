@@ -28,6 +28,7 @@ from autograph.passes import (
     text,
     unbound_reads,
     unreachable,
+    views,
     written_arguments,
 )
 from autograph.analysis.census import census
@@ -47,6 +48,7 @@ PIPELINE = [
     asserts,       # assert -> ag.assert_
     raises,        # raise in if/loops -> ag.raise_if / ag.raise_ (run-time checks)
     calls,         # user calls -> ag.call; builtins that see traced values -> ag.range...
+    views,         # v = a[i] then v += e -> ag.view / ag.write_view (NumPy's views)
     written_arguments,  # f(a) where f writes items of `a` -> ag.call_writing rebinds `a`
     sequences,     # seq[i], [0] * n -> ag.getitem, ag.repeat (lists and traced integers)
     text,          # f-strings / '%' of values -> ag.text (no text from traced values)

@@ -11,7 +11,8 @@ from autograph.naming import Namer
 class Context:
     """One function's conversion: where it came from and what the passes tell each other.
 
-    `return_flag` is set when a `return` is lowered to a flag (see passes.returns).
+    `return_flag` (and `return_value`) are set when a `return` is lowered to a flag (see
+    passes.returns).
     `break_flag_names[loop]` names the flag a lowered `break` will set (when the returns
     pass wants it to be its `did_return`); `break_flags[for_loop]` is the flag a lowered
     `break` sets (the `for` stops when it is true); `loop_options[loop]` are the keywords
@@ -34,6 +35,7 @@ of each scope nested functions see, from the user's code before any pass ran;
     user_objects: dict = dataclasses.field(default_factory=dict)  # scope -> names (calls)
     independent_loops: dict = dataclasses.field(default_factory=dict)  # loop -> verdict
     return_flag: str = None  # the `did_return` flag of passes.returns, if it made one
+    return_value: str = None  # its `retval` (returned as soon as it is set: never a view)
     dataflow: dict = dataclasses.field(default_factory=dict)  # scope -> (Scope, Dataflow)
     census: object = None    # what the function's tree holds (analysis.census)
 

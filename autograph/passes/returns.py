@@ -42,7 +42,7 @@ class _Flags:
     def names(self):
         if self.did_return is None:
             self.did_return = self.ctx.return_flag = self.ctx.namer.new('did_return')
-            self.retval = self.ctx.namer.new('retval')
+            self.retval = self.ctx.return_value = self.ctx.namer.new('retval')
         return self.did_return, self.retval
 
 

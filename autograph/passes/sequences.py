@@ -128,3 +128,12 @@ class _Indexing(ScopeTransformer):
 
 
 transform = _Indexing.transform
+
+
+def span(index, ctx):
+    """`ag.span(i, k, ...)` for a slice `index` of a fixed width whose bounds may be
+    traced (`i:i + k`, see `_Indexing._span`), else None (passes.views keeps a view's
+    key so)."""
+    if not traced_bounds(index):
+        return None
+    return _Indexing(None, ctx)._span(index)

@@ -18,19 +18,26 @@ and in such a function (`def swap(a, i, j)`):
 `ag.written` gives a plain `value` except to `ag.call_writing`, which gets the values too
 (they flow out of staged branches and loops as part of the result).
 
-Only calls that are statements (`f(a)`, `x = f(a)`, `return f(a)`) with a variable, or a
-subscript of one, as the argument are rewritten; `helper(x + 1)` rebinds nothing, as in
-Python, and neither does `helper(LIST)` for a global or closure variable the function does
-not assign that holds a list or dict (written in place).
+A call inside a statement's expression (`return fill(out, x) + 1`) is computed first,
+by its own statement, where Python computes nothing before it that it could change (no
+call of user code, no read of what it writes) and surely computes it (not in `and`/`or`,
+`x if c else y`, a lambda or a comprehension): `result, out = ag.call_writing(...)`,
+then `return result + 1`. Other calls rebind nothing. An argument rebound is a variable,
+or a subscript of one; `helper(x + 1)` rebinds nothing, as in Python, and neither does
+`helper(LIST)` for a global or closure variable the function does not assign that holds
+a list or dict (written in place). A parameter updated in place (`f += r * s`) is
+written too: the caller's variable is rebound when it holds an array (not a number).
 """
 import ast
 
 from autograph.analysis.activity import scope_of
 from autograph.analysis.census import ITEM_STORE
-from autograph.analysis.written_parameters import (LocalFunction, of_function, of_tree,
-                                                   own_nodes, parameters,
-                                                   positions_written, split_call)
+from autograph.analysis.written_parameters import (LocalFunction, argument_base,
+                                                   of_function, of_tree, own_nodes,
+                                                   parameters, positions_written,
+                                                   split_call)
 from autograph.analysis.walk import children
+from autograph.errors import unsupported
 from autograph.passes.base import (SCOPES, StatementRewriter, fix_missing_locations,
                                    scope_statements)
 
@@ -39,11 +46,7 @@ def transform(function, ctx):
     if not isinstance(function, ast.FunctionDef) or not _may_write(ctx):
         return function
     scope = scope_of(function)
-    local = {}
-    resolve = _resolver(ctx, scope.locals, local)
-    for node in _defined_once(function):   # (in order: one may call those before it)
-        local[node.name] = LocalFunction(parameters(node), _reported(node, ctx.ag)
-                                         or of_tree(node, resolve, ctx.ag))
+    resolve = call_resolver(function, ctx, scope)
     written = of_tree(function, resolve, ctx.ag)
     _CallSites(ctx, resolve, _in_place(ctx, scope.locals | set(scope.declared))).block(
         function.body)
@@ -52,10 +55,23 @@ def transform(function, ctx):
     return function
 
 
+def call_resolver(function, ctx, scope=None):
+    """`resolve(name)` for the calls in `function` (see `_resolver`), the functions it
+    defines known by the parameters they write."""
+    scope = scope or scope_of(function)
+    local = {}
+    resolve = _resolver(ctx, scope.locals, local)
+    for node in _defined_once(function):   # (in order: one may call those before it)
+        local[node.name] = LocalFunction(parameters(node), _reported(node, ctx.ag)
+                                         or of_tree(node, resolve, ctx.ag))
+    return resolve
+
+
 def _may_write(ctx):
     """False when the function (and those nested in it) neither assigns an item nor
-    names a function that writes items of its parameters: nothing to rewrite."""
-    if ctx.census.has_any((ITEM_STORE,)):
+    updates a variable in place (`x += 1`) nor names a function that writes items of its
+    parameters: nothing to rewrite."""
+    if ctx.census.has_any((ITEM_STORE, ast.AugAssign)):
         return True
     resolve = _resolver(ctx, frozenset(), {})
     return any(of_function(fn) for fn in map(resolve, ctx.census.names()) if fn is not None)
@@ -128,21 +144,32 @@ class _CallSites(StatementRewriter):
 
     def rewrite(self, stmt):
         call = getattr(stmt, 'value', None)
-        if not isinstance(call, ast.Call) or not isinstance(stmt, (ast.Expr, ast.Assign,
-                                                                    ast.Return)):
-            return [stmt]
-        if isinstance(stmt, ast.Assign) and len(stmt.targets) != 1:
-            return [stmt]
+        if (isinstance(call, ast.Call) and isinstance(stmt, (ast.Expr, ast.Assign, ast.Return))
+                and not (isinstance(stmt, ast.Assign) and len(stmt.targets) != 1)):
+            result = (stmt.targets[0] if isinstance(stmt, ast.Assign)
+                      else ast.Name(id=self.ctx.namer.new('result'), ctx=ast.Store()))
+            new = self._writing(call, result)
+            if new is not None:
+                if isinstance(stmt, ast.Return):
+                    new.append(ast.Return(value=ast.Name(id=result.id, ctx=ast.Load())))
+                return [ast.fix_missing_locations(ast.copy_location(s, stmt)) for s in new]
+        return self._hoisted(stmt)
+
+    def _positions(self, call):
         func, args = split_call(call, self.ctx.ag)
         if func is call.func:   # not a call of user code
-            return [stmt]
-        positions = [p for p in positions_written(func, args, self.resolve)
-                     if not (isinstance(args[p], ast.Name) and self.in_place(args[p].id))]
+            return func, args, None
+        return func, args, [p for p in positions_written(func, args, self.resolve)
+                            if not (isinstance(args[p], ast.Name)
+                                    and self.in_place(args[p].id))]
+
+    def _writing(self, call, result):
+        """The statements `result, a = ag.call_writing(...)` (and `a[lo:hi] = view` for
+        a view given) for `call`, or None when it writes no argument."""
+        func, args, positions = self._positions(call)
         if not positions:
-            return [stmt]
+            return None
         namer = self.ctx.namer
-        result = (stmt.targets[0] if isinstance(stmt, ast.Assign)
-                  else ast.Name(id=namer.new('result'), ctx=ast.Store()))
         targets, after = [result], []
         for position in positions:
             arg = args[position]
@@ -159,11 +186,114 @@ class _CallSites(StatementRewriter):
             args=[ast.Tuple(elts=[ast.Constant(p) for p in positions], ctx=ast.Load()),
                   func, *args],
             keywords=call.keywords)
-        new = [ast.Assign(targets=[ast.Tuple(elts=targets, ctx=ast.Store())], value=rebinding)]
-        new += after
-        if isinstance(stmt, ast.Return):
-            new.append(ast.Return(value=ast.Name(id=result.id, ctx=ast.Load())))
-        return [ast.fix_missing_locations(ast.copy_location(s, stmt)) for s in new]
+        return [ast.Assign(targets=[ast.Tuple(elts=targets, ctx=ast.Store())],
+                           value=rebinding)] + after
+
+    def _hoisted(self, stmt):
+        """A call that writes its arguments inside a statement's expression (`return
+        helper(c) + 1`), computed first by its own statement when Python computes
+        nothing before it that it could change: no call of user code, no read of the
+        variables it writes (`result = ag.call_writing(...)`, then `return result + 1`)."""
+        field = _COMPUTED_FIRST.get(type(stmt))
+        if field is None or getattr(stmt, field) is None:
+            for expression in _own_expressions(stmt):   # (a `while` test: every iteration)
+                self._refuse_writing_calls(expression, f'in a `{type(stmt).__name__.lower()}` '
+                                                       f'statement\'s own expressions')
+            return [stmt]
+        before = [] if not isinstance(stmt, ast.AugAssign) else _names(stmt.target)
+        new, replaced, called, done = [], {}, False, set()
+        for node, opaque in _in_order(getattr(stmt, field)):
+            if opaque or not isinstance(node, ast.Call):
+                if opaque:
+                    self._refuse_writing_calls(node, 'inside `and`/`or`, a conditional '
+                                               'expression, a lambda or a comprehension')
+                called = called or (opaque and any(isinstance(n, ast.Call)
+                                                   for n in ast.walk(node)))
+                before += _names(node) if opaque else _names(node, deep=False)
+                continue
+            func, args, positions = self._positions(node)
+            bases = {argument_base(args[p]) for p in positions or ()}
+            inner = {id(n) for n in ast.walk(node)}
+            if positions and not called and not bases & {
+                    n.id for n in before if id(n) not in inner | done}:
+                result = ast.Name(id=self.ctx.namer.new('result'), ctx=ast.Store())
+                new += self._writing(node, result)
+                replaced[id(node)] = result.id
+                done |= inner   # (computed by then: what it reads is read in order)
+            elif positions:
+                raise _unsupported_call(node, 'after code in the same expression that '
+                                        'reads what it writes or calls a function', self.ctx)
+            elif positions is not None:
+                called = True
+        if not new:
+            return [stmt]
+        setattr(stmt, field, _Replace(replaced).visit(getattr(stmt, field)))
+        return [ast.fix_missing_locations(ast.copy_location(s, stmt)) for s in new + [stmt]]
+
+
+    def _refuse_writing_calls(self, node, where):
+        """The named error for a call in `node` that writes items of an argument (its
+        writes could not reach the caller's variable)."""
+        for call in ast.walk(node):
+            if isinstance(call, ast.Call) and self._positions(call)[2]:
+                raise _unsupported_call(call, where, self.ctx)
+
+
+def _unsupported_call(call, where, ctx):
+    return unsupported(
+        f'a call that writes items of an array it is given, {where}: its writes would '
+        f'not reach the caller\'s array; call it in a statement of its own '
+        f'(`result = f(a)`) and use `result` in the expression', ctx, call)
+
+
+_COMPUTED_FIRST = {ast.Expr: 'value', ast.Assign: 'value', ast.AugAssign: 'value',
+                   ast.Return: 'value', ast.If: 'test', ast.For: 'iter'}
+"""The expression of a statement that Python computes once, before anything else the
+statement does: a call in it may be computed by a statement of its own just before."""
+
+
+def _own_expressions(stmt):
+    """The expressions of `stmt` itself, not of the statements in its blocks."""
+    for field, value in ast.iter_fields(stmt):
+        for item in value if isinstance(value, list) else [value]:
+            if isinstance(item, ast.AST) and not isinstance(
+                    item, (ast.stmt, ast.excepthandler, ast.match_case)):
+                yield item
+
+
+_OPAQUE = (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp,
+           ast.BoolOp, ast.IfExp)
+"""Expressions whose parts Python may compute in part, or later (a call in one is never
+moved out of it)."""
+
+
+def _in_order(node):
+    """(node, opaque) for the nodes of the expression `node` in the order Python
+    computes them (a call after its function and arguments); an `_OPAQUE` one whole."""
+    if isinstance(node, _OPAQUE):
+        yield node, True
+        return
+    for child in children(node):
+        yield from _in_order(child)
+    yield node, False
+
+
+def _names(node, deep=True):
+    """The Name nodes read in `node` (only `node` itself unless `deep`)."""
+    found = ast.walk(node) if deep else [node]
+    return [n for n in found if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)]
+
+
+class _Replace(ast.NodeTransformer):
+    """Replaces the nodes whose id is a key of `names` by a read of that name."""
+
+    def __init__(self, names):
+        self.names = names
+
+    def generic_visit(self, node):
+        if id(node) in self.names:
+            return ast.copy_location(ast.Name(id=self.names[id(node)], ctx=ast.Load()), node)
+        return super().generic_visit(node)
 
 
 def _as_store(node):
@@ -182,8 +312,24 @@ def _report(function, written, ctx):
     for node in scope_statements(function):   # (a `return` is a statement: no need to
         if isinstance(node, ast.Return):        # look inside expressions)
             node.value = ast.copy_location(report(node.value), node)
-    if not function.body or not isinstance(function.body[-1], ast.Return):
-        last = function.body[-1]
-        function.body.append(ast.fix_missing_locations(ast.copy_location(
-            ast.Return(value=report(None)), last)))
+    _fall_off(function.body, lambda last: ast.fix_missing_locations(ast.copy_location(
+        ast.Return(value=report(None)), last)))
     fix_missing_locations(function)
+
+
+def _fall_off(body, make):
+    """Every path through `body` that falls off its end returns `make(last statement)`.
+    An `if` in tail position whose branches return (passes.returns puts them there) gets
+    it in each branch: the control-flow pass reads what follows such an `if` as dead."""
+    last = body[-1]
+    if isinstance(last, ast.Return):
+        return
+    if isinstance(last, ast.If) and any(isinstance(n, ast.Return)
+                                        for n in scope_statements(last)):
+        _fall_off(last.body, make)
+        if last.orelse:
+            _fall_off(last.orelse, make)
+        else:
+            last.orelse = [make(last)]
+        return
+    body.append(make(last))

@@ -145,10 +145,14 @@ def _recursion_error(fn, code):
 
 class _Slot:
     """One `call_writing` call: the code of the function it calls (and the code nested
-    in it: its branch and loop functions), whose `written` reports come back to it."""
-    __slots__ = ('codes',)
+    in it: its branch and loop functions), whose `written` reports come back to it, and
+    that function's parameters (a function defined in it that reports its own, called
+    by other code, `lax.fori_loop(0, n, body, acc)`, reports to no one)."""
+    __slots__ = ('codes', 'parameters')
 
     def __init__(self, code):
+        self.parameters = frozenset(code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
+                                    if code is not None else ())
         self.codes = set()
         stack = [code] if code is not None else []
         while stack:
@@ -187,8 +191,21 @@ def call_writing(positions, fn, *args, **kwargs):
     params = code.co_varnames[:code.co_argcount]
     if inspect.ismethod(target):
         params = params[1:]
-    return (result.value, *[result.parameters.get(params[p], args[p]) if p < len(params)
-                            else args[p] for p in positions])
+    return (result.value, *[result.parameters.get(params[p], args[p])
+                            if p < len(params) and _in_place(args[p]) else args[p]
+                            for p in positions])
+
+
+_IMMUTABLE = (int, float, complex, str, bytes, tuple, frozenset, type(None), np.generic)
+
+
+def _in_place(value):
+    """Whether a function can change `value` in place (`x += 1` of a number or a
+    tuple, or of a NumPy scalar such as `a[0]` of a vector, rebinds the function's own
+    variable and leaves its caller's alone)."""
+    if isinstance(value, (jax.Array, np.ndarray)):
+        return np.ndim(value) > 0
+    return not isinstance(value, _IMMUTABLE)
 
 
 def reporting_written(fn, args, kwargs):
@@ -212,6 +229,8 @@ def written(value, /, **parameters):
     returns this way: when `call_writing` called it, the result carries the parameters'
     final values back to it."""
     stack = context.current().written
-    if stack and stack[-1] is not None and sys._getframe(1).f_code in stack[-1].codes:
+    slot = stack[-1] if stack else None
+    if slot is not None and sys._getframe(1).f_code in slot.codes \
+            and slot.parameters.issuperset(parameters):
         return Written(value, parameters)
     return value

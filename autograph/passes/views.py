@@ -1,0 +1,149 @@
+"""NumPy's views: writes through a view reach its base, and writes to the base are seen
+through the view (see runtime/items/views.py).
+
+    v = a[i]                  v, v_key = ag.view(a, i)
+    v += e              ->    v += e
+                              a = ag.write_view(a, v_key, v)
+    a[0, 0] = 9               a[0, 0] = 9
+                              v = ag.read_view(a, v_key, v)
+    helper(v)                 helper(v)                 (then passes.written_arguments:
+                              a = ag.write_view(a, v_key, v)     `v` rebound by the call)
+    for row in M:             for index, row in ag.enumerate(M):
+        row *= 2                  row, row_key = ag.view(M, index, row)
+                                  row *= 2
+                                  M = ag.write_view(M, row_key, row)
+
+`ag.view` gives the item and its key, or None for the key when NumPy's `a[i]` is a copy
+(a single item, an index array, a boolean mask, a list's item): the key is computed once,
+where the view is made, as NumPy fixes the view's place there. Only views that matter are
+rewritten: those of a variable that is changed in place (`a += e`, `a[k] = e`, a helper
+writing it) in the same group of views (a view of a view belongs to its base's group).
+
+Which binding of a name reaches each statement is followed through branches and loops
+(analysis.views): an in-place change of `v` is written back where every binding that
+reaches it made `v` a view of the same variable, and `v` is read again after its base
+changes where every binding made it a view of that base. `v = v + e`, or any other
+binding, makes `v` a new array (no longer a view); rebinding the base (`a = a * 2`) leaves
+its views with the old array. A view on some paths only, changed in place (or read after
+its base changed), is an UnsupportedSyntax naming it: NumPy's result would depend on the
+path, which the converted code cannot follow.
+"""
+import ast
+
+from autograph.analysis.activity import scope_of
+from autograph.analysis.dataflow import Dataflow
+from autograph.analysis.views import Views, view_bindings
+from autograph.passes import sequences
+from autograph.passes.base import StatementRewriter, fix_missing_locations
+from autograph.passes.written_arguments import call_resolver
+
+ONLY_WITH = (ast.Subscript, ast.For)   # see analysis.census
+
+
+def transform(function, ctx):
+    if not isinstance(function, ast.FunctionDef):
+        return function
+    scope = scope_of(function)
+    rebindable = scope.locals | set(scope.declared)   # (not a free variable's array)
+    bindings = {stmt: pair for stmt, pair in view_bindings(function).items()
+                if pair[1] in rebindable and pair[0] != ctx.return_value}
+    if not bindings:
+        return function
+    analysis = Views(function, bindings, call_resolver(function, ctx), ctx)
+    if not analysis.tracked:
+        return function
+    _drop_dead_reads(function, analysis, ctx)
+    _Rewrite(ctx, analysis).block(function.body)
+    fix_missing_locations(function)
+    return function
+
+
+def _drop_dead_reads(function, analysis, ctx):
+    """No `v = ag.read_view(...)` where nothing reads `v` afterwards (and no view of
+    `v` is read again from it)."""
+    scope = scope_of(function)
+    flow = Dataflow(function, {loop: [flag] for loop, flag in ctx.break_flags.items()},
+                    scope.closures)
+    bases = {base for _, base in analysis.tracked.values()}
+    for stmt, actions in analysis.after.items():
+        live = flow.live_out.get(stmt)
+        if live is not None:
+            actions[:] = [(kind, name, base) for kind, name, base in actions
+                          if kind == 'write' or name in live or name in bases]
+
+
+class _Rewrite(StatementRewriter):
+    def __init__(self, ctx, analysis):
+        super().__init__(ctx)
+        self.analysis = analysis
+
+    def rewrite(self, stmt):
+        analysis, new = self.analysis, [stmt]
+        if isinstance(stmt, ast.For) and stmt in analysis.tracked:
+            self._items(stmt)
+        elif stmt in analysis.tracked:
+            name, base = analysis.tracked[stmt]
+            call = ast.Call(func=self.ctx.runtime('view'),
+                            args=[_load(base), _key(stmt.value.slice, self.ctx)], keywords=[])
+            new = [ast.Assign(targets=[ast.Tuple(elts=[_store(name),
+                                                       _store(analysis.key_names[name])],
+                                                 ctx=ast.Store())], value=call)]
+        returned = None
+        if isinstance(stmt, ast.Return) and analysis.after.get(stmt) and stmt.value:
+            returned = self.ctx.namer.new('result')   # (`return fill(row)`: `a` first)
+            new = [ast.Assign(targets=[_store(returned)], value=stmt.value)]
+        for kind, name, base in analysis.after.get(stmt, ()):
+            key = _load(analysis.key_names[name])
+            if kind == 'write':
+                new.append(ast.Assign(targets=[_store(base)], value=ast.Call(
+                    func=self.ctx.runtime('write_view'),
+                    args=[_load(base), key, _load(name)], keywords=[])))
+            else:
+                new.append(ast.Assign(targets=[_store(name)], value=ast.Call(
+                    func=self.ctx.runtime('read_view'),
+                    args=[_load(base), key, _load(name)], keywords=[])))
+        if returned is not None:
+            new.append(ast.Return(value=_load(returned)))
+        return [ast.copy_location(s, stmt) for s in new]
+
+
+    def _items(self, loop):
+        """`for row in M:` -> `for index, row in ag.enumerate(M):` with `row, row_key =
+        ag.view(M, index, row)` first in the body (a view of the array's row as it is
+        now; the item itself when M is no array)."""
+        name, base = self.analysis.tracked[loop]
+        index = self.ctx.namer.new('index')
+        loop.target = ast.Tuple(elts=[_store(index), _store(name)], ctx=ast.Store())
+        loop.iter = ast.Call(func=self.ctx.runtime('enumerate'), args=[loop.iter],
+                             keywords=[])
+        call = ast.Call(func=self.ctx.runtime('view'),
+                        args=[_load(base), _load(index), _load(name)], keywords=[])
+        loop.body.insert(0, ast.copy_location(ast.Assign(
+            targets=[ast.Tuple(elts=[_store(name), _store(self.analysis.key_names[name])],
+                               ctx=ast.Store())], value=call), loop.body[0]))
+
+
+def _key(node, ctx):
+    """A subscript's key as an expression: `1:n` -> `slice(1, n)`, `:, k` ->
+    `(slice(None), k)`, `i:i + 2` -> `ag.span(i, 2)` (a window that `i` traced moves)."""
+    if isinstance(node, ast.Tuple):
+        return ast.Tuple(elts=[_key(e, ctx) for e in node.elts], ctx=ast.Load())
+    if not isinstance(node, ast.Slice):
+        return node
+    window = sequences.span(node, ctx)
+    if window is not None:
+        return window
+    parts = [node.lower, node.upper] + ([node.step] if node.step is not None else [])
+    if parts == [None, None]:
+        parts = [None]
+    return ast.Call(func=ast.Name(id='slice', ctx=ast.Load()),
+                    args=[p if p is not None else ast.Constant(None) for p in parts],
+                    keywords=[])
+
+
+def _load(name):
+    return ast.Name(id=name, ctx=ast.Load())
+
+
+def _store(name):
+    return ast.Name(id=name, ctx=ast.Store())

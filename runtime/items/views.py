@@ -1,0 +1,87 @@
+"""NumPy's views: `v = a[i]` is a view of `a` when `i` is a basic index, and writes
+through either one are seen by the other (see autograph.passes.views):
+
+    v = a[i]              ->  v, v_key = ag.view(a, i)
+    v += e                    v += e
+                              a = ag.write_view(a, v_key, v)
+    a[0, 0] = 9               a = ag.setitem(a, (0, 0), 9)
+                              v = ag.read_view(a, v_key, v)
+
+A JAX array cannot be written in place, so converted code keeps the view's key (computed
+once, where the view is made, as NumPy fixes the view's place then) and writes the
+view's new value into its base after each in-place change of the view, and reads the
+view again from its base after each change of the base.
+
+NumPy's rule for `a[key]` (a NumPy or JAX array `a`): a basic key (ints, integer
+scalars, slices, windows `i:i + k` that a traced `i` moves (`ag.span`), None, Ellipsis,
+or a tuple of those) gives a view, except where it selects a single item (as many integers as `a` has axes, nothing else: NumPy gives a
+scalar, a copy); an index array or a boolean mask (fancy indexing) gives a copy. The key
+is None for a copy and for anything that is not an array (a list's item is the object
+itself, and a list's slice is a copy, as in Python): then `write_view` and `read_view`
+change nothing.
+"""
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from .indexing import getitem
+from .items import setitem
+from .slicing import span, windows
+
+_ARRAYS = (jax.Array, np.ndarray)
+_NONE = object()
+
+
+def view(base, key, item=_NONE):
+    """Python reference: `(base[key], key if base[key] is a view of base else None)`.
+    `item`: the item a loop `for item in base` gives (for a base that is no array, such
+    as an iterator, it is the item, as it is)."""
+    if not (isinstance(base, _ARRAYS) and _is_basic(key)):
+        return (getitem(base, key) if item is _NONE else item), None
+    parts = _parts(key)
+    whole = any(p is None or p is Ellipsis or isinstance(p, (slice, span)) for p in parts)
+    return _read(base, key), (key if whole or len(parts) < jnp.ndim(base) else None)
+
+
+def write_view(base, key, value):
+    """Python reference: `base` (the view `value` of `base` at `key` was changed in
+    place, and so was `base`). Returns `base` with `value` at `key` (as it is when `key`
+    is None: `value` was a copy)."""
+    if key is None:
+        return base
+    return setitem(base, key, value)
+
+
+def read_view(base, key, value):
+    """Python reference: `value` (a view of `base` at `key`, which sees the changes made
+    to `base`). Returns `base[key]` (`value` when `key` is None: a copy)."""
+    if key is None:
+        return value
+    return _read(base, key)
+
+
+def _read(base, key):
+    parts = _parts(key)
+    if any(isinstance(p, span) for p in parts):   # (a window `i:i + k`, see items.slicing)
+        return windows(base, parts)
+    return getitem(base, key)
+
+
+def _is_basic(key):
+    """A basic index in NumPy's sense (see the module docstring)."""
+    return all(_is_basic_part(k) for k in _parts(key))
+
+
+def _parts(key):
+    return key if isinstance(key, tuple) and not isinstance(key, span) else (key,)
+
+
+def _is_basic_part(key):
+    if key is None or key is Ellipsis or isinstance(key, (slice, span)):
+        return True
+    if isinstance(key, bool):
+        return False
+    if isinstance(key, (int, np.integer)):
+        return True
+    return (isinstance(key, _ARRAYS) and jnp.ndim(key) == 0
+            and jnp.issubdtype(key.dtype, jnp.integer))

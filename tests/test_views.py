@@ -1,0 +1,385 @@
+"""NumPy's views: basic indexing (`a[i]`, `a[i:j]`, `a[:, k]`, `a[i, 1:3]`, `a[...]`)
+gives a view whose in-place updates reach the base array, and writes to the base are
+seen through the view; fancy indexing copies. Also writes by helpers reach the caller
+(views passed to helpers, early returns, helpers of helpers, recursion, `+=` on an array
+argument). Ground truth: the same function run as plain Python on NumPy arrays (each run
+on fresh copies of the inputs, which plain Python changes)."""
+import copy
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import autograph
+from autograph.errors import UnsupportedSyntax
+from tests.helpers import assert_same
+
+
+def same_as_python(fn, *args, jit=True):
+    """`fn` converted (called twice: a second call sees no trace's leftovers), under
+    `jax.jit`, and eagerly, each on fresh copies of `args`, against plain Python."""
+    expected = fn(*copy.deepcopy(args))
+    converted = autograph.convert(fn)
+    for _ in range(2):
+        assert_same(converted(*copy.deepcopy(args)), expected)
+    if jit:
+        assert_same(jax.jit(converted)(*copy.deepcopy(args)), expected)
+    assert_same(autograph.convert(fn, jit=False)(*copy.deepcopy(args)), expected)
+    return expected
+
+
+def M(rows=3, cols=4):
+    return np.arange(rows * cols, dtype=np.float32).reshape(rows, cols)
+
+
+# --- views in the function itself ----------------------------------------------------
+
+def accelerate(vel, a, n):
+    for i in range(n):
+        v = vel[i]
+        v += 0.5 * a
+    return vel
+
+
+def test_a_row_view_updated_in_a_loop_updates_the_array():
+    same_as_python(accelerate, M(), np.float32([1, 2, 3, 4]), 2)
+
+
+def test_a_row_view_under_a_traced_loop_index():
+    vel, a = M(), np.float32([1, 2, 3, 4])
+    expected = accelerate(vel.copy(), a, 2)
+    assert_same(jax.jit(autograph.convert(accelerate))(vel, a, jnp.int32(2)), expected)
+
+
+def pairs(b, n):
+    for i in range(n):
+        v = b[i:i + 2]     # a window that the traced `i` moves
+        v *= 2.0
+    return b
+
+
+def test_a_window_view_under_a_traced_loop_index():
+    b = np.arange(1.0, 6.0, dtype=np.float32)
+    expected = pairs(b.copy(), 3)
+    assert_same(jax.jit(autograph.convert(pairs))(b, jnp.int32(3)), expected)
+
+
+def view_forms(a, k):
+    row = a[1]
+    row *= 2.0
+    column = a[:, k]
+    column[0] = -1.0
+    part = a[2, 1:3]
+    part[:] = 7.0
+    whole = a[...]
+    whole += 0.5
+    return a
+
+
+def test_rows_columns_slices_and_ellipsis_are_views():
+    same_as_python(view_forms, M(), 2)
+
+
+def sees_base_writes(a):
+    v = a[0]
+    a[0, 0] = 9.0
+    a[0] += 1.0
+    return v[0], v
+
+
+def test_a_view_sees_writes_to_its_base():
+    same_as_python(sees_base_writes, M())
+
+
+def views_of_views(a):
+    v = a[1]
+    w = v[1:3]
+    w *= 10.0
+    u = a[1:, 2]
+    return a, v, u
+
+
+def test_a_view_of_a_view_writes_both():
+    same_as_python(views_of_views, M())
+
+
+def copies(a, idx, mask):
+    v = a[idx]
+    v += 100.0
+    w = a[mask]
+    w += 100.0
+    s = a[0, 0]
+    s += 100.0
+    return a, v, s
+
+
+def test_fancy_indexing_and_single_items_are_copies():
+    a = M()
+    same_as_python(copies, a, np.array([0, 2]), a[:, 0] > 3, jit=False)
+
+
+def rebinding(a):
+    v = a[0]
+    v += 1.0
+    v = v + 1.0      # a new array: no longer a view
+    v += 1.0
+    return a, v
+
+
+def test_rebinding_ends_the_view():
+    same_as_python(rebinding, M())
+
+
+def normalize_rows(M, first):
+    for row in M:          # each item of an array is a view of its row
+        row /= row.sum()
+        row[0] = first
+        first = first + 1.0
+    return M
+
+
+def halve_rows(M):
+    for row in M:
+        row *= 0.5
+
+
+def halves(M):
+    halve_rows(M)
+    return M
+
+
+def lists(rows):
+    for row in rows:       # (a list: its items as they are, extended in place)
+        row += [len(row)]
+    return rows
+
+
+def test_a_loop_over_an_array_gives_views_of_its_rows():
+    same_as_python(normalize_rows, M() + 1.0, 0.5)
+    same_as_python(halves, M())
+    assert autograph.convert(lists)([[1], [2, 3]]) == lists([[1], [2, 3]])
+
+
+def in_branches(a, x):
+    if x.sum() > 0:
+        v = a[0]
+    else:
+        v = a[2]
+    v -= 1.0
+    return a
+
+
+@pytest.mark.parametrize('sign', [1.0, -1.0])
+def test_views_bound_in_staged_branches(sign):
+    same_as_python(in_branches, M(), np.float32([sign, sign]))
+
+
+def rows_until(a, budget):
+    i = 0
+    while a.sum() < budget:
+        row = a[i % a.shape[0]]
+        row += 1.0
+        i += 1
+    return a, i
+
+
+def test_views_in_a_staged_while_loop():
+    same_as_python(rows_until, np.zeros((2, 3), np.float32), 20.0)
+
+
+def base_rebound(a):
+    v = a[0]
+    a = a * 2.0          # `v` still views the old array
+    v += 1.0
+    return a, v
+
+
+def test_rebinding_the_base_leaves_the_view_with_the_old_array():
+    same_as_python(base_rebound, M())
+
+
+def energy(w, x):
+    h = w[0]
+    h *= x
+    return (w ** 2).sum()
+
+
+def test_grad_through_a_write_through_a_view():
+    w = M(2, 3)
+
+    def reference(w, x):
+        return (w.at[0].multiply(x) ** 2).sum()
+    assert_same(jax.grad(autograph.convert(energy))(w, 3.0), jax.grad(reference)(w, 3.0))
+
+
+def test_vmap_over_a_function_writing_through_views():
+    batch = np.stack([M(), M() + 1.0])
+    a = np.float32([1, 2, 3, 4])
+    got = jax.vmap(autograph.convert(accelerate), in_axes=(0, None, None))(batch, a, 2)
+    assert_same(got, np.stack([accelerate(b.copy(), a, 2) for b in batch]))
+
+
+def view_on_one_path(a, flag):
+    if flag:
+        v = a[0]
+    else:
+        v = np.zeros(4, np.float32)
+    v += 1.0
+    return a
+
+
+def read_after_base_changed(a, flag):
+    v = np.zeros(4, np.float32)
+    if flag:
+        v = a[0]
+    a[0, 0] = 5.0
+    return v
+
+
+@pytest.mark.parametrize('fn', [view_on_one_path, read_after_base_changed])
+def test_a_view_on_some_paths_only_is_a_named_error(fn):
+    with pytest.raises(UnsupportedSyntax, match="'v' .* view of 'a' on some paths only"):
+        autograph.convert(fn)(M(), True)
+
+
+def view_of_itself(a):
+    row = a[0]
+    row = row[1:]          # a view of the view `row` was
+    row += 1.0
+    return a
+
+
+def test_a_view_rebound_to_a_view_of_itself_is_a_named_error():
+    with pytest.raises(UnsupportedSyntax, match="'row' .* its own earlier value"):
+        autograph.convert(view_of_itself)(M())
+
+
+def test_generated_code_writes_the_view_back():
+    code = autograph.to_code(accelerate)
+    assert 'v, v_key = ag.view(vel, i)' in code
+    assert 'vel = ag.write_view(vel, v_key, v)' in code
+
+
+# --- writes by helpers ---------------------------------------------------------------
+
+def add_to(f, r):
+    f += r * 2.0          # NumPy: in place, the caller's array changes
+
+
+def push(a, r):
+    add_to(a, r)
+    return a
+
+
+def push_row(a, r):
+    row = a[1]
+    add_to(row, r)
+    add_to(a[2], r)       # a view given directly
+    return a
+
+
+def test_a_helper_updating_its_array_argument_in_place():
+    same_as_python(push, M(), np.float32([1, 2, 3, 4]))
+    same_as_python(push_row, M(), np.float32([1, 2, 3, 4]))
+
+
+def bump(n):
+    n += 1
+    return n
+
+
+def bumps(k, x):
+    m = bump(k)
+    s = x[0]
+    t = bump(s)           # a NumPy scalar: the caller's `s` stays
+    return k, m, s, t
+
+
+def test_a_helper_updating_a_number_leaves_the_callers_variable():
+    same_as_python(bumps, 3, np.float32([1.5, 2.5]))
+
+
+def set_first(c):
+    c[0] = 7.0
+    if c[1] > 0:
+        return 1.0
+    c[1] = 3.0
+    return 2.0
+
+
+def outer(c):
+    return set_first(c) + 1.0
+
+
+def through_two(a):
+    row = a[0]
+    r = outer(row)
+    return a, r
+
+
+@pytest.mark.parametrize('second', [1.0, -1.0])
+def test_early_return_helper_reached_through_another_on_a_view(second):
+    a = M(2, 3)
+    a[0, 1] = second
+    same_as_python(through_two, a)
+
+
+def fill_first(r):
+    r[0] = 5.0
+    return r.sum()
+
+
+def returns_fill(a):
+    row = a[1]
+    return fill_first(row)     # the write reaches `a` before the function returns
+
+
+def keeps_a(a):
+    total = returns_fill(a)
+    return a, total
+
+
+def test_a_view_written_by_the_call_a_function_returns():
+    same_as_python(keeps_a, M())
+
+
+def merge(arr, mid):
+    """Merges the sorted halves `arr[:mid]` and `arr[mid:]`, reading `arr` itself."""
+    left, right = arr[:mid].copy(), arr[mid:].copy()
+    i = j = k = 0
+    while i < len(left) and j < len(right):
+        if left[i] <= right[j]:
+            arr[k] = left[i]
+            i += 1
+        else:
+            arr[k] = right[j]
+            j += 1
+        k += 1
+    while i < len(left):
+        arr[k] = left[i]
+        i += 1
+        k += 1
+    while j < len(right):
+        arr[k] = right[j]
+        j += 1
+        k += 1
+
+
+def mergesort_inplace(arr):
+    n = len(arr)
+    if n > 1:
+        mid = n // 2
+        first = arr[:mid]
+        mergesort_inplace(first)
+        mergesort_inplace(arr[mid:])
+        merge(arr, mid)
+
+
+def sort_copy(x):
+    mergesort_inplace(x)
+    return x
+
+
+def test_recursive_mergesort_in_place_on_views():
+    same_as_python(sort_copy, np.float32([5, 3, 9, 1, 4, 8, 2, 7]))

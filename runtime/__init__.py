@@ -25,7 +25,10 @@ from .python.py_builtins import all_ as all
 from .python.py_builtins import any_ as any
 from .python.py_builtins import bool_ as bool
 from .python.py_builtins import complex_ as complex
+from .python.py_builtins import check_field
 from .python.py_builtins import float_ as float
+from .python.py_builtins import getattr_ as getattr
+from .python.py_builtins import hasattr_ as hasattr
 from .python.py_builtins import in_
 from .python.py_builtins import item
 from .python.py_builtins import int_ as int
@@ -46,10 +49,10 @@ from .values.text import message, message_percent, text
 from .python.display import emit
 
 __all__ = ['Undefined', 'all', 'and_', 'any', 'assert_', 'bool', 'call', 'call_writing',
-           'caused', 'check_defined', 'compare', 'complex', 'comprehension_test', 'emit',
+           'caused', 'check_defined', 'check_field', 'compare', 'complex', 'comprehension_test', 'emit',
            'enumerate',
            'filter',
-           'float', 'for_stmt', 'format', 'getitem', 'getslice', 'handlers', 'if_chain',
+           'float', 'for_stmt', 'format', 'getattr', 'getitem', 'hasattr', 'getslice', 'handlers', 'if_chain',
            'if_exp', 'if_exp_chain', 'if_stmt', 'in_', 'int', 'item', 'is_', 'is_not', 'keep',
            'len', 'max',
            'message', 'message_percent', 'method_fields', 'min', 'not_', 'or_', 'pow',

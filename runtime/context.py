@@ -31,6 +31,11 @@ of one hidden stack per module:
   (runtime.state.logs: staged statements carry what they append to them);
 - `embeddings`: the frameworks whose converted code is running, innermost last (None
   where an embedding is suspended; runtime.registry);
+- `fields`: while a converted Function runs, the attributes that staged code created on
+  some paths only, {(id(object), name): (object, value, flag)}: the object holds the
+  plain value, the flag says where Python's has the attribute (`field_flag`); and the
+  plain dicts it gave keys on some paths only, {('dict', id): (dict, the flagged dict
+  the variable holds)} (`changed_dict`; runtime.state.mutation sets both);
 - `symbolic`: whether the converted function being run was given arrays with symbolic
   dimensions (`jax.export`): its tests are then traced, not computed while tracing
   (runtime.operators.conditionals.tested).
@@ -66,6 +71,7 @@ class TracingContext:
     discovered: dict = dataclasses.field(default_factory=dict)
     logs: object = None
     symbolic: bool = False
+    fields: dict = None
 
 
 _current = contextvars.ContextVar('autograph_tracing_context', default=None)
@@ -83,6 +89,26 @@ def current():
         context = TracingContext()
         _current.set(context)
     return context
+
+
+_NOTHING = object()
+
+
+def field_flag(holder, name):
+    """The traced flag of attribute `name` of `holder` where staged code created it on
+    some paths only and it still holds that value (see `fields`), else None."""
+    entry = (current().fields or {}).get((id(holder), name))
+    if entry is None or entry[0] is not holder \
+            or getattr(holder, name, _NOTHING) is not entry[1]:
+        return None
+    return entry[2]
+
+
+def changed_dict(target):
+    """The dict with keys on some paths only that staged code made of plain dict `target`
+    (see `fields`: under ('dict', id)), which the variable holds from then on, or None."""
+    entry = (current().fields or {}).get(('dict', id(target)))
+    return None if entry is None or entry[0] is not target else entry[1]
 
 
 @contextlib.contextmanager

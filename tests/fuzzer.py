@@ -151,8 +151,31 @@ class StateGenerators:
         self.emit(1, 'w = v * 1.0')
         self.emit(1, 'pair = [x * 0.0, x * 0.0]')
         self.emit(1, 'hist = [0.0, 0.0, 0.0]')
+        self.emit(1, 'dk = {}')
+
+    def key_in_loop(self, depth, key):
+        """A dict key that a loop (which may run zero times) sets, on some iterations
+        only or on each; read after the loop only as Python may (`state_epilogue`)."""
+        r = self.keys
+        if r.random() < 0.6:
+            return
+        if r.random() < 0.4:
+            self.emit(depth, f'if a > {r.choice(["0.0", "b"])}:')
+            depth += 1
+        self.emit(depth, r.choice([f"dk['{key}'] = a * 0.5 + k",
+                                   f"dk['{key}'] = dk.get('{key}', 0.0) + a * 0.1"]))
+        self.key_names.append(key)
+
+    def keys_epilogue(self):
+        for key in self.key_names:
+            self.emit(1, self.keys.choice([
+                f"if '{key}' in dk:", f"a = a + dk.get('{key}', 0.25) * 0.1",
+                f"k = k + ('{key}' in dk)"]))
+            if self.lines[-1].endswith(':'):
+                self.emit(2, f"a = a + dk['{key}'] * 0.1")
 
     def state_epilogue(self):
+        self.keys_epilogue()
         self.emit(1, 'a = a + s.f * 0.01 + jnp.sum(w) * 0.01 + pair[0] * 0.1 - pair[1] * 0.2')
         if self.calls:   # what the last call left behind
             self.emit(1, 'a = a + TOTAL * 0.01 + OBJ.f * 0.01')
@@ -323,6 +346,8 @@ class ProgramGenerator(StateGenerators):
         self.more = random.Random(seed * 7919 + 3)
         self.views = random.Random(seed * 7919 + 4)
         self.view_count = 0
+        self.keys = random.Random(seed * 7919 + 5)   # dict keys set in loops (own stream)
+        self.key_names = []
 
     def emit(self, depth, text):
         self.lines.append('    ' * depth + text)
@@ -454,6 +479,7 @@ class ProgramGenerator(StateGenerators):
         header = len(self.lines)
         self.emit(depth, f'while {i} < {bound}{extra}:')
         self.emit(depth + 1, f'{i} += 1')
+        self.key_in_loop(depth + 1, i)
         created = self.created_in_loop(depth, header) if created else None
         self.loop_depth += 1
         self.block(depth + 1, nesting - 1)

@@ -272,10 +272,12 @@ class Function:
         values = kwargs.pop(STATE, {})
         tracing = self._state.tracing(args, kwargs, values)
         try:
-            with context.setting(on_call=tracing.on_call, discovered={}, logs=tracing.logs), \
-                    checks.threaded(checks.Table()) as scope:
-                result, written = self._run_converted(args, kwargs)
-            out = tracing.outputs(result, self.python_function, written)
+            with context.setting(fields={}):   # (read by the outputs too)
+                with context.setting(on_call=tracing.on_call, discovered={},
+                                     logs=tracing.logs), \
+                        checks.threaded(checks.Table()) as scope:
+                    result, written = self._run_converted(args, kwargs)
+                out = tracing.outputs(result, self.python_function, written)
         finally:
             tracing.restore()
         return out, check_outcomes.outcome(scope.errors)
@@ -285,10 +287,11 @@ class Function:
         trace, if any, where its failed checks are reported by a callback (and the state
         it changes is written by the code itself)."""
         places = self._state.places(args, kwargs, potential=True)
-        with context.setting(discovered={}), checks.threaded(checks.Table()) as scope:
-            value, _ = self._run_converted(args, kwargs)   # (NumPy arrays written in place)
-        check_outcomes.report(scope.errors)
-        given_back_to([place for place in places if not place.log], self.python_function)
+        with context.setting(fields={}):   # (read by given_back_to too)
+            with context.setting(discovered={}), checks.threaded(checks.Table()) as scope:
+                value, _ = self._run_converted(args, kwargs)   # (NumPy written in place)
+            check_outcomes.report(scope.errors)
+            given_back_to([place for place in places if not place.log], self.python_function)
         return value
 
     def _run_converted(self, args, kwargs):

@@ -15,11 +15,18 @@ pytree): it would outlive its trace. `Result.of` rejects it with a ControlFlowEr
 names the path to it.
 """
 import jax
+import jax.numpy as jnp
 import numpy as np
 
+from autograph.runtime.checks import keys
 from autograph.runtime.checks.absent import Maybe
-from autograph.runtime.messages import optional_in_foreign_trace, traced_in_object
+from autograph.runtime.checks.raises import raise_if
+from autograph.runtime.messages import (key_absent_in_result, optional_in_foreign_trace,
+                                        traced_in_object)
 from autograph.runtime.origin import Location
+from autograph.runtime.state.installed import flagged, put
+from autograph.runtime.state.places import MISSING
+from autograph.runtime.values.split import Undefined
 
 
 class Result:
@@ -88,7 +95,13 @@ def given_back(value, defined):
     some paths of staged code, see runtime.checks.absent) becomes its value where its flag is
     true and None where it is false. Inside someone else's trace (`convert(...,
     jit=False)` under `jax.jit`), where the flag is known only when that program runs,
-    it is a ControlFlowError naming `defined`, the Python function that returned it."""
+    it is a ControlFlowError naming `defined`, the Python function that returned it.
+    A dict whose keys exist on some paths only (runtime.checks.keys) holds the keys
+    present on this run; inside someone else's trace it holds them all, and a run
+    where one is absent raises a ControlFlowError naming it."""
+    if keys.has_keyed(value):
+        value = keys.plain_dicts(value, lambda label, flag: _absent_key(label, flag, defined),
+                                 'the result')
     if not any(isinstance(leaf, Maybe) for leaf in
                jax.tree_util.tree_leaves(value, is_leaf=_is_optional)):
         return value
@@ -96,15 +109,44 @@ def given_back(value, defined):
                                   is_leaf=_is_optional)
 
 
+def given_back_fields(changed, defined):
+    """{label: value} of the state a call changed, each attribute that staged code
+    created on some paths only (a Maybe with an Undefined marker, see
+    runtime.state.installed.flagged) its value where its flag is true, MISSING (deleted)
+    where it is false; inside someone else's trace, where the flag is traced, the value
+    and a run-time check that names it."""
+    return {label: _field(value, label, defined) for label, value in changed.items()}
+
+
+def _field(value, label, defined):
+    """`value` of state `label` as `given_back_fields` gives it."""
+    if not (isinstance(value, Maybe) and isinstance(value.absent, Undefined)):
+        return value
+    if isinstance(value.present, jax.core.Tracer):
+        _absent_key(label, value.present, defined)
+        return value.value
+    return value.value if bool(value.present) else MISSING
+
+
 def given_back_to(places, defined):
     """After a call without a boundary (`jit=False`): each place holding an optional
     value (None on some paths of staged code) gets None or the value, as `given_back`
-    gives a result (a named error inside someone else's trace)."""
+    gives a result (a named error inside someone else's trace); an attribute staged code
+    created on some paths only is kept or deleted as `given_back_fields` says."""
     for place in places:
-        value = place.get()
-        if any(_is_optional(leaf) for leaf in
-               jax.tree_util.tree_leaves(value, is_leaf=_is_optional)):
-            place.set(given_back(value, defined))
+        value = _field(flagged(place, place.get()), place.label, defined)
+        if value is MISSING:
+            place.delete()
+            continue
+        if keys.has_keyed(value) or any(_is_optional(leaf) for leaf in
+                                         jax.tree_util.tree_leaves(value, is_leaf=_is_optional)):
+            put(place, given_back(value, defined))   # (a container: filled in place)
+
+
+def _absent_key(label, flag, defined):
+    """A run-time check: dict key `label` of a result is present where `flag` holds."""
+    name, location = _name_and_line(defined)
+    raise_if(jnp.logical_not(flag), key_absent_in_result, (name, location, label))
 
 
 def _is_optional(value):

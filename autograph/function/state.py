@@ -12,7 +12,7 @@ import types
 
 from autograph.function.keys import STATE
 from autograph.function.logs import LogNames, LogRead, append_logged, kept_apart
-from autograph.function.results import Result, given_back
+from autograph.function.results import Result, given_back, given_back_fields
 from autograph.runtime.state.installed import Installed, snapshot, write
 from autograph.runtime.state.logs import Logs
 from autograph.runtime.state.places import StateFinder, argument_places
@@ -102,7 +102,7 @@ class CallState:
         result, changed, logged = _unwrapped(out)
         fn = self._function.python_function
         if changed:
-            changed = given_back(changed, fn)   # (a dict: a pytree)
+            changed = given_back(given_back_fields(changed, fn), fn)   # (a dict: a pytree)
             if places is None or not write(places, changed, partial=True):
                 write(self.places(args, kwargs, potential=True), changed)
         if logged:

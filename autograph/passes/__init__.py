@@ -9,6 +9,7 @@ from autograph.analysis.independence import independent_loops
 from autograph.analysis.scopes import sharing
 from autograph.passes import (
     asserts,
+    attribute_reads,
     calls,
     comprehensions,
     control_flow,
@@ -57,6 +58,7 @@ PIPELINE = [
     comprehensions,  # [y for y in ys if t] -> ... if ag.comprehension_test(t) (traced: error)
     item_assignments,  # x[i] = v -> x = ag.setitem(x, i, v) (JAX arrays get .at[].set)
     unbound_reads,  # a read of a variable that may be unbound -> y = ag.check_defined(y) first
+    attribute_reads,  # a read of o.x a staged statement may create -> ag.check_field(o, 'x')
     control_flow,  # if / while / for -> small functions + ag.if_stmt / while_stmt / for_stmt
 ]
 

@@ -24,30 +24,11 @@ the branch, so a read guarded by a condition that implies the binding never rais
 import jax
 import jax.numpy as jnp
 
+from .keys import Keyed, flags, item
+from ..values.maybe import Maybe
 from .raises import raise_if
 from ..protocol import RETURN_VALUE
 from ..values.split import Undefined, Unbound
-
-
-@jax.tree_util.register_pytree_node_class
-class Maybe:
-    """`value` where `present` holds, else `absent`: an `Undefined` marker (the variable
-    has no value on that path: a read raises) or None (an optional value)."""
-
-    __slots__ = ('value', 'present', 'absent')
-
-    def __init__(self, value, present, absent):
-        self.value, self.present, self.absent = value, present, absent
-
-    def tree_flatten(self):
-        return (self.value, self.present), self.absent
-
-    @classmethod
-    def tree_unflatten(cls, absent, children):
-        return cls(*children, absent)
-
-    def __repr__(self):
-        return f'<{self.value!r} where {self.present!r}, else {self.absent!r}>'
 
 
 _OPERATORS = {'add': '+', 'sub': '-', 'mul': '*', 'truediv': '/', 'floordiv': '//',
@@ -99,10 +80,10 @@ def is_absent(value):
     """A variable with no value here, which staged control flow may carry as a Maybe:
     an `Undefined` that Python may read (not the return value, nor an `unread` one, which
     staged code fills with zeros), and not a closure-visible `Unbound` (runtime.state.nonlocals).
-    (An attribute or item that staged code creates, `acc.last`, is not: it stays a named
-    error, see runtime.state.mutation; its label is not a name.)"""
+    An attribute that staged code creates (`acc.last`, its label dotted names) is one too:
+    runtime.state.mutation sets it where its flag says."""
     return (type(value) is Undefined and not value.unread and value.name != RETURN_VALUE
-            and value.name.isidentifier())
+            and all(part.isidentifier() for part in value.name.split('.')))
 
 
 def lifted(value, absent):
@@ -142,11 +123,30 @@ def joined(a, b):
     if type(a) in (tuple, list) and type(a) is type(b) and len(a) == len(b):
         parts = [joined(x, y) for x, y in zip(a, b)]
         return DIFFERENT if any(p is DIFFERENT for p in parts) else type(a)(parts)
+    if isinstance(a, dict) and isinstance(b, dict) and (
+            isinstance(a, Keyed) or isinstance(b, Keyed) or a.keys() != b.keys()):
+        return _joined_keys(a, b)
     if type(a) is dict and type(b) is dict and a.keys() == b.keys():
         parts = {k: joined(a[k], b[k]) for k in a}
         return DIFFERENT if any(p is DIFFERENT for p in parts.values()) else parts
     containers = (tuple, list, dict)
     return DIFFERENT if isinstance(a, containers) or isinstance(b, containers) else a
+
+
+def _joined_keys(a, b):
+    """Dicts `a` and `b` joined (see `joined`), a key that one lacks (or has on some
+    paths only) kept with a flag (runtime.checks.keys)."""
+    parts, present = {}, {}
+    for key in [*dict.keys(a), *(k for k in dict.keys(b) if not dict.__contains__(a, k))]:
+        both = dict.__contains__(a, key) and dict.__contains__(b, key)
+        part = joined(item(a, key), item(b, key)) if both else item(
+            a if dict.__contains__(a, key) else b, key)
+        if part is DIFFERENT:
+            return DIFFERENT
+        parts[key] = part
+        if not both or key in flags(a) or key in flags(b):
+            present[key] = True
+    return Keyed(parts, present)
 
 
 def conformed(value, template):
@@ -158,11 +158,29 @@ def conformed(value, template):
         if isinstance(value, Maybe):
             return value
         return lifted(conformed(value, template.value), None)
+    if isinstance(template, Keyed) and isinstance(value, dict):
+        return _conformed_keys(value, template)
     if type(template) in (tuple, list) and type(value) is type(template):
         return type(value)(conformed(v, t) for v, t in zip(value, template))
     if type(template) is dict and type(value) is dict and value.keys() == template.keys():
         return {k: conformed(value[k], template[k]) for k in template}
     return value   # (a leaf; or a different structure, which the caller rejects)
+
+
+def _conformed_keys(value, template):
+    """Dict `value` in the keys of `template` (a Keyed, see `_joined_keys`): a key it
+    has is present (or keeps its flag), one it lacks a false placeholder."""
+    parts, present, had = {}, {}, flags(value)
+    for key in dict.keys(template):
+        part = item(template, key)
+        if dict.__contains__(value, key):
+            parts[key] = conformed(item(value, key), part)
+            if key in template.present:
+                present[key] = had.get(key, jnp.asarray(True))
+        else:
+            parts[key] = placeholder(part, None).value
+            present[key] = jnp.asarray(False)
+    return Keyed(parts, present)
 
 
 def _is_array_like(leaf):

@@ -16,6 +16,7 @@ import numpy as np
 from ..errors import here
 from ..messages import staged_recursion
 from ..checks import check_outcomes
+from ..checks.keys import Keyed
 from .. import context, origin
 from ..context import staged_depth
 from ..values.stacked import STACKERS, Stacked
@@ -37,7 +38,7 @@ converted code are rebuilt around the converted function (see autograph.prebuilt
 
 OVERRIDDEN_BUILTINS = frozenset(
     {'range', 'enumerate', 'zip', 'filter', 'min', 'max', 'sum', 'sorted', 'any', 'all', 'pow',
-     'int', 'float', 'bool', 'complex', 'str', 'repr', 'format'})
+     'int', 'float', 'bool', 'complex', 'str', 'repr', 'format', 'hasattr', 'getattr'})
 """Builtins with a version in the `ag` namespace (`ag.range`, ...) that also takes traced
 values. Converted code calls those; a builtin passed around as a value (`r = range; r(n)`)
 reaches `call`, which calls that version too (see `use_versions`)."""
@@ -78,7 +79,7 @@ def call(fn, *args, **kwargs):
 
 def _call(fn, args, kwargs, slot=None):
     owner = getattr(fn, '__self__', None)
-    if type(owner) in _PLAIN_OWNERS or isinstance(owner, jax.Array):
+    if type(owner) in _PLAIN_OWNERS or isinstance(owner, (jax.Array, Keyed)):
         return fn(*args, **kwargs)   # a list's, a dict's or an array's own method
     name = getattr(fn, '__name__', None)
     if name in OVERRIDDEN_BUILTINS and getattr(builtins, name) is fn:

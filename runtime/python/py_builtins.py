@@ -15,6 +15,8 @@ from jax import lax
 from ..errors import here
 from .calls import call
 from . import selections
+from ..checks.keys import Keyed, either
+from ..context import field_flag
 from ..checks.raises import raise_if
 from ..messages import (ambiguous_in, ambiguous_truth, items_differ, no_order,
                         traced_conversion)
@@ -146,7 +148,10 @@ def all_(iterable):
 def in_(value, container):
     """Python reference: `value in container`: for a list/tuple/set, True when an item
     `is` value or `== value`. Traced comparisons are or-ed together; an array container
-    means `(container == value).any()`, as NumPy's."""
+    means `(container == value).any()`, as NumPy's. A dict key that exists on some
+    paths only (runtime.checks.keys) is in the dict where its flag is true."""
+    if isinstance(container, Keyed) and not is_traced(value):
+        return container.contains(value)
     if is_traced(container):
         return jnp.any(container == value)
     if not isinstance(container, (list, tuple, set, frozenset)) or not (
@@ -165,6 +170,42 @@ def in_(value, container):
             raise ambiguous_in(jnp.shape(equal), here())
         found.append(equal)
     return jnp.any(jnp.stack(found)) if found else False
+
+
+def hasattr_(obj, name):
+    """Python reference: `hasattr(obj, name)`. An attribute that staged code created on
+    some paths only (runtime.context.field_flag) is there where its flag is true."""
+    flag = field_flag(obj, name) if isinstance(name, str) else None
+    return builtins.hasattr(obj, name) if flag is None else flag
+
+
+def getattr_(obj, name, *default):
+    """Python reference: `getattr(obj, name[, default])`. An attribute that staged code
+    created on some paths only (runtime.context.field_flag) is its value where its flag
+    is true: else the default (a select, or an optional value for None), or Python's
+    AttributeError when the program runs."""
+    flag = field_flag(obj, name) if isinstance(name, str) else None
+    if flag is None:
+        return builtins.getattr(obj, name, *default)
+    value = builtins.getattr(obj, name)
+    if default:
+        return either(flag, value, default[0], name)
+    raise_if(jnp.logical_not(flag), _attribute_error, (type(obj).__name__, name))
+    return value
+
+
+def check_field(obj, name):
+    """Python reference: nothing (a read of `obj.name` follows, which raises
+    AttributeError where it is not set). Where staged code created the attribute on some
+    paths only (runtime.context.field_flag), Python's AttributeError when the program
+    runs on a path that left it unset."""
+    flag = field_flag(obj, name)
+    if flag is not None:
+        raise_if(jnp.logical_not(flag), _attribute_error, (type(obj).__name__, name))
+
+
+def _attribute_error(type_name, name):
+    return AttributeError(f"'{type_name}' object has no attribute '{name}'")
 
 
 def pow_(base, exp, mod=None):

@@ -240,7 +240,7 @@ def _merge_branches(names, traced, raised, returned, location, what, labels):
             specs.append(split(Unbound(name, unset_on_a_path(name, location, what)))[1])
             source.append(first)
             continue
-        template = _optional_parts(spec, keep)
+        template = _optional_parts(spec, keep, [_zeros(traced[b], i) for b in keep])
         if template is not None:   # None in place of a part on some paths (`(None, phi)`)
             for b in range(len(traced)):
                 fills[b][i] = Conform(template) if b in keep else FILL
@@ -280,14 +280,14 @@ class Conform:
         return split(conformed(merge(spec, list(leaves)), self.template))[0]
 
 
-def _optional_parts(spec, keep):
+def _optional_parts(spec, keep, values):
     """The structure of an output whose branches differ only by None in place of some
-    parts inside a tuple, list or dict (see runtime.checks.absent.joined), else None."""
+    parts inside a tuple, list or dict, or by dict keys (see runtime.checks.absent.joined),
+    else None. `values`: zeros of each branch's output."""
     specs = [spec[b] for b in keep]
     if all(s.same_as(specs[0]) for s in specs[1:]) or any(
             _is_absent(s) or _is_none(s) or _is_maybe(s) for s in specs):
         return None
-    values = [merge(s, [0] * s.dynamic_count) for s in specs]
     template = values[0]
     for value in values[1:]:
         template = joined(template, value)
@@ -299,6 +299,11 @@ def _optional_parts(spec, keep):
     return None
 
 FLAG = jax.ShapeDtypeStruct((), jnp.bool_)
+
+
+def _zeros(traced, i):
+    """Zeros of the type of output `i` of branch `traced`."""
+    return merge(traced.state.specs[i], [zeros(a) for a in _output_avals(traced, i)])
 
 
 def _lifted_spec(spec, absent):

@@ -10,7 +10,7 @@ import dataclasses
 
 import jax.numpy as jnp
 
-from ..checks import checks
+from ..checks import checks, keys
 from ..checks.absent import Maybe, is_absent, lifted, placeholder
 from ..messages import carry_mismatch, carry_unsettled, list_hint
 from ..state import lists
@@ -63,7 +63,8 @@ def carried(body, names, values, location, item_avals=(), allow_append=False,
             pinned -= changing
             continue
         fresh = _overwritten(names, values, state, traced, len(item_avals)) if runs else ()
-        values, changed = _reconcile(names, values, state, traced, location, fresh)
+        values, changed = _reconcile(names, values, state, traced, location, fresh,
+                                     may_skip=not runs)
         if layout is not None and traced.errors_out != layout:
             layout, changed = layout.union(traced.errors_out), True
         if not changed:
@@ -140,9 +141,11 @@ def _overwritten(names, values, state, traced, n_extra):
     return found
 
 
-def _reconcile(names, values, state, traced, location, fresh=()):
+def _reconcile(names, values, state, traced, location, fresh=(), may_skip=True):
     """Initial values adjusted to what one iteration produces, or a named error. A name
-    in `fresh` (see `_overwritten`) takes the body's type and structure."""
+    in `fresh` (see `_overwritten`) takes the body's type and structure. A dict key the
+    loop creates exists after it on the paths that set it only (runtime.checks.keys),
+    where the loop `may_skip` (run zero times) or sets it on some paths only."""
     new_values, changed = [], False
     outs = iter(traced.out_avals())
     for name, value, spec, out_spec, after in zip(
@@ -169,9 +172,10 @@ def _reconcile(names, values, state, traced, location, fresh=()):
             continue
         if not spec.same_as(out_spec):
             # A variable (or dict key) the loop creates takes its type from the body.
-            grown = grow(value, merge(out_spec, [zeros(a) for a in out_avals]))
-            if grown is not None and split(grown)[1].same_as(out_spec):
-                new_values.append(grown)
+            out = merge(out_spec, [zeros(a) for a in out_avals])
+            grown = grow(keys.unflagged(value), keys.unflagged(out))
+            if grown is not None and split(grown)[1].same_as(split(keys.unflagged(out))[1]):
+                new_values.append(keys.reflagged(grown, value, out, may_skip))
                 changed = True
                 continue
             raise carry_mismatch(name, describe(value), after, location,
@@ -199,9 +203,11 @@ def _lifting(body, names, n_extra):
     in as an optional value."""
     def lifting(*args):
         values = args[n_extra:]
+        flagged = [keys.snapshot(value) for value in values]   # (before writes in place)
         outs = pack(names, body(*args))
         new = []
-        for name, before, after in zip(names, values, outs):
+        for name, before, after, was in zip(names, values, outs, flagged):
+            after = keys.kept_flags(after, was)
             absent = before.absent if isinstance(before, Maybe) else Undefined(name)
             if (is_absent(after) and not is_absent(before)) or (
                     after is None and isinstance(before, Maybe) and absent is None):

@@ -3,6 +3,9 @@ read back after it, restored, and written back after the compiled call (see the 
 module's docstring)."""
 import jax
 
+from .. import context
+from ..values.maybe import Maybe
+from ..values.split import Undefined
 from .mutation import write_back
 from .places import MISSING, holds_arrays
 
@@ -75,7 +78,7 @@ class Installed:
         (`calls[0] += 1`) is then changed like any place."""
         changed = {}
         for i, (place, before) in enumerate(zip(self.places, self.installed)):
-            value = place.get()
+            value = flagged(place, place.get())
             now = contents(value)
             if now == before:
                 continue
@@ -90,6 +93,23 @@ class Installed:
         for place, value in zip(self.places, self.original):
             if value is not _KEEP:
                 put(place, value)
+
+
+def flagged(place, value):
+    """`value`, of `place`; for an attribute that staged code created on some paths only
+    (runtime.context.field_flag), a Maybe of it and its flag (given back where present,
+    deleted where not: autograph.function.results); for a plain dict to which staged code
+    gave keys on some paths only, the flagged dict the function's variable holds
+    (runtime.context.changed_dict)."""
+    if type(value) is dict:
+        alias = context.changed_dict(value)
+        return value if alias is None else alias
+    if place.key[0] != 'attribute':
+        return value
+    entry = (context.current().fields or {}).get(place.key[1:])
+    if entry is None or entry[1] is not value:
+        return value
+    return Maybe(value, entry[2], Undefined(place.label))
 
 
 def write(places, changed, partial=False):

@@ -27,7 +27,9 @@ import jax
 
 from ..errors import here
 from ..messages import changed_and_replaced, pytree_changed_in_place
+from .. import context
 from ..context import staged_depth
+from ..values.maybe import Maybe
 from ..values.stacked import Stacked
 from ..values.split import Undefined, pack, unpack
 
@@ -93,7 +95,8 @@ class Mutations:
 
     def _record(self, values, before, out):
         for i, new in enumerate(out):
-            source = next((j for j, value in enumerate(values) if value is new), None)
+            source = next((j for j, value in enumerate(values) if value is new or (
+                type(value) is dict and context.changed_dict(value) is new)), None)
             if source is None:
                 self.replaced.add(i)
             elif before[source] is not None and _contents(new) != before[source]:
@@ -114,10 +117,26 @@ class Mutations:
             if i in self.replaced:
                 raise changed_and_replaced(name, here())
             target = self.values[self.kept[i]]
+            if type(target) is dict and getattr(after, 'present', None):
+                out.append(_flagged_dict(target, after))
+                continue
             if not isinstance(target, _MUTABLE) and write_back(target, after) is not target:
                 raise pytree_changed_in_place(name, type(target).__name__, here())
             out.append(write_back(target, after))
         return unpack(self.names, tuple(out))
+
+
+def _flagged_dict(target, after):
+    """`after`, a dict with keys on some paths only (runtime.checks.keys) that a staged
+    statement made of plain dict `target`: the variable holds `after` from now on, whose
+    flags a plain dict cannot hold; `target` gets every key, and the Function gives the
+    object that came in the contents of `after` when the call ends (runtime.context:
+    `fields`, `changed_dict`)."""
+    write_back(target, dict(dict.items(after)))
+    fields = context.current().fields
+    if fields is not None:
+        fields[('dict', id(target))] = (target, after)
+    return after
 
 
 def _write_back_object(target, source):
@@ -148,11 +167,17 @@ def write_back(target, source):
         list.__setitem__(target, slice(None), [write_back(t, s) for t, s in zip(items, source)]
                          + source[len(items):])
         return target
-    if type(target) is dict and type(source) is dict:
-        for key in [k for k in target if k not in source]:
-            del target[key]
-        for key, value in source.items():
-            target[key] = write_back(target[key], value) if key in target else value
+    if isinstance(target, dict) and isinstance(source, dict) and (
+            type(target) is type(source) or not getattr(source, 'present', None)):
+        # (a dict with keys on some paths only, runtime.checks.keys, keeps its flags)
+        for key in [k for k in dict.keys(target) if not dict.__contains__(source, k)]:
+            dict.__delitem__(target, key)
+        for key, value in dict.items(source):
+            dict.__setitem__(target, key, write_back(dict.__getitem__(target, key), value)
+                             if dict.__contains__(target, key) else value)
+        if type(target) is not dict:
+            target.present.clear()
+            target.present.update(source.present)
         return target
     return source
 
@@ -186,15 +211,26 @@ def _resolve(fields):
 
 def _get(label, holder, attr):
     try:
-        return getattr(holder, attr)
+        value = getattr(holder, attr)
     except AttributeError:
         return Undefined(label)
+    flag = context.field_flag(holder, attr)
+    return value if flag is None else Maybe(value, flag, Undefined(label))
 
 
 def _set(field, value):
     _, holder, attr = field
+    fields = context.current().fields
+    if fields is not None:
+        fields.pop((id(holder), attr), None)
     if isinstance(value, Undefined):
         if hasattr(holder, attr):
             delattr(holder, attr)
+    elif isinstance(value, Maybe) and isinstance(value.absent, Undefined):
+        # An attribute staged code created on some paths only: the object holds the
+        # value, the flag says where Python's has it (reads: runtime.python.py_builtins).
+        setattr(holder, attr, value.value)
+        if fields is not None:
+            fields[(id(holder), attr)] = (holder, value.value, value.present)
     else:
         setattr(holder, attr, value)

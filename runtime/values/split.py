@@ -213,7 +213,9 @@ def _describe_one(value):
         aval = jax.typeof(value)
         weak = ' (a Python number)' if isinstance(value, (int, float, complex)) else ''
         return aval.str_short(short_dtypes=False) + weak
-    if isinstance(value, (tuple, list, dict)):
+    if isinstance(value, dict):   # (a dict whose keys exist on some paths: all of them)
+        return f'dict of {dict.__len__(value)}'
+    if isinstance(value, (tuple, list)):
         return f'{type(value).__name__} of {len(value)}'
     shown = repr(value) if isinstance(value, (str, bytes)) else ''
     return f'{type(value).__name__} {shown}' if 0 < len(shown) <= 40 else type(value).__name__

@@ -1,0 +1,102 @@
+"""Reads of an attribute that a staged statement may create on some paths only ->
+`ag.check_field(o, 'x')` before them.
+
+    o = Box()                      o = Box()
+    while n > 0:                   while n > 0:
+        o.x = n                        o.x = n
+        n -= 1                         n -= 1
+    return o.x             ->      ag.check_field(o, 'x')
+                                   return o.x
+
+An `if`, `while` or `for` whose blocks assign `o.x` without reading it may create the
+attribute. Staged, the object holds the value afterwards and a flag says where Python's
+has it (runtime.state.mutation, runtime.context.field_flag); the check raises Python's
+AttributeError when the program runs on a path that left it unset. Where the attribute
+was there before, or the statement ran as Python, the check does nothing.
+
+Checked: the statements after such a statement in its block (and the blocks inside
+them), up to one that assigns `o.x` or `o` itself. Reads inside lambdas and nested
+functions are not (they may run where Python does not read).
+"""
+import ast
+
+from autograph import templates
+from autograph.analysis.walk import SCOPES, blocks
+
+ONLY_WITH = (ast.Attribute,)   # see analysis.census
+_COMPOUND = (ast.If, ast.While, ast.For)
+
+
+def transform(function, ctx):
+    function.body = _checked(function.body, frozenset(), ctx)
+    return function
+
+
+def _checked(stmts, maybe, ctx):
+    out, maybe = [], set(maybe)
+    for stmt in stmts:
+        reads = sorted(_own_reads(stmt) & maybe)
+        out += templates.set_origin([templates.statements(
+            'ag.check_field(obj, attr)', obj=name,
+            attr=ast.Constant(value=attr), ag=ctx.ag)[0] for name, attr in reads], stmt)
+        if not isinstance(stmt, SCOPES):
+            for block in blocks(stmt):
+                block[:] = _checked(block, maybe, ctx)
+        out.append(stmt)
+        maybe -= _assigned(stmt)
+        maybe -= {(name, attr) for name, attr in maybe if name in _names_assigned(stmt)}
+        if isinstance(stmt, _COMPOUND):
+            maybe |= _created(stmt)
+    return out
+
+
+def _attributes(nodes, context):
+    """(name, attr) of the `name.attr` nodes among `nodes` in `context` (Load, Store)."""
+    return {(node.value.id, node.attr) for node in nodes
+            if isinstance(node, ast.Attribute) and isinstance(node.ctx, context)
+            and isinstance(node.value, ast.Name)}
+
+
+def _own_nodes(stmt):
+    """The nodes of `stmt`'s own expressions (not its blocks', lambdas' or nested
+    functions')."""
+    stack = [c for c in ast.iter_child_nodes(stmt) if not isinstance(c, ast.stmt)]
+    while stack:
+        node = stack.pop()
+        yield node
+        if not isinstance(node, ast.Lambda):
+            stack += [c for c in ast.iter_child_nodes(node) if not isinstance(c, ast.stmt)]
+
+
+def _own_reads(stmt):
+    if isinstance(stmt, SCOPES + (ast.Try,)):
+        return set()
+    return _attributes(_own_nodes(stmt), ast.Load)
+
+
+def _assigned(stmt):
+    """The attributes `stmt` itself assigns (or deletes): they exist after it, or not."""
+    return _attributes(_own_nodes(stmt), (ast.Store, ast.Del))
+
+
+def _names_assigned(stmt):
+    return {node.id for node in _own_nodes(stmt)
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)}
+
+
+def _created(stmt):
+    """The attributes the blocks of `stmt` assign and never read (those it reads must
+    exist before it, on the paths Python runs)."""
+    nodes = [node for block in blocks(stmt) for inner in block
+             for node in _walk_scope(inner)]
+    return _attributes(nodes, ast.Store) - _attributes(nodes, ast.Load)
+
+
+def _walk_scope(stmt):
+    """The nodes of `stmt`, not inside nested functions, classes or lambdas."""
+    stack = [stmt]
+    while stack:
+        node = stack.pop()
+        yield node
+        if not isinstance(node, SCOPES + (ast.Lambda,)):
+            stack += list(ast.iter_child_nodes(node))

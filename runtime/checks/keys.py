@@ -1,0 +1,340 @@
+"""Dict keys that exist on some paths only: a dict with a presence flag per such key.
+
+Python decides when the program runs which keys a dict has:
+
+    d = {}
+    while n > 0:          # n traced: the loop may run zero times
+        d['a'] = n
+        n -= 1
+    'a' in d              # False when it ran zero times
+    d['a']                # KeyError when it ran zero times
+
+Staged control flow fixes a dict's keys while tracing, so a key that a staged loop
+creates, or that a staged branch sets (or deletes) on some paths only, is kept in a
+`Keyed` dict: the item is a plain value (zeros of its type where the key is absent) and
+`present[key]` a traced bool that says whether the path the program took has the key.
+`Keyed` is a pytree, so it flows through `lax.cond`, `lax.while_loop` and `lax.scan`.
+
+Its items are plain values, so generated code reads them with plain subscripts:
+`d['a']` gives the item and records a check that raises Python's KeyError when the
+program runs where the key is absent (runtime.checks.raises). `'a' in d` (`ag.in_`) is
+the flag; `d.get('a', default)` selects the item or the default (with no default, an
+optional value, see runtime.checks.absent); `pop`, `setdefault`, `update`, `|`, `copy`
+and writes keep the flags exact. What needs the keys themselves (`len`, iterating,
+`keys()`, `items()`, `==`) is Python's where the flags are known, else a named error.
+A Function gives back a plain dict with the keys present on that run (see
+autograph.function.results).
+"""
+import jax
+import jax.numpy as jnp
+from jax.tree_util import DictKey, GetAttrKey
+
+from ..values.maybe import Maybe
+from .raises import raise_if
+from ..errors import here
+from ..messages import key_default_differs, keys_unknown
+from ..values.split import is_dynamic
+
+
+@jax.tree_util.register_pytree_with_keys_class
+class Keyed(dict):
+    """A dict whose keys in `present` exist where their flag is true (module doc)."""
+
+    __slots__ = ('present',)
+
+    def __init__(self, items=(), present=None):
+        super().__init__(items)
+        self.present = dict(present or {})
+
+    def tree_flatten_with_keys(self):
+        keys = _ordered(self)
+        flagged = tuple(k for k in keys if k in self.present)
+        children = [(DictKey(k), dict.__getitem__(self, k)) for k in keys]
+        children += [(GetAttrKey(f'present[{k!r}]'), self.present[k]) for k in flagged]
+        return children, (keys, flagged)
+
+    def tree_flatten(self):
+        children, aux = self.tree_flatten_with_keys()
+        return [child for _, child in children], aux
+
+    @classmethod
+    def tree_unflatten(cls, aux, children):
+        keys, flagged = aux
+        children = list(children)
+        return cls(zip(keys, children), zip(flagged, children[len(keys):]))
+
+    def __getitem__(self, key):
+        value = dict.__getitem__(self, key)
+        if key in self.present:
+            _check(self.present[key], key)
+        return value
+
+    def __setitem__(self, key, value):
+        dict.__setitem__(self, key, value)
+        self.present.pop(key, None)
+
+    def __delitem__(self, key):
+        if dict.__contains__(self, key) and key in self.present:
+            _check(self.present[key], key)
+        dict.__delitem__(self, key)
+        self.present.pop(key, None)
+
+    def contains(self, key):
+        """Python reference: `key in self`: a traced bool for a key in `present`."""
+        if not dict.__contains__(self, key):
+            return False
+        return self.present.get(key, True)
+
+    def __contains__(self, key):
+        if not dict.__contains__(self, key) or key not in self.present:
+            return dict.__contains__(self, key)
+        return _known(self.present[key], f'`{key!r} in` a dict', key)
+
+    def get(self, key, default=None):
+        if not dict.__contains__(self, key) or key not in self.present:
+            return dict.get(self, key, default)
+        return either(self.present[key], dict.__getitem__(self, key), default, key)
+
+    def pop(self, key, *default):
+        if not dict.__contains__(self, key) or key not in self.present:
+            return dict.pop(self, key, *default)
+        value = self.get(key, *default) if default else self[key]
+        dict.__delitem__(self, key)
+        del self.present[key]
+        return value
+
+    def setdefault(self, key, default=None):
+        if dict.__contains__(self, key) and key not in self.present:
+            return dict.__getitem__(self, key)
+        self[key] = value = self.get(key, default)
+        return value
+
+    def update(self, *args, **kwargs):
+        for key, value in dict(*args, **kwargs).items():
+            self[key] = value
+
+    def __ior__(self, other):
+        self.update(other)
+        return self
+
+    def __or__(self, other):
+        if not isinstance(other, dict):
+            return NotImplemented
+        out = self.copy()
+        out.update(other)
+        return out
+
+    def __ror__(self, other):
+        if not isinstance(other, dict):
+            return NotImplemented
+        out = Keyed(other)
+        for key, value in dict.items(self):
+            if key not in self.present:
+                out[key] = value
+            elif key in other:
+                out[key] = either(self.present[key], value, other[key], key)
+            else:
+                dict.__setitem__(out, key, value)
+                out.present[key] = self.present[key]
+        return out
+
+    def copy(self):
+        return Keyed(dict.items(self), self.present)
+
+    __copy__ = copy
+
+    def known(self, operation):
+        """The plain dict this one is where every flag is known (concrete), else the named
+        error that `operation` needs the keys."""
+        traced = [k for k, flag in self.present.items() if _concrete(flag) is None]
+        if traced:
+            raise keys_unknown(operation, traced, here(2))
+        return {k: v for k, v in dict.items(self)
+                if k not in self.present or _concrete(self.present[k])}
+
+    def __iter__(self):
+        return iter(self.known('iterating over a dict'))
+
+    def __len__(self):
+        return len(self.known('`len()` of a dict'))
+
+    def keys(self):
+        return self.known('`keys()` of a dict').keys()
+
+    def values(self):
+        return self.known('`values()` of a dict').values()
+
+    def items(self):
+        return self.known('`items()` of a dict').items()
+
+    def __reversed__(self):
+        return reversed(self.known('`reversed()` of a dict'))
+
+    def popitem(self):
+        key = next(reversed(self.known('`popitem()` of a dict')))
+        return key, self.pop(key)
+
+    def clear(self):
+        dict.clear(self)
+        self.present.clear()
+
+    def __eq__(self, other):
+        if isinstance(other, Keyed):
+            other = other.known('`==` of dicts')
+        return self.known('`==` of dicts') == other
+
+    def __ne__(self, other):
+        return not self == other
+
+    __hash__ = None
+
+    def __repr__(self):
+        flags = ', '.join(f'{k!r}: {v!r}' for k, v in self.present.items())
+        return f'Keyed({dict.__repr__(self)}, present={{{flags}}})'
+
+
+def _ordered(d):
+    """The keys of dict `d` in a fixed order (sorted, as JAX orders a dict's, when they
+    can be), so that equal dicts have one tree structure."""
+    keys = tuple(dict.keys(d))
+    try:
+        return tuple(sorted(keys))
+    except TypeError:
+        return keys
+
+
+def _check(flag, key):
+    raise_if(jnp.logical_not(flag), _key_error, (key,))
+
+
+def _key_error(key):
+    return KeyError(key)
+
+
+def _concrete(flag):
+    """A flag's Python bool, or None when it is traced."""
+    try:
+        return bool(flag)
+    except jax.errors.ConcretizationTypeError:
+        return None
+
+
+def _known(flag, operation, key):
+    value = _concrete(flag)
+    if value is None:
+        raise keys_unknown(operation, [key], here(3))
+    return value
+
+
+def either(flag, value, default, key):
+    """`value if flag else default`: a select of two values of one structure, or (with
+    a None default) an optional value (runtime.checks.absent.Maybe). `key` names the item
+    (or attribute) in the error for a default of another structure."""
+    known = _concrete(flag)
+    if known is not None:
+        return value if known else default
+    if default is None:
+        return Maybe(value, flag, None)
+    values, tree = jax.tree_util.tree_flatten(value)
+    defaults, default_tree = jax.tree_util.tree_flatten(default)
+    if tree != default_tree or not all(map(is_dynamic, values + defaults)):
+        raise key_default_differs(key, here(3))
+    try:
+        picked = [jnp.where(flag, v, d) for v, d in zip(values, defaults)]
+    except (TypeError, ValueError):
+        raise key_default_differs(key, here(3)) from None
+    return jax.tree_util.tree_unflatten(tree, picked)
+
+
+def flags(value):
+    """{key: flag} of the keys of dict `value` that exist on some paths only."""
+    return value.present if isinstance(value, Keyed) else {}
+
+
+def item(value, key):
+    """The item of dict `value` at `key`, with no check (internal reads)."""
+    return dict.__getitem__(value, key)
+
+
+def plain_dicts(value, traced_key, label=''):
+    """`value` with each Keyed in it (in dicts, lists and tuples) a plain dict that holds
+    the keys present where the flags are known; a traced flag is `traced_key(label,
+    flag)`'s to check, and the item kept."""
+    if isinstance(value, dict):
+        out, changed = {}, isinstance(value, Keyed)
+        for key, part in dict.items(value):
+            flag = flags(value).get(key)
+            known = True if flag is None else _concrete(flag)
+            if known is None:
+                traced_key(f'{label}[{key!r}]', flag)
+            if known is not False:
+                out[key] = plain_dicts(part, traced_key, f'{label}[{key!r}]')
+                changed = changed or out[key] is not part
+        return out if changed else value
+    if type(value) in (list, tuple):
+        return type(value)(plain_dicts(part, traced_key, f'{label}[{i}]')
+                           for i, part in enumerate(value))
+    return value
+
+
+def has_keyed(value):
+    """Whether a Keyed is in `value` (in dicts, lists and tuples)."""
+    if isinstance(value, Keyed):
+        return True
+    if isinstance(value, dict):
+        return any(has_keyed(part) for part in dict.values(value))
+    return type(value) in (list, tuple) and any(map(has_keyed, value))
+
+
+def unflagged(value):
+    """`value` with each Keyed in nested dicts a plain dict of all its items (for
+    comparing structures while a loop's carry settles, see runtime.staging.carry)."""
+    if not isinstance(value, dict) or not has_keyed(value):
+        return value
+    return {k: unflagged(part) for k, part in dict.items(value)}
+
+
+def reflagged(grown, value, out, may_skip):
+    """`grown` (a loop's initial `value` completed by the keys the body `out` gives, see
+    runtime.values.split.grow) with the keys that exist on some paths only flagged: those
+    flagged in `value` keep their flag; a key `value` has that the body gives on some
+    paths only is there (true); a key it lacks is not (false) where the body gives it on
+    some paths only, or the loop `may_skip` (may run zero times)."""
+    if not (isinstance(grown, dict) and isinstance(value, dict)):
+        return grown
+    was, now = flags(value), flags(out)
+    parts, present = {}, {}
+    for key, part in dict.items(grown):
+        had = dict.__contains__(value, key)
+        given = isinstance(out, dict) and dict.__contains__(out, key)
+        parts[key] = reflagged(part, item(value, key) if had else None,
+                               item(out, key) if given else None, may_skip)
+        if key in was:
+            present[key] = was[key]
+        elif had and key in now:
+            present[key] = jnp.asarray(True)
+        elif not had and (may_skip or key in now):
+            present[key] = jnp.asarray(False)
+    return Keyed(parts, present) if present or isinstance(grown, Keyed) else parts
+
+
+def snapshot(value):
+    """The flags of the Keyed dicts in `value` (nested dicts) before an iteration runs
+    (its writes change the dicts in place), or None where there are none."""
+    if not isinstance(value, dict) or not has_keyed(value):
+        return None
+    return dict(flags(value)), {k: snapshot(part) for k, part in dict.items(value)}
+
+
+def kept_flags(after, before):
+    """`after` (a dict an iteration gives back) with the keys flagged before it
+    (`before`, a `snapshot`) still flagged: true where the iteration set them."""
+    if before is None or not isinstance(after, dict):
+        return after
+    was, inner = before
+    parts, present = {}, dict(flags(after))
+    for key, part in dict.items(after):
+        parts[key] = kept_flags(part, inner.get(key))
+        if key in was and key not in present:
+            present[key] = jnp.asarray(True)
+    return Keyed(parts, present)

@@ -1,0 +1,297 @@
+"""Dict keys first set (or deleted) in a staged loop or branch exist afterwards only where
+Python's would (runtime.checks.keys): `in`, `get`, reads, results and errors, each against
+the same function run as plain Python."""
+import jax
+import jax.numpy as jnp
+import pytest
+
+import autograph
+from autograph.runtime.checks.keys import Keyed
+from tests.helpers import assert_same
+
+i32, f32 = jnp.int32, jnp.float32
+
+
+def while_sets(n):
+    d = {}
+    while n > 0:
+        d['a'] = n
+        n -= 1
+    return d
+
+
+def while_in(n):
+    d = {}
+    while n > 0:
+        d['a'] = n
+        n -= 1
+    return 'a' in d
+
+
+def while_read(n):
+    d = {}
+    while n > 0:
+        d['a'] = n * 2.0
+        n -= 1
+    return d['a'] + 1.0
+
+
+def for_get(n, x):
+    d = {'b': x}
+    for i in range(n):
+        d['a'] = x * i
+    return d.get('a', -1.0) + d['b'], 'a' not in d
+
+
+def branch_sets(c, x):
+    d = {}
+    if c > 0:
+        d['a'] = x
+    return 'a' in d, d.get('a', 0.0)
+
+
+def branch_deletes(c, x):
+    d = {'a': x, 'b': x + 1}
+    if c > 0:
+        del d['a']
+    return 'a' in d, d['b']
+
+
+def nested(n, m):
+    d = {}
+    while n > 0:
+        k = m
+        while k > 0:
+            if k % 2 == 0:
+                d['even'] = k
+            k -= 1
+        n -= 1
+    return 'even' in d, d.get('even', -1)
+
+
+def guarded_read(n):
+    d = {}
+    while n > 0:
+        d['a'] = n
+        n -= 1
+    if 'a' in d:
+        return d['a'] * 3
+    return -1
+
+
+def counts(n):
+    d = {'hits': 0}
+    i = 0
+    while i < n:
+        if i % 3 == 0:
+            d['three'] = d.get('three', 0) + 1
+        i += 1
+    return d
+
+
+def python_values(n):
+    d = {}
+    while n > 0:
+        d['tag'] = 'seen'
+        n -= 1
+    return 'tag' in d, d.get('tag')
+
+
+PROGRAMS = [
+    (while_sets, (i32(0),)), (while_sets, (i32(3),)),
+    (while_in, (i32(0),)), (while_in, (i32(2),)),
+    (while_read, (i32(2),)),
+    (for_get, (i32(0), f32(2.)), ), (for_get, (i32(3), f32(2.))),
+    (branch_sets, (i32(0), f32(5.))), (branch_sets, (i32(1), f32(5.))),
+    (branch_deletes, (i32(0), f32(5.))), (branch_deletes, (i32(1), f32(5.))),
+    (nested, (i32(0), i32(4))), (nested, (i32(2), i32(1))), (nested, (i32(2), i32(4))),
+    (guarded_read, (i32(0),)), (guarded_read, (i32(2),)),
+    (counts, (i32(0),)), (counts, (i32(5),)),
+]
+
+
+@pytest.mark.parametrize('fn, args', PROGRAMS, ids=lambda v: getattr(v, '__name__', ''))
+def test_converted_as_python(fn, args):
+    expected = fn(*args)
+    converted = autograph.convert(fn)
+    assert_same(converted(*args), expected)
+    assert_same(converted(*args), expected)          # a second call, the same program
+    assert_same(autograph.convert(fn, jit=False)(*args), expected)
+    if not isinstance(expected, dict):               # (a dict's keys: see below)
+        assert_same(jax.jit(autograph.convert(fn))(*args), expected)
+
+
+def test_python_values_in_items():
+    for n in (0, 2):
+        assert autograph.convert(python_values)(i32(n)) == python_values(i32(n))
+
+
+@pytest.mark.parametrize('fn', [while_read, guarded_read])
+def test_missing_key_is_keyerror_when_it_runs(fn):
+    with pytest.raises(KeyError) if fn is while_read else _no_error():
+        fn(i32(0))
+    converted = autograph.convert(fn)
+    if fn is while_read:
+        with pytest.raises(KeyError):
+            converted(i32(0))
+        with pytest.raises(Exception, match='KeyError'):
+            jax.jit(converted)(i32(0))
+    else:
+        assert_same(converted(i32(0)), fn(i32(0)))
+    assert_same(converted(i32(4)), fn(i32(4)))     # (the check passes where it is set)
+
+
+class _no_error:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+def test_returned_dict_has_the_keys_of_the_run():
+    converted = autograph.convert(while_sets)
+    assert converted(i32(0)) == {}
+    assert type(converted(i32(2))) is dict and list(converted(i32(2))) == ['a']
+    assert jax.jit(converted)(i32(2)) == {'a': 1}
+    with pytest.raises(Exception, match="result\\['a'\\] of while_sets"):
+        jax.jit(converted)(i32(0))      # (inside a caller's jit: an error where absent)
+
+
+def test_vmap_presence_per_element():
+    ns = jnp.array([0, 2, 0, 5], dtype=jnp.int32)
+    got = jax.vmap(autograph.convert(while_in))(ns)
+    assert got.tolist() == [while_in(n) for n in ns]
+    xs = jnp.arange(4.)
+    got = jax.vmap(autograph.convert(for_get))(ns, xs)
+    for k, (n, x) in enumerate(zip(ns, xs)):
+        expected = for_get(n, x)
+        assert_same((got[0][k], got[1][k]), expected)
+    read = jax.vmap(autograph.convert(while_read))
+    assert_same(read(jnp.array([1, 2])), jnp.stack([while_read(1), while_read(2)]))
+    with pytest.raises(KeyError):     # (Python's raises for the element where n is 0)
+        read(jnp.array([0, 2]))
+
+
+def test_grad_through_an_item_set_in_a_loop():
+    def f(x, n):
+        d = {}
+        for i in range(n):
+            d['a'] = x * x + i
+        return d.get('a', x) * 2.0
+    for n in (0, 3):
+        expected = jax.grad(f)(f32(1.5), n)
+        assert_same(jax.grad(autograph.convert(f))(f32(1.5), i32(n)), expected)
+
+
+def test_keys_needed_while_tracing_is_a_named_error():
+    def f(n):
+        d = {}
+        while n > 0:
+            d['a'] = n
+            n -= 1
+        return len(d)
+    assert f(i32(0)) == 0
+    with pytest.raises(autograph.ControlFlowError, match="key 'a'.*some paths only"):
+        autograph.convert(f)(i32(0))
+
+
+def test_keyed_dict_is_pythons_where_flags_are_known():
+    d = Keyed({'a': 1, 'b': 2}, {'a': jnp.asarray(False)})
+    plain = {'b': 2}
+    assert list(d) == list(plain) and len(d) == len(plain) and d == plain
+    assert ('a' in d) is False and d.get('a', 7) == 7 and d.pop('a', 9) == 9
+    d['a'] = 3
+    assert d == {'b': 2, 'a': 3} and d.present == {}
+    with pytest.raises(KeyError):
+        Keyed({'a': 1}, {'a': jnp.asarray(False)})['a']
+
+
+# Attributes: the same, for `obj.x` that a staged statement creates on some paths only.
+
+class Box:
+    pass
+
+
+def attr_in_loop(n):
+    o = Box()
+    while n > 0:
+        o.x = n * 2.0
+        n -= 1
+    return hasattr(o, 'x'), getattr(o, 'x', -1.0)
+
+
+def attr_in_branch(c, x):
+    o = Box()
+    if c > 0:
+        o.x = x
+    return hasattr(o, 'x')
+
+
+def attr_read(n):
+    o = Box()
+    for i in range(n):
+        o.x = i * 3.0
+    return o.x + 1.0
+
+
+def attr_on_argument(o, n):
+    while n > 0:
+        o.x = n
+        n -= 1
+    return n
+
+
+@pytest.mark.parametrize('fn, args', [
+    (attr_in_loop, (i32(0),)), (attr_in_loop, (i32(2),)),
+    (attr_in_branch, (i32(0), f32(1.))), (attr_in_branch, (i32(3), f32(1.))),
+    (attr_read, (i32(3),))], ids=lambda v: getattr(v, '__name__', ''))
+def test_attributes_as_python(fn, args):
+    expected = fn(*args)
+    converted = autograph.convert(fn)
+    for run in (converted, converted, jax.jit(converted), autograph.convert(fn, jit=False)):
+        assert_same(run(*args), expected)
+
+
+def test_attribute_read_where_unset_is_attributeerror():
+    with pytest.raises(AttributeError):
+        attr_read(i32(0))
+    with pytest.raises(AttributeError, match="'Box' object has no attribute 'x'"):
+        autograph.convert(attr_read)(i32(0))
+    assert "ag.check_field(o, 'x')" in autograph.to_code(attr_read)
+
+
+def test_attribute_on_an_object_that_outlives_the_call():
+    for n in (0, 2):
+        expected, got = Box(), Box()
+        attr_on_argument(expected, i32(n))
+        autograph.convert(attr_on_argument)(got, i32(n))
+        assert vars(got).keys() == vars(expected).keys()
+        assert_same(vars(got), vars(expected))
+
+
+def test_attribute_presence_per_batch_element():
+    ns = jnp.array([0, 3, 0, 1], dtype=jnp.int32)
+    present, value = jax.vmap(autograph.convert(attr_in_loop))(ns)
+    for k, n in enumerate(ns):
+        assert_same((present[k], value[k]), attr_in_loop(n))
+
+
+def fills_argument(d, n):
+    while n > 0:
+        d['a'] = n
+        n -= 1
+    d['b'] = 1
+    return 'a' in d
+
+
+@pytest.mark.parametrize('n', [0, 2])
+def test_a_dict_the_caller_gave_gets_the_keys_of_the_run(n):
+    expected = {}
+    expected_result = fills_argument(expected, i32(n))
+    converted = autograph.convert(fills_argument)
+    for _ in range(2):   # (the second call runs the compiled program again)
+        given = {}
+        assert_same(converted(given, i32(n)), expected_result)
+        assert list(given) == list(expected)
+        assert_same(given, expected)

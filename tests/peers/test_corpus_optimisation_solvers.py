@@ -217,22 +217,12 @@ def adam_fit(w, target, clip_norm=None, steps=60, tol=1e-3):
     return w, loss, opt.cache["W"]["t"]
 
 
-@pytest.mark.xfail(strict=True, raises=autograph.ControlFlowError, reason=(
-    "project bug (named): the optimiser creates its cache's keys (`cache['W']['mean']`) in "
-    "the first step, after the loop's traced `if loss < tol: break`, so in a staged "
-    'branch; keys first set in a staged branch are refused (issue 32: dict keys that exist '
-    "only where Python's would)"))
 @pytest.mark.parametrize('clip_norm', [None, 0.5])
 def test_adam_training_loop(clip_norm):
     agree(lambda w, t: adam_fit(w, t, clip_norm), (jnp.zeros(3), jnp.array([1.0, -2.0, 0.5])),
           (jnp.ones(3), jnp.array([0.0, 0.5, 0.2])), rtol=1e-4, atol=1e-5)
 
 
-@pytest.mark.xfail(strict=True, raises=autograph.ControlFlowError, reason=(
-    "project bug (named): the optimiser creates its cache's keys (`cache['W']['mean']`) in "
-    "the first step, after the loop's traced `if loss < tol: break`, so in a staged "
-    'branch; keys first set in a staged branch are refused (issue 32: dict keys that exist '
-    "only where Python's would)"))
 def test_adam_grad_through_the_loop():
     final_loss = lambda t: adam_fit(jnp.zeros(3), t, steps=5, tol=0.0)[1]
     agree_grad(final_loss, jnp.array([1.0, -2.0, 0.5]))

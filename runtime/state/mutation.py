@@ -31,7 +31,8 @@ from .. import context
 from ..context import staged_depth
 from ..values.maybe import Maybe
 from ..values.stacked import Stacked
-from ..values.split import Undefined, pack, unpack
+from ..values.split import CalleeAttribute, Undefined, pack, unpack
+from .method_state import MethodAttribute
 
 _MUTABLE = (list, dict)
 
@@ -213,7 +214,7 @@ def _get(label, holder, attr):
     try:
         value = getattr(holder, attr)
     except AttributeError:
-        return Undefined(label)
+        return CalleeAttribute(label) if isinstance(attr, MethodAttribute) else Undefined(label)
     flag = context.field_flag(holder, attr)
     return value if flag is None else Maybe(value, flag, Undefined(label))
 

@@ -60,6 +60,17 @@ class Undefined:
         self._fail()
 
 
+class CalleeAttribute(Undefined):
+    """An attribute, absent here, that a method the converted code calls may create
+    (`acc.add(x)` setting `acc.last`, see runtime.state.method_state): unlike one the
+    converted code assigns itself, whose later reads the converter checks, it gets no
+    presence flag when a staged statement sets it on some paths only (a later plain read
+    would see the placeholder): that stays a named error (runtime.checks.absent.is_absent
+    takes only `Undefined` itself)."""
+
+    __slots__ = ()
+
+
 class Unbound(Undefined):
     """A closure-visible variable (see nonlocals.py) that has no value, on some path.
 

@@ -9,9 +9,7 @@ compiled program, and writes its section of BENCHMARKS.md (after benchmarks/run.
 import os
 import platform
 import re
-import statistics
 import sys
-import time
 import types
 from unittest import mock
 
@@ -22,13 +20,12 @@ import jax  # noqa: E402
 
 import autograph  # noqa: E402
 from autograph.runtime.staging import cheap  # noqa: E402
-from benchmarks import report  # noqa: E402
+from benchmarks import report, run  # noqa: E402
+from benchmarks.run import steady_state  # noqa: E402
 from benchmarks.workloads import make_workloads  # noqa: E402
 
 NAMES = ('newton break', 'bisection', 'bisection break', 'mandelbrot 256x256',
          'mandelbrot break 256x256', 'mandelbrot break, one point')
-ROUNDS = 15
-TARGET_SECONDS = 0.03   # per variant per round
 SECTION = '## Cheap branches as selects'
 
 
@@ -55,25 +52,6 @@ def conditionals(program):
     return len(re.findall(r' conditional\(', program.as_text()))
 
 
-def timed(variants, args):
-    """Median seconds per call of each variant, interleaved over ROUNDS rounds."""
-    counts = {}
-    for name, fn in variants.items():
-        jax.block_until_ready(fn(*args))
-        start = time.perf_counter()
-        jax.block_until_ready(fn(*args))
-        counts[name] = max(1, int(TARGET_SECONDS / max(time.perf_counter() - start, 1e-7)))
-    samples = {name: [] for name in variants}
-    for _ in range(ROUNDS):
-        for name, fn in variants.items():
-            start = time.perf_counter()
-            for _ in range(counts[name]):
-                out = fn(*args)
-            jax.block_until_ready(out)
-            samples[name].append((time.perf_counter() - start) / counts[name])
-    return {name: statistics.median(s) for name, s in samples.items()}
-
-
 def main():
     rows = []
     for w in make_workloads():
@@ -84,7 +62,7 @@ def main():
                     'lax': compiled(w.lax, w.wrap, w.args, select=None)}
         outs = {name: jax.device_get(fn(*w.args)) for name, fn in variants.items()}
         assert all((outs['after'] == outs[n]).all() for n in outs), w.name
-        times = timed(variants, w.args)
+        times = {name: median for name, (median, _) in steady_state(variants, w.args).items()}
         rows.append((w.name, times, {n: conditionals(v) for n, v in variants.items()}))
         print(rows[-1])
     write(rows)
@@ -96,7 +74,7 @@ def write(rows):
         f'{jax.default_backend()}, jax {jax.__version__}: each workload compiled with '
         'every computing branch a `lax.cond` ("before": the rule of '
         'runtime/staging/cheap.py switched off while tracing), with the rule ("after"), '
-        f'and the hand-written lax; median of {ROUNDS} interleaved rounds in one process. '
+        f'and the hand-written lax; median of {run.ROUNDS} interleaved rounds in one process. '
         'Conditionals: `conditional` instructions of the compiled program (all inside the '
         'while bodies here).',
         '',

@@ -507,6 +507,39 @@ def test_a_while_loop_that_could_never_stop_is_an_error_when_it_would_run():
     assert 'while' not in str(jaxpr)
 
 
+def set_true_again(x, go):
+    flag = go
+    while flag:   # every iteration makes `flag` true again, whatever it was
+        x = x + 1
+        flag = jnp.asarray(True)
+    return x, flag
+
+
+def stops_after_one(x, go):
+    flag = go
+    while flag:   # the body sets `flag` to a constant false: one iteration at most
+        x = x + 1
+        flag = jnp.asarray(False)
+    return x
+
+
+def test_a_while_loop_whose_body_keeps_its_condition_true_is_an_error_when_it_would_run():
+    converted = autograph.convert(set_true_again)
+    assert_same(converted(jnp.float32(2.), jnp.asarray(False)),
+                set_true_again(np.float32(2.), False))
+    with pytest.raises(autograph.ControlFlowError, match='every iteration sets what it reads'):
+        converted(jnp.float32(2.), jnp.asarray(True))
+    with pytest.raises(autograph.ControlFlowError, match='never ends'):
+        converted(jnp.float32(2.), True)   # (a Python flag, then an array: staged)
+    batched = jax.vmap(converted)
+    assert_same(batched(jnp.arange(3.), jnp.zeros(3, bool))[0], jnp.arange(3.))
+    with pytest.raises(autograph.ControlFlowError, match='never ends'):
+        batched(jnp.arange(3.), jnp.array([False, True, False]))
+    for go in (False, True):
+        assert_same(autograph.convert(stops_after_one)(jnp.float32(2.), jnp.asarray(go)),
+                    stops_after_one(np.float32(2.), go))
+
+
 def test_an_iterator_resumed_after_break_continues_where_python_does():
     def split_at_first_large(xs, limit):
         items = iter(xs)

@@ -93,12 +93,15 @@ def condition_no_value(what, location):
                    fix='Make the condition give a boolean')
 
 
-def never_ends(location):
-    """A staged `while` whose true condition reads nothing the loop changes."""
+def never_ends(location, set_by_body=False):
+    """A staged `while` whose true condition reads nothing the loop changes, or (with
+    `set_by_body`) is made true again by every iteration whatever the state."""
+    why = ('its condition is true, and every iteration sets what it reads to values that '
+           'keep it true' if set_by_body else
+           'its condition is true, and it reads no variable that the loop changes')
     return problem(
         CONDITION, 'the `while` loop', location, happened='never ends',
-        why='its condition is true, and it reads no variable that the loop changes, so it '
-            'stays true and the compiled loop could never stop',
+        why=why + ', so it stays true and the compiled loop could never stop',
         fix='Make the body change what the condition reads, or `break` out of it')
 
 

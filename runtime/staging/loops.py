@@ -10,13 +10,14 @@ import math
 import jax
 import jax.numpy as jnp
 from jax import export, lax
+from jax.extend.core import Var
 
 from ..state import lists
 from . import collectives, loop_autodiff, slices
 from .carry import carried
 from ..messages import condition_no_value, condition_shape, never_ends
 from ..checks.raises import raise_if
-from .trace import trace
+from .trace import dependent_outputs, trace
 from ..values.types import aval, cast, item_type
 from ..values.varying import axes_of, typed, varying
 
@@ -84,6 +85,9 @@ def while_loop(test, body, values, names, location, maximum_iterations=None):
 
     def go(c):   # (a loop stops once a check failed: Python would have stopped there)
         return jnp.logical_and(test_fn(*c[:n]), carry.running(c))
+    if maximum_iterations is None and _true_after_every_iteration(go, step, traced, test_fn):
+        raise_if(test_fn(*leaves), never_ends, (location, True))
+        return state.unflatten(leaves)
     if maximum_iterations is None:
         out = _retyped(loop_autodiff.while_loop(
             go, lambda c: step(*c)[0], initial), targets)
@@ -93,6 +97,28 @@ def while_loop(test, body, values, names, location, maximum_iterations=None):
     return carry.finish(out)
 
 
+
+
+def _true_after_every_iteration(go, step, body, test_fn):
+    """Whether the loop's test, computed after an iteration, is true whatever state that
+    iteration started from: the body sets all the test reads to values that keep it true
+    (`c = True; while c: c = jnp.asarray(True)`), so once it is entered Python never stops.
+    (XLA would drop such a loop when nothing reads its results, and return.)"""
+    test = test_fn.jaxpr.jaxpr
+    read = {v for eqn in test.eqns for v in eqn.invars if isinstance(v, Var)}
+    read.update(v for v in test.outvars if isinstance(v, Var))
+    body_depends = dependent_outputs(body.jaxpr.jaxpr)
+    if any(v in read and body_depends[i]
+           for i, v in enumerate(test.invars)):
+        return False
+    avals = body.jaxpr.in_avals
+    closed = jax.make_jaxpr(lambda *c: go(step(*c)[0]))(*avals)
+    if any(dependent_outputs(closed.jaxpr)):
+        return False
+    with jax.ensure_compile_time_eval():
+        (value,) = jax.core.eval_jaxpr(closed.jaxpr, closed.consts,
+                                       *[jnp.zeros(a.shape, a.dtype) for a in avals])
+    return not isinstance(value, jax.core.Tracer) and bool(value)
 
 
 def _retyped(leaves, targets):

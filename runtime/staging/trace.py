@@ -132,12 +132,16 @@ class Traced:
 
     def reads_inputs(self):
         """Whether any output depends on the inputs (not only on values closed over)."""
-        jaxpr = self.jaxpr.jaxpr
-        dependent = set(jaxpr.invars)
-        for eqn in jaxpr.eqns:
-            if any(isinstance(v, Var) and v in dependent for v in eqn.invars):
-                dependent.update(eqn.outvars)
-        return any(isinstance(v, Var) and v in dependent for v in jaxpr.outvars)
+        return any(dependent_outputs(self.jaxpr.jaxpr))
+
+
+def dependent_outputs(jaxpr):
+    """Per output of `jaxpr`: whether it depends on the jaxpr's inputs."""
+    dependent = set(jaxpr.invars)
+    for eqn in jaxpr.eqns:
+        if any(isinstance(v, Var) and v in dependent for v in eqn.invars):
+            dependent.update(eqn.outvars)
+    return [isinstance(v, Var) and v in dependent for v in jaxpr.outvars]
 
 
 KEEP = object()

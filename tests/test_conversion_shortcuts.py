@@ -5,12 +5,14 @@ nothing shared found without a walk (analysis.scopes). Each case is checked agai
 same function run as plain Python, and against what the analyses find without the
 shortcut."""
 import ast
+import inspect
 
 import pytest
 
 import autograph
 from autograph import parsing, passes
 from autograph.analysis import activity
+from autograph.analysis.census import ATTRIBUTE_STORE, census
 from autograph.analysis.scopes import sharing
 from autograph.naming import Namer
 from autograph.passes.base import Context
@@ -129,6 +131,40 @@ def test_nested_helpers_against_python():
 def test_sharing_without_nested_scopes_is_empty():
     tree = ast.parse('def f(x):\n    y = [x]\n    y.append(1)\n    return y').body[0]
     assert sharing(tree, nested=False) == sharing(tree)
+
+
+# --- attribute checks only where an attribute is assigned ------------------------------
+
+class Box:
+    pass
+
+
+def attribute_set_in_loop(n):
+    box = Box()
+    while n > 0:
+        box.last = n
+        n -= 1
+    return box.last
+
+
+def attributes_only_read(x, n):
+    total = x.real
+    while n > 0:
+        total = total + x.imag
+        n -= 1
+    return total
+
+
+def test_attribute_checks_run_only_where_an_attribute_is_assigned():
+    assert census(ast.parse(inspect.getsource(attribute_set_in_loop)), 99).has_any(
+        [ATTRIBUTE_STORE])
+    assert not census(ast.parse(inspect.getsource(attributes_only_read)), 99).has_any(
+        [ATTRIBUTE_STORE])
+    assert 'check_field' in autograph.to_code(attribute_set_in_loop)
+    assert 'check_field' not in autograph.to_code(attributes_only_read)
+    check(attribute_set_in_loop, i32(3))
+    with pytest.raises(AttributeError):
+        autograph.convert(attribute_set_in_loop)(i32(0))
 
 
 # --- the benchmark's shapes convert --------------------------------------------------------

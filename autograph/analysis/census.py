@@ -20,13 +20,16 @@ LOOP_ELSE = 'loop else'
 """In `Census.present` when a `for` or `while` of the tree has an `else` clause (not an
 identifier either)."""
 
+ATTRIBUTE_STORE = '.='
+"""In `Census.present` when the tree assigns an attribute (`o.x = v`, `o.x += v`)."""
+
 
 @dataclasses.dataclass(frozen=True)
 class Census:
     depth: int            # the longest path from the root to a leaf, in nodes (not
                           # counting contexts and operators, see analysis.walk)
     present: frozenset    # node classes (comparison operators' too), identifiers of
-                          # `Name` nodes, ITEM_STORE, LOOP_ELSE
+                          # `Name` nodes, ITEM_STORE, ATTRIBUTE_STORE, LOOP_ELSE
     scopes: tuple         # the functions in the tree (FunctionDef), innermost first
 
     def has_any(self, wanted):
@@ -41,7 +44,7 @@ class Census:
     def names(self):
         """The identifiers of the `Name` nodes in the tree."""
         return [item for item in self.present
-                if isinstance(item, str) and item not in (ITEM_STORE, LOOP_ELSE)]
+                if isinstance(item, str) and item not in (ITEM_STORE, ATTRIBUTE_STORE, LOOP_ELSE)]
 
 
 def census(root, max_depth):
@@ -64,6 +67,8 @@ def census(root, max_depth):
                 continue
             if cls is ast.Subscript and node.ctx.__class__ is ast.Store:
                 present.add(ITEM_STORE)
+            elif cls is ast.Attribute and node.ctx.__class__ is ast.Store:
+                present.add(ATTRIBUTE_STORE)
             elif cls is ast.Compare:   # (`is`: see passes.identity)
                 present.update(op.__class__ for op in node.ops)
             elif cls is ast.FunctionDef:

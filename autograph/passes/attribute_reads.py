@@ -21,9 +21,10 @@ functions are not (they may run where Python does not read).
 import ast
 
 from autograph import templates
+from autograph.analysis.census import ATTRIBUTE_STORE
 from autograph.analysis.walk import SCOPES, blocks
 
-ONLY_WITH = (ast.Attribute,)   # see analysis.census
+ONLY_WITH = (ATTRIBUTE_STORE,)   # see analysis.census
 _COMPOUND = (ast.If, ast.While, ast.For)
 
 
@@ -35,16 +36,18 @@ def transform(function, ctx):
 def _checked(stmts, maybe, ctx):
     out, maybe = [], set(maybe)
     for stmt in stmts:
-        reads = sorted(_own_reads(stmt) & maybe)
-        out += templates.set_origin([templates.statements(
-            'ag.check_field(obj, attr)', obj=name,
-            attr=ast.Constant(value=attr), ag=ctx.ag)[0] for name, attr in reads], stmt)
+        if maybe:
+            reads = sorted(_own_reads(stmt) & maybe)
+            out += templates.set_origin([templates.statements(
+                'ag.check_field(obj, attr)', obj=name,
+                attr=ast.Constant(value=attr), ag=ctx.ag)[0] for name, attr in reads], stmt)
         if not isinstance(stmt, SCOPES):
             for block in blocks(stmt):
                 block[:] = _checked(block, maybe, ctx)
         out.append(stmt)
-        maybe -= _assigned(stmt)
-        maybe -= {(name, attr) for name, attr in maybe if name in _names_assigned(stmt)}
+        if maybe:
+            maybe -= _assigned(stmt)
+            maybe -= {(name, attr) for name, attr in maybe if name in _names_assigned(stmt)}
         if isinstance(stmt, _COMPOUND):
             maybe |= _created(stmt)
     return out

@@ -17,6 +17,7 @@ different functions convert in parallel.
 import ast
 import functools
 import inspect
+import linecache
 import threading
 import types
 import warnings
@@ -161,6 +162,22 @@ def converted_callable(fn, strict=False):
     return fn
 
 
+def converts_init(cls):
+    """True when `cls(...)` from converted code makes its instance as `type.__call__`
+    does but runs `__init__` converted, like any user method (see runtime.python.calls):
+    a user class with no metaclass of its own whose `__init__` is a user function with
+    source. Library classes, metaclasses with a `__call__` of their own and generated
+    `__init__`s (dataclasses: no source to read) are called as they are."""
+    if is_library(cls) or type(cls).__call__ is not type.__call__ or \
+            getattr(cls, '__ag_do_not_convert__', False):
+        return False
+    init = cls.__init__
+    return (inspect.isfunction(init) and not is_library(init)
+            and not getattr(init, '__ag_do_not_convert__', False)
+            and not codegen.is_generated(init.__code__)
+            and bool(linecache.getlines(init.__code__.co_filename)))
+
+
 def _is_generator(fn):
     """Generators and coroutines run as Python (consumed while tracing)."""
     return inspect.isgeneratorfunction(fn) or inspect.iscoroutinefunction(fn) or \
@@ -190,6 +207,7 @@ def _convert_or_warn(fn):
 class _Hook:
     """How the runtime reaches the converter (see runtime.context.converter)."""
     converted_callable = staticmethod(converted_callable)
+    converts_init = staticmethod(converts_init)
     assigned_on_self = staticmethod(self_attributes.assigned_on_self)
     is_library = staticmethod(is_library)
 

@@ -4,7 +4,7 @@ from .checks.asserts import assert_
 from .python import calls as _calls
 from .python.calls import call, call_writing, written
 from .operators.comparisons import compare
-from .operators.conditionals import if_chain, if_exp, if_exp_chain, if_stmt
+from .operators.conditionals import if_chain, if_exp, if_exp_chain, if_stmt, static
 from .operators.logical import and_, not_, or_
 from .operators.loops import for_stmt, while_stmt
 from .python.filtering import comprehension_test
@@ -30,6 +30,7 @@ from .python.py_builtins import float_ as float
 from .python.py_builtins import getattr_ as getattr
 from .python.py_builtins import hasattr_ as hasattr
 from .python.py_builtins import in_
+from .python.equality import eq, ne
 from .python.py_builtins import item
 from .python.py_builtins import int_ as int
 from .python.py_builtins import max_ as max
@@ -50,16 +51,16 @@ from .python.display import emit
 
 __all__ = ['Undefined', 'all', 'and_', 'any', 'assert_', 'bool', 'call', 'call_writing',
            'caused', 'check_defined', 'check_field', 'compare', 'complex', 'comprehension_test', 'emit',
-           'enumerate',
+           'enumerate', 'eq',
            'filter',
            'float', 'for_stmt', 'format', 'getattr', 'getitem', 'hasattr', 'getslice', 'handlers', 'if_chain',
            'if_exp', 'if_exp_chain', 'if_stmt', 'in_', 'int', 'item', 'is_', 'is_not', 'keep',
            'len', 'max',
-           'message', 'message_percent', 'method_fields', 'min', 'not_', 'or_', 'pow',
+           'message', 'message_percent', 'method_fields', 'min', 'ne', 'not_', 'or_', 'pow',
            'python_subject', 'raise_', 'raise_if', 'range', 'read_view', 'repeat', 'repr',
            'reraise',
            'selection', 'setitem', 'setitems', 'sorted',
-           'span', 'str', 'sum', 'text', 'update_item', 'view', 'while_stmt', 'window',
+           'span', 'static', 'str', 'sum', 'text', 'update_item', 'view', 'while_stmt', 'window',
            'windows', 'write_view', 'written', 'zip']
 
 _calls.use_versions({name: globals()[name] for name in _calls.OVERRIDDEN_BUILTINS})

@@ -40,17 +40,21 @@ of one hidden stack per module:
   dimensions (`jax.export`): its tests are then traced, not computed while tracing
   (runtime.operators.conditionals.tested).
 
-Two process-wide services sit beside it: the recursion limit, which Python keeps per
-process, is raised and restored through one counted, locked protocol (`recursion_room`),
-shared with the converter's worker threads; and the converter installs `converter`, the
-hook through which the runtime converts the functions converted code calls (the runtime
-imports nothing from the converter).
+Process-wide services sit beside it: the objects that converted code makes (`made`: a
+serial number each, so that a staged statement tells the objects its body makes from
+those there before it); the recursion limit, which Python keeps per process, is raised
+and restored through one counted, locked protocol (`recursion_room`), shared with the
+converter's worker threads; and the converter installs `converter`, the hook through
+which the runtime converts the functions converted code calls (the runtime imports
+nothing from the converter).
 """
 import contextlib
 import contextvars
 import dataclasses
+import itertools
 import sys
 import threading
+import weakref
 
 
 @dataclasses.dataclass
@@ -125,6 +129,35 @@ def setting(**values):
             setattr(context, name, value)
 
 
+# --- objects made by converted code ---------------------------------------------------
+
+_made = {}                  # id(object) -> (weak reference, serial)
+_serials = itertools.count(1)
+
+
+def made(obj):
+    """Note `obj` as made now, by a call of a user class in converted code (where it is
+    surely a new object); gives `obj`. Objects that take no weak reference are not noted."""
+    key = id(obj)
+    try:
+        ref = weakref.ref(obj, lambda _, key=key: _made.pop(key, None))
+    except TypeError:
+        return obj
+    _made[key] = (ref, next(_serials))
+    return obj
+
+
+def made_mark():
+    """A mark: objects noted after it are `made_since` it."""
+    return next(_serials)
+
+
+def made_since(obj, mark):
+    """True when `obj` was noted by `made` after `mark` (see `made_mark`)."""
+    entry = _made.get(id(obj))
+    return entry is not None and entry[0]() is obj and entry[1] > mark
+
+
 # --- the recursion limit: one process-wide setting, shared by counted requests ----------
 
 _limit_lock = threading.Lock()
@@ -192,6 +225,10 @@ class _NoConverter:
         return fn
 
     @staticmethod
+    def converts_init(cls):
+        return False
+
+    @staticmethod
     def assigned_on_self(code):
         return ()
 
@@ -208,6 +245,7 @@ converter = _NoConverter()
 """What the converter installs (`install_converter`): `converted_callable(fn)` gives the
 converted version of a function converted code calls (or `fn` itself for library code
 and for converted code: a function defined inside converted code, which `is_converted`),
+`converts_init(cls)` whether `cls(...)` runs its `__init__` converted,
 `assigned_on_self(code)` the attributes a method assigns on its first parameter, and
 `is_library(obj)` whether an object is library code."""
 

@@ -25,6 +25,7 @@ from autograph.passes import (
     returns,
     sequences,
     short_circuits,
+    static_values,
     super_calls,
     text,
     unbound_reads,
@@ -51,6 +52,7 @@ PIPELINE = [
     calls,         # user calls -> ag.call; builtins that see traced values -> ag.range...
     views,         # v = a[i] then v += e -> ag.view / ag.write_view (NumPy's views)
     written_arguments,  # f(a) where f writes items of `a` -> ag.call_writing rebinds `a`
+    static_values,  # x[~jnp.eye(n, dtype=bool)]: masks from shapes alone -> ag.static
     sequences,     # seq[i], [0] * n -> ag.getitem, ag.repeat (lists and traced integers)
     text,          # f-strings / '%' of values -> ag.text (no text from traced values)
     expressions,   # and / or / not, ternaries, chained comparisons -> ag operators

@@ -274,6 +274,13 @@ class LiveResolver:
             return False
         return not is_library(value)
 
+    def holds_sequence(self, name):
+        """True when global (or closure variable) `name` holds a list or tuple now (a
+        hint: converted code compares it with `ag.eq`, which is `==` for anything else)."""
+        value = self.closure.get(name, _MISSING) if name in self.free else \
+            self.globals.get(name, _MISSING)
+        return isinstance(value, (list, tuple))
+
     def module_name(self, name):
         """The dotted name of the module global `name` holds, or None (a closure
         variable varies between the closures that share the generated code: None)."""
@@ -327,6 +334,10 @@ class StaticResolver:
 
     def is_user_object(self, name):
         """Unknown without running the module: array computations stay plain calls."""
+        return False
+
+    def holds_sequence(self, name):
+        """Unknown without running the module: comparisons stay as written."""
         return False
 
     def module_name(self, name):

@@ -11,6 +11,12 @@
                         (a middle operand that is not a name or constant: evaluated once)
     a in (b, c)      -> ag.in_(a, (b, c))      (traced items: (a == b) | (a == c))
     a not in xs      -> ag.not_(ag.in_(a, xs))
+    state == START   -> ag.eq(state, START)    (an operand that may be a list or tuple:
+    a != [0, 0]      -> ag.ne(a, [0, 0])        a display, a global holding one, a local
+                                                some binding of which is a display)
+
+`ag.eq`/`ag.ne` compare two lists (tuples) of traced items as Python does, item by item
+(a traced bool: the `and` of the items'); other `==`/`!=` stay as written.
 
 The right operands stay lazy, so Python values keep Python's short-circuit semantics;
 traced values become `jnp.logical_*` and `lax.cond`.
@@ -18,10 +24,27 @@ traced values become `jnp.logical_*` and `lax.cond`.
 import ast
 
 from autograph import templates
+from autograph.analysis import walk
 from autograph.passes.base import ScopeTransformer, may_hold
+
+_SEQUENCES = (ast.List, ast.Tuple, ast.ListComp)
 
 
 class _Expressions(ScopeTransformer):
+    def __init__(self, root, ctx):
+        super().__init__(root, ctx)
+        self.sequences = None   # the local names some binding of which is a display
+
+    def _may_be_sequence(self, node):
+        """Whether operand `node` may be a list or tuple (see the module docstring)."""
+        if isinstance(node, _SEQUENCES):
+            return True
+        if not isinstance(node, ast.Name):
+            return False
+        if self.sequences is None:
+            self.sequences = _sequence_names(self.root)
+        return node.id in self.sequences or self.ctx.resolver.holds_sequence(node.id)
+
     def _call(self, op, args, origin):
         return ast.copy_location(
             ast.Call(func=self.ctx.runtime(op), args=args, keywords=[]), origin)
@@ -58,7 +81,7 @@ class _Expressions(ScopeTransformer):
     def visit_Compare(self, node):
         self.generic_visit(node)
         if len(node.ops) == 1 and not isinstance(node.ops[0], (ast.In, ast.NotIn)):
-            return node
+            return self._compare(node.left, node.ops[0], node.comparators[0], node)
         operands = [node.left] + node.comparators
         if not all(isinstance(o, (ast.Name, ast.Constant)) for o in operands[1:-1]):
             return self._compare_once(node)
@@ -79,12 +102,33 @@ class _Expressions(ScopeTransformer):
             return self._call('in_', [left, right], origin)
         if isinstance(op, ast.NotIn):
             return self._call('not_', [self._call('in_', [left, right], origin)], origin)
+        if isinstance(op, (ast.Eq, ast.NotEq)) and (
+                self._may_be_sequence(left) or self._may_be_sequence(right)):
+            return self._call('eq' if isinstance(op, ast.Eq) else 'ne', [left, right], origin)
         return ast.copy_location(ast.Compare(left=left, ops=[op], comparators=[right]), origin)
 
 
 _OPERATOR_TEXT = {ast.Lt: '<', ast.LtE: '<=', ast.Gt: '>', ast.GtE: '>=', ast.Eq: '==',
                   ast.NotEq: '!=', ast.Is: 'is', ast.IsNot: 'is not', ast.In: 'in',
                   ast.NotIn: 'not in'}
+
+
+def _sequence_names(function):
+    """The names that `function`'s own code binds to a list or tuple display somewhere
+    (`state = [i, j]`, `state = START = (0, 0)`): nested functions are their own scopes."""
+    names = set()
+    stack = [function]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Assign) and isinstance(node.value, _SEQUENCES):
+            names.update(t.id for t in node.targets if isinstance(t, ast.Name))
+        elif isinstance(node, (ast.AnnAssign, ast.NamedExpr)) and isinstance(
+                node.value, _SEQUENCES) and isinstance(node.target, ast.Name):
+            names.add(node.target.id)
+        stack += [child for child in walk.children(node)
+                  if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef,
+                                            ast.Lambda, ast.ClassDef))]
+    return names
 
 
 def _assigns(test):

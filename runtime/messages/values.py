@@ -136,13 +136,14 @@ def operands_differ(operator, left, right, location):
         fix='Give both operands one shape (jnp.broadcast_to), or use jnp.where(...)')
 
 
-def ambiguous_in(shape, location):
-    """`x in items` compares with a traced array of `shape`."""
+def ambiguous_in(shape, location, what='`in`',
+                 fix='Compare scalars, or use jnp.any(x == value)'):
+    """`x in items` (or `what`: `==` of two lists) compares with a traced array of
+    `shape`."""
     return problem(
-        PYTHON_VALUE_NEEDED, '`in`', location,
+        PYTHON_VALUE_NEEDED, what, location,
         happened=f'compares with a traced array of shape {shape}',
-        why='that has no single truth value',
-        fix='Compare scalars, or use jnp.any(x == value)')
+        why='that has no single truth value', fix=fix)
 
 
 def traced_conversion(name, what, location):

@@ -52,6 +52,13 @@ def tested(test):
     return test()
 
 
+def static(compute):
+    """Python reference: `compute()`, a value made from shapes and constants alone that
+    decides a shape (a boolean mask, `jnp.where(mask)`: see autograph.passes.static_values):
+    computed while tracing as `tested` computes a test, so it is concrete there."""
+    return tested(compute)
+
+
 def if_stmt(test, if_true, if_false, args=(), names=(), returned=None, fields=None,
             nonlocals=()):
     """Python reference: `return if_true(*args) if test() else if_false(*args)`.

@@ -9,6 +9,7 @@ import builtins
 import importlib
 import inspect
 import sys
+import types
 
 import jax
 import numpy as np
@@ -81,6 +82,8 @@ def _call(fn, args, kwargs, slot=None):
     owner = getattr(fn, '__self__', None)
     if type(owner) in _PLAIN_OWNERS or isinstance(owner, (jax.Array, Keyed)):
         return fn(*args, **kwargs)   # a list's, a dict's or an array's own method
+    if isinstance(fn, type) and slot is None and not context.converter.is_library(fn):
+        return _construct(fn, args, kwargs)
     name = getattr(fn, '__name__', None)
     if name in OVERRIDDEN_BUILTINS and getattr(builtins, name) is fn:
         return _VERSIONS[name](*args, **kwargs)   # ag.range, ...
@@ -121,6 +124,34 @@ def _call(fn, args, kwargs, slot=None):
 
 
 origin.forwards(call, _call)
+
+
+def _construct(cls, args, kwargs):
+    """Python reference: `cls(*args, **kwargs)` for a user class. As `type.__call__` does,
+    `cls.__new__` makes the instance and, when it is one of `cls`, its class's `__init__`
+    sets it up -- converted, like any user method, so its item writes, branches and loops
+    on arrays work (where `converts_init`: else the class is called as it is). An
+    instance of `object.__new__` is new: noted as made (see runtime.context.made)."""
+    fresh = cls.__new__ is object.__new__ and type(cls).__call__ is type.__call__
+    if not context.converter.converts_init(cls):
+        instance = cls(*args, **kwargs)
+        return context.made(instance) if fresh and type(instance) is cls else instance
+    instance = object.__new__(cls) if fresh else cls.__new__(cls, *args, **kwargs)
+    if not isinstance(instance, cls):
+        return instance
+    if fresh:
+        context.made(instance)
+    init = type(instance).__init__
+    if type(instance) is not cls and not context.converter.converts_init(type(instance)):
+        result = init(instance, *args, **kwargs)
+    else:
+        result = _call(types.MethodType(init, instance), args, kwargs)
+    if result is not None:
+        raise TypeError(f"__init__() should return None, not '{type(result).__name__}'")
+    return instance
+
+
+origin.forwards(_construct)
 
 
 def _converted_functions(arg):

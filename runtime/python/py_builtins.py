@@ -14,6 +14,7 @@ from jax import lax
 
 from ..errors import here
 from .calls import call
+from .equality import eq
 from . import selections
 from ..checks.keys import Keyed, either
 from ..context import field_flag
@@ -161,7 +162,7 @@ def in_(value, container):
     for item in container:
         if item is value:
             return True
-        equal = item == value
+        equal = eq(item, value)
         if not is_traced(equal):
             if equal:
                 return True

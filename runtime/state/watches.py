@@ -46,9 +46,13 @@ class Reach:
     globals, the objects they are given, and the lists and dicts they are given that the
     branches' closures hold or that are globals the branches name (`functions`).
     `found(target, call_args)` tells of one call; it returns the places that call adds
-    (those a call may create included), or [] when it adds none."""
+    (those a call may create included), or [] when it adds none. Objects made after the
+    statement began (`Filter(b)` in a loop body: runtime.context.made) are the body's own,
+    none of its state: their attributes are not places (what they hold that was there
+    before, such as the arguments given to their `__init__`, is reached as arguments)."""
 
     def __init__(self, functions):
+        self.mark = context.made_mark()
         self.roots = []
         self.containers = set()
         own_cells = []   # (the statement's own variables in place: see runtime.state.nonlocals)
@@ -82,6 +86,7 @@ class Reach:
         if self_ is not None:
             found.append(('self', self_))
         fresh = [r for r in found if is_holder(r[1])
+                 and not context.made_since(r[1], self.mark)
                  and all(r[1] is not old for _, old in self.roots)]
         self.roots.extend(fresh)
         given = [container(label, arg) for label, arg in found

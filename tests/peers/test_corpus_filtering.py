@@ -173,10 +173,6 @@ def iir_run(b, a, signal):
 B2, A2 = jnp.array([0.2, 0.3]), jnp.array([1.0, -0.5, 0.1])
 
 
-@pytest.mark.xfail(strict=True, raises=TypeError, reason=(
-    'project bug (raw): a user class called from converted code runs its `__init__` '
-    "unconverted, so the item write to an attribute there (`self.b[k:] = b`) raises JAX's "
-    'immutable-array TypeError'))
 def test_filter1_object_in_a_loop():
     s = jnp.cos(jnp.arange(10.0))
     agree(iir_run, (B2, A2, s), (B2 * 2, A2 * jnp.array([1.0, 0.5, 0.5]), s[::-1]))

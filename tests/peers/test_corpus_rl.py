@@ -266,11 +266,6 @@ def cliff_walk(actions):
     return state, total
 
 
-@pytest.mark.xfail(strict=True, raises=autograph.ControlFlowError, reason=(
-    'project bug (named): `state == START`, a list of traced numbers compared with a list, '
-    'is the named TracedValueNeeded (the loop over the actions, refused staged by the '
-    'same comparison, runs as Python); two lists of one length compare as the `and` of '
-    'their items'))
 def test_cliff_walking_steps():
     # into the cliff (reward -100, back to START) and along its edge
     agree(cliff_walk, (jnp.array([0, 3, 1, 3, 3, 2, 1, 0], i32),),

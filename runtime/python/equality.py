@@ -1,0 +1,61 @@
+"""`a == b` and `a != b` where `a` and `b` are lists (or tuples) that hold traced values.
+
+Python reference (list and tuple comparison): two lists (two tuples) of different lengths
+are unequal; else they are equal when every pair of items is (`x is y` or `x == y`, each
+made a bool, in order, stopping at the first unequal pair), and `a != b` is `not a == b`.
+A list never equals a tuple (nor anything else that is not a list). So with traced items
+`[i, j] == [3, 0]` is the `and` of `i == 3` and `j == 0`: a traced bool, where Python
+would need the items' truth values. The lengths are Python's: they decide alone.
+"""
+import jax.numpy as jnp
+
+from ..errors import here
+from ..messages import ambiguous_in
+from ..values.split import any_traced, is_traced
+
+
+def _sequence_kind(value):
+    """list or tuple when `value` compares as one (its class keeps their `==`), else None."""
+    for kind in (list, tuple):
+        if isinstance(value, kind) and type(value).__eq__ is kind.__eq__:
+            return kind
+    return None
+
+
+def eq(a, b):
+    """Python reference: `a == b`."""
+    kind = _sequence_kind(a)
+    if kind is None or _sequence_kind(b) is not kind or not (any_traced(a) or any_traced(b)):
+        return a == b
+    return _items_equal(a, b, '==')
+
+
+def ne(a, b):
+    """Python reference: `a != b`."""
+    kind = _sequence_kind(a)
+    if kind is None or _sequence_kind(b) is not kind or not (any_traced(a) or any_traced(b)):
+        return a != b
+    equal = _items_equal(a, b, '!=')
+    return jnp.logical_not(equal) if is_traced(equal) else not equal
+
+
+def _items_equal(a, b, op):
+    """`a == b` for two lists (two tuples): a Python bool, or a traced one."""
+    if len(a) != len(b):
+        return False
+    traced = []
+    for x, y in zip(a, b):
+        if x is y:
+            continue
+        equal = eq(x, y)
+        if not is_traced(equal):
+            if not equal:   # (Python's bool() of it: a concrete array of one item too)
+                return False
+            continue
+        if jnp.ndim(equal):
+            raise ambiguous_in(jnp.shape(equal), here(), f'`{op}` of two sequences', fix=(
+                'Compare sequences of scalars, or arrays: jnp.array_equal(a, b)'))
+        traced.append(equal)
+    if not traced:
+        return True
+    return jnp.all(jnp.stack(traced)) if len(traced) > 1 else traced[0]

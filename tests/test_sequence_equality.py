@@ -1,0 +1,107 @@
+"""`==` and `!=` of lists and tuples that hold traced values (`state == START` with
+`state = [i, j]`): Python compares them item by item, and with traced items the result is
+a traced bool, the `and` of the items' (lists of different lengths, or a list and a
+tuple, are unequal whatever the items). Converted vs plain Python, under jit and vmap."""
+import jax
+import jax.numpy as jnp
+import pytest
+
+import autograph
+from tests.helpers import assert_same, converted
+
+i32 = jnp.int32
+START = [3, 0]
+GOAL = (3, 11)
+
+
+def global_list(i, j):
+    state = [i, j]
+    reward = 0
+    if state == START:
+        reward = 10
+    if state != START:
+        reward -= 1
+    return reward
+
+
+def displays(i, j):
+    hits = 0
+    if [i, j] == [3, j]:
+        hits += 1
+    if (i, j) != (0, 0):
+        hits += 10
+    if [i, j] == (i, j):      # a list never equals a tuple
+        hits += 100
+    if [i, j] == [i, j, 0]:   # nor a list of another length
+        hits += 1000
+    return hits
+
+
+def tuple_global_in_a_loop(moves):
+    pos = (0, 0)
+    steps = 0
+    for m in moves:
+        if pos != GOAL:
+            pos = (pos[0] + m, pos[1] + 2 * m)
+            steps += 1
+    return pos, steps, pos == GOAL
+
+
+def nested_and_in(i, j):
+    path = [[i, j], [j, i]]
+    found = [3, 0] in path
+    same = path == [[3, 0], [0, 3]]
+    return jnp.where(found, 1, 0) + jnp.where(same, 10, 0)
+
+
+def chained(i, j):
+    a = [i, j]
+    return jnp.where(a == START == [3, 0], 1, 0)
+
+
+def local_tuple(i, j):
+    here = (i, j)
+    return jnp.where(here == GOAL, 1, 2)
+
+
+@pytest.mark.parametrize('fn', [global_list, displays, nested_and_in, chained, local_tuple])
+@pytest.mark.parametrize('i, j', [(3, 0), (3, 11), (0, 3), (0, 0)])
+def test_against_python(fn, i, j):
+    expected = fn(i32(i), i32(j))
+    assert_same(autograph.convert(fn)(i32(i), i32(j)), expected)
+
+
+@pytest.mark.parametrize('fn', [global_list, displays, nested_and_in])
+def test_under_vmap(fn):
+    i, j = jnp.array([3, 3, 0, 0], i32), jnp.array([0, 11, 3, 0], i32)
+    got = jax.jit(jax.vmap(converted(fn)))(i, j)
+    assert_same(got, jnp.stack([jnp.asarray(fn(a, b)) for a, b in zip(i, j)]))
+
+
+def test_a_tuple_state_in_a_staged_loop():
+    for moves in (jnp.array([1, 1, 1, 0, 2], i32), jnp.array([3, 2, 1, 1, 1], i32)):
+        assert_same(autograph.convert(tuple_global_in_a_loop)(moves),
+                    tuple_global_in_a_loop(moves))
+
+
+def test_python_values_keep_python_results():
+    def f(a, b):
+        return a == b, a != b
+    for a, b in [([1, 2], [1, 2]), ([1, 2], (1, 2)), ((1,), (1, 2)), ([], [])]:
+        assert autograph.convert(f)(a, b) == f(a, b)
+
+
+def test_items_that_are_arrays_are_a_named_error():
+    def f(x):
+        pair = [x, x]
+        return pair == [x + 1, x]
+
+    with pytest.raises(autograph.ControlFlowError, match='`==` of two sequences'):
+        autograph.convert(f)(jnp.zeros(3))
+
+
+def test_the_rewrite_reads_like_the_source():
+    code = autograph.to_code(global_list)
+    assert 'ag.eq(state, START)' in code and 'ag.ne(state, START)' in code
+    code = autograph.to_code(displays)
+    assert 'ag.eq([i, j], [3, j])' in code

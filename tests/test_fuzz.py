@@ -4,7 +4,7 @@ import pytest
 
 from tests.fuzzer import make_program, run_one
 
-SEEDS = range(30)
+SEEDS = range(20)
 
 
 @pytest.mark.parametrize('seed', SEEDS)

@@ -272,3 +272,42 @@ def test_a_none_index_raises_pythons_type_error_when_the_program_runs():
     with pytest.raises(TypeError, match='list indices must be integers or slices, not '
                                         'NoneType'):
         fn(jnp.array([-1.0, 0.0, 0.0]))
+
+
+# --- a variable tested with `is None` / `is not None` that the branch only reads -------------
+
+def bin_of(x):
+    """None outside the histogram's range, else the bin: an optional result."""
+    if x < 0 or x >= 4:
+        return None
+    return x
+
+
+def count_in_bin(x, hist):
+    b = bin_of(x)
+    if b is not None:
+        hist[int(b)] += 1
+    return hist
+
+
+def default_when_none(x):
+    b = bin_of(x)
+    if b is None or b < 1:
+        return -1.0
+    return b * 2.0
+
+
+@pytest.mark.parametrize('x', [2, 7, -3])
+def test_the_branch_that_tests_an_optional_reads_its_value(x):
+    want = count_in_bin(x, np.zeros(4, np.int32))
+    assert_same(autograph.convert(count_in_bin)(jnp.int32(x), jnp.zeros(4, jnp.int32)), want)
+    assert_same(autograph.convert(default_when_none)(jnp.float32(x)),
+                default_when_none(np.float32(x)))
+
+
+def test_the_narrowed_branch_under_vmap():
+    xs = np.array([2, 7, -3, 0], np.int32)
+    got = jax.vmap(autograph.convert(count_in_bin, jit=False), in_axes=(0, None))(
+        jnp.asarray(xs), jnp.zeros(4, jnp.int32))
+    want = np.stack([count_in_bin(x, np.zeros(4, np.int32)) for x in xs])
+    assert_same(got, want)

@@ -92,6 +92,9 @@ class Conditionals:
         outs = [] if returns else self.ordered(writes & self.live_after(node))
         bodies = [link.body for link in links] + [links[-1].orelse]
         params = self.ordered(self.flow.branches_live_in(node, bodies, writes, frozenset(outs)))
+        if len(links) == 1:
+            params += self.ordered(_tested_for_none(node.test, self.ctx.ag)
+                                   & _read(bodies) - set(params) - set(shared))
         pending = set(params) - self.flow.defined_in[node]
         return shared, returns, outs, params, pending, self.fields(node.body + node.orelse)
 
@@ -148,3 +151,26 @@ def _chain(node, pure):
         if not pure(link.test):
             return links[:i]
     return links
+
+
+def _tested_for_none(test, ag):
+    """The variables `test` compares with None (`ag.is_(y, None)`, `ag.is_not(y, None)`,
+    in `and`/`or`/`not` too): a branch on which such a variable is surely not None gets
+    its value as a parameter (runtime.operators.conditionals narrows an optional one)."""
+    found = set()
+    for node in ast.walk(test):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and isinstance(node.func.value, ast.Name) and node.func.value.id == ag \
+                and node.func.attr in ('is_', 'is_not') and len(node.args) == 2:
+            left, right = node.args
+            for name, other in ((left, right), (right, left)):
+                if isinstance(name, ast.Name) and isinstance(other, ast.Constant) \
+                        and other.value is None:
+                    found.add(name.id)
+    return found
+
+
+def _read(blocks):
+    """The names read in `blocks`."""
+    return {node.id for block in blocks for stmt in block for node in ast.walk(stmt)
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)}

@@ -4,6 +4,7 @@ functions, and assert messages that format traced values. Each converted result 
 compared with the same function run as plain Python."""
 import jax
 import jax.numpy as jnp
+import numpy as np
 import pytest
 
 import autograph
@@ -381,3 +382,29 @@ def test_assert_without_message_and_with_non_text_message():
     check(f, f32(1.))
     assert str(python_error(autograph.convert(f), f32(-1.))) == ''
     assert str(python_error(autograph.convert(f), f32(11.))) == '11.0'
+
+
+# --- an exception built by statements, then raised: built only when the check fails -------
+
+def walk_to_limit(xs, limit):
+    total = 0.0
+    for i in range(xs.shape[0]):
+        total = total + xs[i]
+        if total > limit:
+            err = OverflowError(f'total {total} over {limit} at {i}')
+            err.index = i
+            raise err
+    return total
+
+
+def test_an_exception_built_then_raised_is_made_when_the_program_runs():
+    converted = autograph.convert(walk_to_limit)
+    assert float(converted(jnp.arange(4.0), 100.0)) == walk_to_limit(np.arange(4.0), 100.0)
+    with pytest.raises(OverflowError) as python:
+        walk_to_limit(np.arange(4.0, dtype=np.float32), np.float32(2.0))
+    with pytest.raises(OverflowError) as ours:
+        converted(jnp.arange(4.0), 2.0)
+    assert str(ours.value) == str(python.value) and ours.value.index == python.value.index
+    batched = jax.vmap(converted, in_axes=(0, None))(jnp.ones((3, 4)), 100.0)
+    np.testing.assert_allclose(batched, [4.0] * 3)
+    assert 'def make_error(' in autograph.to_code(walk_to_limit)

@@ -69,6 +69,9 @@ class _Lowering:
                 if len(body) == 1 and isinstance(body[0], ast.Raise) and not _is_raise(orelse):
                     check = self.call('raise_if', [test], body[0])
                     return [templates.set_origin([check], stmt)[0]] + self.block(orelse)
+                if _builds_then_raises(body) and not _is_raise(orelse):
+                    return [*templates.set_origin(self.built('raise_if', test, body), stmt),
+                            *self.block(orelse)]
         for block in blocks(stmt):
             block[:] = self.block(block)
         if isinstance(stmt, (ast.Try, ast.TryStar)) and stmt.handlers:
@@ -91,6 +94,27 @@ class _Lowering:
         call = ast.Call(func=self.ctx.runtime(op), args=args, keywords=[])
         return ast.copy_location(ast.Expr(value=call), node)
 
+    def built(self, op, test, body):
+        """`ag.op(test, make_error, (reads,))` for a block that builds its exception before
+        raising it (`err = E(msg); err.x = x; raise err`): the block becomes the function
+        `make_error`, which the check calls only when it fails, as `raise E(...)`'s lambda."""
+        *steps, last = body
+        exc = last.exc if last.cause is None else ast.Call(
+            func=self.ctx.runtime('caused'), args=[last.exc, last.cause], keywords=[])
+        reads, bound = set(), set()
+        for step in steps + [ast.Expr(value=exc)]:
+            found = activity(step)
+            reads |= (found.reads - bound) & self.locals
+            bound |= found.writes
+        reads = sorted(reads)
+        name = self.ctx.namer.new('make_error')
+        maker = ast.FunctionDef(name=name, args=templates.arguments(reads),
+                                body=steps + [ast.Return(value=exc)], decorator_list=[],
+                                returns=None, type_params=[])
+        args = [test, templates.name(name)] + ([templates.tuple_of(reads)] if reads else [])
+        call = ast.Call(func=self.ctx.runtime(op), args=args, keywords=[])
+        return [maker, ast.Expr(value=call)]
+
     def handled(self, stmt):
         """`with ag.handlers(E1, E2) as body: try: with body: ...` (see runtime.checks.handlers;
         a bare `except` catches BaseException)."""
@@ -104,6 +128,18 @@ class _Lowering:
         outer = ast.With(items=[ast.withitem(context_expr=call, optional_vars=templates.name(
             name, ast.Store()))], body=[stmt])
         return ast.copy_location(outer, stmt)
+
+
+def _builds_then_raises(stmts):
+    """Whether `stmts` only build an exception and raise it: assignments to names and to
+    their attributes, then `raise name` (nothing they do outlives the raise)."""
+    *steps, last = stmts or [None]
+    if not (isinstance(last, ast.Raise) and isinstance(last.exc, ast.Name) and steps):
+        return False
+    return all(isinstance(step, ast.Assign) and all(
+        isinstance(t, ast.Name) or (isinstance(t, ast.Attribute)
+                                    and isinstance(t.value, ast.Name)) for t in step.targets)
+        for step in steps)
 
 
 def _is_raise(stmts):

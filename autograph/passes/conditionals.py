@@ -30,8 +30,9 @@ class Conditionals:
         orelse, orelse_pending = self.block(node.orelse)
         true_name = self.ctx.namer.new('if_true')
         functions = [self.function(true_name, params, body, outs, body_pending, shared)]
-        if not orelse and params == outs and not returns:
-            false_branch = ast.Constant(value=None)  # no else: state unchanged
+        if not orelse and params[:len(outs)] == outs and not returns:
+            false_branch = ast.Constant(value=None)  # no else: state unchanged (the
+            # parameters after it are variables tested with None, only read)
         else:
             false_name = self.ctx.namer.new('if_false')
             functions.append(self.function(false_name, params, orelse, outs, orelse_pending,

@@ -147,9 +147,10 @@ def if_chain(tests, branches, args=(), names=(), returned=(), fields=None, nonlo
 
 
 def _passing(names):
-    """The branch of an absent `else`: the state passes through unchanged."""
+    """The branch of an absent `else`: the state passes through unchanged (the arguments
+    after it, variables the test compares with None, are only read)."""
     names = tuple(names)
-    return lambda *state: unpack(names, state)
+    return lambda *state: unpack(names, state[:len(names)])
 
 
 def if_exp_chain(tests, values):

@@ -188,3 +188,18 @@ def test_census_lists_functions_innermost_first_and_stops_at_the_limit():
     assert [scope.name for scope in found.scopes] == ['h', 'g', 'k', 'f']
     assert found.has_any([ast.Pass]) and not found.has_any([ast.Match, ast.Yield])
     assert census(tree, max_depth=3).depth == 4   # walked no deeper than asked
+
+
+@pytest.mark.parametrize('code,dump', [
+    ('def f(a):\n a[0] = 1\n return a', ['written [\'a\']']),
+    ('def f(a):\n a = a.copy()\n a[0] = 1\n return a', ['written []']),
+    ('def f(a, v):\n a[:2] = v\n a = a * 2\n return a',
+     ["written ['a']", 'save a before line 3', 'line 4 reports saved a']),
+    ('def f(a, c):\n if c:\n  a = a * 2\n a[0] = 1',
+     ['written []', 'a written at line 4', 'a returned at end']),
+    ('def f(a, n):\n for i in n:\n  a[i] = 0\n  a = a + 1',
+     ['written []', 'a written at line 3', 'a rebound at line 4', 'a returned at end']),
+])
+def test_entry_values(code, dump):
+    from autograph.analysis.written_parameters import entry_of_tree
+    assert entry_of_tree(ast.parse(code).body[0], lambda name: None).dump() == dump

@@ -117,3 +117,115 @@ def test_under_a_callers_jit_and_vmap_the_values_are_pythons():
     batch = np.stack([a, -a])
     assert_same(jax.vmap(autograph.convert(caller))(batch),
                 np.stack([expected, -np.abs(a)]))
+
+
+# --- a parameter written, then rebound: the caller's array keeps the writes before ------
+
+def write_then_rebind(a, v):
+    a[:2] = v
+    a = a * 2
+    a[0] = -1.0    # (the new array: not the caller's)
+    return a
+
+
+def view_written_then_rebound(a):
+    v = a[0]
+    v[:] = 1
+    v = v * 2
+    return v
+
+
+def rebinding_helper(b):
+    b[0] = 7.0
+    b = b * 2
+    return b
+
+
+def calls_rebinding_helper(a):
+    r = rebinding_helper(a)
+    return r + a
+
+
+def sums_after_writing(b):
+    b[0] = 1.0
+    return b.sum()
+
+
+def rebinds_to_the_result(x):
+    x = sums_after_writing(x)
+    return x
+
+
+def sum_and_count(b):
+    b[0] = 7.0
+    return b.sum(), 3
+
+
+def rebinds_to_part_of_the_result(x):
+    x, k = sum_and_count(x)
+    return x * k
+
+
+def write_then_loop(a, n):
+    a[1] += 5.0
+    a = a * 1.0
+    for _ in range(n):
+        a = a + 1.0
+    return a
+
+
+@pytest.mark.parametrize('fn,make', [
+    (write_then_rebind, lambda: (np.arange(4.0), 9.0)),
+    (view_written_then_rebound, lambda: (np.arange(6.0).reshape(2, 3),)),
+    (calls_rebinding_helper, lambda: (np.arange(4.0),)),
+    (rebinds_to_the_result, lambda: (np.arange(4.0),)),
+    (rebinds_to_part_of_the_result, lambda: (np.arange(4.0),)),
+    (write_then_loop, lambda: (np.arange(3.0), 4)),
+    (write_then_loop, lambda: (np.arange(3.0), jnp.array(4))),
+], ids=['own', 'view', 'helper', 'same-name', 'tuple-target', 'loop', 'traced-loop'])
+@pytest.mark.parametrize('jit', [True, False])
+def test_writes_before_a_rebinding_reach_the_caller(fn, make, jit):
+    same_effects(fn, make, calls=2, jit=jit)
+    expected = fn(*make())   # (under the caller's jax.jit, the result only)
+    assert_same(jax.jit(autograph.convert(fn))(*make()), expected)
+
+
+def rebound_on_some_paths(a, c):
+    if c > 0:
+        a = a * 2
+    a[0] = -1.0
+    return a
+
+
+def rebound_in_a_loop(a, n):
+    for i in range(n):
+        a[i] = 0.0
+        a = a * 2
+    return a
+
+
+def returned_on_some_paths(a, c):
+    a[0] = -1.0
+    if c > 0:
+        a = a * 2
+    return a
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
+    'a parameter that is the caller\'s array on some paths only where it is written or '
+    'returned is not reported (the writes are lost for a NumPy argument, as before): '
+    'a conversion-time error refused valid programs (POT\'s `if log: log = {}`, a JAX '
+    'array given); a run-time error where a NumPy argument or a converted caller needs '
+    'the report is not built yet'))
+@pytest.mark.parametrize('fn,n', [(rebound_on_some_paths, 0), (rebound_in_a_loop, 2),
+                                  (returned_on_some_paths, 0)])
+def test_a_parameter_the_callers_on_some_paths_only(fn, n):
+    same_effects(fn, lambda: (np.arange(1.0, 4.0), n), calls=1)
+
+
+@pytest.mark.parametrize('n', [0, 2])
+def test_a_parameter_the_callers_on_some_paths_only_keeps_the_values(n):
+    """(The result is Python's; only the caller's NumPy array may miss writes.)"""
+    for fn in (rebound_on_some_paths, rebound_in_a_loop, returned_on_some_paths):
+        assert_same(autograph.convert(fn)(jnp.arange(1.0, 4.0), n),
+                    fn(np.arange(1.0, 4.0), n))

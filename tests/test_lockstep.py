@@ -202,12 +202,6 @@ def log_terms(a, n, out):
     return out
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    'performance regression of the NumPy views pass (this session): `k = n[i]; k -= 1` '
-    'may write a row of a 2-D `n` through a view, so `n` is carried and written by the '
-    'loops and the outer loop is no longer vectorised (no lock step); for a 1-D `n` the '
-    'view key is None at run time and values stay right: the converter cannot tell '
-    'the two apart before run time'))
 @pytest.mark.parametrize('mode', ['reverse', 'forward'])
 def test_masked_steps_leave_no_nan_in_derivatives(mode):
     """The iterations that stopped take masked steps at k = 0 while the others go on (and

@@ -9,8 +9,8 @@
 NumPy writes `a[i] = v` into the caller's array; a JAX array is rebound instead (`a =
 a.at[i].set(v)`), so the converted function reports the final value of such a parameter
 and its caller rebinds the variable it passed (see passes.written_arguments). A parameter
-that the function also rebinds as a whole (`a = a.copy()`) is not the caller's array
-afterwards, and is not reported.
+that the function rebinds as a whole (`a = a.copy()`) is not the caller's array
+afterwards: only its writes before count (analysis.entry_values).
 
 `of_tree(function, resolve)` reads a FunctionDef (calls resolved by `resolve(name)`, a
 function object or None); `of_function(fn)` reads a live function's source, cached per
@@ -21,6 +21,7 @@ import inspect
 import threading
 import weakref
 
+from autograph.analysis.entry_values import entry_values
 from autograph.analysis.walk import SCOPES, children
 
 _cache = weakref.WeakKeyDictionary()   # code object -> tuple of names
@@ -72,50 +73,70 @@ def of_tree(function, resolve, ag=None):
     does an augmented assignment of a parameter (`force += r * s`: NumPy's in-place
     update; the caller keeps its value when it is not an array, see
     runtime.python.calls.call_writing). `a = ag.write_view(a, ...)` (passes.views) is a
-    write of `a`, not a rebinding."""
-    params = parameters(function)
-    written, rebound, views, updated = set(), set(), {}, set()
+    write of `a`, not a rebinding. A write counts where the parameter may still hold the
+    caller's object (not after `a = a.copy()`, see analysis.entry_values)."""
+    return entry_of_tree(function, resolve, ag).written
+
+
+def entry_of_tree(function, resolve, ag=None):
+    """analysis.entry_values of `function`'s parameters (calls resolved as in
+    `of_tree`)."""
+    views = {}
     for node in own_nodes(function):
-        if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store):
-            written.add(_base(node))
-        elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
-            written.add(node.target.id)
-            updated.add(id(node.target))
-        elif isinstance(node, ast.Assign):
-            _assignment(node, ag, written, views, updated)
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 \
+                and isinstance(node.targets[0], ast.Name) \
+                and isinstance(node.value, ast.Subscript) \
+                and _base(node.value) not in (None, node.targets[0].id):
+            views.setdefault(node.targets[0].id, set()).add(_base(node.value))
         elif (isinstance(node, ast.For) and isinstance(node.target, ast.Name)
               and isinstance(node.iter, ast.Name)):   # (`for row in a`: views of a)
             views.setdefault(node.target.id, set()).add(node.iter.id)
-        elif (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)
+    return entry_values(function, parameters(function),
+                        lambda node: _effects(node, resolve, ag, views))
+
+
+def _effects(node, resolve, ag, views):
+    """(names written, names rebound) by the simple statement or expression `node`: a
+    written view writes its base (and that one's base, ...)."""
+    written, rebound, updated = [], [], set()
+    stack = [node]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store):
+            written.append(_base(node))
+        elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+            written.append(node.target.id)
+            updated.add(id(node.target))
+        elif isinstance(node, ast.Assign) and _is_write_view(node, ag):
+            written.append(node.targets[0].id)
+            updated.add(id(node.targets[0]))
+        elif (isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load)
               and id(node) not in updated):
-            rebound.add(node.id)
+            rebound.append(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            rebound.append(node.name)
+            continue
         elif isinstance(node, ast.Call):
             func, args = split_call(node, ag)
-            for position in positions_written(func, args, resolve):
-                written.add(argument_base(args[position]))
-    pending = list(written)
+            written += [argument_base(args[p]) for p in positions_written(func, args, resolve)]
+        stack += [c for c in children(node) if not isinstance(c, SCOPES)]
+    pending, seen = list(written), set(written)
     while pending:   # (a view's base, and the base of that, ...)
         for base in views.get(pending.pop(), ()):
-            if base not in written:
-                written.add(base)
+            if base not in seen:
+                seen.add(base)
+                written.append(base)
                 pending.append(base)
-    return tuple(p for p in params if p in written and p not in rebound)
+    return [w for w in written if w is not None], rebound
 
 
-def _assignment(node, ag, written, views, updated):
-    """Note `v = b[k]` (v a view of b) in `views`; `b = ag.write_view(b, ...)` as a
-    write of `b` (its target, put in `updated`, is not a rebinding)."""
+def _is_write_view(node, ag):
+    """`b = ag.write_view(b, ...)` (passes.views): a write of `b`, not a rebinding."""
     value = node.value
-    if len(node.targets) != 1 or not isinstance(node.targets[0], ast.Name):
-        return
-    name = node.targets[0].id
-    if isinstance(value, ast.Subscript) and _base(value) not in (None, name):
-        views.setdefault(name, set()).add(_base(value))
-    elif (ag is not None and isinstance(value, ast.Call)
-          and isinstance(value.func, ast.Attribute) and value.func.attr == 'write_view'
-          and isinstance(value.func.value, ast.Name) and value.func.value.id == ag):
-        written.add(name)
-        updated.add(id(node.targets[0]))
+    return (ag is not None and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name) and isinstance(value, ast.Call)
+            and isinstance(value.func, ast.Attribute) and value.func.attr == 'write_view'
+            and isinstance(value.func.value, ast.Name) and value.func.value.id == ag)
 
 
 class LocalFunction:

@@ -21,7 +21,10 @@ the loop variable included), gets `independent_axis=k`: the runtime may then run
 one vectorised computation along axis k of those arrays (runtime.loops.vectorized).
 A loop that also carries accumulators (`s += e` where the body reads `s` nowhere else,
 see analysis.accumulators) gets `reductions={'s': 'sum'}` too: the runtime reduces
-their iterations' contributions at once.
+their iterations' contributions at once. A loop that also carries an array whose only
+bindings in it are the write-backs of its views (`n = ag.write_view(n, k_key, k)`,
+passes.views: `k = n[i]; k -= 1`) gets `unchanged=('n',)`: vectorised only where the
+iterations give it back unchanged when the program is traced (`n[i]` was a copy).
 
     for i in range(n):                 def loop_body(i, out):
         out[i] = jnp.sin(x[i])     ->      out = ag.setitem(out, i, jnp.sin(x[i]))
@@ -32,6 +35,7 @@ their iterations' contributions at once.
 import ast
 
 from autograph import templates
+from autograph.analysis.walk import nodes
 from autograph.errors import unsupported
 from autograph.passes.base import may_hold, negation
 
@@ -67,6 +71,7 @@ class Loops:
                                & self.live_after(node))
         pending = set(carried) - self.flow.defined_in[node]
         fields = self.fields(node.body)
+        through_views = _written_through_views(node.body, self.ctx.ag)
         body, body_pending = self.block(node.body)
         orelse, orelse_pending = self.block(node.orelse)
         if isinstance(node.target, ast.Name) and node.target.id not in carried + shared:
@@ -93,27 +98,55 @@ class Loops:
         if aliased:   # lists that must stay the same object (see ag.for_stmt)
             keywords.append(ast.keyword(arg='aliased', value=templates.strings(aliased)))
         keywords += self.ctx.loop_options.get(node, [])
-        keywords += self.independence(node, carried, shared, fields, keywords)
+        keywords += self.independence(node, carried, shared, fields, keywords,
+                                      through_views)
         call = self.operator('for_stmt', [node.iter, templates.name(body_name)], carried,
                              carried, keywords + fields, shared)
         new = functions + [self.assign(carried, call)]
         return templates.set_origin(new, node) + orelse, pending | orelse_pending
 
-    def independence(self, node, carried, shared, fields, keywords):
+    def independence(self, node, carried, shared, fields, keywords, through_views):
         """The keywords `independent_axis=k` (the axis along which the loop's iterations
-        are independent) and `reductions={name: kind}` (its accumulators that it
-        carries), or none."""
+        are independent), `reductions={name: kind}` (its accumulators that it carries)
+        and `unchanged=(name, ...)` (the bases of views it carries, `through_views`), or
+        none."""
         verdict = self.ctx.independent_loops.get(node)
         if verdict is None or verdict.axis is None:
             return []
         kinds = dict(verdict.reductions)
         reduced = [(name, kinds[name]) for name in carried if name in kinds]
-        if shared or fields or set(carried) - {n for n, _ in reduced} != set(verdict.written) \
+        unchanged = [name for name in carried if name in through_views
+                     and name not in kinds and name not in verdict.written]
+        if shared or fields or set(carried) - {n for n, _ in reduced} - set(unchanged) \
+                != set(verdict.written) \
                 or any(k.arg in ('extra_test', 'aliased', 'iterator') for k in keywords):
             return []
         marks = [ast.keyword(arg='independent_axis', value=ast.Constant(verdict.axis))]
+        if unchanged:
+            marks.append(ast.keyword(arg='unchanged', value=templates.strings(unchanged)))
         if reduced:
             marks.append(ast.keyword(arg='reductions', value=ast.Dict(
                 keys=[ast.Constant(n) for n, _ in reduced],
                 values=[ast.Constant(k) for _, k in reduced])))
         return marks
+
+
+def _written_through_views(stmts, ag):
+    """The names that `stmts` bind only as `x = ag.write_view(x, ...)` (passes.views: a
+    view's write-back into its base `x`, which leaves `x` as it is where the view was a
+    copy)."""
+    found = [n for stmt in stmts for n in nodes(stmt)]
+    backs = {id(n.targets[0]): n.targets[0].id for n in found
+             if isinstance(n, ast.Assign) and _is_write_back(n, ag)}
+    other = {n.id for n in found if isinstance(n, ast.Name)
+             and not isinstance(n.ctx, ast.Load) and id(n) not in backs}
+    return set(backs.values()) - other
+
+
+def _is_write_back(node, ag):
+    call, (target, *more) = node.value, node.targets
+    return (not more and isinstance(target, ast.Name) and isinstance(call, ast.Call)
+            and isinstance(call.func, ast.Attribute) and call.func.attr == 'write_view'
+            and isinstance(call.func.value, ast.Name) and call.func.value.id == ag
+            and call.args and isinstance(call.args[0], ast.Name)
+            and call.args[0].id == target.id)

@@ -16,7 +16,11 @@ and in such a function (`def swap(a, i, j)`):
     (the end of the body)   ->  return ag.written(None, a=a)
 
 `ag.written` gives a plain `value` except to `ag.call_writing`, which gets the values too
-(they flow out of staged branches and loops as part of the result).
+(they flow out of staged branches and loops as part of the result). A parameter written
+and then rebound (`a[:2] = v; a = a * 2`) reports the array it held before the
+rebinding: `a_arg = a` goes before it, and `return ag.written(value, a=a_arg)`
+(analysis.entry_values; where the parameter is the caller's array on some paths only,
+its writes are not reported).
 
 A call inside a statement's expression (`return fill(out, x) + 1`) is computed first,
 by its own statement, where Python computes nothing before it that it could change (no
@@ -33,10 +37,10 @@ import ast
 from autograph.analysis.activity import scope_of
 from autograph.analysis.census import ITEM_STORE
 from autograph.analysis.written_parameters import (LocalFunction, argument_base,
-                                                   of_function, of_tree, own_nodes,
-                                                   parameters, positions_written,
-                                                   split_call)
-from autograph.analysis.walk import children
+                                                   entry_of_tree, of_function, of_tree,
+                                                   own_nodes, parameters,
+                                                   positions_written, split_call)
+from autograph.analysis.walk import blocks, children
 from autograph.errors import unsupported
 from autograph.passes.base import (SCOPES, StatementRewriter, fix_missing_locations,
                                    scope_statements)
@@ -47,12 +51,40 @@ def transform(function, ctx):
         return function
     scope = scope_of(function)
     resolve = call_resolver(function, ctx, scope)
-    written = of_tree(function, resolve, ctx.ag)
-    _CallSites(ctx, resolve, _in_place(ctx, scope.locals | set(scope.declared))).block(
-        function.body)
-    if written:
-        _report(function, written, ctx)
+    entry = entry_of_tree(function, resolve, ctx.ag)
+    saved = {name: ctx.namer.new(f'{name}_arg')
+             for name in sorted(set().union(*entry.returns.values()))}
+    _save(function, entry.saves, saved, resolve, ctx.ag)
+    _CallSites(ctx, resolve, _in_place(ctx, scope.locals | set(scope.declared)),
+               saved).block(function.body)
+    if entry.written:
+        _report(function, entry.written, ctx, entry.returns, saved)
     return function
+
+
+def _save(function, saves, saved, resolve, ag):
+    """`a_arg = a` before each statement that rebinds a written parameter `a` while it
+    still holds the caller's array (analysis.entry_values); none before `a = f(a)`
+    where `f` writes `a` (the call gives its write to `a_arg`, see `_writing`)."""
+    def save(stmt, name):
+        return ast.copy_location(ast.Assign(targets=[ast.Name(id=saved[name], ctx=ast.Store())],
+                                            value=ast.Name(id=name, ctx=ast.Load())), stmt)
+    for block in [function.body] + [block for node in scope_statements(function)
+                                    if not isinstance(node, SCOPES) for block in blocks(node)]:
+        block[:] = [new for stmt in block for new in [
+            save(stmt, name) for name in saves.get(stmt, ())
+            if name in saved and not _written_by_call(stmt, name, resolve, ag)] + [stmt]]
+
+
+def _written_by_call(stmt, name, resolve, ag):
+    """Whether `stmt` is `name = f(..., name, ...)` (or `name, b = ...`) with `f` writing
+    that argument."""
+    if not (isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call)
+            and len(stmt.targets) == 1 and name in _bound(stmt.targets[0])):
+        return False
+    func, args = split_call(stmt.value, ag)
+    return any(isinstance(args[p], ast.Name) and args[p].id == name
+               for p in positions_written(func, args, resolve))
 
 
 def call_resolver(function, ctx, scope=None):
@@ -137,10 +169,11 @@ def _resolver(ctx, local_names, local_functions):
 
 
 class _CallSites(StatementRewriter):
-    def __init__(self, ctx, resolve, in_place):
+    def __init__(self, ctx, resolve, in_place, saved):
         super().__init__(ctx)
         self.resolve = resolve
         self.in_place = in_place
+        self.saved = saved   # parameter -> the variable keeping the caller's array
 
     def rewrite(self, stmt):
         call = getattr(stmt, 'value', None)
@@ -150,8 +183,9 @@ class _CallSites(StatementRewriter):
                       else ast.Name(id=self.ctx.namer.new('result'), ctx=ast.Store()))
             new = self._writing(call, result)
             if new is not None:
-                if isinstance(stmt, ast.Return):
-                    new.append(ast.Return(value=ast.Name(id=result.id, ctx=ast.Load())))
+                if isinstance(stmt, ast.Return):   # (the same node: see `_report`)
+                    stmt.value = ast.Name(id=result.id, ctx=ast.Load())
+                    new.append(stmt)
                 return [ast.fix_missing_locations(ast.copy_location(s, stmt)) for s in new]
         return self._hoisted(stmt)
 
@@ -173,7 +207,13 @@ class _CallSites(StatementRewriter):
         targets, after = [result], []
         for position in positions:
             arg = args[position]
-            if isinstance(arg, ast.Name):
+            if isinstance(arg, ast.Name) and arg.id in _bound(result):
+                # `a = helper(a)`, `a, b = helper(a)`: the write is to the array `a`
+                # held before (the caller's, if `a` is a parameter: kept), `a` is bound
+                # to (part of) the result
+                kept = self.saved.get(arg.id) or namer.new(f'{arg.id}_written')
+                targets.append(ast.Name(id=kept, ctx=ast.Store()))
+            elif isinstance(arg, ast.Name):
                 targets.append(ast.Name(id=arg.id, ctx=ast.Store()))
             else:   # a view `a[lo:hi]`: written back into `a`
                 view = namer.new('view')
@@ -296,6 +336,17 @@ class _Replace(ast.NodeTransformer):
         return super().generic_visit(node)
 
 
+def _bound(target):
+    """The names an assignment to `target` binds (`a`, `a, (b, c)`; not `a[i]`, `a.x`)."""
+    if isinstance(target, ast.Name):
+        return {target.id}
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return set().union(*map(_bound, target.elts))
+    if isinstance(target, ast.Starred):
+        return _bound(target.value)
+    return set()
+
+
 def _as_store(node):
     import copy
     node = copy.deepcopy(node)
@@ -303,17 +354,23 @@ def _as_store(node):
     return node
 
 
-def _report(function, written, ctx):
-    """`return v` -> `return ag.written(v, a=a)`; the same at the end of the body."""
-    def report(value):
+def _report(function, written, ctx, returns=None, saved=None):
+    """`return v` -> `return ag.written(v, a=a)`; the same at the end of the body. A
+    parameter rebound before a `return` reports the array it held before
+    (`a=a_arg`, see `_save`)."""
+    returns, saved = returns or {}, saved or {}
+
+    def report(value, node):
+        kept = returns.get(node, ())
         return ast.Call(func=ctx.runtime('written'), args=[value or ast.Constant(None)],
-                        keywords=[ast.keyword(arg=name, value=ast.Name(id=name, ctx=ast.Load()))
+                        keywords=[ast.keyword(arg=name, value=ast.Name(
+                            id=saved[name] if name in kept else name, ctx=ast.Load()))
                                   for name in written])
     for node in scope_statements(function):   # (a `return` is a statement: no need to
         if isinstance(node, ast.Return):        # look inside expressions)
-            node.value = ast.copy_location(report(node.value), node)
+            node.value = ast.copy_location(report(node.value, node), node)
     _fall_off(function.body, lambda last: ast.fix_missing_locations(ast.copy_location(
-        ast.Return(value=report(None)), last)))
+        ast.Return(value=report(None, None)), last)))
     fix_missing_locations(function)
 
 

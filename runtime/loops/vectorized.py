@@ -21,6 +21,12 @@ autograph.analysis.accumulators: `s += e`, `s = max(s, e)`, ... where the body r
 body gives each iteration's contribution, and one reduction over them, combined with
 the value before the loop, is the accumulator after it (runtime.loops.reductions).
 
+A loop may also carry arrays that it must give back unchanged (`unchanged`: the bases
+of views that the converter writes back, where the view was a copy: `k = n[i]; k -= 1`
+on a vector `n`): each iteration gets them whole; where the traced iteration gives one
+back changed (a row of a matrix `n` written through the view), the loop is not
+vectorised.
+
 Inside the vmapped body an array the loop carries is a `Slot`: the iteration's part,
 which item assignment and item reads (runtime.items, runtime.items.indexing) address with the
 user's full key (`out[i, j]`), the leading loop indices dropped. A nested loop marked
@@ -58,10 +64,13 @@ def wanted(unroll):
     return not unroll
 
 
-def loop(iterable, body, values, names, axis, require_traced, reductions=None):
+def loop(iterable, body, values, names, axis, require_traced, reductions=None,
+         unchanged=()):
     """The loop `for i in iterable: values = body(i, *values)` vectorised along `axis`
     of the carried arrays (see the module docstring), or None where it is not.
-    `reductions` ({name: kind}) are its accumulators (runtime.loops.reductions).
+    `reductions` ({name: kind}) are its accumulators (runtime.loops.reductions);
+    `unchanged` names arrays the loop carries that each iteration must give back as
+    they came in (the bases of views that were copies): each iteration gets them whole.
 
     `require_traced` raises loops.NothingTraced when the body computes nothing from
     traced values (as the staged loop does: such a loop stays Python)."""
@@ -70,14 +79,18 @@ def loop(iterable, body, values, names, axis, require_traced, reductions=None):
     kinds = reductions_.kinds(names, values, reductions or {})
     if kinds is None:
         return None
-    parts = [None if kind else _part(value, axis) for value, kind in zip(values, kinds)]
-    if not values or any(part is None and not kind for part, kind in zip(parts, kinds)) \
+    whole = [name in unchanged for name in names]
+    parts = [None if kind or fixed else _part(value, axis)
+             for value, kind, fixed in zip(values, kinds, whole)]
+    if not values or any(part is None and not kind and not (
+            fixed and isinstance(value, jax.Array))
+            for part, kind, fixed, value in zip(parts, kinds, whole, values)) \
             or not _in_bounds(iterable, [part for part in parts if part is not None]):
         return None
     if len(iterable) == 0:
         return tuple(values)
     r = _increasing(iterable)
-    found = _traced(body, names, values, parts, kinds, axis, r)
+    found = _traced(body, names, values, parts, kinds, whole, axis, r)
     if found is None:
         return None
     traced, inputs, types = found
@@ -92,30 +105,34 @@ def loop(iterable, body, values, names, axis, require_traced, reductions=None):
     new_rows = jax.vmap(lambda *args: selects.evaluate(traced.jaxpr, batched, *args),
                         in_axes=tuple(0 if b else None for b in batched))(index, *rows)
     return tuple(
-        reductions_.combine(kind, v, new, t) if kind
+        v if fixed else reductions_.combine(kind, v, new, t) if kind
         else _write(part, r, new, v, axis)
-        for v, part, kind, t, new in zip(values, parts, kinds, types, new_rows))
+        for v, part, kind, fixed, t, new in zip(values, parts, kinds, whole, types,
+                                                 new_rows))
 
 
-def _traced(body, names, values, parts, kinds, axis, r):
+def _traced(body, names, values, parts, kinds, whole, axis, r):
     """(the body traced over one iteration, its inputs, the accumulators' types) or
     None. A Slot stands for each part; each accumulator starts as its kind's identity,
     of the type the sequential loop carries it as: the type before the loop, promoted
-    (as runtime.staging.carry does) until one iteration gives it back."""
+    (as runtime.staging.carry does) until one iteration gives it back. A value the loop
+    must give back unchanged (`whole`) is itself: None where an iteration changes it."""
     slots = [None if part is None else Slot(zeros(item_type(part)), axis + 1)
              for part in parts]
     types = [kind and aval(value) for value, kind in zip(values, kinds)]
     body = _windowed(body, r)
     for _ in range(4):
-        inputs = [slot if kind is None else reductions_.identity(kind, t)
-                  for slot, kind, t in zip(slots, kinds, types)]
+        inputs = [value if fixed else slot if kind is None
+                  else reductions_.identity(kind, t)
+                  for value, slot, kind, fixed, t in zip(values, slots, kinds, whole, types)]
         if any(x is None for x in inputs):
             return None
         leaves, state = State.flatten(names, inputs)
         with context.setting(batch=context.current().batch * len(r)):
             traced = trace(body, state, [loops._index_type()] + [aval(x) for x in leaves],
                            names, n_extra=1, errors=None)
-        if not _keeps_types(state, leaves, traced, kinds):
+        if not _keeps_types(state, leaves, traced, kinds) \
+                or not _gives_back(traced, whole):
             return None
         settled = [kind and promoted(t, out)
                    for kind, t, out in zip(kinds, types, traced.out_avals())]
@@ -127,6 +144,14 @@ def _traced(body, names, values, parts, kinds, axis, r):
             return traced, inputs, types
         types = settled
     return None
+
+
+def _gives_back(traced, whole):
+    """Whether the traced iteration returns each `whole` value as it took it (one leaf
+    per value, after the index: the same jaxpr variable in and out)."""
+    jaxpr = traced.jaxpr.jaxpr
+    return all(out is v for out, v, fixed in zip(jaxpr.outvars, jaxpr.invars[1:], whole)
+               if fixed)
 
 
 def _windowed(body, r):

@@ -77,7 +77,7 @@ def _while(test, body, values, names, maximum_iterations):
 
 def for_stmt(iterable, body, state=(), names=(), extra_test=None, unroll=None,
              autodiff=None, fields=None, nonlocals=(), iterator=None, aliased=(),
-             independent_axis=None, reductions=None, sequential_sums=None):
+             independent_axis=None, reductions=None, sequential_sums=None, unchanged=()):
     """Python reference:
 
         for item in iterable:
@@ -100,7 +100,9 @@ def for_stmt(iterable, body, state=(), names=(), extra_test=None, unroll=None,
     loop's items (see runtime.state.lists.refill). `independent_axis` says the converter
     proved the iterations independent: a staged loop over a range is then vectorised
     where it can be (see runtime.loops.vectorized), its accumulators `reductions`
-    ({name: kind}) reduced at once (runtime.loops.reductions); `sequential_sums`
+    ({name: kind}) reduced at once (runtime.loops.reductions), the arrays `unchanged`
+    it carries passed whole to every iteration, which must give them back as they came
+    (the bases of views that were copies); `sequential_sums`
     (a `set_loop_options` directive) keeps Python's order of float sums in this loop
     and those nested in it.
     """
@@ -114,7 +116,8 @@ def for_stmt(iterable, body, state=(), names=(), extra_test=None, unroll=None,
     if framework is not None:
         return statement.finish(framework.for_stmt(iterable, body, statement.values,
                                                    statement.names, extra_test))
-    independent = None if independent_axis is None else (independent_axis, reductions)
+    independent = None if independent_axis is None else (independent_axis, reductions,
+                                                         unchanged)
     with loop_autodiff.autodiff_mode(autodiff), reductions_.sequential_sums(sequential_sums):
         values = statement.staged(lambda objects: _for(
             iterable, objects.wrap(body, leading=1), objects.state, objects.all_names,
@@ -169,7 +172,8 @@ def _items_for(iterable, items, body, values, names, extra_test, unroll,
     always tried staged first: its items are traced): one staged loop (vectorised when
     its iterations are independent), or the Python loop. A range loop that carries or
     sees a framework's values is the framework's to stage. `independent`: (axis,
-    reductions) of a loop the converter proved independent (see `for_stmt`)."""
+    reductions, unchanged) of a loop the converter proved independent (see
+    `for_stmt`)."""
     location = here(2)
     rows = isinstance(items, TracedIterable)
     framework = None if rows else dispatch.range_lowering_for(values, body)
@@ -185,7 +189,7 @@ def _items_for(iterable, items, body, values, names, extra_test, unroll,
             and (traced or dispatch.sees(body, any_traced)):
         try:
             vectorised = vectorized.loop(iterable, body, values, names, independent[0],
-                                         not traced, independent[1])
+                                         not traced, *independent[1:])
         except (loops.NothingTraced,) + _NEEDS_PYTHON:
             vectorised = None   # (the ordinary loop meets it again, and says so)
         if vectorised is not None:

@@ -41,6 +41,12 @@ def carried(body, names, values, location, item_avals=(), allow_append=False,
     The path's error state (runtime.checks) is carried too: `Carry.errors` are its
     leaves as the loop starts, laid out as the body returns it (the checks the body
     adds, from no failure).
+
+    A leaf that the body gives back as it came in (the very same value: a view's
+    write-back into its base where the view was a copy, `ag.write_view` with no key)
+    keeps its value through every iteration: the loop does not carry it
+    (`Carry.unchanged`), and gives back the very value it came in with, so that the
+    loops around it see it unchanged too.
     """
     sources, values = tuple(values), lists.plain(values)
     body = _lifting(body, names, len(item_avals))
@@ -68,7 +74,8 @@ def carried(body, names, values, location, item_avals=(), allow_append=False,
         if layout is not None and traced.errors_out != layout:
             layout, changed = layout.union(traced.errors_out), True
         if not changed:
-            return Carry(traced, leaves, state, errors, layout)
+            return Carry(traced, leaves, state, errors, layout,
+                         _unchanged(traced, len(leaves), len(item_avals)))
     raise carry_unsettled(location)
 
 
@@ -80,14 +87,32 @@ class Carry:
     state: object          # their State
     errors: object         # the path's error state (None: its checks report themselves)
     layout: object         # the layout the loop carries it with
+    unchanged: frozenset = frozenset()   # state leaves no iteration changes (positions)
 
     def __iter__(self):    # (traced, leaves, state)
         return iter((self.traced, self.leaves, self.state))
 
     @property
     def initial(self):
-        """The leaves the loop starts with: the state's, then the error state's."""
-        return list(self.leaves) + self.error_leaves
+        """The leaves the loop carries as it starts: the state's that an iteration may
+        change, then the error state's."""
+        return self.compact(list(self.leaves) + self.error_leaves)
+
+    def compact(self, full):
+        """The carried leaves among `full` (the state's leaves, then the error state's):
+        those at the `unchanged` positions left out."""
+        if not self.unchanged:
+            return list(full)
+        return [x for k, x in enumerate(full) if k not in self.unchanged]
+
+    def full(self, compact):
+        """The state's leaves and the error state's from the carried ones: the leaves
+        no iteration changes are those the loop started with."""
+        if not self.unchanged:
+            return list(compact)
+        rest = iter(compact)
+        return [self.leaves[k] if k in self.unchanged else next(rest)
+                for k in range(len(self.leaves))] + list(rest)
 
     @property
     def error_leaves(self):
@@ -106,14 +131,15 @@ class Carry:
         return vary(jnp.asarray(False), self.axes(test))
 
     def running(self, carry):
-        """Whether no check failed, for a loop's carry (True when none can)."""
+        """Whether no check failed, for a loop's full carry (see `full`; True when none
+        can)."""
         if self.layout is None or not self.layout.coded:
             return True
         return carry[len(self.leaves)] == 0
 
     def finish(self, out):
         """The user's state from a loop's final carry (the error state is set aside)."""
-        n = len(self.leaves)
+        out, n = self.full(out), len(self.leaves)
         if self.errors is not None:
             checks.replace(checks.Errors(self.errors.table, self.layout, out[n:]))
         return self.state.unflatten(out[:n])
@@ -127,6 +153,14 @@ def _flags(names, values):
     flags, which a loop that has them sets.)"""
     return {name for name, value in zip(names, values)
             if type(value) is bool and not name.startswith('did_')}
+
+
+def _unchanged(traced, count, n_extra):
+    """The positions of the `count` state leaves that the body returns as it took them
+    (after `n_extra` leading inputs): the same jaxpr variable in and out."""
+    jaxpr = traced.jaxpr.jaxpr
+    ins, outs = jaxpr.invars[n_extra:n_extra + count], jaxpr.outvars[:count]
+    return frozenset(k for k, (v, out) in enumerate(zip(ins, outs)) if out is v)
 
 
 def _overwritten(names, values, state, traced, n_extra):

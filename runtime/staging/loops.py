@@ -48,14 +48,20 @@ def _uniform(axes, carry, test_fn, location, what):
     collectives.check(axes, [carry.traced.jaxpr, *tests], location, what)
 
 
-def _caster(traced, targets):
-    """Run a traced body: (carried outputs cast to their loop types, per-iteration outputs).
-    The carried outputs are the state's, then the error state's (see `Carry`)."""
-    def run(*leaves):
-        outs, errors = traced.split_errors(traced(*leaves))
+def _caster(traced, carry):
+    """Run a traced body on a loop's carry (after the leading items the loop passes):
+    (the carried outputs cast to their loop types, per-iteration outputs). The carried
+    leaves are the state's, then the error state's, less those no iteration changes
+    (see `Carry.compact`)."""
+    targets = [aval(x) for x in carry.full(carry.initial)]
+    width = len(carry.initial)
+
+    def run(*args):
+        cut = len(args) - width
+        outs, errors = traced.split_errors(traced(*args[:cut], *carry.full(args[cut:])))
         n = len(targets) - len(errors)
         carried = outs[:n] + errors
-        return [cast(v, t) for v, t in zip(carried, targets)], outs[n:]
+        return carry.compact([cast(v, t) for v, t in zip(carried, targets)]), outs[n:]
     return run
 
 
@@ -81,11 +87,13 @@ def while_loop(test, body, values, names, location, maximum_iterations=None):
     n = len(leaves)
     initial = carry.initial
     targets = [aval(x) for x in initial]
-    step = _caster(traced, targets)
+    step = _caster(traced, carry)
 
     def go(c):   # (a loop stops once a check failed: Python would have stopped there)
+        c = carry.full(c)
         return jnp.logical_and(test_fn(*c[:n]), carry.running(c))
-    if maximum_iterations is None and _true_after_every_iteration(go, step, traced, test_fn):
+    if maximum_iterations is None and _true_after_every_iteration(go, step, traced, test_fn,
+                                                                  targets):
         raise_if(test_fn(*leaves), never_ends, (location, True))
         return state.unflatten(leaves)
     if maximum_iterations is None:
@@ -97,13 +105,12 @@ def while_loop(test, body, values, names, location, maximum_iterations=None):
     return carry.finish(out)
 
 
-
-
-def _true_after_every_iteration(go, step, body, test_fn):
+def _true_after_every_iteration(go, step, body, test_fn, avals):
     """Whether the loop's test, computed after an iteration, is true whatever state that
     iteration started from: the body sets all the test reads to values that keep it true
     (`c = True; while c: c = jnp.asarray(True)`), so once it is entered Python never stops.
-    (XLA would drop such a loop when nothing reads its results, and return.)"""
+    (XLA would drop such a loop when nothing reads its results, and return.) `avals`:
+    those of the leaves the loop carries (see Carry.compact)."""
     test = test_fn.jaxpr.jaxpr
     read = {v for eqn in test.eqns for v in eqn.invars if isinstance(v, Var)}
     read.update(v for v in test.outvars if isinstance(v, Var))
@@ -111,7 +118,6 @@ def _true_after_every_iteration(go, step, body, test_fn):
     if any(v in read and body_depends[i]
            for i, v in enumerate(test.invars)):
         return False
-    avals = body.jaxpr.in_avals
     closed = jax.make_jaxpr(lambda *c: go(step(*c)[0]))(*avals)
     if any(dependent_outputs(closed.jaxpr)):
         return False
@@ -178,8 +184,7 @@ def scan_loop(length, sequences, make_item, body, values, names, location,
         sequences = [*sources, *sequences]
     n = len(leaves)
     initial = carry.initial
-    targets = [aval(x) for x in initial]
-    step = _caster(traced, targets)
+    step = _caster(traced, carry)
     first = cast(jnp.asarray(0), index) if indexed else None
     n_xs, scan_length = len(sequences), length
     if export.is_symbolic_dim(length):   # symbolic (jax.export): lax.scan takes it from xs
@@ -189,6 +194,7 @@ def scan_loop(length, sequences, make_item, body, values, names, location,
         test_fn = _test_function(extra_test, state, leaves, location, '`for` loop')
 
         def until_break(leaves):
+            leaves = carry.full(leaves)
             return jnp.logical_and(test_fn(*leaves[:n]), carry.running(leaves))
         test, done = until_break, carry.flag(test_fn)
         _uniform(carry.axes(test_fn), carry, test_fn, location, '`for` loop')
@@ -250,7 +256,7 @@ def range_loop(start, stop, step, body, values, names, location, extra_test=None
     n = len(leaves)
     initial = carry.initial
     targets = [aval(x) for x in initial]
-    run = _caster(traced, targets)
+    run = _caster(traced, carry)
     test_fn = (_test_function(extra_test, state, leaves, location, '`for` loop')
                if extra_test is not None else None)
     _uniform(carry.axes(test_fn) | varying(stop) | index_axes, carry, test_fn, location,
@@ -262,6 +268,7 @@ def range_loop(start, stop, step, body, values, names, location, extra_test=None
             more = i < stop if step > 0 else i > stop
         else:
             more = jnp.where(step > 0, i < stop, i > stop)
+        leaves = carry.full(leaves)
         if test_fn is not None:
             more = jnp.logical_and(more, test_fn(*leaves[:n]))
         return jnp.logical_and(more, carry.running(leaves))

@@ -1,0 +1,182 @@
+"""Where a parameter still holds the caller's object (reaching definitions of the
+parameters' own bindings, for analysis.written_parameters and passes.written_arguments).
+
+    def fill(a, v):
+        a[:2] = v           # only the parameter's binding reaches: the caller's array
+        a = a * 2           # a rebinding that it reaches: the caller's array is `a` here
+        a[0] = 1            # another array (no longer the caller's)
+        return a
+
+NumPy's `a[:2] = v` changes the caller's array; `a = a * 2` leaves it as it is from then
+on. So a function reports, for the caller to see (passes.written_arguments), the value
+its parameter had where it was rebound: `a_arg = a` just before the rebinding, and
+`a=a_arg` at the `return`s that only the rebinding reaches.
+
+`entry_values(function, resolve, ag)` follows, through branches and loops, which
+bindings of each parameter reach each statement: ENTRY (the parameter's own), OTHER
+(any other), or both (the parameter may or may not be the caller's object there, which
+the converted code cannot follow). It records:
+
+- `written`: the parameters written (items assigned, `a += e`, a view of it written, a
+  helper writing it) where only their own binding reaches, in parameter order;
+- `saves[stmt]`: the written parameters that `stmt` rebinds where only their own binding
+  reaches (`a_arg = a` goes before it);
+- `returns[node]`: per `return` (and `None` for falling off the end), the written
+  parameters that only another binding reaches there (reported as saved);
+- `problems`: (parameter, node, what) where a written parameter is written, rebound or
+  returned with both reaching. Such a parameter is left out of the others: its writes
+  are not reported (the caller's array may not see them; a conversion-time error would
+  refuse valid programs, such as `if log: log = {}` then `log['n'] = i` for a `log`
+  that is False or a dict, or a JAX array given, whose writes no caller sees).
+"""
+import ast
+import dataclasses
+
+from autograph.analysis.walk import blocks, children
+
+ENTRY, OTHER = 'entry', 'other'
+_ENTRY, _OTHER = frozenset({ENTRY}), frozenset({OTHER})
+
+
+@dataclasses.dataclass(frozen=True)
+class EntryValues:
+    written: tuple
+    saves: dict
+    returns: dict
+    problems: tuple
+
+    def dump(self):
+        def line(node):
+            return 'end' if node is None else f'line {node.lineno}'
+        return ([f'written {list(self.written)}']
+                + [f'save {p} before {line(s)}' for s, ps in self.saves.items() for p in ps]
+                + [f'{line(r)} reports saved {p}' for r, ps in self.returns.items()
+                   for p in sorted(ps)]
+                + [f'{p} {what} at {line(n)}' for p, n, what in self.problems])
+
+
+def entry_values(function, params, effects):
+    """EntryValues of the FunctionDef `function` for its parameters `params`.
+    `effects(stmt_or_expr)` gives (names written, names rebound) by a simple statement
+    or an expression (see analysis.written_parameters)."""
+    flow = _Flow(params, effects)
+    end = flow.block(function.body, {p: _ENTRY for p in params})
+    if end is not None:
+        flow.at_return(None, end)
+    problems = tuple((p, node, what) for p, node, what in flow.problems
+                     if p in flow.written)
+    known = flow.written - {p for p, _, _ in problems}
+    written = tuple(p for p in params if p in known)
+    saves = {}
+    for stmt, names in flow.saves.items():
+        kept = [p for p in names if p in known]
+        if kept:
+            saves[stmt] = kept
+    returns = {node: {p for p in names if p in known}
+               for node, names in flow.returns.items()}
+    return EntryValues(written, saves, {n: ps for n, ps in returns.items() if ps},
+                       problems)
+
+
+class _Flow:
+    def __init__(self, params, effects):
+        self.params, self.effects = set(params), effects
+        self.written, self.saves, self.returns, self.problems = set(), {}, {}, []
+        self.record = True
+
+    def block(self, stmts, state):
+        for stmt in stmts:
+            if state is None:   # (after a `return`: not reached)
+                return None
+            state = self.statement(stmt, state)
+        return state
+
+    def statement(self, stmt, state):
+        if isinstance(stmt, ast.If):
+            state = self.expression(stmt.test, state, stmt)
+            return _join(self.block(stmt.body, state), self.block(stmt.orelse, state))
+        if isinstance(stmt, (ast.For, ast.While)):
+            return self.loop(stmt, state)
+        if isinstance(stmt, ast.Return):
+            if stmt.value is not None:
+                state = self.expression(stmt.value, state, stmt)
+            self.at_return(stmt, state)
+            return None
+        if isinstance(stmt, (ast.With, ast.Try)) or hasattr(stmt, 'cases'):
+            return self.compound(stmt, state)
+        return self.simple(stmt, stmt, state)
+
+    def loop(self, loop, state):
+        if isinstance(loop, ast.For):
+            state = self.expression(loop.iter, state, loop)
+        head, record = state, self.record
+        self.record = False
+        while True:   # (the bindings that reach only grow: a fixed point)
+            joined = _join(head, self.iteration(loop, head))
+            if joined == head:
+                break
+            head = joined
+        self.record = record
+        self.iteration(loop, head)
+        after = head if isinstance(loop, ast.For) else self.expression(loop.test, head, loop)
+        return self.block(loop.orelse, after)
+
+    def iteration(self, loop, head):
+        if isinstance(loop, ast.For):
+            state = self.simple(loop.target, loop, head)
+        else:
+            state = self.expression(loop.test, head, loop)
+        return self.block(loop.body, state)
+
+    def compound(self, stmt, state):
+        """`with`, `try`, `match`: each block from what reaches the statement and what
+        each block before it leaves (a block may not run, or run in part)."""
+        for node in children(stmt):
+            if not isinstance(node, (ast.stmt, ast.excepthandler, ast.match_case)):
+                state = self.simple(node, stmt, state)
+        out = state
+        for block in blocks(stmt):
+            out = _join(out, self.block(block, out))
+        return out
+
+    def expression(self, node, state, stmt):
+        return self.simple(node, stmt, state)
+
+    def simple(self, node, stmt, state):
+        """The writes of `node` (part of `stmt`), then its rebindings."""
+        written, rebound = self.effects(node)
+        for name in written:
+            origins = state.get(name)
+            if origins and ENTRY in origins:
+                self.written.add(name)
+                if OTHER in origins:
+                    self.problem(name, stmt, 'written')
+        state = dict(state)
+        for name in rebound:
+            origins = state.get(name)
+            if origins == _ENTRY and self.record:
+                self.saves.setdefault(stmt, []).append(name)
+            elif origins and ENTRY in origins:
+                self.problem(name, stmt, 'rebound')
+            if name in self.params:
+                state[name] = _OTHER
+        return state
+
+    def at_return(self, node, state):
+        if not self.record:
+            return
+        self.returns[node] = {p for p, origins in state.items() if origins == _OTHER}
+        for p, origins in state.items():
+            if len(origins) > 1:
+                self.problem(p, node, 'returned')
+
+    def problem(self, name, node, what):
+        if self.record:
+            self.problems.append((name, node, what))
+
+
+def _join(one, other):
+    if one is None or other is None:
+        return other if one is None else one
+    return {name: one[name] | other[name] for name in one}
+

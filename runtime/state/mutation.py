@@ -12,11 +12,14 @@ two for one `if`/`while`/`for` statement:
   object restored while tracing); when the statement ends the final value is set;
 - a list or dict that a traced branch or body changed in place (it returns the same
   container, with other contents) gets the final contents written back into the very
-  object that came in, so every other reference (the caller's) sees the change. Other
-  objects that are pytrees travel through `lax` as copies too: a Flax NNX module or
-  Variable changed in place gets its new state written back with `nnx.update`; any other
-  such object changed in place is an error that names it (a copy would be changed, not
-  the caller's object).
+  object that came in, so every other reference (the caller's) sees the change; one
+  that every traced path gives back as it came in (the same object, the same contents)
+  is that very object after the statement, not the copy `lax` gives back, as in Python
+  (so a staged statement around this one sees it unchanged on that path, and merges the
+  in-place change another path makes). Other objects that are pytrees travel through
+  `lax` as copies too: a Flax NNX module or Variable changed in place gets its new state
+  written back with `nnx.update`; any other such object changed in place is an error
+  that names it (a copy would be changed, not the caller's object).
 
 Run as plain Python (a concrete condition), the statement changes the objects itself and
 all this is a no-op.
@@ -53,6 +56,7 @@ class Mutations:
         self.depth = staged_depth()
         self.kept = {}          # output index -> the input a traced path changed in place
         self.replaced = set()   # output indices a traced path rebound
+        self.sources = {}       # output index -> the inputs the traced paths returned it as
         self.all_names = self.names + tuple(label for label, _, _ in self.fields)
         self.state = self.values + tuple(_get(*field) for field in self.fields)
 
@@ -98,6 +102,9 @@ class Mutations:
         for i, new in enumerate(out):
             source = next((j for j, value in enumerate(values) if value is new or (
                 type(value) is dict and context.changed_dict(value) is new)), None)
+            self.sources.setdefault(i, set()).add(   # (only containers, as they came in)
+                source if source is not None and values[source] is new
+                and before[source] is not None else None)
             if source is None:
                 self.replaced.add(i)
             elif before[source] is not None and _contents(new) != before[source]:
@@ -113,7 +120,7 @@ class Mutations:
         out = []
         for i, (name, after) in enumerate(zip(self.names, results)):
             if i not in self.kept:
-                out.append(after)
+                out.append(self._unchanged(i, after))
                 continue
             if i in self.replaced:
                 raise changed_and_replaced(name, here())
@@ -125,6 +132,15 @@ class Mutations:
                 raise pytree_changed_in_place(name, type(target).__name__, here())
             out.append(write_back(target, after))
         return unpack(self.names, tuple(out))
+
+    def _unchanged(self, i, after):
+        """Output `i`: the input container that every traced path gave back as it
+        came in (the same object, its contents unchanged), else `after` (the statement's
+        result: a copy, or a value that is not such a container)."""
+        sources = self.sources.get(i, ())
+        if len(sources) != 1 or None in sources or i in self.replaced:
+            return after
+        return self.values[next(iter(sources))]
 
 
 def _flagged_dict(target, after):

@@ -85,6 +85,7 @@ bench: install $(BENCH_STAMP)
 	$(PY) benchmarks/conversion_scaling.py --write
 	$(PY) benchmarks/checks.py
 	$(PY) benchmarks/logging_calls.py
+	$(PY) benchmarks/call_overhead.py
 
 # 2,000 random valid programs, half of them using closures and global/nonlocal: every
 # mismatch with plain Python is a bug; named errors on valid programs are counted too.

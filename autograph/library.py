@@ -20,18 +20,28 @@ _LIBRARIES = {
 _excluded = set()
 _included = set()
 _lock = threading.Lock()
+_changes = [0]   # how many times the two sets above changed (see `verdicts_epoch`)
+verdict_changes = _changes   # (read on each cached call: a list, not a function)
 
 
 def do_not_convert_modules(*names):
     """Treat these modules (and their submodules) as library code."""
     with _lock:
         _excluded.update(names)
+        _changes[0] += 1
 
 
 def convert_modules(*names):
     """Convert functions from these modules even if they look like library code."""
     with _lock:
         _included.update(names)
+        _changes[0] += 1
+
+
+def verdicts_epoch():
+    """What `is_library`'s verdicts depend on besides the object: equal epochs, equal
+    verdicts (the modules added by the two functions above, the active embedding)."""
+    return _changes[0], dispatch.active()
 
 
 def _matches(module, names):

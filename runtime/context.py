@@ -115,6 +115,14 @@ def changed_dict(target):
     return None if entry is None or entry[0] is not target else entry[1]
 
 
+def innermost_embedding():
+    """The embedding whose converted code is running on this thread, or None (as
+    `current().embeddings[-1]`, without making a context: asked on every cached call)."""
+    context = _current.get()
+    embeddings = context.embeddings if context is not None else None
+    return embeddings[-1] if embeddings else None
+
+
 @contextlib.contextmanager
 def setting(**values):
     """The context's fields set to `values` inside (restored after, also on errors)."""

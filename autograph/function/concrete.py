@@ -22,7 +22,8 @@ import numpy as np
 from autograph.errors import user_facing
 from autograph.runtime.checks import check_outcomes
 from autograph.function.keys import (STATE, ArrayKey, ObjectKey, ValueKey, call_key, leaf_key,
-                                     leaf_names, parameter_names, takes_traced_type)
+                                     leaf_names, parameter_names, static_part,
+                                     takes_traced_type)
 
 
 class ConcreteFunction:
@@ -37,24 +38,15 @@ class ConcreteFunction:
         self._avals = [jax.ShapeDtypeStruct(keys[i].shape, keys[i].dtype,
                                             weak_type=keys[i].weak_type)
                        for i in self._dynamic]
-        args_only = not jax.tree_util.tree_unflatten(treedef, keys)[1]
-        if args_only and len(self._dynamic) == len(keys):
-            self._jitted = _ArraysCall(function._arrays_jit, treedef)  # shares that trace
-        else:
-            self._jitted = jax.jit(named(self._flat, function.__name__))
+        static = static_part(key)
+        self._jitted = function._static_jit(static)   # (shared by the keys of `static`)
+        self._flat = functools.partial(function._trace_static, static)
         self._outputs = None
 
     def _statics(self):
         """The leaves that are not arrays, by position (None at the arrays' places)."""
         return [k.value if isinstance(k, ValueKey) else k.obj if isinstance(k, ObjectKey)
                 else None for k in self.key[1]]
-
-    def _flat(self, *dynamic):
-        leaves = self._statics()
-        for i, value in zip(self._dynamic, dynamic):
-            leaves[i] = value
-        args, kwargs = jax.tree_util.tree_unflatten(self._treedef, leaves)
-        return self.function._traced_call(self.key, args, kwargs)
 
     def call_leaves(self, leaves):
         """The compiled program's results (raising the user's exception for a failed
@@ -186,26 +178,6 @@ def _describe_tree(tree):
         return repr(leaf)
     described = jax.tree_util.tree_map(describe, tree)
     return described if isinstance(described, str) else str(described).replace("'", '')
-
-
-class _ArraysCall:
-    """Calls a Function's all-arrays jit with flat leaves (as ConcreteFunction does)."""
-
-    def __init__(self, jitted, treedef):
-        self.jitted = jitted
-        self.treedef = treedef
-
-    def __call__(self, *leaves):
-        args, _ = jax.tree_util.tree_unflatten(self.treedef, leaves)
-        return self.jitted(*args)
-
-    def lower(self, *avals):
-        args, _ = jax.tree_util.tree_unflatten(self.treedef, avals)
-        return self.jitted.lower(*args)
-
-    def eval_shape(self, *avals):
-        args, _ = jax.tree_util.tree_unflatten(self.treedef, avals)
-        return self.jitted.eval_shape(*args)
 
 
 def named(fn, name):

@@ -3,12 +3,14 @@
 Python reference: `return python_function(*args, **kwargs)`, traced and compiled once per
 call key (see `keys`): a new key traces the converted function and compiles it; the same
 key reuses the compiled program, so a Python `print` in the function runs only while
-tracing. Calls with positional arrays alone share one `jax.jit`, which keys them itself;
-the others run their trace's ConcreteFunction (see `concrete`); with `jit=False` a call
-runs the converted function as it is. Results come back as the function returned them (see
-`results`), and errors as the user's (`autograph.errors.user_facing`). The state the
-function reads and writes besides its arguments is read into the key and written back
-(see `state`), except lists it only appends to: logs, appended after each call (`logs`).
+tracing. Keys that differ only in their arrays' shapes and dtypes share one `jax.jit`,
+which keys those itself (`_static_jit`); a call whose entry is cached checks only what
+can change since (see `calls`), the others find their trace's ConcreteFunction (see
+`concrete`); with `jit=False` a call runs the converted function as it is. Results come
+back as the function returned them (see `results`), and errors as the user's
+(`autograph.errors.user_facing`). The state the function reads and writes besides its
+arguments is read into the key and written back (see `state`), except lists it only
+appends to: logs, appended after each call (`logs`).
 
 A function traced again on each of its last `RETRACE_WINDOW` calls gets one warning that
 names the arguments, or the state, that changed. `run_functions_eagerly(True)` runs every Function as the
@@ -33,9 +35,10 @@ import jax
 from autograph.conversion import converted_callable
 from autograph.errors import user_facing
 from autograph.function.concrete import ConcreteFunction, check_signature, named
+from autograph.function.calls import MISS, CallCache
 from autograph.function.keys import (RETRACE_WINDOW, STATE, ObjectKey, call_key,
-                                     retrace_message)
-from autograph.function.logs import LogRead
+                                     full_key, retrace_message, static_part)
+from autograph.function.logs import LogRead, again_if_log_read
 from autograph.function.results import given_back, given_back_to
 from autograph.function.state import CallState
 from autograph.runtime.checks import check_outcomes, checks
@@ -91,13 +94,18 @@ class Function:
         self.sequential_sums = sequential_sums   # see runtime/loops/reductions.py
         self._converted = None
         self._concrete = {}
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()
         self._bound = weakref.WeakKeyDictionary()
         self.trace_count = 0
-        # Calls whose arguments are all arrays (or containers of arrays) share one jax.jit:
-        # its C++ dispatch keys them by structure, shape and dtype, as we would, at the
-        # cost of a plain jax.jit call.
-        self._arrays_jit = jax.jit(named(self._trace_arrays, self.__name__))
+        # Keys that differ only in their arrays' shapes and dtypes share one jax.jit,
+        # whose C++ dispatch keys those (see `_static_jit`); a cached call checks only
+        # what can change (see `calls`).
+        self._static_jits = {}
+        self._cache = CallCache(self)
+        # How many arguments a call has that may go straight to the cache, without
+        # binding them to the parameters: -1 when none may, -2 before the first jitted
+        # call (see `_call`).
+        self._cached_arity = -2
         self._calls = 0
         self._trace_calls = collections.deque(maxlen=RETRACE_WINDOW)
         self._trace_keys = collections.deque(maxlen=2)
@@ -169,38 +177,48 @@ class Function:
             return self.python_function(*args, **kwargs)
         self._calls += 1
         try:
+            if len(args) == self._cached_arity and not kwargs:   # (see `_call`)
+                try:
+                    out = self._cache.call(args)
+                    if out is not MISS:
+                        return out
+                except LogRead:   # (its trace stopped: the full path starts again)
+                    pass
             if not self._jit:
                 return given_back(self._run_unjitted(args, kwargs), self.python_function)
-            return _again_if_log_read(self._call, args, kwargs)
+            return again_if_log_read(self._call, args, kwargs)
         except Exception as error:
             user = user_facing(error)
             raise user from user.__cause__   # (the user's `raise ... from` cause is kept)
 
     def _call(self, args, kwargs):
-        places = None
+        """A jitted call: a cached one (`calls`) once its arguments are bound, else the
+        full path (the places found, the key made, its program run)."""
+        places = code = None
+        if self._cached_arity == -2:   # (a plain attribute: read on every call)
+            self._cached_arity = self._positional if self.input_signature is None else -1
         if self.input_signature is None:
-            if not kwargs and _all_arrays(args):
-                places = self._state.places(args, {})
-                if all(place.log for place in places):   # (no state, maybe logs)
-                    out = checked(self._arrays_jit(*args))
-                    return self._state.written_back(out, args, {}, places)
-            given = args
-            args, kwargs = self._bind(args, kwargs)
-            if places is None or args is not given or kwargs:   # (defaults added)
-                places = self._state.places(args, kwargs)
-        key, leaves, bound = self._key(args, kwargs, places)
+            if kwargs or len(args) != self._positional:
+                args, kwargs = self._bind(args, kwargs)
+            if not kwargs:
+                out = self._cache.call(args)
+                if out is not MISS:
+                    return out
+            code = {}
+            places = self._state.places(args, kwargs, code=code)
+        key, leaves, bound = self._key(args, kwargs, places, code)
         concrete = self._concrete.get(key) or self._concrete_function(key)
         return self._state.written_back(concrete.call_leaves(leaves), *bound, places)
 
-    def _key(self, args, kwargs, places=None):
+    def _key(self, args, kwargs, places=None, code=None):
         """The call's key and flat leaves (the state it reads included, see `state`), and
-        the arguments bound to the parameters. `places`: the state's, when known (the
-        arguments are then bound already)."""
+        the arguments bound to the parameters. `places` and `code`: the state's and the
+        code's, when known (see CallState.with_state; the arguments are then bound)."""
         if self.input_signature is not None:
             check_signature(self.python_function, self.input_signature, args, kwargs)
         elif places is None:   # (else bound already, see __call__)
             args, kwargs = self._bind(args, kwargs)
-        key, leaves = call_key(args, self._state.with_state(args, kwargs, places))
+        key, leaves = call_key(args, self._state.with_state(args, kwargs, places, code))
         return key, leaves, (args, kwargs)
 
     @functools.cached_property
@@ -239,7 +257,7 @@ class Function:
             concrete = self._concrete.get(key) or self._concrete_function(key)
             concrete.ensure_traced()
             return concrete
-        return _again_if_log_read(traced, args, kwargs)
+        return again_if_log_read(traced, args, kwargs)
 
     def _concrete_function(self, key):
         with self._lock:
@@ -253,11 +271,25 @@ class Function:
                                          key).atexit = False
             return concrete
 
-    def _trace_arrays(self, *args):
-        """What `_arrays_jit` traces: registers the trace, then runs the converted code."""
-        key, _ = call_key(args, {})
+    def _static_jit(self, static):
+        """The jax.jit of the keys with static part `static` (see `keys.static_part`): it
+        takes their arrays, and its C++ dispatch keys their shapes and dtypes; each new
+        one traces `_trace_static`, which registers its key's ConcreteFunction."""
+        with self._lock:
+            jitted = self._static_jits.get(static)
+            if jitted is None:
+                jitted = jax.jit(named(functools.partial(self._trace_static, static),
+                                       self.__name__))
+                self._static_jits[static] = jitted
+            return jitted
+
+    def _trace_static(self, static, *arrays):
+        """What a static part's jax.jit traces: the key of these arrays registered, then
+        the converted code run."""
+        key, leaves = full_key(static, arrays)
         self._concrete_function(key)
-        return self._traced_call(key, args, {})
+        args, kwargs = jax.tree_util.tree_unflatten(key[0], leaves)
+        return self._traced_call(key, args, kwargs)
 
     def _traced_call(self, key, args, kwargs):
         """Run the converted function while tracing it for `key`."""
@@ -331,33 +363,12 @@ class BoundFunction:
         return repr(self._function)
 
 
-_ATTEMPTS = 4
-"""How many times a call starts again because a list it took for a log is read by a
-function its trace called first (see autograph.function.logs): each time the list is
-state from then on, so this runs out only on lists found one by one."""
-
-
-def _again_if_log_read(call, args, kwargs):
-    for _ in range(_ATTEMPTS - 1):
-        try:
-            return call(args, kwargs)
-        except LogRead:
-            continue
-    return call(args, kwargs)
-
-
-def checked(out):
-    """A compiled program's results, after raising the user's exception for a failed
-    run-time check (see runtime.checks): the program returns (results, error state)."""
-    value, outcome = out
-    return check_outcomes.finish(outcome, value)
-
-
 def _forget_trace(function_ref, key):
     function = function_ref()
     if function is not None:
         with function._lock:
             function._concrete.pop(key, None)
+            function._static_jits.pop(static_part(key), None)
 
 
 def _has_python_source(fn):
@@ -383,10 +394,3 @@ def _weakly_referable(obj):
         return False
     return True
 
-
-def _all_arrays(args):
-    """True when every argument is an array, or a container of nothing but arrays."""
-    for arg in args:
-        if not isinstance(arg, jax.Array):
-            return all(isinstance(leaf, jax.Array) for leaf in jax.tree_util.tree_leaves(args))
-    return True

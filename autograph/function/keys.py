@@ -25,9 +25,16 @@ import weakref
 import jax
 import numpy as np
 
+from autograph.runtime.state.places import MISSING
+
 STATE = '<state>'
 """The keyword under which the state a call reads rides with its arguments (see
 autograph.function.state; no parameter can have this name)."""
+
+CODE = '<code>'
+"""The label in a key's state of the code that is not the code traced first (see
+autograph.function.state's `code_key`): no place has it (labels are names), so no trace
+installs it."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -126,6 +133,30 @@ def call_key(args, kwargs):
     return (treedef, tuple(leaf_key(leaf) for leaf in leaves)), leaves
 
 
+def static_part(key):
+    """What a key holds besides its arrays' shapes and dtypes: (structure, the leaves'
+    keys with None for each array). Keys with one static part share a jax.jit, which
+    keys the arrays itself (see `Function._static_jit`)."""
+    treedef, keys = key
+    return treedef, tuple(None if isinstance(k, ArrayKey) else k for k in keys)
+
+
+def full_key(static, arrays):
+    """(key, leaves) of a call with static part `static` and these arrays (or tracers)."""
+    treedef, keys = static
+    arrays = iter(arrays)
+    leaves, full = [], []
+    for k in keys:
+        if k is None:
+            leaf = next(arrays)
+            full.append(leaf_key(leaf))
+        else:
+            leaf = k.value if isinstance(k, ValueKey) else k.obj
+            full.append(k)
+        leaves.append(leaf)
+    return (treedef, tuple(full)), leaves
+
+
 def takes_traced_type(traced, given):
     """Whether the argument keyed `given` may stand for an array traced as `traced`: a
     Python number, or a weakly typed array of the same shape, that JAX's promotion
@@ -167,6 +198,13 @@ def leaf_names(fn, treedef):
     return names
 
 
+def _state_names(label, value):
+    """A name per leaf of the state under `label`: the code's own labels (one leaf each)."""
+    if label == CODE:
+        return sorted(value)
+    return [label] * jax.tree_util.tree_structure(value).num_leaves
+
+
 def _arg_structure(treedef):
     args_def, kwargs_def = treedef.children()
     args_counts = [child.num_leaves for child in args_def.children()]
@@ -175,8 +213,8 @@ def _arg_structure(treedef):
     for i, (k, v) in enumerate(kwargs_counts):
         if k == STATE:   # the state a call reads (see autograph.function.state), by place
             state = kwargs[k]
-            kwargs_counts[i] = (k, [label for label in sorted(state) for _ in range(
-                jax.tree_util.tree_structure(state[label]).num_leaves)])
+            kwargs_counts[i] = (k, [name for label in sorted(state)
+                                    for name in _state_names(label, state[label])])
     return args_counts, kwargs_counts
 
 
@@ -199,7 +237,8 @@ def retrace_message(function, previous, current):
     if state:
         return message + (
             'The state a function reads besides its arguments (globals, closure '
-            'variables, attributes, and lists and dicts among them) is part of each '
+            'variables, attributes, the functions they hold, and lists and dicts among '
+            'them) is part of each '
             'call\'s key: each new Python value, shape, dtype or length traces and '
             'compiles it again. Keep values that change in arrays; a list the function '
             'only appends to (never reads) is a log, which is not part of the key.')
@@ -230,9 +269,15 @@ def _changed_arguments(fn, previous, current):
         changed += _tree_change(label, a, b, False)
     for name in sorted(set(kwargs0) | set(kwargs1), key=str):
         if name == STATE:
-            for label in sorted(set(kwargs0.get(STATE, {})) | set(kwargs1.get(STATE, {}))):
-                changed += _tree_change(label, kwargs0.get(STATE, {}).get(label, _NONE),
-                                        kwargs1.get(STATE, {}).get(label, _NONE), True)
+            state0, state1 = kwargs0.get(STATE, {}), kwargs1.get(STATE, {})
+            for label in sorted(set(state0) | set(state1)):
+                if label == CODE:   # (a label it lacks holds the code traced first)
+                    code0, code1 = state0.get(CODE, {}), state1.get(CODE, {})
+                    changed += [(f"'{code}' ({_code(code0, code)} -> {_code(code1, code)})",
+                                 True) for code in sorted(set(code0) | set(code1))]
+                    continue
+                changed += _tree_change(label, state0.get(label, _NONE),
+                                        state1.get(label, _NONE), True)
         else:
             changed += _tree_change(name, kwargs0.get(name, _NONE), kwargs1.get(name, _NONE),
                                     False)
@@ -240,6 +285,13 @@ def _changed_arguments(fn, previous, current):
 
 
 _NONE = object()   # (a keyword or a place the other key lacks)
+
+
+def _code(code, label):
+    """The key of the code under `label` in words (see `CODE`)."""
+    if label not in code:
+        return 'the code traced first'
+    return 'no code' if code[label].obj is MISSING else str(code[label])
 
 
 def _state_leaves(treedef):

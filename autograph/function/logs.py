@@ -56,7 +56,8 @@ from autograph.function.results import _name_and_line, given_back
 from autograph.runtime.checks.absent import Maybe
 from autograph.runtime.messages import log_in_foreign_trace
 from autograph.runtime.state.logs import Block, Iterations
-from autograph.runtime.state.places import code_names, is_data
+from autograph.runtime.state.kinds import is_data
+from autograph.runtime.state.places import Place, code_names
 
 
 class LogRead(Exception):
@@ -125,7 +126,8 @@ class LogNames:
 def kept_apart(places, args, kwargs, potential=False):
     """`places` with each log place that is not a log after all made state again, or
     dropped as state would be: a list also reached by a name that is not a log name, or
-    given as an argument. Of two log places of one list the first is kept."""
+    given as an argument. Of two log places of one list the first is kept. (`places`
+    are left as they are: a log made state is a copy.)"""
     state = {id(p.get()) for p in places if not p.log}
     state |= {id(a) for a in list(args) + list(kwargs.values()) if type(a) is list}
     out, logs = [], set()
@@ -135,9 +137,9 @@ def kept_apart(places, args, kwargs, potential=False):
             if items in logs:
                 continue
             if items in state:
-                place.log = False
                 if not (potential or is_data(place.get())):
                     continue
+                place = Place(place.label, place.get, place.set, place.delete, place.key)
             else:
                 logs.add(items)
         out.append(place)
@@ -173,3 +175,19 @@ def append_logged(places, logged, defined):
         target = place.get() if place is not None else None
         if type(target) is list:
             target.extend(expand(items, defined))
+
+
+_ATTEMPTS = 4
+"""How many times a call starts again because a list it took for a log is read by a
+function its trace called first (see `LogRead`): each time the list is
+state from then on, so this runs out only on lists found one by one."""
+
+
+def again_if_log_read(call, args, kwargs):
+    """`call(args, kwargs)`, started again (a few times) when it raises LogRead."""
+    for _ in range(_ATTEMPTS - 1):
+        try:
+            return call(args, kwargs)
+        except LogRead:
+            continue
+    return call(args, kwargs)

@@ -5,17 +5,23 @@ Python reference: two calls `f(x); f(y)` of a plain function see each other's wr
 `self.count` or a global. A compiled call reads that state as extra arguments (part of
 its key, see `keys.STATE`) and gives back what it changed, which is written back here.
 Lists it only appends to are logs (autograph.function.logs): not keyed, not read; what a
-call appends to them is appended after it.
+call appends to them is appended after it. The functions, modules and classes it reaches
+under a name are keyed by identity where they are not what traces first found there
+(`CallState.code_key`): Python calls the function a global holds when the call runs.
 """
 import functools
 import types
+import weakref
 
-from autograph.function.keys import STATE
+from autograph.function.keys import CODE, STATE
 from autograph.function.logs import LogNames, LogRead, append_logged, kept_apart
 from autograph.function.results import Result, given_back, given_back_fields
 from autograph.runtime.state.installed import Installed, snapshot, write
 from autograph.runtime.state.logs import Logs
-from autograph.runtime.state.places import StateFinder, argument_places
+from autograph.runtime.state.arguments import argument_places
+from autograph.runtime.state.kinds import leaf_kind
+from autograph.runtime.state.places import MISSING, StateFinder
+from autograph.runtime.state.survey import Survey
 
 
 class CallState:
@@ -26,6 +32,7 @@ class CallState:
         self._function = function
         self._finder = None   # a StateFinder, made on the first call
         self.log_names = None   # its LogNames
+        self._traced_code = {}   # label -> the code traces first found there (`code_key`)
 
     def finder(self):
         if self._finder is None:
@@ -61,20 +68,21 @@ class CallState:
             method = code.co_varnames[0] if code and code.co_argcount else 'self'
         return params, method
 
-    def places(self, args, kwargs, potential=False, roots=None):
-        """The places of the state and the logs (`place.log`) the call reaches."""
+    def places(self, args, kwargs, potential=False, roots=None, code=None):
+        """The places of the state and the logs (`place.log`) the call reaches. `code`: a
+        dict that gets {label: value} of the code it reaches (see `code_key`)."""
         finder = self.finder()
         if roots is None:
             roots = self.roots(args, kwargs)
-        places = kept_apart(finder.find(roots, potential, self.log_names), args, kwargs,
-                            potential)
+        places = kept_apart(finder.find(roots, potential, self.log_names, code=code), args,
+                            kwargs, potential)
         if potential:   # (lists and dicts given as arguments are keyed as arguments)
             places += argument_places(args, kwargs)
         return places
 
     def argument_labels(self, args, kwargs, by_parameter):
         """`by_parameter` ({parameter name: value}) by the labels of the argument places
-        (runtime.state.places.argument_places) of the call's bound arguments."""
+        (runtime.state.arguments.argument_places) of the call's bound arguments."""
         params = self._root_labels[0]
         labelled = {}
         for name, value in by_parameter.items():
@@ -84,21 +92,66 @@ class CallState:
                 labelled[f'<argument {params.index(name)}>'] = value
         return labelled
 
-    def with_state(self, args, kwargs, places=None):
+    def surveyed(self, args):
+        """(places, survey, found, code) of a call with positional `args` (see `places`):
+        a `Survey` of the search (None when a function was added while searching: its
+        names were not all read), the search's own places (logs not yet kept apart), and
+        the code it reached (see `code_key`)."""
+        finder = self.finder()
+        version, visited, code = finder.version, [], {}
+        found = finder.find(self.roots(args, {}), False, self.log_names, visited, code)
+        places = kept_apart(found, args, {})
+        if finder.version != version:
+            return places, None, found, code
+        return places, Survey(finder, visited, self.log_names), found, code
+
+    def with_state(self, args, kwargs, places=None, code=None):
         """`kwargs` with the current values of the state the function reads, if any (logs
-        are not read)."""
+        are not read), and the code it reaches that is not the code traced first
+        (`code_key`). `places` and `code`: the search's, when known."""
         if places is None:
-            places = self.places(args, kwargs)
+            code = {}
+            places = self.places(args, kwargs, code=code)
         state = {place.label: place.get() for place in places if not place.log}
+        changed = self.code_key(code or {})
+        if changed:
+            state[CODE] = changed
         if not state:
             return kwargs
         return {**kwargs, STATE: state}
+
+    def code_key(self, code):
+        """{label: value} of the code `code` ({label: value}: functions, methods, modules
+        or classes a search found under a name, see places.is_code) that is not what
+        traces first found there: part of the call's key, by identity. Python calls the
+        function a name holds when it runs: a global function rebound between calls
+        gets a trace of its own (and the first one gets the first trace again). A label
+        that held code first and holds none now is in it too, as MISSING."""
+        traced = self._traced_code
+        changed = {label: MISSING for label in traced if label not in code}   # (now not code)
+        changed.update((label, value) for label, value in code.items()
+                       if label in traced and traced[label]() is not value)
+        return changed
+
+    def traced_code(self, code):
+        """A trace found `code` ({label: value}): what each label held first, from now on
+        (see `code_key`; held weakly where it can be: once it is gone, no value is it)."""
+        traced = self._traced_code
+        for label, value in code.items():
+            if label not in traced:
+                try:
+                    traced[label] = weakref.ref(value)
+                except TypeError:
+                    traced[label] = lambda value=value: value
 
     def written_back(self, out, args, kwargs, places=None):
         """The result of a compiled call as Python gives it (see `given_back`), after
         writing back the state it changed and appending what it logged. `places`: the
         places found for the call, when known (a place the call created is looked for
         only when it is not among them)."""
+        result, changed, logged = out
+        if not changed and not logged and leaf_kind(result) == 'array':
+            return result   # (the common case, asked first: an array, nothing written)
         result, changed, logged = _unwrapped(out)
         fn = self._function.python_function
         if changed:
@@ -141,7 +194,9 @@ class Tracing:
     def __init__(self, state, args, kwargs, values):
         self.state, self.args, self.kwargs = state, args, kwargs
         self.roots = state.roots(args, kwargs)
-        found = state.places(args, kwargs, potential=True, roots=self.roots)
+        self.code = {}   # (the code the trace reaches: see CallState.code_key)
+        found = state.places(args, kwargs, potential=True, roots=self.roots, code=self.code)
+        state.traced_code(self.code)
         self.logs = Logs()
         self.logs.add([place for place in found if place.log])
         self.installed = Installed([place for place in found if not place.log], values)
@@ -154,7 +209,8 @@ class Tracing:
             return
         if not self.state.finder().add_function(fn):
             return
-        found = self.state.places(self.args, self.kwargs, True, self.roots)
+        found = self.state.places(self.args, self.kwargs, True, self.roots, self.code)
+        self.state.traced_code(self.code)
         read = [p.label for p in found if not p.log and p.get() in self.logs]
         if read:
             name = getattr(fn, '__qualname__', repr(fn))

@@ -38,10 +38,8 @@ PYTHON = _Backend('PYTHON')
 """A concrete value: the statement runs as Python."""
 
 
-def active():
-    """The embedding whose converted code is running, or None."""
-    embeddings = context.current().embeddings
-    return embeddings[-1] if embeddings else None
+active = context.innermost_embedding
+"""The embedding whose converted code is running, or None."""
 
 
 @contextlib.contextmanager

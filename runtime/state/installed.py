@@ -7,7 +7,8 @@ from .. import context
 from ..values.maybe import Maybe
 from ..values.split import Undefined
 from .mutation import write_back
-from .places import MISSING, holds_arrays
+from .kinds import holds_arrays
+from .places import MISSING
 
 _KEEP = object()              # a place left as the trace left it
 

@@ -47,14 +47,13 @@ import types
 import weakref
 
 import jax
-import numpy as np
 
 from .. import context
+from .kinds import ARRAYS, SCALARS, is_data, is_pytree_leaf
 
 
 _CODE_TYPES = (types.ModuleType, types.FunctionType, types.BuiltinFunctionType)
 _DEPTH = 3                    # how deep attributes of objects are followed
-_SCALARS = (bool, int, float, complex, str, bytes, type(None))
 MISSING = object()           # a place with no value before the call (a new attribute)
 _BUILTIN_NAMES = frozenset(dir(builtins))
 
@@ -84,11 +83,28 @@ class Place:
 
 
 def attribute(label, holder, name):
-    """An attribute of `holder` as a place."""
-    return Place(label, lambda: vars(holder).get(name, MISSING),
-                 lambda value: setattr(holder, name, value),
-                 lambda: name in vars(holder) and delattr(holder, name),
-                 ('attribute', id(holder), name))
+    """An attribute of `holder` as a place. It refers to `holder` weakly where it can (a
+    Function keeps the places of its calls: they must not keep its arguments alive); once
+    `holder` is gone the place has no value and writes to it go nowhere."""
+    try:
+        ref = weakref.ref(holder)
+    except TypeError:
+        ref = lambda: holder   # noqa: E731  (not weakly referenceable: held)
+
+    def get():
+        obj = ref()
+        return MISSING if obj is None else vars(obj).get(name, MISSING)
+
+    def set(value):
+        obj = ref()
+        if obj is not None:
+            setattr(obj, name, value)
+
+    def delete():
+        obj = ref()
+        if obj is not None and name in vars(obj):
+            delattr(obj, name)
+    return Place(label, get, set, delete, ('attribute', id(holder), name))
 
 
 def _global(label, namespace, name):
@@ -113,63 +129,38 @@ def _cell(label, cell):
                  ('cell', id(cell)))
 
 
-def argument_places(args, kwargs):
-    """The lists, dicts and writable NumPy arrays given as arguments, as places the call
-    may change (their contents are keyed as arguments, not as state). Python reference:
-    `f(xs)` where `f` does `xs.append(v)`, `xs.sort()` or `a[i] = v` changes the caller's
-    `xs` or NumPy `a` (a JAX array cannot change: converted code rebinds it instead)."""
-    given = [(f'<argument {i}>', arg) for i, arg in enumerate(args)]
-    given += [(f'<argument {name}>', arg) for name, arg in kwargs.items()]
-    return [container(label, arg, argument=True) if type(arg) in (list, dict)
-            else _numpy_argument(label, arg) for label, arg in given
-            if type(arg) in (list, dict, np.ndarray)]
-
-
 def container(label, value, argument=False):
     """A list or dict as a place: its contents (filled in place)."""
     return Place(label, lambda: value, None, None, ('container', id(value)), argument)
 
 
-def _numpy_argument(label, array):
-    """A NumPy array as a place: its items (written in place, as NumPy's `a[i] = v`;
-    a read-only array raises NumPy's ValueError, after the call)."""
-    def set(value):
-        if not array.flags.writeable:
-            raise ValueError(f'{label}: assignment destination is read-only (the function '
-                             f'writes items of a read-only NumPy array)')
-        np.copyto(array, np.asarray(value), casting='unsafe')
-    return Place(label, lambda: array, set, None, ('array', id(array)), argument=True)
-
-
-_ARRAYS = (jax.Array, np.ndarray, np.generic)
-
-
-def is_data(value):
-    """Values that are state: arrays, Python scalars, and lists/dicts/tuples of them
-    that hold arrays. A container of Python values alone (a list a trace logs to) is not:
-    what tracing adds to it stays, as tf.function's trace-time side effects do."""
-    if isinstance(value, _ARRAYS + _SCALARS):
+def is_code(value):
+    """Whether a trace that found `value` under a name depends on that very object: a
+    function, method, partial, module or class, and any other value that is neither
+    state (`is_data`), nor a list, tuple or dict (see `Installed.changed`), nor an object
+    whose attributes are state (`is_holder`: its class is its code), nor a pytree node
+    (its leaves would be keyed, not itself). Never state, but part of a call's key by
+    identity (see autograph.function.state's `code_key`)."""
+    if isinstance(value, _CODE):
         return True
-    if type(value) in (list, tuple, dict):
-        leaves = _items(value)
-        return all(is_data(v) for v in leaves) and holds_arrays(value)
-    return False
+    return not (is_data(value) or type(value) in (list, tuple, dict) or value is MISSING
+                or is_holder(value)) and is_pytree_leaf(value)
 
 
-def _items(value):
-    return list(value.values()) if type(value) is dict else list(value)
-
-
-def holds_arrays(value):
-    if isinstance(value, _ARRAYS):
-        return True
-    return type(value) in (list, tuple, dict) and any(holds_arrays(v) for v in _items(value))
+_CODE = _CODE_TYPES + (types.MethodType, functools.partial, type)
 
 
 def is_holder(value):
     """Objects whose attributes are state: user objects that are not pytrees (and not
     library objects, which the active embedding may decide: asked on each call), and
     namespaces (`types.SimpleNamespace`: a library type holding the user's values)."""
+    return is_holder_type(value) and (
+        isinstance(value, types.SimpleNamespace) or not context.converter.is_library(value))
+
+
+def is_holder_type(value):
+    """Whether `value` is an object that is not a pytree, by its type (library code or
+    not, see `is_holder`)."""
     kind = type(value)
     try:
         holder_type = _HOLDER_TYPES[kind]
@@ -179,8 +170,7 @@ def is_holder(value):
             _HOLDER_TYPES[kind] = holder_type
         except TypeError:
             pass
-    return holder_type and hasattr(value, '__dict__') and (
-        isinstance(value, types.SimpleNamespace) or not context.converter.is_library(value))
+    return holder_type and hasattr(value, '__dict__')
 
 
 _HOLDER_TYPES = weakref.WeakKeyDictionary()
@@ -264,7 +254,7 @@ class StateFinder:
             self.namespaces.append((namespace.get('__name__', '?') + '.', namespace))
         return True
 
-    def find(self, roots=(), potential=False, logs=None):
+    def find(self, roots=(), potential=False, logs=None, visited=None, code=None):
         """[Place] with the state reachable now: the globals and cells named, and the
         attributes named of `roots` ((label, object)) and of the objects found. With
         `potential`, also the named globals and attributes that have no value yet (that
@@ -273,10 +263,13 @@ class StateFinder:
 
         `logs()`: the names the code only appends to (asked when a list is first met): a
         list under such a name is a place marked `log`, whatever it holds (its items are
-        not looked at: a log's length does not cost a call anything)."""
-        places, holders, seen = [], [], set()
-        names = self._sorted()
-        logs = _Once(logs)
+        not looked at: a log's length does not cost a call anything).
+
+        `visited`: a list that gets the objects whose attributes were looked at, as
+        (label, object, depth) (what a `Survey` of this search re-reads). `code`: a dict
+        that gets {label: value} of the code read under those names (see `is_code`)."""
+        found = _Found(potential, _Once(logs), code)
+        names = self.sorted_names()
         for prefix, namespace in self.namespaces:
             for name in names:
                 if name in namespace:
@@ -284,11 +277,9 @@ class StateFinder:
                     value, make = _through_method(
                         prefix + name, plain,
                         lambda p=prefix + name, ns=namespace, n=name: _global(p, ns, n))
-                    if not isinstance(value, _CODE_TYPES):   # (modules, functions)
-                        self._add(places, holders, seen, prefix + name, value, make,
-                                  potential, logs, name=name if value is plain else None)
+                    found.add(prefix + name, value, make, name if value is plain else None)
                 elif potential and name not in _BUILTIN_NAMES:
-                    places.append(_global(prefix + name, namespace, name))
+                    found.places.append(_global(prefix + name, namespace, name))
         for name in sorted(self.cells):
             cell = self.cells[name]
             try:
@@ -297,25 +288,26 @@ class StateFinder:
                 continue
             plain = value
             value, make = _through_method(name, value, lambda n=name, c=cell: _cell(n, c))
-            self._add(places, holders, seen, name, value, make, potential, logs,
-                      name=name.rpartition('.')[2] if value is plain else None)
+            found.add(name, value, make, name.rpartition('.')[2] if value is plain else None)
         for label, obj in roots:
-            if not isinstance(obj, _ARRAYS + _SCALARS) and is_holder(obj) \
-                    and id(obj) not in seen:
-                seen.add(id(obj))
-                holders.append((label, obj, 0))
-        for label, holder, depth in holders:   # (grows as objects are found)
+            if not isinstance(obj, ARRAYS + SCALARS) and is_holder(obj) \
+                    and id(obj) not in found.seen:
+                found.seen.add(id(obj))
+                found.holders.append((label, obj, 0))
+        for label, holder, depth in found.holders:   # (grows as objects are found)
             attributes = vars(holder)
             if self._add_properties(holder, names):
-                names = self._sorted()
+                names = self.sorted_names()
             for name in names:
                 if name in attributes:
-                    self._add(places, holders, seen, f'{label}.{name}', attributes[name],
+                    found.add(f'{label}.{name}', attributes[name],
                               lambda lb=f'{label}.{name}', h=holder, n=name:
-                              attribute(lb, h, n), potential, logs, name, depth + 1)
+                              attribute(lb, h, n), name, depth + 1)
                 elif potential:   # an attribute the call may create
-                    places.append(attribute(f'{label}.{name}', holder, name))
-        return places
+                    found.places.append(attribute(f'{label}.{name}', holder, name))
+        if visited is not None:
+            visited += found.holders
+        return found.places
 
     def _add_properties(self, holder, names):
         """Add the getters of the properties named of `holder`'s class, and the methods
@@ -335,23 +327,48 @@ class StateFinder:
                             if isinstance(vars(kind).get(name), types.FunctionType)]
         return added
 
-    def _sorted(self):
+    @property
+    def version(self):
+        """Grows whenever the names, namespaces or cells do (a function added)."""
+        return len(self.seen_codes)
+
+    def sorted_names(self):
         if self._names_sorted is None or len(self._names_sorted) != len(self.names):
             self._names_sorted = sorted(self.names)
         return self._names_sorted
 
-    def _add(self, places, holders, seen, label, value, make, potential, logs, name,
-             depth=0):
-        """Add the place `make()` of `value` (or `value` as a holder). `name`: the name
-        the code reaches it by (None: through a bound method); `logs()`: the log names."""
-        if type(value) is list and name is not None and name in logs():
+
+class _Found:
+    """What one `StateFinder.find` has found so far: places, holders (label, object,
+    depth) to look into, the ids of those, and the code read (into `code`, if any)."""
+    __slots__ = ('places', 'holders', 'seen', 'potential', 'logs', 'code')
+
+    def __init__(self, potential, logs, code):
+        self.places, self.holders, self.seen = [], [], set()
+        self.potential, self.logs, self.code = potential, logs, code
+
+    def add(self, label, value, make, name, depth=0):
+        """Add the place `make()` of `value` (or `value` as a holder, or as code). `name`:
+        the name the code reaches it by (None: through a bound method)."""
+        if type(value) is list and name is not None and name in self.logs():
             place = make()
             place.log = True
-            places.append(place)
+            self.places.append(place)
             return
-        if is_data(value) or (potential and type(value) in (list, dict)):
-            places.append(make())   # (a list that may get arrays: state if it does)
-        elif depth < _DEPTH and is_holder(value) and id(value) not in seen:
-            seen.add(id(value))
-            holders.append((label, value, depth))
-
+        if isinstance(value, _CODE_TYPES):   # (modules, functions: never state)
+            if self.code is not None:
+                self.code[label] = value
+            return
+        if is_data(value) or (self.potential and type(value) in (list, dict)):
+            self.places.append(make())   # (a list that may get arrays: state if it does)
+            return
+        holder = is_holder(value)
+        if holder and depth < _DEPTH and id(value) not in self.seen:
+            self.seen.add(id(value))
+            self.holders.append((label, value, depth))
+        if self.code is not None:   # (as `is_code` says, with what is known here)
+            if holder:   # (its methods: those of its class)
+                self.code[label + '.__class__'] = type(value)
+            plain = not holder and type(value) not in (list, tuple, dict)
+            if isinstance(value, _CODE) or (plain and is_pytree_leaf(value)):
+                self.code[label] = value

@@ -17,6 +17,8 @@ of one hidden stack per module:
 - `batch`: how many iterations of the vectorised loops being traced run side by side
   (runtime.loops.vectorized): a value traced in their body stands for that many
   (runtime.staging.item_branches sizes branches by it);
+- `parts`: the items that the bodies of the vectorised loops being traced take of the
+  arrays they read at their indices, innermost last (runtime.items.parts);
 - `autodiff`, `unroll_loops` and `sequential_sums`: the loop options in force
   (runtime.staging.loop_autodiff, runtime.loops.loop_policy, runtime.loops.reductions);
 - `on_call`: while a converted Function is traced, told of each converted function its
@@ -66,6 +68,7 @@ class TracingContext:
     range_items: list = dataclasses.field(default_factory=list)
     calls: dict = dataclasses.field(default_factory=dict)
     batch: int = 1
+    parts: tuple = ()
     autodiff: str = None
     unroll_loops: bool = None
     sequential_sums: bool = None

@@ -25,7 +25,7 @@ INDEPENDENT = [
      def f(x, out):
          for i in range(x.shape[0]):
              out[i] = jnp.sin(x[i]) * 2
-     """, ["axis 0 writes ['out']"]),
+     """, ["axis 0 writes ['out'] reads ['x']"]),
     ("""
      def f(x, out):
          n, m = x.shape
@@ -33,7 +33,7 @@ INDEPENDENT = [
              for j in range(m):
                  t = x[i, j]
                  out[i, j] = t * t + abs(t)
-     """, ["axis 0 writes ['out']", "axis 1 writes ['out']"]),
+     """, ["axis 0 writes ['out'] reads ['x']", "axis 1 writes ['out'] reads ['x']"]),
     ("""
      def julia(zr, zi, c, out):
          for i in range(zr.shape[0]):
@@ -43,7 +43,8 @@ INDEPENDENT = [
                      x, y = x * x - y * y + c, 2.0 * x * y
                      k += 1
                  out[i, j] = k
-     """, ["axis 0 writes ['out']", "axis 1 writes ['out']"]),
+     """, ["axis 0 writes ['out'] reads ['zi', 'zr']",
+           "axis 1 writes ['out'] reads ['zi', 'zr']"]),
     ("""
      def conv(image, filt, result):
          for i in range(2, 10):
@@ -54,14 +55,30 @@ INDEPENDENT = [
                          num += filt[ii, jj] * image[i - 2 + ii, j - 2 + jj]
                  result[i, j] = num
      """, ["axis 0 writes ['result']", "axis 1 writes ['result']",
-           "axis 2 writes [] reduces 'num' (sum)", "axis 3 writes [] reduces 'num' (sum)"]),
+           "axis 2 writes [] reduces 'num' (sum) reads ['filt']",
+           "axis 3 writes [] reduces 'num' (sum) reads ['filt']"]),
     ("""
      def f(x, a, b):
          for i in range(3, 9, 2):
              a[i, 0] = x[i]
              a[i, 1] = a[i, 0] * 2
              b[i] += a[i, 1] if x[i] > 0 else math.sqrt(2.0)
-     """, ["axis 0 writes ['a', 'b']"]),
+     """, ["axis 0 writes ['a', 'b'] reads ['x']"]),
+    ("""
+     def nbody_like(pos, mass, out, k):
+         for i in range(pos.shape[0]):
+             s = 0.0
+             for j in range(pos.shape[0]):
+                 s += (pos[j, 0] - pos[i, 0]) * mass[j] + pos[i + 1, 1] + k[0, j]
+             out[i] = s
+     """, ["axis 0 writes ['out'] reads ['pos']",
+           "axis 1 writes [] reduces 's' (sum) reads ['mass', 'pos']"]),
+    ("""
+     def f(x, y, out):
+         for i in range(x.shape[0]):
+             y = x * 2
+             out[i] = y[i] + x[i - 1] + x[i + 1]
+     """, ["axis 0 writes ['out']"]),
 ]
 
 

@@ -47,7 +47,8 @@ def train_lax(w, xs, ys):
 
 
 def rows_doubled_where_positive(w, xs, ys):
-    """A loop over the sharded rows that writes each row of the result (vectorised)."""
+    """A loop over the sharded rows that writes each row of the result (vectorised: the
+    body takes the rows of `xs` and `ys`, no gather over the index range)."""
     out = xs * 0.0
     for i in range(xs.shape[0]):
         row = xs[i]
@@ -62,7 +63,8 @@ def rows_doubled_lax(w, xs, ys):
 
 
 def clipped_total(w, xs, ys):
-    """A sum over the sharded labels under a staged `if` (a reduction)."""
+    """A sum over the sharded labels under a staged `if` (a reduction over the items of
+    `ys`: one all-reduce, as the hand-written sum has)."""
     total = 0.0
     for i in range(ys.shape[0]):
         if ys[i] > 0.5:
@@ -128,22 +130,7 @@ def outcomes():
     return json.loads(done.stdout.splitlines()[-1])
 
 
-LOST_SHARDING = pytest.mark.xfail(strict=True, reason=(
-    'project bug (performance): the vectorised loop reads `xs[i]` by a gather over the '
-    'index range, which XLA partitions as a replicated result plus an all-reduce; `jax.vmap` '
-    'over the rows keeps them sharded (values are right). Needs read-only arrays indexed by '
-    'the loop index passed to the vmapped body as parts, as carried arrays are'))
-
-
-GATHER_BEFORE_0_8 = pytest.mark.xfail(
-    jax.__version_info__ < (0, 8), strict=True, reason=(
-        'project bug (performance), JAX 0.7 only: the same gather of `ys[i]` before the sum '
-        'costs a second all-reduce there (the hand-written sum has one)'))
-MARKS = {rows_doubled_where_positive: [LOST_SHARDING], clipped_total: [GATHER_BEFORE_0_8]}
-
-
-@pytest.mark.parametrize('case', [
-    pytest.param(fn.__name__, marks=MARKS.get(fn, [])) for fn in CASES])
+@pytest.mark.parametrize('case', [fn.__name__ for fn in CASES])
 def test_case(outcomes, case):
     assert outcomes[case] == 'ok', outcomes[case]
 

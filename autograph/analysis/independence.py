@@ -41,6 +41,12 @@ marks loops (passes.loops) leaves it sequential.
 `axis` is the position of the loop's variable among the written indices: 0 for a loop
 vectorised on its own, k for a loop nested in k enclosing loops that are vectorised
 too (the runtime vectorises it along that axis only when the enclosing loops were).
+
+`reads` are the arrays the loop only reads, at its own index: names it never assigns,
+read as `xs[i]`, `xs[i, ...]` or, nested, `xs[i, j]` and `pos[j, 0]` (the key starting
+with variables of the vectorised nest, this loop's among them). The runtime gives the
+vectorised body the iteration's item of each as an input (runtime.items.parts), where
+reading at a batched index would gather it.
 """
 import ast
 import dataclasses
@@ -73,12 +79,14 @@ class Independence:
     written: tuple
     reason: str = ''
     reductions: tuple = ()
+    reads: tuple = ()
 
     def dump(self):
         if self.axis is None:
             return f'sequential: {self.reason}'
         reduces = ''.join(f' reduces {name!r} ({kind})' for name, kind in self.reductions)
-        return f'axis {self.axis} writes {list(self.written)}{reduces}'
+        reads = f' reads {list(self.reads)}' if self.reads else ''
+        return f'axis {self.axis} writes {list(self.written)}{reduces}{reads}'
 
 
 class _Dependent(Exception):
@@ -140,7 +148,8 @@ class _Analysis:
             _Body(self, loop_vars, set(written)).block(node.body)
         except _Dependent as reason:
             return Independence(None, written, str(reason))
-        return Independence(len(prefix), written, reductions=reductions)
+        return Independence(len(prefix), written, reductions=reductions,
+                            reads=_reads(node.body, loop_vars, set(written)))
 
     def _header(self, node):
         if not isinstance(node.target, ast.Name):
@@ -190,6 +199,27 @@ def _written_arrays(stmts):
                         names.add(part.value.id)
     return names
 
+
+def _reads(stmts, loop_vars, written):
+    """The names the statements read at the loop's own index (`xs[i, ...]`, the key's
+    leading variables of the nest `loop_vars` including the last, this loop's) and
+    never assign (see the module docstring)."""
+    assigned, found = set(written) | set(loop_vars), set()
+    for stmt in stmts:
+        for node in nodes(stmt):
+            if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+                assigned.add(node.id)
+            elif isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load) \
+                    and isinstance(node.value, ast.Name):
+                key = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+                leading = []
+                for part in key:
+                    if not (isinstance(part, ast.Name) and part.id in loop_vars):
+                        break
+                    leading.append(part.id)
+                if loop_vars[-1] in leading:
+                    found.add(node.value.id)
+    return tuple(sorted(found - assigned))
 
 
 class _Body:

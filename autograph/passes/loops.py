@@ -24,13 +24,18 @@ see analysis.accumulators) gets `reductions={'s': 'sum'}` too: the runtime reduc
 their iterations' contributions at once. A loop that also carries an array whose only
 bindings in it are the write-backs of its views (`n = ag.write_view(n, k_key, k)`,
 passes.views: `k = n[i]; k -= 1`) gets `unchanged=('n',)`: vectorised only where the
-iterations give it back unchanged when the program is traced (`n[i]` was a copy).
+iterations give it back unchanged when the program is traced (`n[i]` was a copy). One
+that reads arrays at its own index (`x[i]`, never assigning `x`) gets `reads=('x',)`:
+the runtime cuts them as it cuts the arrays the loop writes, instead of reading at the
+batched index (runtime.items.parts); passes.sequences routes such reads through
+`ag.getitem`.
 
     for i in range(n):                 def loop_body(i, out):
         out[i] = jnp.sin(x[i])     ->      out = ag.setitem(out, i, jnp.sin(x[i]))
                                            return out
                                        out = ag.for_stmt(ag.range(n), loop_body, (out,),
-                                                         names=('out',), independent_axis=0)
+                                                         names=('out',), independent_axis=0,
+                                                         reads=('x',))
 """
 import ast
 
@@ -108,8 +113,8 @@ class Loops:
     def independence(self, node, carried, shared, fields, keywords, through_views):
         """The keywords `independent_axis=k` (the axis along which the loop's iterations
         are independent), `reductions={name: kind}` (its accumulators that it carries)
-        and `unchanged=(name, ...)` (the bases of views it carries, `through_views`), or
-        none."""
+        `unchanged=(name, ...)` (the bases of views it carries, `through_views`) and
+        `reads=(name, ...)` (the arrays it reads at its index), or none."""
         verdict = self.ctx.independent_loops.get(node)
         if verdict is None or verdict.axis is None:
             return []
@@ -128,6 +133,8 @@ class Loops:
             marks.append(ast.keyword(arg='reductions', value=ast.Dict(
                 keys=[ast.Constant(n) for n, _ in reduced],
                 values=[ast.Constant(k) for _, k in reduced])))
+        if verdict.reads:
+            marks.append(ast.keyword(arg='reads', value=templates.strings(verdict.reads)))
         return marks
 
 

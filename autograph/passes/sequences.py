@@ -10,6 +10,9 @@ which may be traced.
     x[:, j:j + 3]    -> ag.windows(x, (slice(None, None, None), ag.span(j, 3)))
     x[0], x[1:], x[:, j], x.at[i]     stay (a constant, a literal slice or a tuple of
                                          indices: array indexing, which JAX handles itself)
+    x[i, j], x[i, :]  -> ag.getitem(x, (i, j)), ag.getitem(x, (i, slice(None)))
+                         in a loop over i marked independent that reads `x` at its index
+                         (analysis.independence: a vectorised body reads its own item)
     [0] * (n + 1)    -> ag.repeat([0], n + 1)    (a list literal repeated)
 
 `ag.getitem` is `seq[i]` unless `seq` is a Python list or tuple and `i` is traced; then it
@@ -26,6 +29,20 @@ from autograph.site_facts import computed_index, traced_bounds
 
 
 class _Indexing(ScopeTransformer):
+    def __init__(self, root, ctx):
+        super().__init__(root, ctx)
+        self.loop_reads = []   # (loop variable, names read at it) of the loops around
+
+    def visit_For(self, node):
+        verdict = self.ctx.independent_loops.get(node)
+        if verdict is None or not verdict.reads:
+            return self.generic_visit(node)
+        self.loop_reads.append((node.target.id, set(verdict.reads)))
+        try:
+            return self.generic_visit(node)
+        finally:
+            self.loop_reads.pop()
+
     def visit_Subscript(self, node):
         self.generic_visit(node)
         if not isinstance(node.ctx, ast.Load) or (
@@ -35,10 +52,23 @@ class _Indexing(ScopeTransformer):
             return ast.copy_location(self._slice(node.value, node.slice), node)
         if isinstance(node.slice, ast.Tuple) and any(traced_bounds(e) for e in node.slice.elts):
             return ast.copy_location(self._slices(node.value, node.slice), node)
+        if self._read_at_index(node):
+            return ast.copy_location(ast.Call(func=self.ctx.runtime('getitem'), args=[
+                node.value, _key(node.slice)], keywords=[]), node)
         if not computed_index(node.slice):
             return node
         return ast.copy_location(ast.Call(func=self.ctx.runtime('getitem'),
                                           args=[node.value, node.slice], keywords=[]), node)
+
+    def _read_at_index(self, node):
+        """`x[i, ...]` in a loop over `i` that reads `x` at its index (see
+        analysis.independence): the runtime reads the iteration's item of `x`."""
+        if not (isinstance(node.slice, ast.Tuple) and node.slice.elts
+                and isinstance(node.value, ast.Name)):
+            return False
+        first, name = node.slice.elts[0], node.value.id
+        return isinstance(first, ast.Name) and any(
+            first.id == variable and name in names for variable, names in self.loop_reads)
 
     def _slice(self, value, index):
         """`ag.window(x, i, k, ...)` for a slice of at most `k` items from `i` (see
@@ -47,12 +77,8 @@ class _Indexing(ScopeTransformer):
         if found is not None:
             return ast.Call(func=self.ctx.runtime('window'), args=[value, *found.args],
                             keywords=found.keywords)
-        bounds = [b if b is not None else ast.Constant(value=None)
-                  for b in (index.lower, index.upper, index.step)]
-        while len(bounds) > 1 and isinstance(bounds[-1], ast.Constant) and \
-                bounds[-1].value is None:
-            bounds.pop()
-        return ast.Call(func=self.ctx.runtime('getslice'), args=[value, *bounds], keywords=[])
+        return ast.Call(func=self.ctx.runtime('getslice'), args=[value, *_bounds(index)],
+                        keywords=[])
 
     def _slices(self, value, index):
         """`ag.windows(x, (ag.span(i, k), slice(a, b), ...))` for `x[i:i + k, a:b, ...]`."""
@@ -128,6 +154,24 @@ class _Indexing(ScopeTransformer):
 
 
 transform = _Indexing.transform
+
+
+def _key(index):
+    """An index tuple as an expression: its slices as `slice(...)` calls."""
+    return ast.Tuple(elts=[
+        ast.Call(func=templates.name('slice'), args=_bounds(item), keywords=[])
+        if isinstance(item, ast.Slice) else item for item in index.elts], ctx=ast.Load())
+
+
+def _bounds(index):
+    """The bounds of the slice `index` as arguments: None where absent, trailing Nones
+    left out (`slice(None)` for `:`)."""
+    bounds = [b if b is not None else ast.Constant(value=None)
+              for b in (index.lower, index.upper, index.step)]
+    while len(bounds) > 1 and isinstance(bounds[-1], ast.Constant) and \
+            bounds[-1].value is None:
+        bounds.pop()
+    return bounds
 
 
 def span(index, ctx):

@@ -24,6 +24,7 @@ from ..checks.raises import raise_if
 from .masked import selected
 from ..errors import here
 from ..messages import boolean_mask, sequence_index, traced_repeat
+from . import parts
 from ..values.item_copies import guarded
 from ..values.stacked import Stacked
 from ..values.types import aval, cast, promoted
@@ -31,10 +32,17 @@ from ..values.split import any_traced, is_traced
 
 
 def getitem(seq, index):
-    """Python reference: `seq[index]`."""
+    """Python reference: `seq[index]`.
+
+    In the body of a vectorised loop, an array it reads at its index gives the
+    iteration's item (runtime.items.parts)."""
     index = present(index, lambda: TypeError(
         f'{type(seq).__name__} indices must be integers or slices, not NoneType'))
     if isinstance(seq, jax.Array):
+        found = parts.lookup(seq, index)
+        if found is not None:
+            item, rest = found
+            return _array_item(item, rest) if rest else item
         return _array_item(seq, index)
     if is_traced(index) and type(seq) is dict:
         return _dict_item(seq, index)

@@ -33,6 +33,13 @@ user's full key (`out[i, j]`), the leading loop indices dropped. A nested loop m
 with the next axis vectorises again over its Slots; any other inner loop or branch
 carries them like any array (they are pytrees).
 
+An array the body only reads at the loop index (`reads`, marked by the converter:
+`xs[i]`, `pos[j, 0]`, nested `xs[i, j]`) is cut the same way, where the range is within
+its first axis: the body takes the iteration's item as an input (runtime.items.parts),
+and `xs[i]` reads it instead of gathering at the batched index; the array itself goes
+to `jax.vmap` where the range is its whole first axis (a sharded array keeps its
+sharding).
+
 The loop is vectorised only when it is being staged by JAX with no framework embedded
 (runtime.backends.dispatch), its range has Python bounds that index every carried array
 in range (no negative index, which would wrap onto another iteration's item), and each
@@ -42,17 +49,20 @@ returns None and the caller runs the ordinary loop: the same values, sequentiall
 """
 import jax
 from jax import lax
+from jax.extend.core import Var
 from jax._src.lax.lax import _convert_element_type  # the only way to make a weak type
 
 from .. import context
 from ..backends import dispatch
 from . import iterables, reductions as reductions_, selects
 from .loop_policy import log
-from ..items import slicing
+from ..items import parts as parts_, slicing
 from ..staging import loops
 from ..staging.trace import State, trace
 from ..values.slot import Slot
+from ..values.split import is_traced
 from ..values.types import aval, item_type, promoted, same_type, zeros
+from ..values.varying import axes_of, typed
 
 
 def wanted(unroll):
@@ -65,12 +75,13 @@ def wanted(unroll):
 
 
 def loop(iterable, body, values, names, axis, require_traced, reductions=None,
-         unchanged=()):
+         unchanged=(), reads=()):
     """The loop `for i in iterable: values = body(i, *values)` vectorised along `axis`
     of the carried arrays (see the module docstring), or None where it is not.
     `reductions` ({name: kind}) are its accumulators (runtime.loops.reductions);
     `unchanged` names arrays the loop carries that each iteration must give back as
-    they came in (the bases of views that were copies): each iteration gets them whole.
+    they came in (the bases of views that were copies): each iteration gets them whole;
+    `reads` are the arrays its body reads at `i` (runtime.items.parts).
 
     `require_traced` raises loops.NothingTraced when the body computes nothing from
     traced values (as the staged loop does: such a loop stays Python)."""
@@ -90,20 +101,21 @@ def loop(iterable, body, values, names, axis, require_traced, reductions=None,
     if len(iterable) == 0:
         return tuple(values)
     r = _increasing(iterable)
-    found = _traced(body, names, values, parts, kinds, whole, axis, r)
+    read = _readable(reads, r)
+    found = _traced(_reading(body, read), names, values, parts, kinds, whole, axis, r, read)
     if found is None:
         return None
     traced, inputs, types = found
-    if require_traced:
+    if require_traced and not _reads_traced(traced, read):
         loops._require_traced(traced)
     count = lax.iota(loops._index_type().dtype, len(r))
     index = _convert_element_type(count if r.step == 1 else count * r.step, weak_type=True)
     index = index if r.start == 0 else index + r.start
-    rows = [x if part is None else lax.slice_in_dim(part, r.start, r.stop, r.step)
-            for x, part in zip(inputs, parts)]
-    batched = (True,) + tuple(part is not None for part in parts)
+    rows = [x if part is None else _rows(part, r) for x, part in zip(inputs, parts)]
+    batched = (True,) * (1 + len(read)) + tuple(part is not None for part in parts)
     new_rows = jax.vmap(lambda *args: selects.evaluate(traced.jaxpr, batched, *args),
-                        in_axes=tuple(0 if b else None for b in batched))(index, *rows)
+                        in_axes=tuple(0 if b else None for b in batched))(
+        index, *[_rows(a, r) for a in read], *rows)
     return tuple(
         v if fixed else reductions_.combine(kind, v, new, t) if kind
         else _write(part, r, new, v, axis)
@@ -111,9 +123,10 @@ def loop(iterable, body, values, names, axis, require_traced, reductions=None,
                                                  new_rows))
 
 
-def _traced(body, names, values, parts, kinds, whole, axis, r):
+def _traced(body, names, values, parts, kinds, whole, axis, r, read):
     """(the body traced over one iteration, its inputs, the accumulators' types) or
-    None. A Slot stands for each part; each accumulator starts as its kind's identity,
+    None. The body takes the index, the item of each array it reads (`read`), then its
+    state. A Slot stands for each part; each accumulator starts as its kind's identity,
     of the type the sequential loop carries it as: the type before the loop, promoted
     (as runtime.staging.carry does) until one iteration gives it back. A value the loop
     must give back unchanged (`whole`) is itself: None where an iteration changes it."""
@@ -129,10 +142,11 @@ def _traced(body, names, values, parts, kinds, whole, axis, r):
             return None
         leaves, state = State.flatten(names, inputs)
         with context.setting(batch=context.current().batch * len(r)):
-            traced = trace(body, state, [loops._index_type()] + [aval(x) for x in leaves],
-                           names, n_extra=1, errors=None)
+            traced = trace(body, state, [loops._index_type()] + [_item_type(a) for a in read]
+                           + [aval(x) for x in leaves], names, n_extra=1 + len(read),
+                           errors=None)
         if not _keeps_types(state, leaves, traced, kinds) \
-                or not _gives_back(traced, whole):
+                or not _gives_back(traced, whole, 1 + len(read)):
             return None
         settled = [kind and promoted(t, out)
                    for kind, t, out in zip(kinds, types, traced.out_avals())]
@@ -146,11 +160,11 @@ def _traced(body, names, values, parts, kinds, whole, axis, r):
     return None
 
 
-def _gives_back(traced, whole):
+def _gives_back(traced, whole, n_extra):
     """Whether the traced iteration returns each `whole` value as it took it (one leaf
-    per value, after the index: the same jaxpr variable in and out)."""
+    per value, after the `n_extra` leading inputs: the same jaxpr variable in and out)."""
     jaxpr = traced.jaxpr.jaxpr
-    return all(out is v for out, v, fixed in zip(jaxpr.outvars, jaxpr.invars[1:], whole)
+    return all(out is v for out, v, fixed in zip(jaxpr.outvars, jaxpr.invars[n_extra:], whole)
                if fixed)
 
 
@@ -166,6 +180,74 @@ def _windowed(body, r):
         with slicing.range_item(i, items):
             return body(i, *state)
     return windowed
+
+
+def read_arrays(body, names):
+    """The values of the variables `names` that the function `body` reads, from its
+    closure or its globals (those unbound left out): the arrays a loop body reads at its
+    index (the converter names them; see runtime.items.parts)."""
+    if not names:
+        return ()
+    code, cells = getattr(body, '__code__', None), getattr(body, '__closure__', None) or ()
+    closure = dict(zip(code.co_freevars, cells)) if code is not None else {}
+    found = []
+    for name in names:
+        if name in closure:
+            try:
+                found.append(closure[name].cell_contents)
+            except ValueError:   # (an empty cell: the variable is unbound)
+                pass
+        elif name in getattr(body, '__globals__', {}):
+            found.append(body.__globals__[name])
+    return tuple(found)
+
+
+def _readable(arrays, r):
+    """The arrays the body reads at the index of range `r` that the loop cuts: each of
+    `arrays` (a JAX array with an item at every index of `r`) and the items of it that
+    the vectorised loops around give their iterations (runtime.items.parts.derived)."""
+    found = []
+    for array in arrays:
+        for a in parts_.derived(array):
+            if isinstance(a, jax.Array) and a.ndim >= 1 and isinstance(a.shape[0], int) \
+                    and _in_bounds(r, [a]) and not any(a is b for b in found):
+                found.append(a)
+    return found
+
+
+def _reading(body, read):
+    """`body(i, *state)` as a function of `(i, *items, *state)`: the items of the arrays
+    `read` at `i` (see runtime.items.parts)."""
+    if not read:
+        return body
+
+    def reading(i, *args):
+        with parts_.reading(read, i, args[:len(read)]):
+            return body(i, *args[len(read):])
+    return reading
+
+
+def _item_type(array):
+    """The type of `array[i]`, weak when the array is (as its items read by indexing)."""
+    t = aval(array)
+    return typed(t.shape[1:], t.dtype, t.weak_type, axes_of(t))
+
+
+def _reads_traced(traced, read):
+    """Whether the body uses the item of a traced array it reads (then it computes from
+    traced values, though it may close over none)."""
+    jaxpr = traced.jaxpr.jaxpr
+    used = {v for eqn in jaxpr.eqns for v in eqn.invars if isinstance(v, Var)} | {
+        v for v in jaxpr.outvars if isinstance(v, Var)}
+    return any(is_traced(a) and v in used for a, v in zip(read, jaxpr.invars[1:]))
+
+
+def _rows(array, r):
+    """The items of `array` at the indices of the increasing range `r` (the array itself
+    where that is all of them)."""
+    if r.start == 0 and r.step == 1 and len(r) == array.shape[0]:
+        return array
+    return lax.slice_in_dim(array, r.start, r[-1] + 1, r.step)
 
 
 def _part(value, axis):

@@ -77,7 +77,8 @@ def _while(test, body, values, names, maximum_iterations):
 
 def for_stmt(iterable, body, state=(), names=(), extra_test=None, unroll=None,
              autodiff=None, fields=None, nonlocals=(), iterator=None, aliased=(),
-             independent_axis=None, reductions=None, sequential_sums=None, unchanged=()):
+             independent_axis=None, reductions=None, sequential_sums=None, unchanged=(),
+             reads=()):
     """Python reference:
 
         for item in iterable:
@@ -102,10 +103,13 @@ def for_stmt(iterable, body, state=(), names=(), extra_test=None, unroll=None,
     where it can be (see runtime.loops.vectorized), its accumulators `reductions`
     ({name: kind}) reduced at once (runtime.loops.reductions), the arrays `unchanged`
     it carries passed whole to every iteration, which must give them back as they came
-    (the bases of views that were copies); `sequential_sums`
+    (the bases of views that were copies), the arrays `reads` names read by the body at
+    the index as items (runtime.items.parts); `sequential_sums`
     (a `set_loop_options` directive) keeps Python's order of float sums in this loop
     and those nested in it.
     """
+    independent = None if independent_axis is None else (
+        independent_axis, reductions, unchanged, vectorized.read_arrays(body, reads))
     if iterator is not None and extra_test is not None and not is_traced(iterable) \
             and builtins.iter(iterable) is iterable:
         extra_test = _untraced_exit(extra_test, iterator, here())
@@ -116,8 +120,6 @@ def for_stmt(iterable, body, state=(), names=(), extra_test=None, unroll=None,
     if framework is not None:
         return statement.finish(framework.for_stmt(iterable, body, statement.values,
                                                    statement.names, extra_test))
-    independent = None if independent_axis is None else (independent_axis, reductions,
-                                                         unchanged)
     with loop_autodiff.autodiff_mode(autodiff), reductions_.sequential_sums(sequential_sums):
         values = statement.staged(lambda objects: _for(
             iterable, objects.wrap(body, leading=1), objects.state, objects.all_names,
@@ -172,8 +174,8 @@ def _items_for(iterable, items, body, values, names, extra_test, unroll,
     always tried staged first: its items are traced): one staged loop (vectorised when
     its iterations are independent), or the Python loop. A range loop that carries or
     sees a framework's values is the framework's to stage. `independent`: (axis,
-    reductions, unchanged) of a loop the converter proved independent (see
-    `for_stmt`)."""
+    reductions, unchanged, arrays read at the index) of a loop the converter proved
+    independent (see `for_stmt`)."""
     location = here(2)
     rows = isinstance(items, TracedIterable)
     framework = None if rows else dispatch.range_lowering_for(values, body)

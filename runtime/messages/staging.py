@@ -24,6 +24,18 @@ def changed_and_replaced(name, location):
         fix='Change it in place on every path, or assign a copy on every path')
 
 
+def aliased_on_some_paths(name, location):
+    """`name` is bound to an existing list or dict on a path of a staged statement, but
+    to another object (or one that path changed) on another."""
+    return problem(
+        IN_PLACE_CHANGE, f"'{name}' is bound to an existing list or dict on one path of the "
+                         f"staged statement", location,
+        happened='but to another object on another path (or that path changed it)',
+        why='staged code cannot decide at run time which object the name refers to '
+            'afterwards, so changes made through it could reach the wrong one',
+        fix='Bind it to the same object on every path, or assign a copy on every path')
+
+
 def pytree_changed_in_place(name, type_name, location):
     """`name`, a pytree of `type_name`, is changed in place in a staged statement."""
     return problem(

@@ -29,7 +29,7 @@ import sys
 import jax
 
 from ..errors import here
-from ..messages import changed_and_replaced, pytree_changed_in_place
+from ..messages import aliased_on_some_paths, changed_and_replaced, pytree_changed_in_place
 from .. import context
 from ..context import staged_depth
 from ..values.maybe import Maybe
@@ -57,12 +57,16 @@ class Mutations:
         self.kept = {}          # output index -> the input a traced path changed in place
         self.replaced = set()   # output indices a traced path rebound
         self.sources = {}       # output index -> the inputs the traced paths returned it as
+        self.paths = 0          # traced paths recorded
+        self.existing = _closure_containers(watch)   # id -> (container, contents)
+        self.aliases = {}       # output index -> [(existing container, changed?)] per path
         self.all_names = self.names + tuple(label for label, _, _ in self.fields)
         self.state = self.values + tuple(_get(*field) for field in self.fields)
 
     @property
     def active(self):
-        return bool(self.fields) or any(_contents(v) is not None for v in self.values)
+        return bool(self.fields) or bool(self.existing) or any(
+            _contents(v) is not None for v in self.values)
 
     def wrap(self, fn, leading=0, returns_state=True):
         """`fn(*leading, *values)` as a function of the whole state (values and fields),
@@ -99,6 +103,7 @@ class Mutations:
         return wrapped
 
     def _record(self, values, before, out):
+        self.paths += 1
         for i, new in enumerate(out):
             source = next((j for j, value in enumerate(values) if value is new or (
                 type(value) is dict and context.changed_dict(value) is new)), None)
@@ -107,6 +112,9 @@ class Mutations:
                 and before[source] is not None else None)
             if source is None:
                 self.replaced.add(i)
+                known = self.existing.get(id(new))
+                if known is not None and known[0] is new:   # (`e = d`: d existed before)
+                    self.aliases.setdefault(i, []).append((new, _contents(new) != known[1]))
             elif before[source] is not None and _contents(new) != before[source]:
                 self.kept[i] = source
 
@@ -119,6 +127,9 @@ class Mutations:
                 _set(field, value)
         out = []
         for i, (name, after) in enumerate(zip(self.names, results)):
+            if i in self.aliases:
+                out.append(self._aliased(i, name))
+                continue
             if i not in self.kept:
                 out.append(self._unchanged(i, after))
                 continue
@@ -141,6 +152,34 @@ class Mutations:
         if len(sources) != 1 or None in sources or i in self.replaced:
             return after
         return self.values[next(iter(sources))]
+
+
+    def _aliased(self, i, name):
+        """Output `i`, bound on some traced path to a list or dict that existed before the
+        statement (`e = d`): that very object when every path binds it and none changes
+        it, else the named error (which object the name refers to would be decided at run
+        time, and changes through it would reach a copy)."""
+        found = self.aliases[i]
+        first = found[0][0]
+        if len(found) == self.paths and all(obj is first and not changed
+                                            for obj, changed in found):
+            return first
+        raise aliased_on_some_paths(name, here())
+
+
+def _closure_containers(watch):
+    """{id: (container, its contents)} for the lists and dicts that the closures of the
+    statement's branches or body hold (see runtime.state.watches.Reach)."""
+    found = {}
+    for fn in getattr(watch, 'functions', ()) or ():
+        for cell in getattr(fn, '__closure__', None) or ():
+            try:
+                value = cell.cell_contents
+            except ValueError:
+                continue
+            if isinstance(value, _MUTABLE):
+                found[id(value)] = (value, _contents(value))
+    return found
 
 
 def _flagged_dict(target, after):

@@ -2,7 +2,7 @@
 as `ag` (or a hygienic variant) and uses only these names."""
 from .checks.asserts import assert_
 from .python import calls as _calls
-from .python.calls import call, call_writing, written
+from .python.calls import call, call_writing, given, written
 from .operators.comparisons import compare
 from .operators.conditionals import if_chain, if_exp, if_exp_chain, if_stmt, static
 from .operators.logical import and_, not_, or_
@@ -53,7 +53,7 @@ __all__ = ['Undefined', 'all', 'and_', 'any', 'assert_', 'bool', 'call', 'call_w
            'caused', 'check_defined', 'check_field', 'compare', 'complex', 'comprehension_test', 'emit',
            'enumerate', 'eq',
            'filter',
-           'float', 'for_stmt', 'format', 'getattr', 'getitem', 'hasattr', 'getslice', 'handlers', 'if_chain',
+           'float', 'for_stmt', 'format', 'getattr', 'getitem', 'given', 'hasattr', 'getslice', 'handlers', 'if_chain',
            'if_exp', 'if_exp_chain', 'if_stmt', 'in_', 'int', 'item', 'is_', 'is_not', 'keep',
            'len', 'max',
            'message', 'message_percent', 'method_fields', 'min', 'ne', 'not_', 'or_', 'pow',

@@ -196,9 +196,11 @@ def test_census_lists_functions_innermost_first_and_stops_at_the_limit():
     ('def f(a, v):\n a[:2] = v\n a = a * 2\n return a',
      ["written ['a']", 'save a before line 3', 'line 4 reports saved a']),
     ('def f(a, c):\n if c:\n  a = a * 2\n a[0] = 1',
-     ['written []', 'a written at line 4', 'a returned at end']),
+     ["written ['a']", 'save a before line 3', 'flag a', 'end reports a or saved a']),
     ('def f(a, n):\n for i in n:\n  a[i] = 0\n  a = a + 1',
-     ['written []', 'a written at line 3', 'a rebound at line 4', 'a returned at end']),
+     ["written ['a']", 'flag a', 'select a before line 4', 'end reports a or saved a']),
+    ('def f(a, n):\n a[0] = 1\n for a in n:\n  a[0] = 0\n return a',   # (no flag
+     ["written ['n']", 'a rebound at line 3', 'a returned at line 5']),  # follows a target)
 ])
 def test_entry_values(code, dump):
     from autograph.analysis.written_parameters import entry_of_tree

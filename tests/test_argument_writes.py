@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import autograph
-from tests.helpers import assert_same
+from tests.helpers import assert_same, primitives
 
 
 def sort_and_log(names, log, d, x):
@@ -166,6 +166,23 @@ def rebinds_to_part_of_the_result(x):
     return x * k
 
 
+def doubles_after_writing(b):
+    b[0] = 7.0
+    return b * 2
+
+
+def gives_a_copy_to_a_helper(a):
+    a[1] = 1.0
+    a = a * 3
+    a = doubles_after_writing(a)   # (writes the copy, not the caller's array)
+    return a
+
+
+def rebinds_to_an_expression_of_the_helpers_result(a):
+    a = sums_after_writing(a) + a   # (the write comes before the rebinding)
+    return a
+
+
 def write_then_loop(a, n):
     a[1] += 5.0
     a = a * 1.0
@@ -180,9 +197,12 @@ def write_then_loop(a, n):
     (calls_rebinding_helper, lambda: (np.arange(4.0),)),
     (rebinds_to_the_result, lambda: (np.arange(4.0),)),
     (rebinds_to_part_of_the_result, lambda: (np.arange(4.0),)),
+    (gives_a_copy_to_a_helper, lambda: (np.arange(4.0),)),
+    (rebinds_to_an_expression_of_the_helpers_result, lambda: (np.arange(4.0),)),
     (write_then_loop, lambda: (np.arange(3.0), 4)),
     (write_then_loop, lambda: (np.arange(3.0), jnp.array(4))),
-], ids=['own', 'view', 'helper', 'same-name', 'tuple-target', 'loop', 'traced-loop'])
+], ids=['own', 'view', 'helper', 'same-name', 'tuple-target', 'copy-to-helper',
+        'hoisted-call', 'loop', 'traced-loop'])
 @pytest.mark.parametrize('jit', [True, False])
 def test_writes_before_a_rebinding_reach_the_caller(fn, make, jit):
     same_effects(fn, make, calls=2, jit=jit)
@@ -211,21 +231,132 @@ def returned_on_some_paths(a, c):
     return a
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    'a parameter that is the caller\'s array on some paths only where it is written or '
-    'returned is not reported (the writes are lost for a NumPy argument, as before): '
-    'a conversion-time error refused valid programs (POT\'s `if log: log = {}`, a JAX '
-    'array given); a run-time error where a NumPy argument or a converted caller needs '
-    'the report is not built yet'))
 @pytest.mark.parametrize('fn,n', [(rebound_on_some_paths, 0), (rebound_in_a_loop, 2),
                                   (returned_on_some_paths, 0)])
 def test_a_parameter_the_callers_on_some_paths_only(fn, n):
     same_effects(fn, lambda: (np.arange(1.0, 4.0), n), calls=1)
 
 
+def view_of_a_parameter_rebound_on_some_paths(a, c):
+    if c > 0:
+        a = a * 2
+    v = a[1:]
+    v[0] = -5.0
+    return a
+
+
+def rebinds_through_a_helper_in_a_loop(a, n):
+    for _ in range(n):
+        a = rebinding_helper(a)   # (writes the caller's array in the first iteration)
+    return a
+
+
+def rebinds_through_a_helper_on_some_paths(a, c):
+    if c > 0:
+        a = a * 2
+    a = doubles_after_writing(a)
+    return a
+
+
+def calls_a_helper_rebinding_on_some_paths(a, c):
+    r = rebound_on_some_paths(a, c)
+    return r + a
+
+
+def gives_a_view_to_a_helper_rebinding_on_some_paths(a, c):
+    r = returned_on_some_paths(a[1:], c)
+    return r + a[:2]
+
+
+def calls_a_helper_rebinding_in_a_loop(a, n):
+    r = rebound_in_a_loop(a, n)
+    return r - a
+
+
+def rebound_on_some_paths_twice(a, c, d):
+    a[2] = 5.0
+    if c > 0:
+        a = a + 1.0
+    a[1] += 3.0
+    if d > 0:
+        a = a * 3.0
+    a[0] = -1.0
+    return a
+
+
+ON_SOME_PATHS = [rebound_on_some_paths, returned_on_some_paths,
+                 view_of_a_parameter_rebound_on_some_paths,
+                 rebinds_through_a_helper_on_some_paths,
+                 calls_a_helper_rebinding_on_some_paths,
+                 gives_a_view_to_a_helper_rebinding_on_some_paths]
+IN_LOOPS = [rebound_in_a_loop, rebinds_through_a_helper_in_a_loop,
+            calls_a_helper_rebinding_in_a_loop]
+
+
+@pytest.mark.parametrize('fn,c', [(fn, c) for fn in ON_SOME_PATHS for c in (
+    2.0, -2.0, jnp.array(2.0), jnp.array(-2.0))] + [(fn, n) for fn in IN_LOOPS for n in (
+        0, 1, 3, jnp.array(0), jnp.array(3))])
+@pytest.mark.parametrize('jit', [True, False])
+def test_a_parameter_the_callers_on_some_paths_reports_the_callers_array(fn, c, jit):
+    """Rebound under a Python or a traced `if`, in a Python or a staged loop, by the
+    function or by a helper it calls: the caller's NumPy array after the call (and the
+    result) are Python's, on two calls; under the caller's jax.jit, the result."""
+    same_effects(fn, lambda: (np.arange(1.0, 4.0), c), calls=2, jit=jit)
+    assert_same(jax.jit(autograph.convert(fn))(np.arange(1.0, 4.0), c),
+                fn(np.arange(1.0, 4.0), c))
+
+
+@pytest.mark.parametrize('c,d', [(1, -1), (-1, 1), (jnp.array(1), jnp.array(-1)),
+                                 (jnp.array(-1), jnp.array(-1)), (jnp.array(1), 1)])
+def test_a_parameter_rebound_on_some_paths_twice(c, d):
+    same_effects(rebound_on_some_paths_twice, lambda: (np.arange(1.0, 4.0), c, d))
+
+
+def test_the_flag_is_in_the_code_only_where_a_parameter_is_the_callers_on_some_paths():
+    """A flag where the caller's array is known only at run time; none elsewhere, and
+    with a Python condition the compiled program selects nothing."""
+    assert 'a_is_arg' in autograph.to_code(rebound_on_some_paths)
+    for fn in (fill, write_then_rebind, negate_positives, write_then_loop):
+        assert '_is_arg' not in autograph.to_code(fn)
+    assert 'select_n' not in primitives(rebound_on_some_paths, np.arange(3.0), 1)
+    assert 'select_n' in primitives(rebound_on_some_paths, np.arange(3.0), jnp.array(1))
+
+
+def dict_rebound_on_some_paths(d, c):
+    if c > 0:
+        d = {'x': d['x'], 'y': 0.0}
+    d['y'] = 5.0
+    return d['x']
+
+
+def test_a_dict_rebound_on_some_paths_takes_the_keys_it_has():
+    """A traced choice between two dicts of one structure: each value selected; of two
+    structures (a key added on one path), the named error where it is reported."""
+    for c in (1, -1, jnp.array(1), jnp.array(-1)):
+        same_effects(dict_rebound_on_some_paths, lambda: ({'x': 1.0, 'y': 2.0}, c))
+    with pytest.raises(autograph.ControlFlowError, match='rebound on some paths'):
+        autograph.convert(dict_rebound_on_some_paths)({'x': 1.0}, jnp.array(1))
+
+
 @pytest.mark.parametrize('n', [0, 2])
 def test_a_parameter_the_callers_on_some_paths_only_keeps_the_values(n):
-    """(The result is Python's; only the caller's NumPy array may miss writes.)"""
+    """A JAX array given: the result is Python's (no caller's array to write)."""
     for fn in (rebound_on_some_paths, rebound_in_a_loop, returned_on_some_paths):
         assert_same(autograph.convert(fn)(jnp.arange(1.0, 4.0), n),
                     fn(np.arange(1.0, 4.0), n))
+
+
+def rebound_by_a_loop_target(a, rows):
+    a[0] = -1.0
+    for a in rows:
+        a = a + 1.0
+    return a
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
+    'a parameter rebound by a part of a compound statement (a `for` target, `with ... '
+    'as`, `:=` in a test) where it may still be the caller\'s array has no statement '
+    'of its own for the flag to follow: its writes are not reported (analysis.'
+    'entry_values `problems`)'))
+def test_a_parameter_rebound_by_a_loop_target():
+    same_effects(rebound_by_a_loop_target, lambda: (np.arange(1.0, 4.0), [np.ones(3)]))

@@ -1,18 +1,12 @@
 """Containers reached through a second name that a staged branch binds (`e = d`): the name
 is that very object after the statement when every path binds it and none changes it,
 else a named error (runtime.state.mutation), never a copy that later changes miss. Each
-case is compared with the same function run as plain Python. One silent case is left, a
-strict xfail: a list parameter rebound on one path only, then changed in place."""
+case is compared with the same function run as plain Python; a list parameter rebound on
+one path only reaches the caller as passes.written_arguments reports it."""
 import jax.numpy as jnp
 import pytest
 
 import autograph
-
-SILENT = pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    'project bug (silent): the staged if gives back a copy for a list parameter that one '
-    'path rebinds and the other keeps, so a later in-place change misses the caller\'s '
-    'list on the path that kept it (a copy is right where nothing else holds the list: '
-    'telling the two apart needs to know who else refers to it)'))
 
 
 def same_object_on_both_paths(x):
@@ -61,9 +55,10 @@ def test_a_name_bound_to_one_of_two_dicts_is_the_named_error(x):
         autograph.convert(one_of_two_dicts)(jnp.float32(x))
 
 
-@SILENT
-def test_a_list_parameter_rebound_on_one_path_then_changed_in_place():
+@pytest.mark.parametrize('x', [1.5, -1.0])
+def test_a_list_parameter_rebound_on_one_path_then_changed_in_place(x):
+    """(passes.written_arguments: the caller's list is selected at the return)"""
     ours, python = [0.5], [0.5]
-    autograph.convert(rebinds_on_one_path)(jnp.float32(-1.0), ours)
-    rebinds_on_one_path(-1.0, python)
+    autograph.convert(rebinds_on_one_path)(jnp.float32(x), ours)
+    rebinds_on_one_path(x, python)
     assert _plain(ours) == _plain(python)

@@ -23,11 +23,16 @@ the converted code cannot follow). It records:
   reaches (`a_arg = a` goes before it);
 - `returns[node]`: per `return` (and `None` for falling off the end), the written
   parameters that only another binding reaches there (reported as saved);
+- `flagged`: the written parameters that are the caller's object on some paths only
+  (rebound under an `if`, or in a loop): the converted code follows them at run time
+  with a flag, `a_is_arg` (passes.written_arguments);
+- `maybe_saves[stmt]`, `maybe_returns[node]`: as `saves` and `returns`, for the flagged
+  parameters that both bindings reach there (the flag says which one is the caller's);
 - `problems`: (parameter, node, what) where a written parameter is written, rebound or
-  returned with both reaching. Such a parameter is left out of the others: its writes
-  are not reported (the caller's array may not see them; a conversion-time error would
-  refuse valid programs, such as `if log: log = {}` then `log['n'] = i` for a `log`
-  that is False or a dict, or a JAX array given, whose writes no caller sees).
+  returned with both reaching. A parameter rebound with both reaching by a part of a
+  compound statement (a `for` target, `with ... as`, `:=` in a test), where no flag can
+  follow it, is left out of the others: its writes are not reported (a conversion-time
+  error would refuse valid programs, such as `if log: log = {}` then `log['n'] = i`).
 """
 import ast
 import dataclasses
@@ -44,6 +49,9 @@ class EntryValues:
     saves: dict
     returns: dict
     problems: tuple
+    flagged: tuple = ()
+    maybe_saves: dict = dataclasses.field(default_factory=dict)
+    maybe_returns: dict = dataclasses.field(default_factory=dict)
 
     def dump(self):
         def line(node):
@@ -52,7 +60,12 @@ class EntryValues:
                 + [f'save {p} before {line(s)}' for s, ps in self.saves.items() for p in ps]
                 + [f'{line(r)} reports saved {p}' for r, ps in self.returns.items()
                    for p in sorted(ps)]
-                + [f'{p} {what} at {line(n)}' for p, n, what in self.problems])
+                + [f'{p} {what} at {line(n)}' for p, n, what in self.problems]
+                + [f'flag {p}' for p in self.flagged]
+                + [f'select {p} before {line(s)}' for s, ps in self.maybe_saves.items()
+                   for p in ps]
+                + [f'{line(r)} reports {p} or saved {p}'
+                   for r, ps in self.maybe_returns.items() for p in sorted(ps)])
 
 
 def entry_values(function, params, effects):
@@ -63,25 +76,28 @@ def entry_values(function, params, effects):
     end = flow.block(function.body, {p: _ENTRY for p in params})
     if end is not None:
         flow.at_return(None, end)
-    problems = tuple((p, node, what) for p, node, what in flow.problems
-                     if p in flow.written)
-    known = flow.written - {p for p, _, _ in problems}
-    written = tuple(p for p in params if p in known)
-    saves = {}
-    for stmt, names in flow.saves.items():
-        kept = [p for p in names if p in known]
-        if kept:
-            saves[stmt] = kept
-    returns = {node: {p for p in names if p in known}
-               for node, names in flow.returns.items()}
-    return EntryValues(written, saves, {n: ps for n, ps in returns.items() if ps},
-                       problems)
+    problems = {p for p, _, _ in flow.problems if p in flow.written}
+    flagged = problems - flow.unflaggable
+    known = flow.written - (problems - flagged)
+    return EntryValues(
+        tuple(p for p in params if p in known), _kept(flow.saves, known),
+        _kept(flow.returns, known),
+        tuple(t for t in flow.problems if t[0] in problems - flagged),
+        tuple(p for p in params if p in flagged), _kept(flow.maybe_saves, flagged),
+        _kept(flow.maybe_returns, flagged))
+
+
+def _kept(by_node, names):
+    """`by_node` ({node: parameters}) with only the parameters in `names`."""
+    kept = {node: type(ps)(p for p in ps if p in names) for node, ps in by_node.items()}
+    return {node: ps for node, ps in kept.items() if ps}
 
 
 class _Flow:
     def __init__(self, params, effects):
         self.params, self.effects = set(params), effects
         self.written, self.saves, self.returns, self.problems = set(), {}, {}, []
+        self.maybe_saves, self.maybe_returns, self.unflaggable = {}, {}, set()
         self.record = True
 
     def block(self, stmts, state):
@@ -158,6 +174,10 @@ class _Flow:
                 self.saves.setdefault(stmt, []).append(name)
             elif origins and ENTRY in origins:
                 self.problem(name, stmt, 'rebound')
+                if self.record:
+                    self.maybe_saves.setdefault(stmt, []).append(name)
+            if origins and ENTRY in origins and node is not stmt:
+                self.unflaggable.add(name)   # (no statement of its own to follow it)
             if name in self.params:
                 state[name] = _OTHER
         return state
@@ -166,9 +186,9 @@ class _Flow:
         if not self.record:
             return
         self.returns[node] = {p for p, origins in state.items() if origins == _OTHER}
-        for p, origins in state.items():
-            if len(origins) > 1:
-                self.problem(p, node, 'returned')
+        self.maybe_returns[node] = {p for p, origins in state.items() if len(origins) > 1}
+        for p in self.maybe_returns[node]:
+            self.problem(p, node, 'returned')
 
     def problem(self, name, node, what):
         if self.record:

@@ -19,8 +19,8 @@ and in such a function (`def swap(a, i, j)`):
 (they flow out of staged branches and loops as part of the result). A parameter written
 and then rebound (`a[:2] = v; a = a * 2`) reports the array it held before the
 rebinding: `a_arg = a` goes before it, and `return ag.written(value, a=a_arg)`
-(analysis.entry_values; where the parameter is the caller's array on some paths only,
-its writes are not reported).
+(analysis.entry_values). Where the parameter is the caller's array on some paths only,
+a flag follows it at run time (passes.argument_reports).
 
 A call inside a statement's expression (`return fill(out, x) + 1`) is computed first,
 by its own statement, where Python computes nothing before it that it could change (no
@@ -40,10 +40,11 @@ from autograph.analysis.written_parameters import (LocalFunction, argument_base,
                                                    entry_of_tree, of_function, of_tree,
                                                    own_nodes, parameters,
                                                    positions_written, split_call)
-from autograph.analysis.walk import blocks, children
+from autograph.analysis.walk import children
 from autograph.errors import unsupported
-from autograph.passes.base import (SCOPES, StatementRewriter, fix_missing_locations,
-                                   scope_statements)
+from autograph.passes.argument_reports import (bound, follow, given, kept_by_calls,
+                                               names_kept, report)
+from autograph.passes.base import SCOPES, StatementRewriter
 
 
 def transform(function, ctx):
@@ -52,39 +53,14 @@ def transform(function, ctx):
     scope = scope_of(function)
     resolve = call_resolver(function, ctx, scope)
     entry = entry_of_tree(function, resolve, ctx.ag)
-    saved = {name: ctx.namer.new(f'{name}_arg')
-             for name in sorted(set().union(*entry.returns.values()))}
-    _save(function, entry.saves, saved, resolve, ctx.ag)
+    saved, flags = names_kept(entry, ctx.namer)
+    by_call = kept_by_calls(function, entry, resolve, ctx.ag)
     _CallSites(ctx, resolve, _in_place(ctx, scope.locals | set(scope.declared)),
-               saved).block(function.body)
+               saved, (entry, flags)).block(function.body)
+    follow(function, entry, saved, flags, by_call, ctx)   # (after: see `_CallSites`)
     if entry.written:
-        _report(function, entry.written, ctx, entry.returns, saved)
+        report(function, entry, ctx, saved, flags)
     return function
-
-
-def _save(function, saves, saved, resolve, ag):
-    """`a_arg = a` before each statement that rebinds a written parameter `a` while it
-    still holds the caller's array (analysis.entry_values); none before `a = f(a)`
-    where `f` writes `a` (the call gives its write to `a_arg`, see `_writing`)."""
-    def save(stmt, name):
-        return ast.copy_location(ast.Assign(targets=[ast.Name(id=saved[name], ctx=ast.Store())],
-                                            value=ast.Name(id=name, ctx=ast.Load())), stmt)
-    for block in [function.body] + [block for node in scope_statements(function)
-                                    if not isinstance(node, SCOPES) for block in blocks(node)]:
-        block[:] = [new for stmt in block for new in [
-            save(stmt, name) for name in saves.get(stmt, ())
-            if name in saved and not _written_by_call(stmt, name, resolve, ag)] + [stmt]]
-
-
-def _written_by_call(stmt, name, resolve, ag):
-    """Whether `stmt` is `name = f(..., name, ...)` (or `name, b = ...`) with `f` writing
-    that argument."""
-    if not (isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call)
-            and len(stmt.targets) == 1 and name in _bound(stmt.targets[0])):
-        return False
-    func, args = split_call(stmt.value, ag)
-    return any(isinstance(args[p], ast.Name) and args[p].id == name
-               for p in positions_written(func, args, resolve))
 
 
 def call_resolver(function, ctx, scope=None):
@@ -111,7 +87,7 @@ def _may_write(ctx):
 
 def _reported(function, ag):
     """The parameters a nested function converted already reports (`ag.written(v, a=a)`,
-    see `_report`), in parameter order."""
+    see passes.argument_reports), in parameter order."""
     names = set()
     for node in own_nodes(function):
         if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
@@ -169,13 +145,23 @@ def _resolver(ctx, local_names, local_functions):
 
 
 class _CallSites(StatementRewriter):
-    def __init__(self, ctx, resolve, in_place, saved):
+    """Rewrites the calls that write arguments. An assignment rewritten stays the same
+    node (`a = f(b)` -> `a, b = ag.call_writing(...)`), and a call computed first by a
+    statement of its own goes before it: argument_reports.follow, after, puts `a_arg = a`
+    just before it (after the call's write)."""
+
+    def __init__(self, ctx, resolve, in_place, saved, flagged):
         super().__init__(ctx)
         self.resolve = resolve
         self.in_place = in_place
         self.saved = saved   # parameter -> the variable keeping the caller's array
+        self.entry, self.flags = flagged   # (see analysis.entry_values)
+        self.sure = self.maybe = ()   # the parameters the statement rewritten rebinds
+                                      # while surely / maybe the caller's array
 
     def rewrite(self, stmt):
+        self.sure = self.entry.saves.get(stmt, ())
+        self.maybe = self.entry.maybe_saves.get(stmt, ())
         call = getattr(stmt, 'value', None)
         if (isinstance(call, ast.Call) and isinstance(stmt, (ast.Expr, ast.Assign, ast.Return))
                 and not (isinstance(stmt, ast.Assign) and len(stmt.targets) != 1)):
@@ -183,9 +169,12 @@ class _CallSites(StatementRewriter):
                       else ast.Name(id=self.ctx.namer.new('result'), ctx=ast.Store()))
             new = self._writing(call, result)
             if new is not None:
-                if isinstance(stmt, ast.Return):   # (the same node: see `_report`)
+                if isinstance(stmt, ast.Return):   # (the same node: see `report`)
                     stmt.value = ast.Name(id=result.id, ctx=ast.Load())
                     new.append(stmt)
+                elif isinstance(stmt, ast.Assign):
+                    stmt.targets, stmt.value = new[0].targets, new[0].value
+                    new[0] = stmt
                 return [ast.fix_missing_locations(ast.copy_location(s, stmt)) for s in new]
         return self._hoisted(stmt)
 
@@ -207,12 +196,14 @@ class _CallSites(StatementRewriter):
         targets, after = [result], []
         for position in positions:
             arg = args[position]
-            if isinstance(arg, ast.Name) and arg.id in _bound(result):
+            if isinstance(arg, ast.Name) and arg.id in bound(result):
                 # `a = helper(a)`, `a, b = helper(a)`: the write is to the array `a`
                 # held before (the caller's, if `a` is a parameter: kept), `a` is bound
                 # to (part of) the result
-                kept = self.saved.get(arg.id) or namer.new(f'{arg.id}_written')
+                kept = (arg.id in self.sure and self.saved.get(arg.id)
+                        or namer.new(f'{arg.id}_written'))
                 targets.append(ast.Name(id=kept, ctx=ast.Store()))
+                after += self._kept(arg.id, kept)
             elif isinstance(arg, ast.Name):
                 targets.append(ast.Name(id=arg.id, ctx=ast.Store()))
             else:   # a view `a[lo:hi]`: written back into `a`
@@ -228,6 +219,17 @@ class _CallSites(StatementRewriter):
             keywords=call.keywords)
         return [ast.Assign(targets=[ast.Tuple(elts=targets, ctx=ast.Store())],
                            value=rebinding)] + after
+
+    def _kept(self, name, kept):
+        """After `a, a_written = ag.call_writing(..., a)` where `a` may be the caller's
+        array: `a_arg` is `a_written` if it was (and `a` no longer is)."""
+        if name not in self.flags or name not in [*self.sure, *self.maybe]:
+            return []
+        flag = ast.Name(id=self.flags[name], ctx=ast.Store())
+        return ([ast.Assign(targets=[ast.Name(id=self.saved[name], ctx=ast.Store())],
+                            value=given(name, self.saved, self.flags, self.ctx, kept))]
+                if name in self.maybe else []) + [
+                    ast.Assign(targets=[flag], value=ast.Constant(False))]
 
     def _hoisted(self, stmt):
         """A call that writes its arguments inside a statement's expression (`return
@@ -336,57 +338,8 @@ class _Replace(ast.NodeTransformer):
         return super().generic_visit(node)
 
 
-def _bound(target):
-    """The names an assignment to `target` binds (`a`, `a, (b, c)`; not `a[i]`, `a.x`)."""
-    if isinstance(target, ast.Name):
-        return {target.id}
-    if isinstance(target, (ast.Tuple, ast.List)):
-        return set().union(*map(_bound, target.elts))
-    if isinstance(target, ast.Starred):
-        return _bound(target.value)
-    return set()
-
-
 def _as_store(node):
     import copy
     node = copy.deepcopy(node)
     node.ctx = ast.Store()
     return node
-
-
-def _report(function, written, ctx, returns=None, saved=None):
-    """`return v` -> `return ag.written(v, a=a)`; the same at the end of the body. A
-    parameter rebound before a `return` reports the array it held before
-    (`a=a_arg`, see `_save`)."""
-    returns, saved = returns or {}, saved or {}
-
-    def report(value, node):
-        kept = returns.get(node, ())
-        return ast.Call(func=ctx.runtime('written'), args=[value or ast.Constant(None)],
-                        keywords=[ast.keyword(arg=name, value=ast.Name(
-                            id=saved[name] if name in kept else name, ctx=ast.Load()))
-                                  for name in written])
-    for node in scope_statements(function):   # (a `return` is a statement: no need to
-        if isinstance(node, ast.Return):        # look inside expressions)
-            node.value = ast.copy_location(report(node.value, node), node)
-    _fall_off(function.body, lambda last: ast.fix_missing_locations(ast.copy_location(
-        ast.Return(value=report(None, None)), last)))
-    fix_missing_locations(function)
-
-
-def _fall_off(body, make):
-    """Every path through `body` that falls off its end returns `make(last statement)`.
-    An `if` in tail position whose branches return (passes.returns puts them there) gets
-    it in each branch: the control-flow pass reads what follows such an `if` as dead."""
-    last = body[-1]
-    if isinstance(last, ast.Return):
-        return
-    if isinstance(last, ast.If) and any(isinstance(n, ast.Return)
-                                        for n in scope_statements(last)):
-        _fall_off(last.body, make)
-        if last.orelse:
-            _fall_off(last.orelse, make)
-        else:
-            last.orelse = [make(last)]
-        return
-    body.append(make(last))

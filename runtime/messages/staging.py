@@ -58,6 +58,19 @@ def item_copy_changed(kind, change, location):
             'keep the items as one array')
 
 
+def caller_array_unknown(value, saved, location):
+    """A parameter rebound on some staged paths only, written, and reported to its caller:
+    its value now (`value`) and the one it held when rebound (`saved`) differ in shape or
+    structure."""
+    return problem(
+        IN_PLACE_CHANGE, 'a parameter whose items the function writes is rebound on some '
+                         'paths of a staged statement only', location, statement=True,
+        happened=f'(it holds {value} here, {saved} where it was rebound)',
+        why='which of the two its caller holds now is known only when the program runs, '
+            'and they cannot be one traced value',
+        fix='Write into a copy (`a = a.copy()` first), or rebind the parameter on every path')
+
+
 def nested_too_deep(limit, location):
     """Staged branches and loop bodies nested more than `limit` deep."""
     return problem(

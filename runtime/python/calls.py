@@ -15,11 +15,12 @@ import jax
 import numpy as np
 
 from ..errors import here
-from ..messages import staged_recursion
+from ..messages import caller_array_unknown, staged_recursion
 from ..checks import check_outcomes
 from ..checks.keys import Keyed
 from .. import context, origin
 from ..context import staged_depth
+from ..values.split import is_dynamic, is_traced
 from ..values.stacked import STACKERS, Stacked
 
 STAGED_RECURSION_LIMIT = 16
@@ -266,3 +267,30 @@ def written(value, /, **parameters):
             and slot.parameters.issuperset(parameters):
         return Written(value, parameters)
     return value
+
+
+def given(is_arg, value, saved):
+    """Python reference: `value if is_arg else saved`: the array a caller gave a function,
+    as it is now: the parameter's own `value` while it still holds that array (`is_arg`),
+    else `saved`, what it held when the function rebound it.
+
+    A traced `is_arg` (the parameter was rebound under a staged `if` or loop) selects
+    with `jnp.where`, leaf by leaf for a dict or list, `value` in `saved`'s dtype (where
+    `is_arg` holds, `value` is the caller's array, only promoted by the staging); values
+    of other shapes or structures are an error."""
+    if not is_traced(is_arg) or value is saved:
+        return value if is_arg else saved
+    leaves, tree = jax.tree_util.tree_flatten(value)
+    kept, kept_tree = jax.tree_util.tree_flatten(saved)
+    if tree != kept_tree or not all(is_dynamic(v) and is_dynamic(k)
+                                    and np.shape(v) == np.shape(k)
+                                    for v, k in zip(leaves, kept)):
+        raise caller_array_unknown(_described(value), _described(saved), here())
+    return jax.tree_util.tree_unflatten(tree, [
+        jax.numpy.where(is_arg, jax.numpy.asarray(v).astype(jax.numpy.result_type(k)), k)
+        for v, k in zip(leaves, kept)])
+
+
+def _described(value):
+    shape = getattr(value, 'shape', None)
+    return type(value).__name__ if shape is None else f'{value.dtype}{list(shape)}'

@@ -16,7 +16,7 @@ TESTS07 := tests/test_pennylane.py tests/test_conditionals.py tests/test_loops.p
 	tests/test_frameworks.py tests/test_scopes.py tests/test_range_staging.py \
 	tests/test_symbolic_shapes.py tests/test_golden.py tests/test_python_semantics.py \
 	tests/test_calls.py 'tests/test_calls_more.py::test_convert_a_prebuilt_transform[pmap]' \
-	tests/test_shard_map.py tests/test_sharded_programs.py
+	tests/test_shard_map.py tests/test_sharded_programs.py tests/test_distributed.py
 
 .PHONY: install install-jax07 demo test bench fuzz clean
 

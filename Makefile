@@ -43,9 +43,10 @@ demo: install
 # Python numbers then become weakly typed 64-bit values, which the staging must promote
 # as JAX does. x64 is process-wide, hence a second run.
 #
-# The main pass runs on two workers (pytest-xdist; CI has two cores): about 6 minutes
-# instead of 10. The JAX 0.7.1 pass runs beside them (its output is shown after them);
-# `make test` fails if any of the three fails.
+# The main and x64 passes run on two workers (pytest-xdist; CI has two cores), each test
+# file on one worker (--dist loadfile: a module's fixture that starts an 8-device child
+# process runs once, not once per worker). The JAX 0.7.1 pass runs beside them (its
+# output is shown after them); `make test` fails if any of the three fails.
 #
 # XLA compiles the tests' thousands of small programs with LLVM's optimisations off
 # (about 15% less time; HLO passes, which the tests that read compiled HLO check, still
@@ -55,10 +56,10 @@ test: install $(STAMP07)
 	@echo "XLA_FLAGS=$$XLA_FLAGS"
 	@$(PY07) -m pytest -q -p no:cacheprovider $(TESTS07) > $(VENV07)/test.log 2>&1 & \
 	old=$$!; \
-	echo "$(PY) -m pytest -q -n 2 --durations=15"; $(PY) -m pytest -q -n 2 --durations=15; \
+	echo "$(PY) -m pytest -q -n 2 --dist loadfile --durations=15"; $(PY) -m pytest -q -n 2 --dist loadfile --durations=15; \
 	main=$$?; \
-	echo "JAX_ENABLE_X64=1 $(PY) -m pytest -q -m x64"; \
-	JAX_ENABLE_X64=1 $(PY) -m pytest -q -m x64; x64=$$?; \
+	echo "JAX_ENABLE_X64=1 $(PY) -m pytest -q -n 2 --dist loadfile -m x64"; \
+	JAX_ENABLE_X64=1 $(PY) -m pytest -q -n 2 --dist loadfile -m x64; x64=$$?; \
 	wait $$old; jax07=$$?; \
 	echo "$(PY07) -m pytest -q $(TESTS07)"; cat $(VENV07)/test.log; \
 	test $$main = 0 -a $$x64 = 0 -a $$jax07 = 0

@@ -15,6 +15,7 @@ import pytest
 
 import autograph
 from tests.helpers import assert_same, equations
+from tests.test_algorithms import insertion_sort
 
 
 def decrement_rows(n, out):
@@ -24,17 +25,6 @@ def decrement_rows(n, out):
         k -= 1
         out[i] = (k * 2).sum()
     return n, out
-
-
-def insertion_sort(a):
-    for i in range(1, a.shape[0]):
-        key = a[i]
-        j = i - 1
-        while j >= 0 and a[j] > key:
-            a[j + 1] = a[j]
-            j -= 1
-        a[j + 1] = key
-    return a
 
 
 def _loops(fn, *args, **options):

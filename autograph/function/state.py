@@ -13,6 +13,8 @@ import functools
 import types
 import weakref
 
+import numpy as np
+
 from autograph.function.keys import CODE, STATE
 from autograph.function.logs import LogNames, LogRead, append_logged, kept_apart
 from autograph.function.results import Result, given_back, given_back_fields
@@ -185,6 +187,21 @@ def _value(value):
     return Result.rebuild(value.spec, value.arrays) if isinstance(value, Result) else value
 
 
+class NumpyFoundLate(LogRead):
+    """A trace stopped: a function it calls reaches state holding a NumPy array that the
+    trace did not install (its items could not be given traced values). The call starts
+    again, with that state found from the start (as for a log read: see `LogRead`)."""
+
+
+def holds_numpy(value):
+    """Whether `value` is a NumPy array or a list/tuple/dict holding one."""
+    if type(value) is np.ndarray:
+        return True
+    if type(value) in (list, tuple):
+        return any(holds_numpy(v) for v in value)
+    return type(value) is dict and any(holds_numpy(v) for v in value.values())
+
+
 class Tracing:
     """One trace's state: the places given their traced values (`values`, by label) and
     the logs emptied (runtime.state.installed, runtime.state.logs); `on_call` adds
@@ -203,7 +220,8 @@ class Tracing:
 
     def on_call(self, fn, args=(), places=()):
         """A function the trace calls (its state and logs join), or (`fn` None) places a
-        staged statement is about to carry. LogRead where the function reads a log."""
+        staged statement is about to carry. LogRead where the function reads a log,
+        NumpyFoundLate where it reaches NumPy state the trace did not install."""
         if fn is None:
             self.installed.add(places)
             return
@@ -211,11 +229,17 @@ class Tracing:
             return
         found = self.state.places(self.args, self.kwargs, True, self.roots, self.code)
         self.state.traced_code(self.code)
+        name = getattr(fn, '__qualname__', repr(fn))
         read = [p.label for p in found if not p.log and p.get() in self.logs]
         if read:
-            name = getattr(fn, '__qualname__', repr(fn))
             raise LogRead(f'{name} reads {read[0]!r}, which the call took for a list it '
                           f'only appends to: call the Function again')
+        known = {place.key for place in self.installed.places}
+        late = [p.label for p in found if not p.log and p.key not in known
+                and holds_numpy(p.get())]
+        if late:
+            raise NumpyFoundLate(f'{name} reaches the NumPy array(s) of {late}, which '
+                                 f'the trace did not give traced values: call again')
         self.logs.add([place for place in found if place.log])
         self.installed.add([place for place in found if not place.log])
 

@@ -7,11 +7,14 @@
                               x = ag.setitems(x, (i, j), (item, item_1))
 
 so a JAX array gets a new value (`x.at[i].set(v)`) and the name is rebound, while lists,
-dicts and NumPy arrays are changed in place as before. Only targets whose base is a
-variable this function may rebind (a local, or one declared global/nonlocal) are
-rewritten, and items of attributes (`self.w[i] = v` -> `self.w = ag.setitem(self.w, i,
-v)`: the object's attribute is set, a list's or NumPy array's is the same object again);
-items of free variables keep Python's `__setitem__`.
+dicts and NumPy arrays are changed in place as before. Targets whose base is a variable
+this function may rebind (a local, or one declared global/nonlocal) are rewritten, and
+items of attributes (`self.w[i] = v` -> `self.w = ag.setitem(self.w, i, v)`: the
+object's attribute is set, a list's or NumPy array's is the same object again). The
+converted function's own globals and closure variables whose items it writes are
+declared (`global G` first, then `G = ag.setitem(G, i, v)`): a Function reads them as
+state, traced values while it traces. Items of the free variables of nested functions
+keep Python's `__setitem__`.
 
 Unpacking into several targets assigns the unpacked values to temporaries first, then
 stores them left to right, as Python does. Items of one variable whose keys read neither
@@ -32,7 +35,7 @@ from autograph import templates
 from autograph.analysis.activity import scope_of
 from autograph.analysis.walk import nodes
 from autograph.analysis.census import ITEM_STORE
-from autograph.passes.base import StatementRewriter
+from autograph.passes.base import StatementRewriter, walk_scope
 
 ONLY_WITH = (ITEM_STORE,)   # see analysis.census (passes.written_arguments adds its own)
 
@@ -46,8 +49,48 @@ _OPERATORS = {
 def transform(function, ctx):
     scope = scope_of(function)
     rebindable = scope.locals | set(scope.declared)
-    _ItemAssignments(ctx, rebindable, _counters(function, scope, ctx)).block(function.body)
+    outer = _outer_items(function, scope, ctx) if function is ctx.census.scopes[-1] else {}
+    rewriter = _ItemAssignments(ctx, rebindable | set(outer), _counters(function, scope, ctx))
+    rewriter.block(function.body)
+    _declare(function, outer)
     return function
+
+
+def _outer_items(function, scope, ctx):
+    """{name: 'global' or 'nonlocal'} of the converted function's globals and closure
+    variables whose items it writes (`G[i] = v`, `G[i] += v` with no `global G`): they
+    are declared and rebound like declared ones, so a NumPy array or a list of arrays that
+    the call reads as state gets the write (with Python's `__setitem__` a traced value
+    could not be stored into it). Builtins and unknown names keep Python's form."""
+    outer = {}
+    for node in walk_scope(function):
+        target = node.target if isinstance(node, (ast.AugAssign, ast.AnnAssign)) else None
+        for t in (node.targets if isinstance(node, ast.Assign) else [target] if target else []):
+            for name in {b.id for b in _item_bases(t)} - scope.locals - set(scope.declared):
+                if name in ctx.resolver.free or name in ctx.resolver.globals:
+                    outer[name] = 'nonlocal' if name in ctx.resolver.free else 'global'
+    return outer
+
+
+def _item_bases(target):
+    """The variables `x` of the item targets `x[k]`, `x[k][l]` in `target`."""
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return [b for t in target.elts for b in _item_bases(t)]
+    if isinstance(target, ast.Starred):
+        return _item_bases(target.value)
+    node = target
+    while isinstance(node, ast.Subscript):
+        node = node.value
+    return [node] if node is not target and isinstance(node, ast.Name) else []
+
+
+def _declare(function, outer):
+    """`global G` / `nonlocal c` first in `function` (after its docstring) for `outer`."""
+    at = 1 if ast.get_docstring(function, clean=False) is not None else 0
+    for label, kind in (('global', ast.Global), ('nonlocal', ast.Nonlocal)):
+        names = sorted(n for n, how in outer.items() if how == label)
+        if names:
+            function.body.insert(at, ast.copy_location(kind(names=names), function.body[0]))
 
 
 class _ItemAssignments(StatementRewriter):

@@ -20,10 +20,11 @@ import operator
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 from . import indexing, slicing
 from ..errors import here
-from ..messages import traced_key
+from ..messages import numpy_traced_write, traced_key
 from ..values.stacked import Stacked
 from ..values.split import any_traced, is_traced
 from ..values.slot import Slot
@@ -66,7 +67,7 @@ def setitem(target, key, value):
         written = indexing.set_list_item(target, key, value)
         if written is not None:
             return written
-    _check_static(target, key)
+    _check_static(target, key, value)
     target[key] = value
     return target
 
@@ -98,7 +99,7 @@ def update_item(target, key, op, value):
     if _traced_list_index(target, key):   # (read and written at the traced index)
         return setitem(target, key, _UPDATES[op](indexing.getitem(target, key), value))
     if not isinstance(target, jax.Array):
-        _check_static(target, key)
+        _check_static(target, key, value)
     return setitem(target, key, _UPDATES[op](target[key], value))
 
 
@@ -174,8 +175,14 @@ def _traced_list_index(target, key):
     return type(target) is list and isinstance(key, jax.Array) and is_traced(key)
 
 
-def _check_static(target, key):
-    """A named error for a list or dict assigned at a traced index or key."""
+def _check_static(target, key, value):
+    """A named error for a list or dict assigned at a traced index or key, and for a
+    NumPy array given a traced value or written at a traced index."""
+    if isinstance(target, np.ndarray):
+        if any_traced((key, value)):
+            location = here()
+            raise numpy_traced_write(_assigned_names(location), location)
+        return
     if not isinstance(target, (list, dict, Stacked)) or not any_traced(key):
         return
     location = here()

@@ -95,6 +95,22 @@ def traced_key(names, container, location):
             f'as written')
 
 
+def numpy_traced_write(names, location):
+    """A NumPy array, called `names` on the user's line, is given a traced item, or is
+    written at a traced index."""
+    name = ' or '.join(repr(n) for n in names) or 'the array'
+    array = names[0] if len(names) == 1 else 'x'
+    return problem(
+        PYTHON_VALUE_NEEDED, f'{name}: a NumPy array is written with a traced value',
+        location, statement=True,
+        why='a NumPy array holds numbers known now, and the traced value (or index) is '
+            'known only when the compiled program runs (NumPy would need it now, as under '
+            '`jax.jit`)',
+        fix=f'Make {name} a JAX array (`jnp.zeros(...)` for `np.zeros(...)`, or `{array} = '
+            f'jnp.asarray({array})` before the write): then the assignment updates the '
+            f'array as written')
+
+
 def items_differ(what, error, location):
     """The traced items given to `what` (`max()`, `sorted()`) do not stack."""
     return problem(

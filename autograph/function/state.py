@@ -21,7 +21,7 @@ from autograph.function.results import Result, given_back, given_back_fields
 from autograph.runtime.state.installed import Installed, snapshot, write
 from autograph.runtime.state.logs import Logs
 from autograph.runtime.state.arguments import argument_places
-from autograph.runtime.state.kinds import leaf_kind
+from autograph.runtime.state.kinds import Contents, leaf_kind
 from autograph.runtime.state.places import MISSING, StateFinder
 from autograph.runtime.state.survey import Survey
 
@@ -35,6 +35,7 @@ class CallState:
         self._finder = None   # a StateFinder, made on the first call
         self.log_names = None   # its LogNames
         self._traced_code = {}   # label -> the code traces first found there (`code_key`)
+        self._trace_effects = set()   # labels of containers traces change (`traced_contents`)
 
     def finder(self):
         if self._finder is None:
@@ -129,18 +130,30 @@ class CallState:
         function a name holds when it runs: a global function rebound between calls
         gets a trace of its own (and the first one gets the first trace again). A label
         that held code first and holds none now is in it too, as MISSING."""
-        traced = self._traced_code
+        traced, effects = self._traced_code, self._trace_effects
         changed = {label: MISSING for label in traced if label not in code}   # (now not code)
         changed.update((label, value) for label, value in code.items()
-                       if label in traced and traced[label]() is not value)
+                       if label in traced and label not in effects
+                       and not _same_code(traced[label](), value))
         return changed
 
-    def traced_code(self, code):
+    def traced_contents(self, before, after):
+        """The Contents of the containers of Python values a trace read, `before` and
+        `after` it: those it changed are trace-time effects (a list of the traces made,
+        a memo), left out of keys from now on, as tf.function leaves them; the others
+        are keyed by what they held (see `code_key`)."""
+        self._trace_effects.update(label for label, value in after.items()
+                                   if before.get(label) != value)
+        self.traced_code({label: value for label, value in after.items()
+                          if label not in self._trace_effects}, contents=True)
+
+    def traced_code(self, code, contents=False):
         """A trace found `code` ({label: value}): what each label held first, from now on
-        (see `code_key`; held weakly where it can be: once it is gone, no value is it)."""
+        (see `code_key`; held weakly where it can be: once it is gone, no value is it).
+        Contents are recorded after the trace (`contents`, see `traced_contents`)."""
         traced = self._traced_code
         for label, value in code.items():
-            if label not in traced:
+            if label not in traced and (type(value) is Contents) == contents:
                 try:
                     traced[label] = weakref.ref(value)
                 except TypeError:
@@ -169,6 +182,11 @@ class CallState:
     def tracing(self, args, kwargs, values):
         """The state of one trace of the call (see `Tracing`)."""
         return Tracing(self, args, kwargs, values)
+
+
+def _same_code(first, now):
+    """The very code, or the same Contents of a list, tuple or dict of functions."""
+    return first is now or (type(now) is Contents and first == now)
 
 
 def _unwrapped(out):
@@ -212,11 +230,18 @@ class Tracing:
         self.state, self.args, self.kwargs = state, args, kwargs
         self.roots = state.roots(args, kwargs)
         self.code = {}   # (the code the trace reaches: see CallState.code_key)
+        self.contents_before = self._contents()
         found = state.places(args, kwargs, potential=True, roots=self.roots, code=self.code)
         state.traced_code(self.code)
         self.logs = Logs()
         self.logs.add([place for place in found if place.log])
         self.installed = Installed([place for place in found if not place.log], values)
+
+    def _contents(self):
+        """{label: Contents} of the lists, tuples and dicts of Python values it reads."""
+        code = {}
+        self.state.places(self.args, self.kwargs, roots=self.roots, code=code)
+        return {label: v for label, v in code.items() if type(v) is Contents}
 
     def on_call(self, fn, args=(), places=()):
         """A function the trace calls (its state and logs join), or (`fn` None) places a
@@ -248,6 +273,7 @@ class Tracing:
         returns them (see results.Result). `written`: {parameter: final value} of the
         array parameters whose items the call wrote (given to NumPy arguments after it)."""
         logged = self.logs.take()
+        self.state.traced_contents(self.contents_before, self._contents())
         changed = self.installed.changed()
         changed.update(self.state.argument_labels(self.args, self.kwargs, written or {}))
         result, changed, logged = snapshot((result, changed, logged))

@@ -1,10 +1,16 @@
 """What kind of value a place holds: an array, a Python scalar, a container of them
-that holds arrays (state, see `places`), or something else."""
+that holds arrays (state, see `places`), a container of Python values and code (keyed by
+its Contents), or something else."""
+import functools
+import types
+
 import jax
 import numpy as np
 
 SCALARS = (bool, int, float, complex, str, bytes, type(None))
 ARRAYS = (jax.Array, np.ndarray, np.generic)
+CODE = (types.ModuleType, types.FunctionType, types.BuiltinFunctionType, types.MethodType,
+        functools.partial, type)   # (what a trace depends on by identity: places.is_code)
 
 
 def is_data(value):
@@ -55,3 +61,30 @@ def holds_arrays(value):
     if leaf_kind(value) == 'array':
         return True
     return type(value) in (list, tuple, dict) and any(holds_arrays(v) for v in _items(value))
+
+
+class Contents(tuple):
+    """What a list, tuple or dict of Python values (scalars, functions, such containers)
+    holds, by value: part of a call's key, as a trace that read them depends on them
+    (see autograph.function.state's `code_key`)."""
+
+
+def code_contents(value):
+    """The Contents of a list, tuple or dict of Python scalars and code (functions,
+    modules, classes), nested ones included, else None."""
+    parts = _contents(value)
+    return None if parts is None else Contents(parts)
+
+
+def _contents(value):
+    kind = type(value)
+    if kind in SCALARS or isinstance(value, CODE):
+        return kind, value
+    if kind is dict:
+        items = [part for item in value.items() for part in item]
+    elif kind in (list, tuple):
+        items = value
+    else:
+        return None
+    parts = [_contents(item) for item in items]
+    return None if None in parts else (kind, tuple(parts))

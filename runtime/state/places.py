@@ -49,7 +49,7 @@ import weakref
 import jax
 
 from .. import context
-from .kinds import ARRAYS, SCALARS, is_data, is_pytree_leaf
+from .kinds import ARRAYS, CODE, SCALARS, code_contents, is_data, is_pytree_leaf
 
 
 _CODE_TYPES = (types.ModuleType, types.FunctionType, types.BuiltinFunctionType)
@@ -141,13 +141,11 @@ def is_code(value):
     whose attributes are state (`is_holder`: its class is its code), nor a pytree node
     (its leaves would be keyed, not itself). Never state, but part of a call's key by
     identity (see autograph.function.state's `code_key`)."""
-    if isinstance(value, _CODE):
+    if isinstance(value, CODE):
         return True
     return not (is_data(value) or type(value) in (list, tuple, dict) or value is MISSING
                 or is_holder(value)) and is_pytree_leaf(value)
 
-
-_CODE = _CODE_TYPES + (types.MethodType, functools.partial, type)
 
 
 def is_holder(value):
@@ -370,5 +368,7 @@ class _Found:
             if holder:   # (its methods: those of its class)
                 self.code[label + '.__class__'] = type(value)
             plain = not holder and type(value) not in (list, tuple, dict)
-            if isinstance(value, _CODE) or (plain and is_pytree_leaf(value)):
+            if isinstance(value, CODE) or (plain and is_pytree_leaf(value)):
                 self.code[label] = value
+            elif type(value) in (list, tuple, dict) and code_contents(value) is not None:
+                self.code[label] = code_contents(value)

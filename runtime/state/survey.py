@@ -32,7 +32,7 @@ import itertools
 import types
 import weakref
 
-from .kinds import is_data
+from .kinds import code_contents, is_data
 from .places import MISSING, is_code, is_holder_type
 
 
@@ -154,13 +154,14 @@ _MISSING = itertools.repeat(MISSING)
 
 def _fate(value, name, logs):
     """What `find` makes of a list, dict or tuple (or a method bound to one) under
-    `name`: a log, a place (it holds arrays), or nothing."""
+    `name`: a log, a place (it holds data), the functions it holds (places.Contents),
+    or nothing."""
     owner = getattr(value, '__self__', None)
     if isinstance(value, types.BuiltinMethodType) and type(owner) in (list, dict):
         return 'place' if is_data(owner) else None
     if type(value) is list and name is not None and name in logs():
         return 'log'
-    return 'place' if is_data(value) else None
+    return 'place' if is_data(value) else code_contents(value)
 
 
 def _read(mapping, names):

@@ -1,0 +1,135 @@
+"""Containers of Python values that a converted function reads (a tuple of sizes, a list
+of coefficients, a dict of settings, a tuple of functions), held by a global, a closure
+cell or an attribute, are read at call time as Python reads them: changed between two
+calls, the second call sees the new contents (it traces again); unchanged, the trace is
+reused. Compared with plain Python over successive calls."""
+import jax.numpy as jnp
+import numpy as np
+
+import autograph
+
+SIZES = (3, 4)
+COEFFS = [2, 5]
+SETTINGS = {'scale': 2.0, 'shift': 1}
+
+
+def by_sizes(x):
+    return x * SIZES[0] + SIZES[1]
+
+
+def by_coeffs(x):
+    total = 0.0
+    for c in COEFFS:
+        total = total * x + c
+    return total
+
+
+def by_settings(x):
+    if SETTINGS['shift'] > 0:
+        return x * SETTINGS['scale'] + SETTINGS['shift']
+    return x * SETTINGS['scale']
+
+
+def double(x):
+    return x * 2.0
+
+
+def square(x):
+    return x * x
+
+
+STEPS = (double,)
+
+
+def by_steps(x):
+    for step in STEPS:
+        x = step(x)
+    return x
+
+
+def _check(fn, change, calls=3):
+    """Calls `fn` plain and converted, `change()` between calls: the same values."""
+    converted = autograph.convert(fn)
+    for i in range(calls):
+        x = float(i + 1)
+        np.testing.assert_allclose(converted(jnp.asarray(x)), fn(x), rtol=1e-6)
+        change(i)
+
+
+def test_a_global_tuple_rebound():
+    global SIZES
+
+    def change(i):
+        global SIZES
+        SIZES = (SIZES[0] + 1, i)
+    try:
+        _check(by_sizes, change)
+    finally:
+        SIZES = (3, 4)
+
+
+def test_a_global_list_changed_in_place():
+    def change(i):
+        COEFFS[0] += 1
+        COEFFS.append(i)
+    try:
+        _check(by_coeffs, change)
+    finally:
+        COEFFS[:] = [2, 5]
+
+
+def test_a_global_dict_changed_in_place():
+    def change(i):
+        SETTINGS['scale'] += 1.0
+        SETTINGS['shift'] = -SETTINGS['shift']
+    try:
+        _check(by_settings, change)
+    finally:
+        SETTINGS.update(scale=2.0, shift=1)
+
+
+def test_a_global_tuple_of_functions_rebound():
+    global STEPS
+
+    def change(i):
+        global STEPS
+        STEPS = (square, double) if i % 2 == 0 else (double,)
+    try:
+        _check(by_steps, change, calls=4)
+    finally:
+        STEPS = (double,)
+
+
+def test_an_attribute_tuple_and_a_closure_list():
+    class Model:
+        dims = (2, 3)
+    model = Model()
+    weights = [1.0, 2.0]
+
+    def fn(x):
+        return x * model.dims[0] + model.dims[1] * weights[-1]
+
+    def change(i):
+        model.dims = (i + 5, 1)
+        weights.append(float(i))
+    _check(fn, change)
+
+
+def test_unchanged_contents_reuse_the_trace():
+    converted = autograph.convert(by_settings)
+    for i in range(5):
+        np.testing.assert_allclose(converted(jnp.asarray(float(i))), by_settings(float(i)))
+    assert converted.trace_count == 1
+
+
+def test_a_memo_the_function_fills_keeps_pythons_values():
+    memo = {}
+
+    def cached_scale(x, k):
+        if k not in memo:
+            memo[k] = k * 10
+        return x * memo[k]
+    converted = autograph.convert(cached_scale)
+    for k in (1, 2, 1, 2):
+        np.testing.assert_allclose(converted(jnp.asarray(1.5), k), 1.5 * k * 10)
+    assert memo == {1: 10, 2: 20}

@@ -126,6 +126,10 @@ def innermost_embedding():
     return embeddings[-1] if embeddings else None
 
 
+context_made = _current.get
+"""The thread's context, or None where none was made yet (then no embedding is active)."""
+
+
 @contextlib.contextmanager
 def setting(**values):
     """The context's fields set to `values` inside (restored after, also on errors)."""

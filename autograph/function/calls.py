@@ -41,9 +41,14 @@ ConcreteFunction). Any check that fails sends the call down the full path, which
 the entry again. A program joins an entry only when the full path's key gives it the very
 arrays the entry would pass, in the same order (`CallCache._first_call`).
 
+Once an entry's program has served a call, the next calls go to its `plans` function
+(`CallCache.serve`): the same tests as one flat pass, without the fingerprint's tuple;
+one whose tests fail comes back here (`call`).
+
 Entries refer to their objects weakly (a cached call keeps no argument alive) and are
-at most `MAX_ENTRIES` per Function. Calls with keyword arguments or an input_signature
-take the full path.
+at most `MAX_ENTRIES` per Function; when one of an entry's objects goes, the calls come
+here again (a plan tests objects by id). Calls with keyword arguments or an
+input_signature take the full path.
 """
 import operator
 import types
@@ -53,6 +58,8 @@ import jax
 
 from autograph.function.keys import ArrayKey
 from autograph.function.logs import kept_apart
+from autograph.function.plans import (ARRAY, KINDS, METHOD, MISS, OBJECT, OTHER, TREE, VALUE,
+                                      NoPlan, forget_kinds, plan)
 from autograph.runtime.checks import check_outcomes
 from autograph.library import verdict_changes, verdicts_epoch
 from autograph.runtime.context import innermost_embedding as active_embedding
@@ -61,10 +68,10 @@ from autograph.runtime.state.places import is_holder_type
 
 MAX_ENTRIES = 64
 _flatten = jax.tree_util.tree_flatten
-MISS = object()   # what `CallCache.call` gives when the call takes the full path
-
-_ARRAY, _VALUE, _OBJECT, _METHOD, _TREE, _OTHER = range(1, 7)
-_KINDS = {}   # id(type) -> one of the above, while the type lives (see `_kind`)
+# MISS: what `CallCache.call` gives when the call takes the full path. The kinds, and
+# _KINDS: id(type) -> kind, while the type lives (see `_kind`), are shared with `plans`.
+_ARRAY, _VALUE, _OBJECT, _METHOD, _TREE, _OTHER = ARRAY, VALUE, OBJECT, METHOD, TREE, OTHER
+_KINDS = KINDS
 
 
 def _kind(value):
@@ -126,6 +133,9 @@ class CallCache:
     def __init__(self, function):
         self._function = function
         self._entries = {}
+        # What a cached call is given to: the plan of the entry and static part that
+        # served the last call (see `plans`), else `call`.
+        self.serve = self.call
 
     def call(self, args):
         """The result of calling the Function with positional `args` (bound to its
@@ -164,12 +174,29 @@ class CallCache:
         jitted = entry.programs.get(statics)
         if jitted is None:
             return self._first_call(entry, args, statics, arrays + list(state))
+        self._planned(entry, statics, jitted, args)
         out, outcome = jitted(*arrays, *state)
+        return self.ran(out, outcome, args, entry)
+
+    def ran(self, out, outcome, args, entry):
+        """The result of a cached call whose program gave `out` and `outcome`."""
         if outcome is not None:
             out = check_outcomes.finish(outcome, out)
         if not out[1] and not out[2] and LEAF_KINDS.get(type(out[0])) == 'array':
             return out[0]   # (the common case first: an array, nothing written)
         return self._function._state.written_back(out, args, {}, entry.places)
+
+    def _planned(self, entry, statics, jitted, args):
+        """The next call is given to the plan of `entry` and `statics` (made the first
+        time: see `plans`), or to `call` where they have none."""
+        serve = entry.plans.get(statics, MISS)
+        if serve is MISS:
+            try:
+                serve = plan(self, entry, jitted, args, [get() for get in entry.getters])
+            except NoPlan:
+                serve = None
+            entry.plans[statics] = serve
+        self.serve = self.call if serve is None else serve
 
     def _first_call(self, entry, args, statics, dynamic):
         """A call by the full path's key, whose program serves the entry's calls with the
@@ -188,7 +215,7 @@ class CallCache:
         function, objects = self._function, []
         fingerprint(args, [], objects, [])
         if not all(map(is_pytree_leaf, objects)):   # (a type registered as a pytree
-            _KINDS.clear()                           # node since its kind was found)
+            forget_kinds()                           # node since its kind was found)
             return None
         places, survey, found, code = function._state.surveyed(args)
         if survey is None or not survey.ok:
@@ -208,6 +235,7 @@ class CallCache:
             cache = entries()
             if cache is not None:
                 cache._entries.pop(marks, None)
+                cache.serve = cache.call   # (a plan tests ids: of living objects only)
         return forget
 
 
@@ -230,6 +258,7 @@ class _Entry:
         self.apart = _apart(places)
         self.more = self.epoch is not None or self.found is not None
         self.programs = {}   # the state's static part -> the jax.jit to call
+        self.plans = {}   # the state's static part -> its Plan, or None (see `plans`)
         self.refs = []
 
     def refer(self, objects, forget):
@@ -251,16 +280,8 @@ class _Entry:
         places of a call with `args` now: the survey holds and, where there is more to
         check (`more`), the library verdicts are the same and the lists taken for logs
         are still kept apart. Else None (the full path finds the places again)."""
-        if not self.survey_holds():
+        if not self.survey_holds() or (self.more and not self.holds(args)):
             return None
-        if self.more:
-            epoch = self.epoch
-            if epoch is not None and (verdict_changes[0] != epoch[0]
-                                      or active_embedding() is not epoch[1]):
-                return None
-            if self.found is not None and _apart(
-                    kept_apart(self.found, args, {})) != self.apart:
-                return None
         if not self.state_places:
             return _NO_STATE
         marks, arrays, kinds = [], [], _KINDS
@@ -275,6 +296,19 @@ class _Entry:
             elif not fingerprint([value], marks, [], arrays):
                 return None   # (no fingerprint: the full path keys it)
         return tuple(marks), arrays
+
+    def holds(self, args):
+        """Whether the library verdicts are the same and the lists taken for logs are
+        still kept apart (what there is to check besides the survey, where `more`)."""
+        epoch = self.epoch
+        if epoch is not None and (verdict_changes[0] != epoch[0]
+                                  or active_embedding() is not epoch[1]):
+            return False
+        return self.found is None or self.logs_apart(args)
+
+    def logs_apart(self, args):
+        """Whether the lists the search took for logs are kept apart as they were."""
+        return _apart(kept_apart(self.found, args, {})) == self.apart
 
 
 _NO_STATE = ((), ())

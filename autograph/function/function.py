@@ -179,7 +179,7 @@ class Function:
         try:
             if len(args) == self._cached_arity and not kwargs:   # (see `_call`)
                 try:
-                    out = self._cache.call(args)
+                    out = self._cache.serve(args)
                     if out is not MISS:
                         return out
                 except LogRead:   # (its trace stopped: the full path starts again)

@@ -276,7 +276,10 @@ class StateFinder:
                         prefix + name, plain,
                         lambda p=prefix + name, ns=namespace, n=name: _global(p, ns, n))
                     found.add(prefix + name, value, make, name if value is plain else None)
-                elif potential and name not in _BUILTIN_NAMES:
+                elif name in _BUILTIN_NAMES:   # (the builtin, while no global hides it:
+                    if code is not None:         # a global of that name is other code)
+                        code[prefix + name] = getattr(builtins, name)
+                elif potential:
                     found.places.append(_global(prefix + name, namespace, name))
         for name in sorted(self.cells):
             cell = self.cells[name]

@@ -116,6 +116,18 @@ class Survey:
                     return False
             if absent and not source.keys().isdisjoint(absent):
                 return False
+        return self._rest_holds()
+
+    def plan(self):
+        """(the finder's seen codes, their `version` then, the reads whose values are
+        decided by their types or identity: [(globals or a weak reference to an object,
+        ((name, type), ...), names absent, ((name, weak reference), ...))], a function
+        that tells whether the rest holds, or None where there is none): what
+        `holds` tests, for a caller that makes its own tests of the first three."""
+        rest = self._rest_holds if self._dicts or self._cells else None
+        return self._seen, self.version, list(self._reads), rest
+
+    def _rest_holds(self):
         for source, names, kinds, same, again in self._dicts:
             if type(source) is not dict:
                 source = source()

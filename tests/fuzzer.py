@@ -4,8 +4,9 @@ Each program takes `x` (float32), `n` (int32, 0..6) and `v` (float32[4]), mixes
 if/elif/else (some tests tick an object, alone or in either operand of `and`/`or`: a
 side effect Python has only where it evaluates the test), a Python bool flag tested in
 conditions (some programs flip it or make it traced), NumPy views of an array written
-through and seeing its writes (`rv1 = w[1:3]; rv1 *= 0.5`), bounded `while`, `for` over static and traced ranges and arrays,
-break/continue/early return, and/or/not, ternaries and helper calls, nested at least
+through and seeing its writes (`rv1 = w[1:3]; rv1 *= 0.5`, also after `w` is rebound),
+bounded `while`, `for` over static and traced ranges and arrays, break/continue/early
+return, and/or/not, ternaries and helper calls, nested at least
 three deep, and state in objects (see StateGenerators). It runs unconverted on concrete
 arrays (the ground truth; `v` as a NumPy array, whose items Python can assign) and
 converted under `jax.jit` with traced inputs; results must match. Half of the programs
@@ -133,6 +134,12 @@ VIEW_FORMS = [   # NumPy's views of `w`: written through, passed on, seeing `w`'
     ['{r} = w[0:2]', 'w[0] = a', 'a = a + {r}[0] * 0.1'],
     ['{r} = w[1:]', '{r}_part = {r}[:2]', '{r}_part -= 0.25'],
     ['{r} = w[:]', '{r}[k % 4] = b'],
+    # (`w` rebound while its views live on: they write the array it held, on every
+    # path or on some paths only, which the other view sees)
+    ['{r} = w[1:3]', '{r}_w = w[2:]', 'w = w - 0.25', '{r}[1] = a * 0.5',
+     'a = a + {r}_w[0] * 0.1'],
+    ['{r} = w[0:2]', '{r}_w = w[1:]', 'if a > b: w = w - 0.25', '{r} *= 0.5',
+     'a = a + {r}_w[0] * 0.1 + w[1] * 0.1'],
 ]
 """Each with a view name of its own (`r` -> rv1, rv2, ...: one name bound to views of
 two shapes would be loop state of two shapes)."""

@@ -316,10 +316,13 @@ def test_is_none_on_an_optional_result_inside_converted_code():
 
 
 def test_an_optional_result_inside_someone_elses_jit_is_a_named_error():
+    """The error names the `return` that gives None, at its line."""
     f = autograph.convert(positive_step, jit=False)
     assert f(2.) == 4. and f(-2.) is None          # Python values: plain Python
-    with pytest.raises(autograph.ControlFlowError,
-                       match=r'positive_step\(\) at .*py:\d+ returns None on some paths') as info:
+    line = positive_step.__code__.co_firstlineno + 3
+    with pytest.raises(autograph.ControlFlowError, match=(
+            rf'positive_step\(\) returns None at .*py:{line} \(`return None`\) on some '
+            rf'paths')) as info:
         jax.jit(f)(jnp.float32(1.))
     assert info.value.kind == 'result-leaves-trace'
 

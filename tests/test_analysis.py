@@ -199,8 +199,13 @@ def test_census_lists_functions_innermost_first_and_stops_at_the_limit():
      ["written ['a']", 'save a before line 3', 'flag a', 'end reports a or saved a']),
     ('def f(a, n):\n for i in n:\n  a[i] = 0\n  a = a + 1',
      ["written ['a']", 'flag a', 'select a before line 4', 'end reports a or saved a']),
-    ('def f(a, n):\n a[0] = 1\n for a in n:\n  a[0] = 0\n return a',   # (no flag
-     ["written ['n']", 'a rebound at line 3', 'a returned at line 5']),  # follows a target)
+    ('def f(a, n):\n a[0] = 1\n for a in n:\n  a[0] = 0\n return a',   # (a loop's
+     ["written ['a', 'n']", 'flag a', 'select a before line 3',           # target: the
+      'line 5 reports a or saved a', 'a rebound by a part of line 3']),   # flag too)
+    ('def f(a, c):\n a[0] = 1\n b = (a := a * 2) if c else 0\n return a',
+     ["written []", 'a rebound at line 3', 'a returned at line 4']),  # (`:=` on some paths)
+    ('def f(a):\n v = a[0:2]\n a = a * 2\n v[0] = 9\n return a',   # (a view written
+     ["written ['a']", 'save a before line 3', 'line 5 reports saved a']),  # after: `a`'s)
 ])
 def test_entry_values(code, dump):
     from autograph.analysis.written_parameters import entry_of_tree

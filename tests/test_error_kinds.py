@@ -1,6 +1,7 @@
 """Every kind of error of staged code (autograph.runtime.messages.KINDS) raised by one
 program that Python runs but staging cannot: the error has its kind, names the user's
 line, and is rendered in the one style (what, where: why. Fix.)."""
+import jax
 import jax.numpy as jnp
 import pytest
 
@@ -117,3 +118,34 @@ def test_each_kind_names_its_line_in_the_one_style(kind):
     head, _, rest = message.partition(': ')
     assert where in head                                    # what and where, then
     assert rest.endswith('.') and '. ' in rest              # why. Fix.
+
+
+def positive_step_or_nothing(x):
+    if x > 0:
+        return x * 2
+
+
+class Last:
+    value = 0.0
+
+
+def keeps_the_last_positive(x):
+    if x > 0:
+        Last.value = None
+    else:
+        Last.value = x
+    return x
+
+
+def test_an_optional_result_inside_someone_elses_jit_names_where_it_is_none():
+    """Falling off the end: the last line; state it leaves: the variable."""
+    f = autograph.convert(positive_step_or_nothing, jit=False)
+    line = positive_step_or_nothing.__code__.co_firstlineno + 2
+    with pytest.raises(autograph.ControlFlowError, match=(
+            rf'positive_step_or_nothing\(\) returns None by falling off its end at '
+            rf'.*py:{line} on some paths')):
+        jax.jit(f)(jnp.float32(1.))
+    f = autograph.convert(keeps_the_last_positive, jit=False)
+    with pytest.raises(autograph.ControlFlowError,
+                       match=r"keeps_the_last_positive\(\) leaves 'Last.value' None at"):
+        jax.jit(f)(jnp.float32(1.))

@@ -36,6 +36,7 @@ def test_programs_use_object_state():
     for construct in ('s.f = ', 's.f += ', 's.c = ', 'w[1:3] *= ', '] += a', '], w[',
                       'push(pair, ', 'elif ticked(s, ', 'elif (ticked(s, ',
                       ' and ticked(s, ', ' or ticked(s, ', 'if (x', 'if flag:',
-                      'flag = not flag', 'flag = a > b', "dk.get('i", "' in dk:"):
+                      'flag = not flag', 'flag = a > b', "dk.get('i", "' in dk:",
+                      '_w = w[2:]', 'if a > b: w = w - 0.25'):   # (views after `w` rebound)
         assert construct in text, construct
     assert re.search(r'\n +t\d+ = .*\n(.*\n)*? {4}a = a \+ t\d+ \* 0\.1', text)

@@ -28,11 +28,15 @@ the converted code cannot follow). It records:
   with a flag, `a_is_arg` (passes.written_arguments);
 - `maybe_saves[stmt]`, `maybe_returns[node]`: as `saves` and `returns`, for the flagged
   parameters that both bindings reach there (the flag says which one is the caller's);
-- `problems`: (parameter, node, what) where a written parameter is written, rebound or
-  returned with both reaching. A parameter rebound with both reaching by a part of a
-  compound statement (a `for` target, `with ... as`, `:=` in a test), where no flag can
-  follow it, is left out of the others: its writes are not reported (a conversion-time
-  error would refuse valid programs, such as `if log: log = {}` then `log['n'] = i`).
+- `parts[stmt]`: the written parameters rebound by a part of the compound statement
+  `stmt` (a `for` target, `with ... as`, `:=` in a test) while they may hold the
+  caller's array: the flag follows them as it follows a statement (see
+  passes.argument_reports.follow);
+- `problems`: (parameter, node, what) where a written parameter that no flag can follow
+  is written, rebound or returned with both reaching: one rebound by an assignment
+  expression that Python evaluates on some paths only (`c and (a := e)`, in a
+  conditional expression, a comprehension or a lambda). passes.written_arguments names
+  it in an error; the other fields leave it out.
 """
 import ast
 import dataclasses
@@ -40,6 +44,7 @@ import dataclasses
 from autograph.analysis.walk import blocks, children
 
 ENTRY, OTHER = 'entry', 'other'
+VIEW = 'view'   # state key (VIEW, name): the caller's arrays a view was taken of
 _ENTRY, _OTHER = frozenset({ENTRY}), frozenset({OTHER})
 
 
@@ -52,6 +57,7 @@ class EntryValues:
     flagged: tuple = ()
     maybe_saves: dict = dataclasses.field(default_factory=dict)
     maybe_returns: dict = dataclasses.field(default_factory=dict)
+    parts: dict = dataclasses.field(default_factory=dict)
 
     def dump(self):
         def line(node):
@@ -65,14 +71,18 @@ class EntryValues:
                 + [f'select {p} before {line(s)}' for s, ps in self.maybe_saves.items()
                    for p in ps]
                 + [f'{line(r)} reports {p} or saved {p}'
-                   for r, ps in self.maybe_returns.items() for p in sorted(ps)])
+                   for r, ps in self.maybe_returns.items() for p in sorted(ps)]
+                + [f'{p} rebound by a part of {line(s)}' for s, ps in self.parts.items()
+                   for p in ps])
 
 
-def entry_values(function, params, effects):
+def entry_values(function, params, effects, views=None):
     """EntryValues of the FunctionDef `function` for its parameters `params`.
     `effects(stmt_or_expr)` gives (names written, names rebound) by a simple statement
-    or an expression (see analysis.written_parameters)."""
-    flow = _Flow(params, effects)
+    or an expression (see analysis.written_parameters); `views` ({node: (view, base)})
+    the statements that bind a view (a write of the view writes the array it was taken
+    from: the caller's, where the base held it then, even if rebound since)."""
+    flow = _Flow(params, effects, views or {})
     end = flow.block(function.body, {p: _ENTRY for p in params})
     if end is not None:
         flow.at_return(None, end)
@@ -84,7 +94,7 @@ def entry_values(function, params, effects):
         _kept(flow.returns, known),
         tuple(t for t in flow.problems if t[0] in problems - flagged),
         tuple(p for p in params if p in flagged), _kept(flow.maybe_saves, flagged),
-        _kept(flow.maybe_returns, flagged))
+        _kept(flow.maybe_returns, flagged), _kept(flow.parts, known))
 
 
 def _kept(by_node, names):
@@ -94,11 +104,11 @@ def _kept(by_node, names):
 
 
 class _Flow:
-    def __init__(self, params, effects):
-        self.params, self.effects = set(params), effects
+    def __init__(self, params, effects, views):
+        self.params, self.effects, self.views = set(params), effects, views
         self.written, self.saves, self.returns, self.problems = set(), {}, {}, []
         self.maybe_saves, self.maybe_returns, self.unflaggable = {}, {}, set()
-        self.record = True
+        self.parts, self.record = {}, True
 
     def block(self, stmts, state):
         for stmt in stmts:
@@ -161,7 +171,13 @@ class _Flow:
     def simple(self, node, stmt, state):
         """The writes of `node` (part of `stmt`), then its rebindings."""
         written, rebound = self.effects(node)
-        for name in written:
+        maybe_bound = _conditional_bindings(node)
+        for name, sure in self.arrays_written(written, state):
+            if sure is not None:   # (through a view taken of the caller's array)
+                self.written.add(name)
+                if not sure:
+                    self.problem(name, stmt, 'written')
+                continue
             origins = state.get(name)
             if origins and ENTRY in origins:
                 self.written.add(name)
@@ -176,17 +192,49 @@ class _Flow:
                 self.problem(name, stmt, 'rebound')
                 if self.record:
                     self.maybe_saves.setdefault(stmt, []).append(name)
-            if origins and ENTRY in origins and node is not stmt:
-                self.unflaggable.add(name)   # (no statement of its own to follow it)
-            if name in self.params:
-                state[name] = _OTHER
+            if origins and ENTRY in origins and name in maybe_bound:
+                self.unflaggable.add(name)   # (`c and (a := e)`: bound on some paths)
+                self.problem(name, stmt, 'rebound')
+            elif origins and ENTRY in origins and node is not stmt and self.record:
+                self.parts.setdefault(stmt, [])
+                if name not in self.parts[stmt]:
+                    self.parts[stmt].append(name)
+            state = self.bound(name, node, stmt, state)
+            if name in maybe_bound and name in self.params:
+                state[name] = origins | _OTHER
+        return state
+
+    def arrays_written(self, written, state):
+        """(parameter, None) for each name written (checked where it is bound), and
+        (parameter, sure) for each view written that was taken of the caller's array
+        (surely, or on some paths only)."""
+        for name in written:
+            yield name, None
+            yield from state.get((VIEW, name), ())
+
+    def bound(self, name, node, stmt, state):
+        """`state` after `node` (part of `stmt`) binds `name`: a parameter no longer
+        holds the caller's array; a view keeps the arrays it was taken of."""
+        binding = self.views.get(node) or (self.views.get(stmt) if isinstance(
+            stmt, ast.For) and node is stmt.target else None)
+        state.pop((VIEW, name), None)
+        if binding is not None and binding[0] == name:
+            base = binding[1]
+            tags = set(state.get((VIEW, base), ()))
+            if base in self.params and ENTRY in state[base]:
+                tags.add((base, state[base] == _ENTRY))
+            if tags:
+                state[(VIEW, name)] = frozenset(tags)
+        if name in self.params:
+            state[name] = _OTHER
         return state
 
     def at_return(self, node, state):
         if not self.record:
             return
-        self.returns[node] = {p for p, origins in state.items() if origins == _OTHER}
-        self.maybe_returns[node] = {p for p, origins in state.items() if len(origins) > 1}
+        params = {p: origins for p, origins in state.items() if p in self.params}
+        self.returns[node] = {p for p, origins in params.items() if origins == _OTHER}
+        self.maybe_returns[node] = {p for p, origins in params.items() if len(origins) > 1}
         for p in self.maybe_returns[node]:
             self.problem(p, node, 'returned')
 
@@ -195,8 +243,31 @@ class _Flow:
             self.problems.append((name, node, what))
 
 
+def _conditional_bindings(node):
+    """The names that `:=` binds in `node` where Python may not evaluate it: an operand
+    of `and`/`or` after the first, a branch of `x if c else y`, a comprehension (not
+    its first iterable, where `:=` is a syntax error), a lambda's body."""
+    found, stack = set(), [(node, False)]
+    while stack:
+        node, maybe = stack.pop()
+        if isinstance(node, ast.NamedExpr) and maybe and isinstance(node.target, ast.Name):
+            found.add(node.target.id)
+        if isinstance(node, ast.BoolOp):
+            parts = [(v, maybe or i > 0) for i, v in enumerate(node.values)]
+        elif isinstance(node, ast.IfExp):
+            parts = [(node.test, maybe), (node.body, True), (node.orelse, True)]
+        elif isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp,
+                               ast.Lambda)):
+            parts = [(c, True) for c in children(node)]
+        else:
+            parts = [(c, maybe) for c in children(node)]
+        stack += parts
+    return found
+
+
 def _join(one, other):
     if one is None or other is None:
         return other if one is None else one
-    return {name: one[name] | other[name] for name in one}
+    return {name: one.get(name, frozenset()) | other.get(name, frozenset())
+            for name in one.keys() | other.keys()}
 

@@ -4,82 +4,55 @@
     v += e          # an in-place change of `v`: `a` changes too
     a[0] = 9        # an in-place change of `a`: `v` sees it
     v = v + e       # a rebinding: `v` is a new array from here on
+    a = a * 2       # a rebinding of the base: `v` is still a view of the array `a` held
 
-`view_bindings(function)` finds the statements `v = b[key]` (b a variable other than v;
-a key that may be basic: no list, comparison or string), and the loops `for v in b:`
-(each item of an array is a view of it). `Views(...)` follows, through
-branches and loops, which bindings reach each statement (the origins of each name: a
-view binding, or OTHER for any other binding or none), and records:
+analysis.view_bindings finds the statements `v = b[key]` and the loops `for v in b:`.
+`Views(...)` follows, through branches and loops, which bindings reach each statement
+(the origins of each name: a view binding, or OTHER for any other binding or none) and,
+per base, whether it was rebound since its views were taken (MOVED: False, True or
+both, on some paths), and records:
 
 - `tracked[binding] = (v, b)`: the bindings of views in a group changed in place (a view
   of a view belongs to its base's group);
-- `after[stmt]`: what follows an in-place change: ('write', v, b) writes the view `v`
-  back into `b` (its base's own base next, ...), ('read', u, b) reads the view `u` again
-  from `b`;
+- `after[stmt]`: what follows an in-place change: ('write', v, b, mode) writes the view
+  `v` back into the array of `b` (its base's own base next, ...), ('read', u, b, mode)
+  reads the view `u` again from there. The mode says where that array is: 'same' (in
+  `b`), 'moved' (in the array `b` held when rebound: kept in a variable of its own),
+  'either' (rebound on some paths: a flag says), 'if same' (a read only where `b` still
+  holds the views' array);
+- `before[stmt]`: (b, 'plain' or 'either') where `stmt` rebinds a base whose views live
+  on: its array is kept first; `moving`, the bases so kept, `flagged`, those that a flag
+  follows, `modes[b]`: 'param' (a parameter whose views were taken of the caller's
+  array: passes.argument_reports keeps it) or 'local';
 - `key_names[v]`: the variable holding v's key.
 
 An in-place change of a name that is a view on some paths only (or of different bases),
-or a read of one whose base changed, is an UnsupportedSyntax.
+or a read of one whose base changed, is an UnsupportedSyntax; so is a change of a view
+whose old array the converted code did not keep (its base rebound by a loop's target, a
+`with`, or while itself a view; a newer view of the base taken since).
 """
 import ast
 
-from autograph.analysis.walk import SCOPES, children
-from autograph.analysis.written_parameters import (argument_base, positions_written,
-                                                   split_call)
+from autograph.analysis import view_errors as errors
+from autograph.analysis.view_bindings import blocks, header, own, root, self_view, stored
+from autograph.analysis.written_parameters import (argument_base, parameters,
+                                                   positions_written, split_call)
 from autograph.errors import unsupported
 
 OTHER = 'other'     # an origin: any binding that is not a tracked view's (or none)
 STALE = 'stale'     # an origin: a view on some paths whose base changed since
 NESTED = 'nested'   # an origin: `v = v[k]`, a view of the view `v` was (not followed)
+ORPHAN = 'orphan'   # an origin: a view of an array its base held before a newer view
+UNKEPT = 'unkept'   # an origin: a view of an array a call changed, then not kept
 _NOT_VIEW = frozenset({OTHER})
-
-
-def view_bindings(function):
-    """{Assign or For: (view name, base name)} for the statements `v = b[key]` and the
-    loops `for v in b:` in `function`'s own body."""
-    found = {}
-    for node in _own(function.body):
-        if (isinstance(node, ast.Assign) and len(node.targets) == 1
-                and isinstance(node.targets[0], ast.Name)
-                and isinstance(node.value, ast.Subscript)
-                and isinstance(node.value.value, ast.Name)
-                and node.value.value.id != node.targets[0].id
-                and _may_be_basic(node.value.slice)):
-            found[node] = (node.targets[0].id, node.value.value.id)
-        elif (isinstance(node, ast.For) and isinstance(node.target, ast.Name)
-              and isinstance(node.iter, ast.Name) and node.iter.id != node.target.id):
-            found[node] = (node.target.id, node.iter.id)   # (`for row in M`: M[0], ...)
-    return found
-
-
-def _may_be_basic(key):
-    parts = key.elts if isinstance(key, ast.Tuple) else [key]
-    for part in parts:
-        if isinstance(part, (ast.List, ast.ListComp, ast.Compare, ast.BoolOp, ast.Tuple,
-                             ast.Set, ast.Dict)):
-            return False
-        if isinstance(part, ast.Constant) and not (
-                part.value is None or part.value is Ellipsis
-                or (type(part.value) is int)):
-            return False
-    return True
-
-
-def _own(stmts):
-    """The nodes of `stmts`, not those of the functions and classes in them."""
-    stack = list(stmts)
-    while stack:
-        node = stack.pop()
-        yield node
-        if not isinstance(node, SCOPES):
-            stack += children(node)
-        elif not isinstance(node, ast.Lambda):
-            stack += node.decorator_list
+MOVED, ENTRY = 'moved', 'entry'   # state keys (MOVED, base), (ENTRY, parameter)
+LOST = 'lost'   # a base rebound where the converted code cannot keep its old array
+_SAME = frozenset({False})
 
 
 class Views:
     def __init__(self, function, bindings, resolve, ctx):
-        self.ctx, self.resolve, self.after = ctx, resolve, {}
+        self.ctx, self.resolve, self.after, self.before = ctx, resolve, {}, {}
         changed = set()
         for stmt in function.body:   # (each walks the statements in it too)
             changed.update(self._effects(stmt)[2])
@@ -88,8 +61,21 @@ class Views:
         for name, _ in sorted(set(self.tracked.values())):
             if name not in self.key_names:
                 self.key_names[name] = ctx.namer.new(f'{name}_key')
+        self.params = set(parameters(function))
+        self.modes, self.flagged, self.moving = {}, set(), {}
         if self.tracked:
-            self._block(function.body, {}, True)
+            start = {(MOVED, base): _SAME for _, base in self.tracked.values()}
+            start.update({(ENTRY, p): frozenset({True}) for p in self.params})
+            self._block(function.body, start, True)
+            self._check_modes()
+
+    def _check_modes(self):
+        """A base whose views outlive a rebinding keeps its old array in one variable:
+        the caller's array (`a_arg`, a parameter whose views were all taken while it
+        held it) or its own (`a_old`, any other)."""
+        for base, stmt in self.moving.items():
+            if len(self.modes.get(base, ())) != 1 or 'mixed' in self.modes[base]:
+                raise unsupported(errors.callers_on_some_paths(base), self.ctx, stmt)
 
     # --- the flow through statements ---------------------------------------------------
 
@@ -125,8 +111,8 @@ class Views:
     def _iteration(self, loop, head, record):
         if isinstance(loop, ast.For):
             state = head
-            for name in _stored(loop.target):
-                state = self._rebind(name, state, loop)
+            for name in stored(loop.target):
+                state = self._rebind(name, state, loop, record)
         else:
             state = head
             self._loads(loop.test, state, loop)
@@ -135,15 +121,15 @@ class Views:
     def _compound(self, stmt, state, record):
         """`with`, `try`, `match`: each block from what reaches the statement and what
         each block before it leaves (a block may not run, or run in part)."""
-        for node in _header(stmt):
+        for node in header(stmt):
             self._loads(node, state, stmt)
-            for name in _stored(node):
-                state = self._rebind(name, state, None)
+            for name in stored(node):
+                state = self._rebind(name, state, None, record)
         for handler in getattr(stmt, 'handlers', ()):
             if handler.name:
-                state = self._rebind(handler.name, state, None)
+                state = self._rebind(handler.name, state, None, record)
         out = state
-        for block in _blocks(stmt):
+        for block in blocks(stmt):
             out = _join(out, self._block(block, out, record))
         return out
 
@@ -153,9 +139,13 @@ class Views:
             self._check_fresh(name, state, stmt)
         actions = []
         for name in changed:
-            state = self._change(name, state, stmt, actions)
+            if name in stores and any(self._views_of(name, state)):
+                state = self._changed_and_rebound(name, state, stmt, (record, actions))
+            else:
+                state = self._change(name, state, stmt, actions)
         for name in stores:
-            state = self._rebind(name, state, stmt)
+            if name not in changed or not any(self._views_of(name, state)):
+                state = self._rebind(name, state, stmt, record)
         if record and actions:
             self.after[stmt] = actions
         return state
@@ -164,63 +154,158 @@ class Views:
 
     def _change(self, name, state, stmt, actions):
         """`name` changed in place at `stmt`: write it back into its base (and that one
-        into its own base...), then read again the views of what changed."""
-        chain, current = [name], name
+        into its own base...), then read again the views of what changed. A base
+        rebound since the view was taken gets the write in the array it held
+        (mode 'moved'; 'either' where rebound on some paths only)."""
+        changed, current = [(name, 'current')], name
         while True:
             origins = state.get(current, _NOT_VIEW)
             if NESTED in origins:
-                raise self._nested(current, stmt)
+                raise unsupported(errors.nested(current), self.ctx, stmt)
             views = [o for o in origins if o in self.tracked]
-            if not views:
+            if ORPHAN in origins or UNKEPT in origins or not views:
+                if ORPHAN in origins or UNKEPT in origins:
+                    raise unsupported(errors.lost(current), self.ctx, stmt)
                 break
             bases = {self.tracked[o][1] for o in views}
             if len(views) != len(origins) or len(bases) != 1:
-                raise self._error(current, bases, stmt, 'is changed in place here')
+                raise unsupported(errors.on_some_paths(
+                    current, bases, 'is changed in place here'), self.ctx, stmt)
             base = bases.pop()
-            actions.append(('write', current, base))
-            if base in chain:
+            mode = self._mode(base, state, current, stmt)
+            actions.append(('write', current, base, mode))
+            if mode != 'same':
+                changed.append((base, 'old'))
                 break
-            chain.append(base)
+            if base in [b for b, _ in changed]:
+                break
+            changed.append((base, 'current'))
             current = base
-        return self._refresh(chain, state, actions)
+        return self._refresh(changed, state, actions, stmt)
 
-    def _refresh(self, changed, state, actions):
-        """Read again the views of the names `changed` (and their views...); a view on
-        some paths only becomes STALE (an error where it is read)."""
-        state, queue, done = dict(state), list(changed), set(changed)
+    def _changed_and_rebound(self, name, state, stmt, recording):
+        """`a = f(a)`, `f` writing `a`, while views of `a` live on: they see the write,
+        in the array `a` held. The caller's array, a parameter's, gets it (the call
+        gives its write to `a_arg`, see passes.argument_reports); another's views are
+        UNKEPT (an error where they are used)."""
+        record, actions = recording
+        if name not in self.params or state[(ENTRY, name)] != frozenset({True}):
+            for view in list(self._views_of(name, state)):   # (an error where used)
+                state[view] = frozenset({UNKEPT})
+            return self._rebind(name, state, stmt, record)
+        state = self._rebind(name, state, stmt, record)
+        return self._refresh([(name, 'old')], state, actions, stmt)
+
+    def _mode(self, base, state, view, stmt):
+        """Where the array of `view`, a view of `base`, is now: 'same' (in `base`),
+        'moved' (in the array `base` held before its rebinding), 'either'."""
+        moved = state[(MOVED, base)]
+        if LOST in moved or (moved != _SAME and any(
+                o in self.tracked for o in state.get(base, ()))):
+            raise unsupported(errors.lost(view), self.ctx, stmt)
+        if moved == _SAME:
+            return 'same'
+        if moved == frozenset({True}):
+            return 'moved'
+        self.flagged.add(base)
+        return 'either'
+
+    def _refresh(self, changed, state, actions, stmt):
+        """Read again the views of the arrays `changed` ((name, 'current'): the array
+        the name holds; (name, 'old'): the one it held before its rebinding), and their
+        views...; a view on some paths only becomes STALE (an error where it is read)."""
+        state, queue, done = dict(state), list(changed), {b for b, _ in changed}
         while queue:
-            base = queue.pop(0)
-            for name in sorted(state):
+            base, which = queue.pop(0)
+            mode = self._read_mode(base, which, state, stmt)
+            if mode is None:
+                continue
+            for name in sorted(n for n in state if isinstance(n, str)):
                 origins = state[name]
                 of_base = [o for o in origins if o in self.tracked
                            and self.tracked[o][1] == base]
                 if name in done or not of_base:
                     continue
                 if len(of_base) == len(origins):
-                    actions.append(('read', name, base))
+                    actions.append(('read', name, base, mode))
                     done.add(name)
-                    queue.append(name)
+                    queue.append((name, 'current'))
                 else:
                     state[name] = origins | {STALE}
         return state
 
-    def _rebind(self, name, state, stmt):
+    def _read_mode(self, base, which, state, stmt):
+        """How the views of `base` are read again after its array `which` changed:
+        'same', 'moved', 'either' (as `_mode`), 'if same' (only where `base` still holds
+        the views' array), or None (its views hold another array)."""
+        moved = state.get((MOVED, base), _SAME)
+        if which == 'old':
+            return 'moved' if moved == frozenset({True}) else 'either'
+        if moved == _SAME:
+            return 'same'
+        if False not in moved:
+            return None
+        if LOST in moved:
+            raise unsupported(errors.rebound_on_some_paths(base), self.ctx, stmt)
+        self.flagged.add(base)
+        return 'if same'
+
+    def _rebind(self, name, state, stmt, record=False):
         """`name` bound at `stmt` (a tracked view binding, or anything else): the views
-        of its old value keep that value (no longer views of `name`)."""
+        of its old value keep that value, which the converted code keeps (`_move`)."""
         state = dict(state)
         views = {o for o in state.get(name, ()) if o in self.tracked}
+        if (MOVED, name) in state and any(self._views_of(name, state)):
+            state = self._move(name, state, stmt, record, bool(views))
+        if name in self.params:
+            state[(ENTRY, name)] = frozenset({False})
         if stmt in self.tracked and self.tracked[stmt][0] == name:
             state[name] = frozenset({stmt})
-        elif views and _self_view(stmt, name):   # (`row = row[1:]`: a view still)
+            state = self._made(self.tracked[stmt][1], name, state)
+        elif views and self_view(stmt, name):   # (`row = row[1:]`: a view still)
             state[name] = frozenset(views | {NESTED})
         else:
             state.pop(name, None)
-        for other, origins in list(state.items()):
-            if other != name and any(o in self.tracked and self.tracked[o][1] == name
-                                     for o in origins):
-                state[other] = frozenset(
-                    OTHER if o in self.tracked and self.tracked[o][1] == name else o
-                    for o in origins)
+        return state
+
+    def _views_of(self, base, state, but=None):
+        """The names that are views of `base` (on some path) in `state`."""
+        for other, origins in state.items():
+            if isinstance(other, str) and other != but and any(
+                    o in self.tracked and self.tracked[o][1] == base for o in origins):
+                yield other
+
+    def _move(self, base, state, stmt, record, is_view):
+        """`base` rebound at `stmt` while views of it are live: they keep the array it
+        held, saved before `stmt` (`a_old = a`, see passes.views) where `stmt` is a
+        statement of its own and `base` no view of another array."""
+        moved = state[(MOVED, base)]
+        if (LOST in moved or is_view or not isinstance(stmt, ast.stmt)
+                or isinstance(stmt, (ast.For, ast.While, ast.With, ast.Try))):
+            state[(MOVED, base)] = frozenset({LOST})
+            return state
+        if moved != frozenset({True}):
+            mode = 'plain' if moved == _SAME else 'either'
+            if mode == 'either':
+                self.flagged.add(base)
+            if record:
+                self.before.setdefault(stmt, []).append((base, mode))
+        self.moving.setdefault(base, stmt)
+        state[(MOVED, base)] = frozenset({True})
+        return state
+
+    def _made(self, base, name, state):
+        """A new view `name` of `base`: the views of an array `base` held before are
+        orphans (an error where changed), and `base` is the views' array again."""
+        if state[(MOVED, base)] != _SAME:
+            for other in list(self._views_of(base, state, but=name)):
+                state[other] = frozenset(ORPHAN if o in self.tracked else o
+                                         for o in state[other])
+        state[(MOVED, base)] = _SAME
+        entry = state.get((ENTRY, base))
+        self.modes.setdefault(base, set()).add(
+            'local' if entry is None or entry == _SAME else
+            'param' if entry == frozenset({True}) else 'mixed')
         return state
 
     def _effects(self, stmt):
@@ -228,11 +313,11 @@ class Views:
         `stmt` (by a compound one: by the statements in it too)."""
         loads, stores, changed = [], [], []
         updated, local = set(), set()   # (`x += ...`'s `x`; a comprehension's variables)
-        for node in _own([stmt]):
+        for node in own([stmt]):
             if isinstance(node, ast.AugAssign):
                 updated.add(id(node.target))
             elif isinstance(node, ast.comprehension):
-                local.update(id(n) for n in _own([node.target]))
+                local.update(id(n) for n in own([node.target]))
             if isinstance(node, ast.Name):
                 if id(node) in local:
                     continue
@@ -244,7 +329,7 @@ class Views:
                 else:
                     stores.append(node.id)
             elif isinstance(node, ast.Subscript) and not isinstance(node.ctx, ast.Load):
-                changed.append(_root(node))
+                changed.append(root(node))
             elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 stores.append(node.name)
             elif isinstance(node, ast.Call):   # (a helper writing its arguments)
@@ -255,40 +340,20 @@ class Views:
         return loads, stores, list(dict.fromkeys(n for n in changed if n is not None))
 
     def _loads(self, node, state, stmt):
-        for inner in _own([node]):
+        for inner in own([node]):
             if isinstance(inner, ast.Name) and isinstance(inner.ctx, ast.Load):
                 self._check_fresh(inner.id, state, stmt)
 
     def _check_fresh(self, name, state, stmt):
         origins = state.get(name, _NOT_VIEW)
+        if UNKEPT in origins:
+            raise unsupported(errors.unkept(name), self.ctx, stmt)
         if STALE in origins and NESTED in origins:
-            raise self._nested(name, stmt)
+            raise unsupported(errors.nested(name), self.ctx, stmt)
         if STALE in origins:
             bases = {self.tracked[o][1] for o in origins if o in self.tracked}
-            raise self._error(name, bases, stmt, 'is read here after its base changed')
-
-    def _error(self, name, bases, stmt, what):
-        base = ' or '.join(f"'{b}'" for b in sorted(bases)) or 'an array'
-        return unsupported(
-            f"'{name}' {what}, but it is a NumPy view of {base} on some paths only "
-            f"(bound from an item or slice of it on one path, otherwise on another): "
-            f"whether {base} changes with it depends on the path, which the converted "
-            f"code cannot follow. Bind '{name}' the same way on every path, or make the "
-            f"copy explicit (`{name} = ....copy()`)", self.ctx, stmt)
-
-
-    def _nested(self, name, stmt):
-        return unsupported(
-            f"'{name}' is used here as a NumPy view, but it was bound from an item or "
-            f"slice of its own earlier value (`{name} = {name}[...]`), a view of a view "
-            f"that the converted code cannot follow. Give the new view a name of its own "
-            f"(`{name}_part = {name}[...]`)", self.ctx, stmt)
-
-
-def _self_view(stmt, name):
-    """Whether `stmt` is `name = name[key]` (a view of the view it rebinds)."""
-    return (isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Subscript)
-            and _root(stmt.value) == name and _may_be_basic(stmt.value.slice))
+            raise unsupported(errors.on_some_paths(
+                name, bases, 'is read here after its base changed'), self.ctx, stmt)
 
 
 def _groups(bindings, changed):
@@ -309,39 +374,3 @@ def _join(one, other):
     for name in one.keys() | other.keys():
         out[name] = one.get(name, _NOT_VIEW) | other.get(name, _NOT_VIEW)
     return out
-
-
-def _root(node):
-    while isinstance(node, ast.Subscript):
-        node = node.value
-    return node.id if isinstance(node, ast.Name) else None
-
-
-def _stored(node):
-    names = []
-    for inner in _own([node]):
-        if isinstance(inner, ast.Name) and not isinstance(inner.ctx, ast.Load):
-            names.append(inner.id)
-        for field in ('name', 'rest'):   # (the captures of `match` patterns)
-            value = getattr(inner, field, None)
-            if isinstance(inner, ast.pattern) and isinstance(value, str):
-                names.append(value)
-    return names
-
-
-def _header(stmt):
-    if isinstance(stmt, ast.With):
-        return list(stmt.items)
-    if isinstance(stmt, ast.Try):
-        return [h.type for h in stmt.handlers if h.type is not None]
-    return [stmt.subject] + [c.pattern for c in stmt.cases] + [
-        c.guard for c in stmt.cases if c.guard is not None]
-
-
-def _blocks(stmt):
-    if isinstance(stmt, ast.With):
-        return [stmt.body]
-    if isinstance(stmt, ast.Try):
-        return [stmt.body] + [h.body for h in stmt.handlers] + [stmt.orelse,
-                                                                stmt.finalbody]
-    return [c.body for c in stmt.cases]

@@ -83,21 +83,34 @@ def entry_of_tree(function, resolve, ag=None):
     `of_tree`)."""
     views = {}
     for node in own_nodes(function):
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 \
-                and isinstance(node.targets[0], ast.Name) \
-                and isinstance(node.value, ast.Subscript) \
-                and _base(node.value) not in (None, node.targets[0].id):
-            views.setdefault(node.targets[0].id, set()).add(_base(node.value))
-        elif (isinstance(node, ast.For) and isinstance(node.target, ast.Name)
-              and isinstance(node.iter, ast.Name)):   # (`for row in a`: views of a)
-            views.setdefault(node.target.id, set()).add(node.iter.id)
+        pair = _view_binding(node, ag)
+        if pair is not None:
+            views[node] = pair
     return entry_values(function, parameters(function),
-                        lambda node: _effects(node, resolve, ag, views))
+                        lambda node: _effects(node, resolve, ag), views)
 
 
-def _effects(node, resolve, ag, views):
-    """(names written, names rebound) by the simple statement or expression `node`: a
-    written view writes its base (and that one's base, ...)."""
+def _view_binding(node, ag):
+    """(view, base) for `v = b[...]`, `v, v_key = ag.view(b, ...)` (passes.views) and
+    `for v in b:` (each item of an array is a view of it), else None."""
+    if isinstance(node, ast.Assign) and len(node.targets) == 1:
+        target, value = node.targets[0], node.value
+        if (isinstance(target, ast.Name) and isinstance(value, ast.Subscript)
+                and _base(value) not in (None, target.id)):
+            return target.id, _base(value)
+        if (isinstance(target, ast.Tuple) and len(target.elts) == 2
+                and isinstance(target.elts[0], ast.Name) and _is_runtime(value, ag, 'view')
+                and value.args and isinstance(value.args[0], ast.Name)):
+            return target.elts[0].id, value.args[0].id
+    elif (isinstance(node, ast.For) and isinstance(node.target, ast.Name)
+          and isinstance(node.iter, ast.Name) and node.iter.id != node.target.id):
+        return node.target.id, node.iter.id
+    return None
+
+
+def _effects(node, resolve, ag):
+    """(names written, names rebound) by the simple statement or expression `node` (a
+    written view writes its base: analysis.entry_values follows the views)."""
     written, rebound, updated = [], [], set()
     stack = [node]
     while stack:
@@ -120,23 +133,20 @@ def _effects(node, resolve, ag, views):
             func, args = split_call(node, ag)
             written += [argument_base(args[p]) for p in positions_written(func, args, resolve)]
         stack += [c for c in children(node) if not isinstance(c, SCOPES)]
-    pending, seen = list(written), set(written)
-    while pending:   # (a view's base, and the base of that, ...)
-        for base in views.get(pending.pop(), ()):
-            if base not in seen:
-                seen.add(base)
-                written.append(base)
-                pending.append(base)
     return [w for w in written if w is not None], rebound
+
+
+def _is_runtime(value, ag, attr):
+    """Whether `value` is a call `ag.attr(...)`."""
+    return (ag is not None and isinstance(value, ast.Call)
+            and isinstance(value.func, ast.Attribute) and value.func.attr == attr
+            and isinstance(value.func.value, ast.Name) and value.func.value.id == ag)
 
 
 def _is_write_view(node, ag):
     """`b = ag.write_view(b, ...)` (passes.views): a write of `b`, not a rebinding."""
-    value = node.value
-    return (ag is not None and len(node.targets) == 1
-            and isinstance(node.targets[0], ast.Name) and isinstance(value, ast.Call)
-            and isinstance(value.func, ast.Attribute) and value.func.attr == 'write_view'
-            and isinstance(value.func.value, ast.Name) and value.func.value.id == ag)
+    return (len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+            and _is_runtime(node.value, ag, 'write_view'))
 
 
 class LocalFunction:

@@ -14,10 +14,14 @@ A leaf that is not an array must not hide a traced array (inside an object that 
 pytree): it would outlive its trace. `Result.of` rejects it with a ControlFlowError that
 names the path to it.
 """
+import ast
+
 import jax
 import jax.numpy as jnp
 import numpy as np
 
+from autograph import parsing
+from autograph.analysis.optional_results import none_returns
 from autograph.runtime.checks import keys
 from autograph.runtime.checks.absent import Maybe
 from autograph.runtime.checks.raises import raise_if
@@ -90,12 +94,13 @@ def _reject_hidden_tracers(value, label, defined, depth=4):
         _reject_hidden_tracers(child, label + suffix, defined, depth - 1)
 
 
-def given_back(value, defined):
+def given_back(value, defined, label=None):
     """A call's result as Python gives it: an optional value (a result that is None on
     some paths of staged code, see runtime.checks.absent) becomes its value where its flag is
     true and None where it is false. Inside someone else's trace (`convert(...,
     jit=False)` under `jax.jit`), where the flag is known only when that program runs,
-    it is a ControlFlowError naming `defined`, the Python function that returned it.
+    it is a ControlFlowError naming `defined`, the Python function that returned it, and
+    the `return` that gave None (or `label`, the variable of the state it leaves).
     A dict whose keys exist on some paths only (runtime.checks.keys) holds the keys
     present on this run; inside someone else's trace it holds them all, and a run
     where one is absent raises a ControlFlowError naming it."""
@@ -105,8 +110,8 @@ def given_back(value, defined):
     if not any(isinstance(leaf, Maybe) for leaf in
                jax.tree_util.tree_leaves(value, is_leaf=_is_optional)):
         return value
-    return jax.tree_util.tree_map(lambda leaf: _given_back_one(leaf, defined), value,
-                                  is_leaf=_is_optional)
+    return jax.tree_util.tree_map(lambda leaf: _given_back_one(leaf, defined, label),
+                                  value, is_leaf=_is_optional)
 
 
 def given_back_fields(changed, defined):
@@ -140,7 +145,7 @@ def given_back_to(places, defined):
             continue
         if keys.has_keyed(value) or any(_is_optional(leaf) for leaf in
                                          jax.tree_util.tree_leaves(value, is_leaf=_is_optional)):
-            put(place, given_back(value, defined))   # (a container: filled in place)
+            put(place, given_back(value, defined, place.label))   # (filled in place)
 
 
 def _absent_key(label, flag, defined):
@@ -153,12 +158,33 @@ def _is_optional(value):
     return isinstance(value, Maybe) and value.absent is None
 
 
-def _given_back_one(leaf, defined):
+def _given_back_one(leaf, defined, label=None):
     if not _is_optional(leaf):
         return leaf
     if isinstance(leaf.present, jax.core.Tracer):
-        raise optional_in_foreign_trace(*_name_and_line(defined))
+        name, location = _name_and_line(defined)
+        found, how = (_none_return(defined) if label is None else None) or (location, None)
+        raise optional_in_foreign_trace(name, found, how, label)
     return leaf.value if bool(leaf.present) else None
+
+
+def _none_return(fn):
+    """(location, 'return') of the first `return` of Python function `fn` that may give
+    None, or (its last line, 'end') where it may fall off its end, or None."""
+    try:
+        source = parsing.parse_function(getattr(fn, '__func__', fn))
+    except Exception:   # (no source: the `def` line says where)
+        return None
+    if not isinstance(source.node, ast.FunctionDef):
+        return None
+    found = none_returns(source.node)
+    if not found:
+        return None
+    if found[0] is None:
+        line, how = source.node.body[-1].end_lineno, 'end'
+    else:
+        line, how = found[0].lineno, 'return'
+    return Location(source.file, line, getattr(fn, '__qualname__', '')), how
 
 
 def _name_and_line(fn):

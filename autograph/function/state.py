@@ -170,7 +170,8 @@ class CallState:
         result, changed, logged = _unwrapped(out)
         fn = self._function.python_function
         if changed:
-            changed = given_back(given_back_fields(changed, fn), fn)   # (a dict: a pytree)
+            changed = {label: given_back(value, fn, label)
+                       for label, value in given_back_fields(changed, fn).items()}
             if places is None or not write(places, changed, partial=True):
                 write(self.places(args, kwargs, potential=True), changed)
         if logged:

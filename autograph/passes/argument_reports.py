@@ -28,11 +28,16 @@ from autograph.analysis.written_parameters import positions_written, split_call
 from autograph.passes.base import SCOPES, fix_missing_locations, scope_statements
 
 
-def names_kept(entry, namer):
-    """({parameter: the variable keeping the caller's array}, {parameter: its flag})."""
+def names_kept(entry, namer, given=None):
+    """({parameter: the variable keeping the caller's array}, {parameter: its flag}).
+    `given`: {parameter: (variable, flag)} named already (passes.views writes the views
+    of a rebound parameter into the caller's array: the same variable)."""
+    given = given or {}
     kept = set().union(*entry.returns.values()) | set(entry.flagged)
-    saved = {name: namer.new(f'{name}_arg') for name in sorted(kept)}
-    return saved, {name: namer.new(f'{name}_is_arg') for name in entry.flagged}
+    saved = {name: given[name][0] if name in given else namer.new(f'{name}_arg')
+             for name in sorted(kept)}
+    return saved, {name: given[name][1] if name in given else namer.new(f'{name}_is_arg')
+                   for name in entry.flagged}
 
 
 def kept_by_calls(function, entry, resolve, ag):
@@ -48,20 +53,30 @@ def kept_by_calls(function, entry, resolve, ag):
 def follow(function, entry, saved, flags, by_call, ctx):
     """`a_arg = a` (or `ag.given(...)`) before each statement that rebinds a written
     parameter `a` while it may hold the caller's array, and `a_is_arg = False` after it
-    for a flagged `a` (none where `by_call`: see `kept_by_calls`); both set at entry."""
+    for a flagged `a` (none where `by_call`: see `kept_by_calls`); both set at entry.
+    Rebound by a part of a compound statement (`if (a := e):`, `with f() as a:`), the
+    flag is unset before it, as the part runs first; by a `for` target, first in the
+    loop's body (a loop that runs no iteration leaves the caller's array)."""
     def assign(name, value, stmt):
         return ast.fix_missing_locations(ast.copy_location(
             ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())], value=value), stmt))
 
     def around(stmt):
-        own = by_call.get(stmt, ())
+        own, parts = by_call.get(stmt, ()), entry.parts.get(stmt, ())
         sure = [n for n in entry.saves.get(stmt, []) if n not in own]
-        maybe = [n for n in entry.maybe_saves.get(stmt, []) if n not in own]
+        maybe = [n for n in entry.maybe_saves.get(stmt, []) if n not in own and n not in sure]
         before = [assign(saved[n], ast.Name(id=n, ctx=ast.Load()), stmt) for n in sure
                   if n in saved]
         before += [assign(saved[n], given(n, saved, flags, ctx), stmt) for n in maybe]
-        return before + [stmt] + [assign(flags[n], ast.Constant(False), stmt)
-                                  for n in sure + maybe if n in flags]
+        unset = [n for n in sure + maybe if n in flags]
+        targets = bound(stmt.target) if isinstance(stmt, ast.For) else ()
+        stmt_body = getattr(stmt, 'body', [])
+        stmt_body[:0] = [assign(flags[n], ast.Constant(False), stmt_body[0])
+                         for n in unset if n in parts and n in targets]
+        return (before + [assign(flags[n], ast.Constant(False), stmt) for n in unset
+                          if n in parts and n not in targets]
+                + [stmt] + [assign(flags[n], ast.Constant(False), stmt) for n in unset
+                            if n not in parts])
     for block in [function.body] + [block for node in scope_statements(function)
                                     if not isinstance(node, SCOPES) for block in blocks(node)]:
         block[:] = [new for stmt in block for new in around(stmt)]

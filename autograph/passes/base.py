@@ -38,6 +38,7 @@ of each scope nested functions see, from the user's code before any pass ran;
     return_value: str = None  # its `retval` (returned as soon as it is set: never a view)
     dataflow: dict = dataclasses.field(default_factory=dict)  # scope -> (Scope, Dataflow)
     census: object = None    # what the function's tree holds (analysis.census)
+    kept_arrays: dict = dataclasses.field(default_factory=dict)  # see passes.views
 
     def copy(self, nodes):
         """A deep copy of `nodes` whose loops keep their entries in the side tables."""

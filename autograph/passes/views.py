@@ -23,8 +23,19 @@ Which binding of a name reaches each statement is followed through branches and 
 (analysis.views): an in-place change of `v` is written back where every binding that
 reaches it made `v` a view of the same variable, and `v` is read again after its base
 changes where every binding made it a view of that base. `v = v + e`, or any other
-binding, makes `v` a new array (no longer a view); rebinding the base (`a = a * 2`) leaves
-its views with the old array. A view on some paths only, changed in place (or read after
+binding, makes `v` a new array (no longer a view). Rebinding the base leaves its views
+with the old array, and writes through them go there: the converted code keeps it
+
+    v = b[0:2]                v, v_key = ag.view(b, slice(0, 2))
+    b = b + 1                 b_old = b                  (a base of its own)
+                              b = b + 1
+    v[0] = 9                  v = ag.setitem(v, 0, 9)
+                              b_old = ag.write_view(b_old, v_key, v)
+
+(`a_arg` for a parameter whose views were taken of the caller's array: the caller's
+array, which passes.argument_reports saves and reports). Where the base is rebound on
+some paths only, a flag follows it (`b_is_old`, `a_is_arg`): the write goes to each
+array `where=` its flag says. A view on some paths only, changed in place (or read after
 its base changed), is an UnsupportedSyntax naming it: NumPy's result would depend on the
 path, which the converted code cannot follow.
 """
@@ -32,7 +43,8 @@ import ast
 
 from autograph.analysis.activity import scope_of
 from autograph.analysis.dataflow import Dataflow
-from autograph.analysis.views import Views, view_bindings
+from autograph.analysis.view_bindings import view_bindings
+from autograph.analysis.views import Views
 from autograph.passes import sequences
 from autograph.passes.base import StatementRewriter, fix_missing_locations
 from autograph.passes.written_arguments import call_resolver
@@ -53,9 +65,24 @@ def transform(function, ctx):
     if not analysis.tracked:
         return function
     _drop_dead_reads(function, analysis, ctx)
-    _Rewrite(ctx, analysis).block(function.body)
+    _Rewrite(ctx, analysis, _kept_names(function, analysis, ctx)).block(function.body)
     fix_missing_locations(function)
     return function
+
+
+def _kept_names(function, analysis, ctx):
+    """{base: (the variable keeping the array it held when rebound, its flag)} for the
+    bases rebound while their views live on: a parameter's are the caller's array's
+    (`a_arg`, `a_is_arg`: passes.argument_reports saves and sets them), another's its
+    own (`a_old`, `a_is_old`: set here)."""
+    kept = {}
+    for base in sorted(analysis.moving):
+        if analysis.modes[base] == {'param'}:
+            kept[base] = (ctx.namer.new(f'{base}_arg'), ctx.namer.new(f'{base}_is_arg'))
+            ctx.kept_arrays.setdefault(function, {})[base] = kept[base]
+        else:
+            kept[base] = (ctx.namer.new(f'{base}_old'), ctx.namer.new(f'{base}_is_old'))
+    return kept
 
 
 def _drop_dead_reads(function, analysis, ctx):
@@ -68,14 +95,15 @@ def _drop_dead_reads(function, analysis, ctx):
     for stmt, actions in analysis.after.items():
         live = flow.live_out.get(stmt)
         if live is not None:
-            actions[:] = [(kind, name, base) for kind, name, base in actions
-                          if kind == 'write' or name in live or name in bases]
+            actions[:] = [action for action in actions if action[0] == 'write'
+                          or action[1] in live or action[1] in bases]
 
 
 class _Rewrite(StatementRewriter):
-    def __init__(self, ctx, analysis):
+    def __init__(self, ctx, analysis, kept):
         super().__init__(ctx)
-        self.analysis = analysis
+        self.analysis, self.kept = analysis, kept
+        self.own = {base for base in kept if analysis.modes[base] != {'param'}}
 
     def rewrite(self, stmt):
         analysis, new = self.analysis, [stmt]
@@ -88,24 +116,58 @@ class _Rewrite(StatementRewriter):
             new = [ast.Assign(targets=[ast.Tuple(elts=[_store(name),
                                                        _store(analysis.key_names[name])],
                                                  ctx=ast.Store())], value=call)]
+            new += self._start(base)
+        saves, flags = self._saves(stmt)
+        new = saves + new + flags
         returned = None
         if isinstance(stmt, ast.Return) and analysis.after.get(stmt) and stmt.value:
             returned = self.ctx.namer.new('result')   # (`return fill(row)`: `a` first)
-            new = [ast.Assign(targets=[_store(returned)], value=stmt.value)]
-        for kind, name, base in analysis.after.get(stmt, ()):
-            key = _load(analysis.key_names[name])
-            if kind == 'write':
-                new.append(ast.Assign(targets=[_store(base)], value=ast.Call(
-                    func=self.ctx.runtime('write_view'),
-                    args=[_load(base), key, _load(name)], keywords=[])))
-            else:
-                new.append(ast.Assign(targets=[_store(name)], value=ast.Call(
-                    func=self.ctx.runtime('read_view'),
-                    args=[_load(base), key, _load(name)], keywords=[])))
+            new[len(saves)] = ast.Assign(targets=[_store(returned)], value=stmt.value)
+        for kind, name, base, mode in analysis.after.get(stmt, ()):
+            new += self._action(kind, name, base, mode)
         if returned is not None:
             new.append(ast.Return(value=_load(returned)))
-        return [ast.copy_location(s, stmt) for s in new]
+        return [ast.fix_missing_locations(ast.copy_location(s, stmt)) for s in new]
 
+    def _start(self, base):
+        """After a view of `base` is taken: `a_old, a_is_old = a, True` (a base of its
+        own whose views may outlive a rebinding on some paths only)."""
+        if base not in self.own or base not in self.analysis.flagged:
+            return []
+        old, flag = self.kept[base]
+        return [_parse(f'{old}, {flag} = {base}, True')]
+
+    def _saves(self, stmt):
+        """([before `stmt`], [after it]) where `stmt` rebinds a base whose views live
+        on: `a_old = a` before, `a_is_old = False` after (where a flag follows it)."""
+        saves = []
+        for base, mode in self.analysis.before.get(stmt, ()):
+            if base not in self.own:
+                continue   # (a parameter's: passes.argument_reports saves it)
+            old, flag = self.kept[base]
+            saves.append(_parse(f'{old} = {base}' if mode == 'plain' else
+                                f'{old} = {self.ctx.ag}.given({flag}, {base}, {old})'))
+        return saves, [_parse(f'{self.kept[base][1]} = False')
+                       for base, _ in self.analysis.before.get(stmt, ())
+                       if base in self.own and base in self.analysis.flagged]
+
+    def _action(self, kind, name, base, mode):
+        """The statements that write view `name` back into the array of `base`, or read
+        it again from there (see analysis.views for the modes)."""
+        ag, key = self.ctx.ag, self.analysis.key_names[name]
+        old, flag = self.kept.get(base, (None, None))
+        if kind == 'write':
+            if mode == 'same':
+                return [_parse(f'{base} = {ag}.write_view({base}, {key}, {name})')]
+            if mode == 'moved':
+                return [_parse(f'{old} = {ag}.write_view({old}, {key}, {name})')]
+            return [_parse(f'{base} = {ag}.write_view({base}, {key}, {name}, where={flag})'),
+                    _parse(f'{old} = {ag}.write_view({old}, {key}, {name}, '
+                           f'where={ag}.not_({flag}))')]
+        source = {'same': base, 'if same': base, 'moved': old,
+                  'either': f'{ag}.given({flag}, {base}, {old})'}[mode]
+        where = f', where={flag}' if mode == 'if same' else ''
+        return [_parse(f'{name} = {ag}.read_view({source}, {key}, {name}{where})')]
 
     def _items(self, loop):
         """`for row in M:` -> `for index, row in ag.enumerate(M):` with `row, row_key =
@@ -118,9 +180,11 @@ class _Rewrite(StatementRewriter):
                              keywords=[])
         call = ast.Call(func=self.ctx.runtime('view'),
                         args=[_load(base), _load(index), _load(name)], keywords=[])
-        loop.body.insert(0, ast.copy_location(ast.Assign(
-            targets=[ast.Tuple(elts=[_store(name), _store(self.analysis.key_names[name])],
-                               ctx=ast.Store())], value=call), loop.body[0]))
+        first = [ast.Assign(targets=[ast.Tuple(elts=[
+            _store(name), _store(self.analysis.key_names[name])], ctx=ast.Store())],
+            value=call)] + self._start(base)
+        loop.body[:0] = [ast.fix_missing_locations(ast.copy_location(s, loop.body[0]))
+                         for s in first]
 
 
 def _key(node, ctx):
@@ -139,6 +203,11 @@ def _key(node, ctx):
     return ast.Call(func=ast.Name(id='slice', ctx=ast.Load()),
                     args=[p if p is not None else ast.Constant(None) for p in parts],
                     keywords=[])
+
+
+def _parse(text):
+    """One statement of generated code, from its text (names and the runtime's only)."""
+    return ast.parse(text).body[0]
 
 
 def _load(name):

@@ -53,7 +53,17 @@ def transform(function, ctx):
     scope = scope_of(function)
     resolve = call_resolver(function, ctx, scope)
     entry = entry_of_tree(function, resolve, ctx.ag)
-    saved, flags = names_kept(entry, ctx.namer)
+    views = ctx.kept_arrays.get(function, {})
+    saved, flags = names_kept(entry, ctx.namer, views)
+    _check_kept(function, (entry, saved), views, ctx)
+    for name, node, what in entry.problems[:1]:
+        raise unsupported(
+            f"'{name}' is {what} here, where it is the caller's array on some paths only: "
+            f"it is rebound by an assignment expression (:=) that Python evaluates on "
+            f"some paths only (in `and`/`or`, `x if c else y`, a comprehension or a "
+            f"lambda), which the converted code cannot follow. Assign '{name}' in a "
+            f"statement of its own, or copy it first (`{name} = {name}.copy()`)",
+            ctx, node if node is not None else function)
     by_call = kept_by_calls(function, entry, resolve, ctx.ag)
     _CallSites(ctx, resolve, _in_place(ctx, scope.locals | set(scope.declared)),
                saved, (entry, flags)).block(function.body)
@@ -61,6 +71,27 @@ def transform(function, ctx):
     if entry.written:
         report(function, entry, ctx, saved, flags)
     return function
+
+
+def _check_kept(function, kept_by, views, ctx):
+    """The parameters whose views passes.views writes into the caller's array after a
+    rebinding are followed here too (saved where rebound; flagged where the views use
+    the flag), or named in an error (a rebinding no statement of its own makes)."""
+    entry, saved = kept_by
+    for name, (_, flag) in views.items():
+        if name in entry.written and name in saved and (
+                name in entry.flagged or not _uses(function, flag)):
+            continue
+        problem = next((node for p, node, _ in entry.problems if p == name), function)
+        raise unsupported(
+            f"'{name}' is rebound here while NumPy views of it, taken from the caller's "
+            f"array, are changed later: the converted code cannot follow which array the "
+            f"caller holds. Change the views before rebinding '{name}', or copy it "
+            f"first (`{name} = {name}.copy()`)", ctx, problem)
+
+
+def _uses(function, name):
+    return any(isinstance(n, ast.Name) and n.id == name for n in own_nodes(function))
 
 
 def call_resolver(function, ctx, scope=None):

@@ -24,6 +24,9 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from ..errors import here
+from ..messages import view_base_unknown
+from ..values.split import is_traced
 from .indexing import getitem
 from .items import setitem
 from .slicing import span, windows
@@ -43,21 +46,47 @@ def view(base, key, item=_NONE):
     return _read(base, key), (key if whole or len(parts) < jnp.ndim(base) else None)
 
 
-def write_view(base, key, value):
+def write_view(base, key, value, where=True):
     """Python reference: `base` (the view `value` of `base` at `key` was changed in
     place, and so was `base`). Returns `base` with `value` at `key` (as it is when `key`
-    is None: `value` was a copy)."""
-    if key is None:
+    is None: `value` was a copy).
+
+    `where`: whether `base` is the array the view was taken from (False where the
+    variable was rebound since, see autograph.passes.views); a traced `where` (rebound
+    on some staged paths) selects between the written array and `base`."""
+    if key is None or not (is_traced(where) or where):
         return base
-    return setitem(base, key, value)
+    if not is_traced(where):
+        return setitem(base, key, value)
+    return _select(where, setitem(_now(base), key, value), _now(base))
 
 
-def read_view(base, key, value):
+def read_view(base, key, value, where=True):
     """Python reference: `value` (a view of `base` at `key`, which sees the changes made
-    to `base`). Returns `base[key]` (`value` when `key` is None: a copy)."""
-    if key is None:
+    to `base`). Returns `base[key]` (`value` when `key` is None: a copy, or where `where`
+    is false: `base` is no longer the array the view was taken from)."""
+    if key is None or not (is_traced(where) or where):
         return value
-    return _read(base, key)
+    if not is_traced(where):
+        return _read(base, key)
+    return _select(where, _read(_now(base), key), _now(value))
+
+
+def _select(where, value, other):
+    """`value if where else other` for a traced `where` (see `write_view`)."""
+    if np.shape(value) != np.shape(other):
+        raise view_base_unknown(_described(value), _described(other), here())
+    return jnp.where(where, value, jnp.asarray(other).astype(jnp.result_type(value)))
+
+
+def _now(value):
+    """A NumPy array as it is now, as a new array: JAX keeps the constant it made of an
+    array by the array's identity, and a NumPy array may be changed in place later."""
+    return np.array(value) if isinstance(value, np.ndarray) else value
+
+
+def _described(value):
+    return f'{jnp.result_type(value)}{list(np.shape(value))}'
 
 
 def _read(base, key):

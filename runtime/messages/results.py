@@ -1,7 +1,8 @@
 """Kind `result-leaves-trace`: a converted function's result (or the state it leaves)
 that Python cannot be given after the compiled program ran: a traced array hidden in an
 object that is not a pytree, or a value that is None on some paths, decided inside a
-trace that is not the function's own. The location is the function's `def` line."""
+trace that is not the function's own. The location is the `return` that gives None
+(else the function's `def` line)."""
 from .style import Kind, problem
 
 RESULT_LEAVES_TRACE = Kind(
@@ -20,13 +21,18 @@ def traced_in_object(function, location, label, type_name):
             f'register_pytree_node), or return the arrays themselves')
 
 
-def optional_in_foreign_trace(function, location):
+def optional_in_foreign_trace(function, location, found=None, label=None):
     """A result that is None on some paths, decided by a traced condition, inside
-    someone else's trace (`jax.jit` around `convert(..., jit=False)`, `jax.vmap`)."""
+    someone else's trace (`jax.jit` around `convert(..., jit=False)`, `jax.vmap`).
+    `found`: 'return' where `location` is the `return` that gives None, 'end' where it
+    is the last line of a body Python may fall off (else it is the function's `def`);
+    `label`: the variable (of the state the function leaves) that is None."""
+    subject = (f"{function}() leaves '{label}' None" if label is not None else
+               f'{function}() returns None' + (' by falling off its end' if found == 'end'
+                                               else ''))
     return problem(
-        RESULT_LEAVES_TRACE, f'{function}()', location,
-        happened='returns None on some paths and a value on others (as a result, or in '
-                 'the state it leaves), decided by a traced condition',
+        RESULT_LEAVES_TRACE, subject, location, statement=found == 'return',
+        happened='on some paths and a value on others, decided by a traced condition',
         why="inside a transformation around it (jax.jit of convert(..., jit=False), "
             "jax.vmap, jax.grad) the caller cannot be given None or the value before the "
             "program runs",

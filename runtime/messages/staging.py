@@ -71,6 +71,20 @@ def caller_array_unknown(value, saved, location):
         fix='Write into a copy (`a = a.copy()` first), or rebind the parameter on every path')
 
 
+def view_base_unknown(value, saved, location):
+    """A view changed in place (or read again) whose base was rebound on some staged
+    paths only: the base now (`value`) and the array the view was taken from (`saved`)
+    differ in shape or structure."""
+    return problem(
+        IN_PLACE_CHANGE, 'a NumPy view is used here, and the variable it was taken from is '
+                         'rebound on some paths of a staged statement only', location,
+        statement=True,
+        happened=f'(it holds {value} here, {saved} where the view was taken)',
+        why='which of the two arrays the view belongs to is known only when the program '
+            'runs, and they cannot be one traced value',
+        fix="Rebind the variable on every path, or make the view a copy (`v = a[i].copy()`)")
+
+
 def nested_too_deep(limit, location):
     """Staged branches and loop bodies nested more than `limit` deep."""
     return problem(

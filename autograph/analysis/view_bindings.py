@@ -1,0 +1,92 @@
+"""The syntax of NumPy's views (for analysis.views): the statements that bind a view,
+`v = b[key]` with a key that may be basic and `for v in b:`, and the names that the parts
+of a statement bind.
+"""
+import ast
+
+from autograph.analysis.walk import SCOPES, children
+
+
+def view_bindings(function):
+    """{Assign or For: (view name, base name)} for the statements `v = b[key]` and the
+    loops `for v in b:` in `function`'s own body."""
+    found = {}
+    for node in own(function.body):
+        if (isinstance(node, ast.Assign) and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name)
+                and isinstance(node.value, ast.Subscript)
+                and isinstance(node.value.value, ast.Name)
+                and node.value.value.id != node.targets[0].id
+                and may_be_basic(node.value.slice)):
+            found[node] = (node.targets[0].id, node.value.value.id)
+        elif (isinstance(node, ast.For) and isinstance(node.target, ast.Name)
+              and isinstance(node.iter, ast.Name) and node.iter.id != node.target.id):
+            found[node] = (node.target.id, node.iter.id)   # (`for row in M`: M[0], ...)
+    return found
+
+
+def may_be_basic(key):
+    parts = key.elts if isinstance(key, ast.Tuple) else [key]
+    for part in parts:
+        if isinstance(part, (ast.List, ast.ListComp, ast.Compare, ast.BoolOp, ast.Tuple,
+                             ast.Set, ast.Dict)):
+            return False
+        if isinstance(part, ast.Constant) and not (
+                part.value is None or part.value is Ellipsis
+                or (type(part.value) is int)):
+            return False
+    return True
+
+
+def own(stmts):
+    """The nodes of `stmts`, not those of the functions and classes in them."""
+    stack = list(stmts)
+    while stack:
+        node = stack.pop()
+        yield node
+        if not isinstance(node, SCOPES):
+            stack += children(node)
+        elif not isinstance(node, ast.Lambda):
+            stack += node.decorator_list
+
+
+def self_view(stmt, name):
+    """Whether `stmt` is `name = name[key]` (a view of the view it rebinds)."""
+    return (isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Subscript)
+            and root(stmt.value) == name and may_be_basic(stmt.value.slice))
+
+
+def root(node):
+    while isinstance(node, ast.Subscript):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def stored(node):
+    names = []
+    for inner in own([node]):
+        if isinstance(inner, ast.Name) and not isinstance(inner.ctx, ast.Load):
+            names.append(inner.id)
+        for field in ('name', 'rest'):   # (the captures of `match` patterns)
+            value = getattr(inner, field, None)
+            if isinstance(inner, ast.pattern) and isinstance(value, str):
+                names.append(value)
+    return names
+
+
+def header(stmt):
+    if isinstance(stmt, ast.With):
+        return list(stmt.items)
+    if isinstance(stmt, ast.Try):
+        return [h.type for h in stmt.handlers if h.type is not None]
+    return [stmt.subject] + [c.pattern for c in stmt.cases] + [
+        c.guard for c in stmt.cases if c.guard is not None]
+
+
+def blocks(stmt):
+    if isinstance(stmt, ast.With):
+        return [stmt.body]
+    if isinstance(stmt, ast.Try):
+        return [stmt.body] + [h.body for h in stmt.handlers] + [stmt.orelse,
+                                                                stmt.finalbody]
+    return [c.body for c in stmt.cases]

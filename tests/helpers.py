@@ -15,12 +15,15 @@ from autograph.runtime.staging import cheap
 
 def assert_same(actual, expected, rtol=1e-5, atol=1e-6):
     """Pytrees of numbers/arrays equal leaf by leaf (same structure, same shapes, close
-    values: a scalar does not pass for a vector of its value). A caller that loosens the
-    tolerances says why."""
+    values: a scalar does not pass for a vector of its value; equal strings). A caller that
+    loosens the tolerances says why."""
     a_leaves, a_tree = jax.tree_util.tree_flatten(actual)
     e_leaves, e_tree = jax.tree_util.tree_flatten(expected)
     assert a_tree == e_tree, f'structure {a_tree} != {e_tree}'
     for a, e in zip(a_leaves, e_leaves):
+        if isinstance(a, str) or isinstance(e, str):   # (text: equal as Python's)
+            assert a == e, f'{a!r} != {e!r}'
+            continue
         a, e = np.asarray(a), np.asarray(e)
         assert a.shape == e.shape, f'shape {a.shape} != {e.shape}'
         np.testing.assert_allclose(a, e, rtol=rtol, atol=atol)

@@ -346,3 +346,23 @@ def test_a_parameter_the_callers_on_some_paths_only_keeps_the_values(n):
     for fn in (rebound_on_some_paths, rebound_in_a_loop, returned_on_some_paths):
         assert_same(autograph.convert(fn)(jnp.arange(1.0, 4.0), n),
                     fn(np.arange(1.0, 4.0), n))
+
+
+def shrink(a, tol):
+    for i in range(a.shape[0] * 4):
+        k = jnp.argmax(jnp.abs(a))
+        if jnp.abs(a[k]) < tol:
+            return i                 # a value when a traced test says so ...
+        a[k] = a[k] * 0.25
+    # ... None when the loop runs out (issue 28: jacobi's rotations)
+
+
+def shrink_in_a_helper(a, tol):
+    steps = shrink(a, tol)
+    return steps, a * 1.0
+
+
+@pytest.mark.parametrize('fn', [shrink, shrink_in_a_helper])
+@pytest.mark.parametrize('tol', [0.5, 1e-9], ids=['value', 'None'])
+def test_an_optional_result_of_a_function_that_writes_its_parameter(fn, tol):
+    same_effects(fn, lambda: (np.array([3.0, -1.0, 2.0], np.float32), tol))

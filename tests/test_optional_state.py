@@ -203,7 +203,8 @@ def test_none_in_state_inside_someone_elses_jit_is_a_named_error():
     assert_same(update(2.0), 4.0)         # Python values: plain Python
     assert counter.since == 0
     fresh = Counter()
-    with pytest.raises(autograph.ControlFlowError, match='None on some paths'):
+    with pytest.raises(autograph.ControlFlowError,
+                       match=r"update\(\) leaves 'self.since' None at \S+:\d+ on some paths"):
         jax.jit(autograph.convert(fresh.update, jit=False))(jnp.float32(1.0))
 
 
@@ -311,3 +312,67 @@ def test_the_narrowed_branch_under_vmap():
         jnp.asarray(xs), jnp.zeros(4, jnp.int32))
     want = np.stack([count_in_bin(x, np.zeros(4, np.int32)) for x in xs])
     assert_same(got, want)
+
+
+# --- a constant on some paths, another value on others (issue 28: runtime.values.choice) ----
+
+def message_or_value(x, n):
+    i = 0
+    while x > 1.0 and i < n:
+        x = x * 0.5
+        i += 1
+    if i == n:
+        return 'no convergence'        # a str on this path ...
+    return x                           # ... a float32 array on the other
+
+
+def status_text(x):
+    status = None
+    if x > 3.0:
+        status = 'large'
+    if not status:                     # an optional str tested for its truth
+        status = 'small' if x > 0.0 else 'negative'
+    same = status == 'small'
+    missing = status is None
+    return status, same, missing
+
+
+@pytest.mark.parametrize('x', [3.0, 100.0], ids=['value', 'message'])
+def test_a_message_or_a_value_is_given_back_as_python_gives_it(x):
+    for jit in (True, False):
+        assert_same(autograph.convert(message_or_value, jit=jit)(jnp.float32(x), 4),
+                    message_or_value(x, 4))
+
+
+@pytest.mark.parametrize('x', [5.0, 1.0, -1.0])
+def test_constants_chosen_by_traced_conditions_are_tested_and_compared(x):
+    got = autograph.convert(status_text)(jnp.float32(x))
+    assert got[0] == status_text(x)[0]
+    assert bool(got[1]) == status_text(x)[1] and bool(got[2]) == status_text(x)[2]
+
+
+def test_a_chosen_constant_used_as_text_or_under_a_callers_jit_is_a_named_error():
+    def shout(x):
+        word = 'up' if x > 0 else 'down'
+        return word.upper()
+    with pytest.raises(autograph.ControlFlowError, match='.upper of a value chosen'):
+        autograph.convert(shout)(jnp.float32(1.0))
+    with pytest.raises(autograph.ControlFlowError, match='a constant on some paths'):
+        jax.jit(autograph.convert(message_or_value, jit=False), static_argnums=1)(
+            jnp.float32(3.0), 4)
+
+
+def halve_while_set(x):
+    step = None
+    if x > 1.0:
+        step = x
+    count = 0
+    while step:                        # an optional value as a loop's test
+        step = step * 0.5 if step > 0.25 else None
+        count += 1
+    return count
+
+
+@pytest.mark.parametrize('x', [0.5, 3.0])
+def test_an_optional_value_tested_for_its_truth_by_a_loop(x):
+    assert int(autograph.convert(halve_while_set)(jnp.float32(x))) == halve_while_set(x)

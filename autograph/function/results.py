@@ -30,6 +30,7 @@ from autograph.runtime.messages import (key_absent_in_result, optional_in_foreig
 from autograph.runtime.origin import Location
 from autograph.runtime.state.installed import flagged, put
 from autograph.runtime.state.places import MISSING
+from autograph.runtime.values.choice import Choice
 from autograph.runtime.values.split import Undefined
 
 
@@ -96,18 +97,19 @@ def _reject_hidden_tracers(value, label, defined, depth=4):
 
 def given_back(value, defined, label=None):
     """A call's result as Python gives it: an optional value (a result that is None on
-    some paths of staged code, see runtime.checks.absent) becomes its value where its flag is
-    true and None where it is false. Inside someone else's trace (`convert(...,
-    jit=False)` under `jax.jit`), where the flag is known only when that program runs,
-    it is a ControlFlowError naming `defined`, the Python function that returned it, and
-    the `return` that gave None (or `label`, the variable of the state it leaves).
+    some paths of staged code, see runtime.checks.absent) becomes its value where its flag
+    is true and None where it is false; a Choice (runtime.values.choice) the option it
+    names. Inside someone else's trace (`convert(..., jit=False)` under `jax.jit`), where
+    the flag is known only when that program runs, it is a ControlFlowError naming
+    `defined`, the Python function that returned it, and the `return` that gave None (or
+    `label`, the variable of the state it leaves).
     A dict whose keys exist on some paths only (runtime.checks.keys) holds the keys
     present on this run; inside someone else's trace it holds them all, and a run
     where one is absent raises a ControlFlowError naming it."""
     if keys.has_keyed(value):
         value = keys.plain_dicts(value, lambda label, flag: _absent_key(label, flag, defined),
                                  'the result')
-    if not any(isinstance(leaf, Maybe) for leaf in
+    if not any(isinstance(leaf, (Maybe, Choice)) for leaf in
                jax.tree_util.tree_leaves(value, is_leaf=_is_optional)):
         return value
     return jax.tree_util.tree_map(lambda leaf: _given_back_one(leaf, defined, label),
@@ -155,16 +157,21 @@ def _absent_key(label, flag, defined):
 
 
 def _is_optional(value):
-    return isinstance(value, Maybe) and value.absent is None
+    return isinstance(value, Choice) or (isinstance(value, Maybe) and value.absent is None)
 
 
 def _given_back_one(leaf, defined, label=None):
     if not _is_optional(leaf):
         return leaf
-    if isinstance(leaf.present, jax.core.Tracer):
+    chosen = isinstance(leaf, Choice)
+    flag = leaf.index if chosen else leaf.present
+    if isinstance(flag, jax.core.Tracer):
         name, location = _name_and_line(defined)
-        found, how = (_none_return(defined) if label is None else None) or (location, None)
-        raise optional_in_foreign_trace(name, found, how, label)
+        found, how = (_none_return(defined) if label is None and not chosen else None) \
+            or (location, None)
+        raise optional_in_foreign_trace(name, found, how, label, chosen)
+    if chosen:   # (one of several kinds: the one this run gave)
+        return given_back(leaf.options[int(leaf.index)], defined)
     return leaf.value if bool(leaf.present) else None
 
 

@@ -15,9 +15,11 @@ class Context:
     passes.returns).
     `break_flag_names[loop]` names the flag a lowered `break` will set (when the returns
     pass wants it to be its `did_return`); `break_flags[for_loop]` is the flag a lowered
-    `break` sets (the `for` stops when it is true); `loop_options[loop]` are the keywords
-    of an `autograph.set_loop_options` directive. `sharing[scope]` tells which variables
-of each scope nested functions see, from the user's code before any pass ran;
+    `break` sets (the `for` stops when it is true), `exit_flags[loop]` that flag for every
+    kind of loop (the `if not flag:` guards after a `break` are its); `loop_options[loop]`
+    are the keywords of an `autograph.set_loop_options` directive. `sharing[scope]` tells
+    which variables of each scope nested functions see, from the user's code before any
+    pass ran;
     `assigned_before_reads[scope]` the variables Python never reads unassigned (see
     analysis.definite), also from the user's code; `independent_loops[for_loop]` the
     verdict of analysis.independence on the user's loop. `dataflow[scope]` are the
@@ -29,6 +31,7 @@ of each scope nested functions see, from the user's code before any pass ran;
     resolver: object      # tells which called names are library code (see passes.calls)
     break_flag_names: dict = dataclasses.field(default_factory=dict)
     break_flags: dict = dataclasses.field(default_factory=dict)
+    exit_flags: dict = dataclasses.field(default_factory=dict)
     loop_options: dict = dataclasses.field(default_factory=dict)
     sharing: dict = dataclasses.field(default_factory=dict)  # scope -> analysis.scopes
     assigned_before_reads: dict = dataclasses.field(default_factory=dict)  # scope -> names
@@ -44,8 +47,8 @@ of each scope nested functions see, from the user's code before any pass ran;
         """A deep copy of `nodes` whose loops keep their entries in the side tables."""
         memo = {}
         copied = templates.copy_tree(nodes, memo)
-        for table in (self.break_flag_names, self.break_flags, self.loop_options,
-                      self.independent_loops):
+        for table in (self.break_flag_names, self.break_flags, self.exit_flags,
+                      self.loop_options, self.independent_loops):
             for node, value in list(table.items()):
                 if id(node) in memo:
                     table[memo[id(node)]] = value

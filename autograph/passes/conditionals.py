@@ -10,6 +10,11 @@ conditionals of passes.control_flow).
 An `if` is a chain of one link: both take their state from `branch_state`. A chain with
 `elif`s becomes one `ag.if_chain((lambda: c1, lambda: c2), (if_true, elif_true,
 if_false), ...)`, its tests functions of no arguments run in order.
+
+The `if not did_break:` guard after a lowered `break` (passes.loop_exits) names in
+`unread_if_false=('prev',)` the variables it gives that are dead after its loop: its
+false branch is taken only once the loop has broken, so their values there are never
+read, and a staged `if` need not make them agree with the true branch's.
 """
 import ast
 
@@ -42,10 +47,14 @@ class Conditionals:
         maybe_undefined = set(outs) - self.flow.defined_in[node]
         returned = self.returned_branch(node) if maybe_undefined else None
         test = templates.test(node.test, may_hold(self.ctx, ast.NamedExpr))
+        keywords = [ast.keyword(arg='returned', value=ast.Constant(value=returned))] \
+            if returned else []
+        unread = [] if returns else self.unread_if_false(node, outs)
+        if unread:
+            keywords.append(ast.keyword(arg='unread_if_false',
+                                        value=templates.strings(unread)))
         call = self.operator('if_stmt', [test, templates.name(true_name), false_branch],
-                             params, names, ([ast.keyword(
-                                 arg='returned', value=ast.Constant(value=returned))]
-                                 if returned else []) + fields, shared)
+                             params, names, keywords + fields, shared)
         if returns:
             result = ast.Return(value=call)
         else:
@@ -121,14 +130,7 @@ class Conditionals:
         flag = self.ctx.return_flag
         if flag is None:
             return None
-        test = node.test
-        if isinstance(test, ast.Call) and getattr(test.func, 'attr', None) == 'not_':
-            test = test.args[0]
-        elif isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-            test = test.operand
-        else:
-            test = None
-        if isinstance(test, ast.Name) and test.id == flag:
+        if _negated_name(node.test) == flag:
             return 'false'  # `if not did_return: ...`
         for name, block in (('true', node.body), ('false', node.orelse)):
             last = block[-1] if block else None
@@ -137,6 +139,33 @@ class Conditionals:
                     and last.value.value is True):
                 return name
         return None
+
+    def unread_if_false(self, node, outs):
+        """The variables among `outs` that Python never reads after the false branch of
+        `node` when it is an `if not did_break:` guard of a loop (passes.loop_exits): that
+        branch is taken only once the loop has broken, which leaves them dead (not live
+        after the loop, no object changed in place). They may have other types there than
+        the true branch gives them (runtime.staging.branches)."""
+        flag = _negated_name(node.test)
+        if flag is None or node.orelse:
+            return []
+        for loop in reversed(self.loops):
+            if self.ctx.exit_flags.get(loop) == flag:
+                live = self.flow.live_out[loop] | self.mutation.changed_in_place([node])
+                return [name for name in outs if name not in live]
+        return []
+
+
+def _negated_name(test):
+    """`flag` when `test` is `not flag` (or `ag.not_(flag)`), else None."""
+    if isinstance(test, ast.Call) and getattr(test.func, 'attr', None) == 'not_' \
+            and len(test.args) == 1:
+        test = test.args[0]
+    elif isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        test = test.operand
+    else:
+        return None
+    return test.id if isinstance(test, ast.Name) else None
 
 
 def _chain(node, pure):

@@ -107,13 +107,16 @@ class _ControlFlow(Conditionals, Loops, StatementParts):
         self.locals, self.declared, self.order = scope.locals, scope.declared, scope.order
         self.sharing = sharing
         self.unbound_cells = set()   # shared locals that need a binding in the function
+        self.loops = []              # the loops whose bodies are being converted
+        self.after = {}              # statement -> the statements after it in its block
 
     # --- blocks -------------------------------------------------------------------------
 
     def block(self, stmts):
         """Converted statements, and the names that must start as Undefined in scope."""
         out, pending = [], set()
-        for stmt in stmts:
+        for i, stmt in enumerate(stmts):
+            self.after[stmt] = stmts[i + 1:]
             new, needs = self.statement(stmt)
             out += new
             pending |= needs

@@ -36,6 +36,7 @@ def transform(function, ctx):
             flag = ctx.break_flag_names.get(loop) or ctx.namer.new('did_break')
             loop.body = guard_exits(loop.body, ast.Break, flag)
             init = templates.set_origin(templates.statements('flag = False', flag=flag), loop)
+            ctx.exit_flags[loop] = flag
             if isinstance(loop, ast.While):
                 loop.test = ast.BoolOp(op=ast.And(), values=[
                     ast.UnaryOp(op=ast.Not(), operand=templates.name(flag)), loop.test])

@@ -12,7 +12,11 @@ passes.control_flow).
 
 A loop carries the variables it writes that are live at the top of an iteration or after
 it; a `for` with a `break` gets the negated flag as `extra_test`, a loop `else` was
-already lowered (passes.loop_else).
+already lowered (passes.loop_else). The attributes it assigns are carried too
+(`fields=`); those that the code after it assigns before reading them are named in
+`overwritten_after=('self.d',)` (analysis.overwritten): where each iteration assigns
+them before reading them, their values before and after the loop are never seen, and a
+staged loop may carry them with the body's types (runtime.staging.carry).
 
 A `for` whose iterations analysis.independence found independent, and which carries
 exactly the arrays it writes items of (so every other variable it assigns is a
@@ -40,6 +44,7 @@ batched index (runtime.items.parts); passes.sequences routes such reads through
 import ast
 
 from autograph import templates
+from autograph.analysis.overwritten import may_read, overwritten_after
 from autograph.analysis.walk import nodes
 from autograph.errors import unsupported
 from autograph.passes.base import may_hold, negation
@@ -56,7 +61,7 @@ class Loops:
         carried = self.ordered((self.modified(node.body) - set(shared)) & self.live_after(node))
         pending = set(carried) - self.flow.defined_in[node]
         fields = self.fields(node.body)
-        body, body_pending = self.block(node.body)
+        body, body_pending = self.loop_block(node)
         orelse, orelse_pending = self.block(node.orelse)
         test_name = self.ctx.namer.new('loop_test')
         body_name = self.ctx.namer.new('loop_body')
@@ -65,7 +70,8 @@ class Loops:
                                          shared)]
         call = self.operator('while_stmt', [templates.name(test_name),
                                             templates.name(body_name)], carried, carried,
-                             self.ctx.loop_options.get(node, []) + fields, shared)
+                             self.ctx.loop_options.get(node, [])
+                             + self.overwritten_fields(node, node.test) + fields, shared)
         new = functions + [self.assign(carried, call)]
         return templates.set_origin(new, node) + orelse, pending | orelse_pending
 
@@ -77,7 +83,7 @@ class Loops:
         pending = set(carried) - self.flow.defined_in[node]
         fields = self.fields(node.body)
         through_views = _written_through_views(node.body, self.ctx.ag)
-        body, body_pending = self.block(node.body)
+        body, body_pending = self.loop_block(node)
         orelse, orelse_pending = self.block(node.orelse)
         if isinstance(node.target, ast.Name) and node.target.id not in carried + shared:
             item = node.target.id
@@ -105,10 +111,35 @@ class Loops:
         keywords += self.ctx.loop_options.get(node, [])
         keywords += self.independence(node, carried, shared, fields, keywords,
                                       through_views)
+        keywords += self.overwritten_fields(node)
         call = self.operator('for_stmt', [node.iter, templates.name(body_name)], carried,
                              carried, keywords + fields, shared)
         new = functions + [self.assign(carried, call)]
         return templates.set_origin(new, node) + orelse, pending | orelse_pending
+
+    def loop_block(self, node):
+        """`self.block(node.body)`, knowing that it is `node`'s body (see
+        `Conditionals.unread_if_false`)."""
+        self.loops.append(node)
+        try:
+            return self.block(node.body)
+        finally:
+            self.loops.pop()
+
+    def overwritten_fields(self, node, test=None):
+        """`overwritten_after=('self.d', ...)`: the attributes that loop `node` assigns,
+        its `test` does not read, and the code after it assigns before reading them
+        (analysis.overwritten): no code sees their values after the loop, so a staged
+        loop whose body assigns them before reading them need not carry them with their
+        types before it (runtime.staging.carry)."""
+        ag, after = self.ctx.ag, self.after.get(node, ())
+        labels = [label for label, (holder, attr)
+                  in self.mutation.assigned_attributes(node.body).items()
+                  if isinstance(holder, ast.Name)
+                  and not (test is not None and may_read(test, holder.id, attr, ag))
+                  and overwritten_after(holder.id, attr, after, ag)]
+        return [ast.keyword(arg='overwritten_after', value=templates.strings(labels))] \
+            if labels else []
 
     def independence(self, node, carried, shared, fields, keywords, through_views):
         """The keywords `independent_axis=k` (the axis along which the loop's iterations

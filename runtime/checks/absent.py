@@ -25,6 +25,7 @@ import jax
 import jax.numpy as jnp
 
 from .keys import Keyed, flags, item
+from ..values.choice import Choice
 from ..values.maybe import Maybe
 from .raises import raise_if
 from ..protocol import RETURN_VALUE
@@ -108,7 +109,8 @@ DIFFERENT = object()
 
 def joined(a, b):
     """The structure holding both `a` and `b` where they differ only by None in place of
-    a part (`(None, phi)` and `(step, phi)`): that part becomes an optional Maybe.
+    a part (`(None, phi)` and `(step, phi)`, in tuples, lists, dicts or other pytree
+    nodes of one kind): that part becomes an optional Maybe.
     DIFFERENT when they differ otherwise (leaves are left for the caller to compare)."""
     if a is None or b is None:
         other = b if a is None else a
@@ -129,8 +131,21 @@ def joined(a, b):
     if type(a) is dict and type(b) is dict and a.keys() == b.keys():
         parts = {k: joined(a[k], b[k]) for k in a}
         return DIFFERENT if any(p is DIFFERENT for p in parts.values()) else parts
+    nodes = _node(a), _node(b)
+    if nodes[0] is not None and nodes[1] is not None and nodes[0][0] == nodes[1][0]:
+        parts = [joined(x, y) for x, y in zip(nodes[0][1], nodes[1][1])]
+        return DIFFERENT if any(p is DIFFERENT for p in parts) else nodes[0][0].unflatten(parts)
     containers = (tuple, list, dict)
-    return DIFFERENT if isinstance(a, containers) or isinstance(b, containers) else a
+    return DIFFERENT if isinstance(a, containers) or isinstance(b, containers) \
+        or nodes != (None, None) else a
+
+
+def _node(value):
+    """(one-level treedef, children) of a pytree node of another kind than those above
+    (a namedtuple, a registered class: a function's result with its written parameters),
+    or None for a leaf."""
+    children, treedef = jax.tree_util.tree_flatten(value, is_leaf=lambda x: x is not value)
+    return None if jax.tree_util.treedef_is_leaf(treedef) else (treedef, children)
 
 
 def _joined_keys(a, b):
@@ -164,6 +179,10 @@ def conformed(value, template):
         return type(value)(conformed(v, t) for v, t in zip(value, template))
     if type(template) is dict and type(value) is dict and value.keys() == template.keys():
         return {k: conformed(value[k], template[k]) for k in template}
+    nodes = _node(value), _node(template)
+    if nodes[0] is not None and nodes[1] is not None and nodes[0][0] == nodes[1][0]:
+        return nodes[0][0].unflatten([conformed(v, t) for v, t in zip(nodes[0][1],
+                                                                       nodes[1][1])])
     return value   # (a leaf; or a different structure, which the caller rejects)
 
 
@@ -181,6 +200,23 @@ def _conformed_keys(value, template):
             parts[key] = placeholder(part, None).value
             present[key] = jnp.asarray(False)
     return Keyed(parts, present)
+
+
+def truth(value):
+    """Python reference: `bool(value)` where a condition tests it. An optional value (a
+    Maybe that is None where it is absent) is false where it is None, else as true as
+    its value (a traced bool); so is a Choice (runtime.values.choice) as its option; any
+    other value is given back as it is."""
+    if isinstance(value, Choice):
+        return value.truth()
+    if not isinstance(value, Maybe) or value.absent is not None:
+        return value
+    inner = value.value
+    if _is_array_like(inner) and not isinstance(inner, (bool, int, float, complex)):
+        inner = jnp.reshape(jnp.asarray(inner).astype(bool), ())
+    else:
+        inner = bool(inner)
+    return jnp.logical_and(value.present, inner)
 
 
 def _is_array_like(leaf):

@@ -7,7 +7,8 @@ from .style import Kind, problem
 
 RESULT_LEAVES_TRACE = Kind(
     'result-leaves-trace', "a function's result holds a traced array inside an object that "
-    "is not a pytree, or is None on some paths inside a trace that is not its own")
+    "is not a pytree, or is None (or another constant) on some paths inside a trace that "
+    "is not its own")
 
 
 def traced_in_object(function, location, label, type_name):
@@ -21,23 +22,29 @@ def traced_in_object(function, location, label, type_name):
             f'register_pytree_node), or return the arrays themselves')
 
 
-def optional_in_foreign_trace(function, location, found=None, label=None):
-    """A result that is None on some paths, decided by a traced condition, inside
-    someone else's trace (`jax.jit` around `convert(..., jit=False)`, `jax.vmap`).
+def optional_in_foreign_trace(function, location, found=None, label=None, chosen=False):
+    """A result that is None on some paths (`chosen`: a constant on some paths and
+    another value on others, runtime.values.choice), decided by a traced condition,
+    inside someone else's trace (`jax.jit` around `convert(..., jit=False)`, `jax.vmap`).
     `found`: 'return' where `location` is the `return` that gives None, 'end' where it
     is the last line of a body Python may fall off (else it is the function's `def`);
     `label`: the variable (of the state the function leaves) that is None."""
-    subject = (f"{function}() leaves '{label}' None" if label is not None else
+    kinds = 'a constant on some paths and another value' if chosen \
+        else 'None on some paths and a value'
+    subject = (f"{function}() leaves '{label}' None" if label is not None and not chosen
+               else f'{function}()' if chosen else
                f'{function}() returns None' + (' by falling off its end' if found == 'end'
                                                else ''))
+    happened = (f'returns {kinds} on others, decided by a traced condition' if chosen else
+                'on some paths and a value on others, decided by a traced condition')
     return problem(
         RESULT_LEAVES_TRACE, subject, location, statement=found == 'return',
-        happened='on some paths and a value on others, decided by a traced condition',
+        happened=happened,
         why="inside a transformation around it (jax.jit of convert(..., jit=False), "
-            "jax.vmap, jax.grad) the caller cannot be given None or the value before the "
-            "program runs",
-        fix='Return a value on every path (and a flag that says whether it is valid), or '
-            'call the converted function outside the transformation')
+            "jax.vmap, jax.grad) the caller cannot be given the one this run gives before "
+            "the program runs",
+        fix='Return one kind of value on every path (and a flag that says whether it is '
+            'valid), or call the converted function outside the transformation')
 
 
 def log_in_foreign_trace(function, location):

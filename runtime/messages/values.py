@@ -65,6 +65,20 @@ def text_used_as_data(location):
         fix=SEE_OR_BRANCH)
 
 
+def chosen_used(use, location):
+    """`use` (`str()`, `.attr`, ...) of a value that staged branches chose among values
+    of different kinds (runtime.values.choice)."""
+    return problem(
+        PYTHON_VALUE_NEEDED, f'{use} of a value chosen by a traced condition', location,
+        statement=True,
+        happened='uses a value that is a constant on some paths and another value on '
+                 'others',
+        why=f'which one it is is {KNOWN_AT_RUN_TIME}. It can be returned, stored, tested '
+            f'or compared with a constant (==, !=) while tracing, but not used otherwise',
+        fix='Use it after the converted function returned it, or give it one kind of '
+            'value on every path')
+
+
 def traced_repeat(kind, location):
     """A Python sequence of type `kind` repeated a traced number of times."""
     return problem(

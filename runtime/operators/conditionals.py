@@ -19,7 +19,7 @@ from jax import lax
 
 from .. import context
 from ..python import identity
-from ..checks.absent import Maybe
+from ..checks.absent import Maybe, truth
 from ..backends import dispatch
 from ..errors import here
 from ..staging import branches as staged
@@ -40,16 +40,17 @@ def tested(test):
     Nor where shapes are symbolic (`jax.export`): a symbolic dimension used as a value
     (`jnp.mean(xs)` divides by one, `xs[i]` compares `i` with one) is known only when
     the program runs. The converted function's arguments tell (`context.symbolic`); a
-    test that meets a symbolic dimension otherwise (read from a closure) is traced again."""
+    test that meets a symbolic dimension otherwise (read from a closure) is traced again.
+    An optional value (or a Choice) tested is as true as Python's (`checks.absent.truth`)."""
     if inside_manual() or context.current().symbolic:
-        return test()
+        return truth(test())
     try:
         with jax.ensure_compile_time_eval():
-            return test()
+            return truth(test())
     except NotImplementedError as error:   # (JAX's words for a symbolic dimension)
         if 'dim_as_value' not in str(error):
             raise
-    return test()
+    return truth(test())
 
 
 def static(compute):
@@ -60,7 +61,7 @@ def static(compute):
 
 
 def if_stmt(test, if_true, if_false, args=(), names=(), returned=None, fields=None,
-            nonlocals=()):
+            nonlocals=(), unread_if_false=()):
     """Python reference: `return if_true(*args) if test() else if_false(*args)`.
 
     `test` is a function of no arguments (see `tested`). A traced condition becomes
@@ -69,7 +70,10 @@ def if_stmt(test, if_true, if_false, args=(), names=(), returned=None, fields=No
     or 'false') names a branch taken only after the function has returned: variables it
     leaves undefined are never read, so they may be undefined there. `fields` gives the
     attributes the branches assign (see mutation.py); `nonlocals` the variables they
-    assign in place (see nonlocals.py).
+    assign in place (see nonlocals.py). `unread_if_false` names variables that Python
+    never reads after the false branch (an `if not did_break:` guard's, taken once the
+    loop has broken, of variables dead after the loop): staged, their values there may
+    differ in type from the true branch's.
     """
     cond = tested(test)   # (before the branches' state is taken, as in Python)
     if if_false is None:
@@ -87,7 +91,7 @@ def if_stmt(test, if_true, if_false, args=(), names=(), returned=None, fields=No
     pred = predicate(cond, location, '`if`')
     return statement.finish(statement.staged(lambda objects: staged.cond(
         pred, objects.wrap(if_true), objects.wrap(if_false), objects.state,
-        objects.all_names, location, returned=returned)))
+        objects.all_names, location, returned=returned, unread_if_false=unread_if_false)))
 
 
 def _narrowed(cond, args, if_true, if_false):

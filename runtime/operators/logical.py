@@ -11,6 +11,7 @@ value selects with the framework's primitive (see runtime.backends.dispatch).
 import jax.numpy as jnp
 
 from ..checks import checks
+from ..checks.absent import truth
 from ..python import identity
 from ..backends import dispatch
 from ..errors import here
@@ -75,7 +76,9 @@ def _both_bool(left, right):
 
 
 def not_(value):
-    """Python reference: `not value`; a traced value gives `jnp.logical_not`."""
+    """Python reference: `not value`; a traced value (or an optional one, or a Choice:
+    see checks.absent.truth) gives `jnp.logical_not`."""
+    value = truth(value)
     backend = dispatch.backend_for(value)
     if backend is dispatch.PYTHON:
         return not value

@@ -10,6 +10,7 @@ Loop bodies are functions of the variables they change; `names` are those variab
 names in the user's code, used in error messages.
 """
 import builtins
+import functools
 
 from ..staging import loop_autodiff
 from ..loops import loop_policy, reductions as reductions_, vectorized
@@ -18,8 +19,9 @@ from ..errors import ControlFlowError, here
 from ..loops.iterables import (StagedRange, StackedItems, TracedIterable, range_items,
                                stacked_items, unstacked_reason)
 from ..messages import reused_iterator
+from ..checks.absent import truth
 from ..checks.raises import on_path
-from ..staging import branches, loops
+from ..staging import branches, carry, loops
 from ..staging.trace import probe
 from ..values.types import predicate
 from ..values.split import any_traced, is_traced, pack, unpack
@@ -27,7 +29,7 @@ from ..state.statement import Statement
 
 
 def while_stmt(test, body, state=(), names=(), maximum_iterations=None, autodiff=None,
-               fields=None, nonlocals=()):
+               fields=None, nonlocals=(), overwritten_after=()):
     """Python reference:
 
         while test(*state):
@@ -36,15 +38,26 @@ def while_stmt(test, body, state=(), names=(), maximum_iterations=None, autodiff
 
     The loop is staged into a while loop from the first time `test` gives a traced
     value (so a loop whose flag becomes traced midway switches over then); `autodiff`
-    picks its lowering (see loop_autodiff).
+    picks its lowering (see loop_autodiff). `overwritten_after` names the attributes
+    that the code after the loop assigns before reading them: staged, those the body
+    assigns before reading them take its types (see runtime.staging.carry).
     """
     statement = Statement(state, names, fields, nonlocals, (body, test), loop=True)
-    test, body = statement.bind_test(test), statement.bind(body)
-    with loop_autodiff.autodiff_mode(autodiff):
+    test, body = statement.bind_test(_truthful(test)), statement.bind(body)
+    with loop_autodiff.autodiff_mode(autodiff), carry.overwritten_after(overwritten_after):
         values = statement.staged(lambda objects: _while(
             objects.wrap(test, returns_state=False), objects.wrap(body), objects.state,
             objects.all_names, maximum_iterations))
     return statement.finish(values)
+
+
+def _truthful(test):
+    """`test`, whose value is as true as Python's where it is an optional value or a
+    Choice (see checks.absent.truth)."""
+    @functools.wraps(test)
+    def truthful(*state):
+        return truth(test(*state))
+    return truthful
 
 
 def _while(test, body, values, names, maximum_iterations):
@@ -78,7 +91,7 @@ def _while(test, body, values, names, maximum_iterations):
 def for_stmt(iterable, body, state=(), names=(), extra_test=None, unroll=None,
              autodiff=None, fields=None, nonlocals=(), iterator=None, aliased=(),
              independent_axis=None, reductions=None, sequential_sums=None, unchanged=(),
-             reads=()):
+             reads=(), overwritten_after=()):
     """Python reference:
 
         for item in iterable:
@@ -106,7 +119,7 @@ def for_stmt(iterable, body, state=(), names=(), extra_test=None, unroll=None,
     (the bases of views that were copies), the arrays `reads` names read by the body at
     the index as items (runtime.items.parts); `sequential_sums`
     (a `set_loop_options` directive) keeps Python's order of float sums in this loop
-    and those nested in it.
+    and those nested in it; `overwritten_after` is as for `while_stmt`.
     """
     independent = None if independent_axis is None else (
         independent_axis, reductions, unchanged, vectorized.read_arrays(body, reads))
@@ -120,7 +133,8 @@ def for_stmt(iterable, body, state=(), names=(), extra_test=None, unroll=None,
     if framework is not None:
         return statement.finish(framework.for_stmt(iterable, body, statement.values,
                                                    statement.names, extra_test))
-    with loop_autodiff.autodiff_mode(autodiff), reductions_.sequential_sums(sequential_sums):
+    with loop_autodiff.autodiff_mode(autodiff), reductions_.sequential_sums(sequential_sums), \
+            carry.overwritten_after(overwritten_after):
         values = statement.staged(lambda objects: _for(
             iterable, objects.wrap(body, leading=1), objects.state, objects.all_names,
             objects.wrap(extra_test, returns_state=False), unroll, independent))

@@ -18,6 +18,7 @@ import weakref
 import jax.numpy as jnp
 
 from ..checks.absent import Maybe
+from ..values.choice import Choice
 from ..values.split import is_traced
 
 _TESTS = collections.OrderedDict()   # id(test) -> (weakref to it, optional, None when true)
@@ -27,10 +28,12 @@ _KEPT = 64                           # (the latest tests: an `if` asks right aft
 def is_(left, right):
     """Python reference: `left is right` (`right` or `left` is a literal True/False or
     None). An optional value (a result that is None on some paths, see runtime.checks.absent)
-    is None where its flag is false."""
+    is None where its flag is false; a Choice (runtime.values.choice) is its option."""
     for optional, literal in ((left, right), (right, left)):
         if literal is None and isinstance(optional, Maybe) and optional.absent is None:
             return _remembered(jnp.logical_not(optional.present), optional, True)
+        if isinstance(optional, Choice) and any(literal is c for c in (None, True, False)):
+            return optional.picked([o is literal for o in optional.options])
     for flag, literal in ((left, right), (right, left)):
         if (literal is True or literal is False) and is_traced(flag) \
                 and _is_bool_scalar(flag):

@@ -11,7 +11,7 @@ from jax import lax
 from jax.extend.core import Literal
 
 from ..checks import checks
-from ..checks.absent import DIFFERENT, Maybe, conformed, is_absent, joined
+from ..checks.absent import Maybe
 from ..messages import TWO_WAY, branch_mismatch, unset_on_a_path
 from ..checks.raises import on_path
 from ..checks.raises import raised as raised_now
@@ -19,28 +19,31 @@ from ..protocol import RETURN_VALUE
 from ..values.split import Unbound, Undefined, merge, split, unpack
 from ..values.varying import varying
 from .. import context
-from . import cheap, collectives, item_branches
+from . import cheap, collectives, item_branches, joins
+from .joins import Conform, is_absent_spec as _is_absent, is_maybe as _is_maybe, \
+    is_none as _is_none
 from .trace import State, staging, trace
 from ..values.types import aval, cast, promoted, zeros
 
-def cond(pred, if_true, if_false, args, names, location, what='`if`', returned=None):
+def cond(pred, if_true, if_false, args, names, location, what='`if`', returned=None,
+         unread_if_false=()):
     """`lax.cond` of two user branches that take `args` and return one value per name
-    (see `switch`; `returned` is 'true' or 'false', see `if_stmt`)."""
+    (see `switch`; for `returned` and `unread_if_false`, see `if_stmt`)."""
     returned = {'true': (0,), 'false': (1,)}.get(returned, ())
-    return switch(pred, (if_true, if_false), args, names, location, what, returned)
+    return switch(pred, (if_true, if_false), args, names, location, what, returned,
+                  unread={1: frozenset(unread_if_false)})
 
 
 def switch(selector, branches, args, names, location, what='`if`', returned=(),
-           labels=TWO_WAY):
+           labels=TWO_WAY, unread=None):
     """One `lax.cond` over user branches that take `args` and return one value per name.
 
     `selector` is a boolean for two branches (true, false), as `lax.cond` takes them,
     or an int32 index into `branches`, as `lax.switch` takes it. Each branch is traced
     once, on the path where it is taken (see runtime.checks.raises). A branch that always
     raises, or one of the `returned` ones (taken only after the function returned), may
-    leave values undefined: they are filled with zeros of another branch's types.
-    `labels` name the branches in errors.
-    """
+    leave values undefined: they are filled with zeros of another branch's types (as are
+    those Python never reads after branch b, `unread[b]`). `labels` name the branches."""
     names = tuple(names)
     # (Python bools come in as they are: a flag the branches only read decides in Python)
     in_leaves, in_state = State.flatten(range(len(args)), args,
@@ -55,7 +58,7 @@ def switch(selector, branches, args, names, location, what='`if`', returned=(),
             layout = layout.union(t.errors_out)
         in_leaves = in_leaves + errors.leaves()
     out_state, fills, source = _merge_branches(names, traced, raised, set(returned),
-                                               location, what, labels)
+                                               (location, what, labels), unread or {})
 
     avals = [_with_fills(t, out_state, f, source, traced, fills)
              for t, f in zip(traced, fills)]
@@ -215,14 +218,15 @@ def _pair(labels, a, b):
     return labels if labels == TWO_WAY else (labels[a], labels[b])
 
 
-def _merge_branches(names, traced, raised, returned, location, what, labels):
+def _merge_branches(names, traced, raised, returned, site, unread):
     """(output State, per branch {output index: FILL or LIFT}, per output the branch
     whose types a filled one takes). A branch that always raises fills every output; one
     that leaves the return value undefined (or a variable Python never reads unassigned,
-    see analysis.definite), or a `returned` branch that leaves a variable undefined,
-    fills that one. A variable that some branches leave without a value and others
-    assign becomes a Maybe (runtime.checks.absent): the assigning branches LIFT their value, the
-    others FILL it with zeros and a false flag. A closure-visible variable that some
+    see analysis.definite), a `returned` branch that leaves a variable undefined, or
+    one after which Python never reads it (`unread`) and that gives another type, fills
+    that one. A variable that some branches leave without a value and others assign
+    becomes a Maybe (runtime.checks.absent): the assigning branches LIFT their value,
+    the others FILL it with zeros and a false flag. A closure-visible variable that some
     branches leave unset becomes an `Unbound` marker. The rest must agree."""
     specs, fills, source = [], [{} for _ in traced], []
     live = [b for b, r in enumerate(raised) if not r] or [len(traced) - 1]
@@ -230,31 +234,30 @@ def _merge_branches(names, traced, raised, returned, location, what, labels):
         spec = [t.state.specs[i] for t in traced]
         defined = [b for b in live if not (_is_unread(spec[b]) or (
             b in returned and _is_undefined(spec[b])))]
-        keep = defined or live[-1:]
+        keep = _read_or_alike(i, name, defined, traced, unread) or live[-1:]
         first = keep[0]
         if any(_is_unbound(spec[b]) for b in keep) and any(
                 not spec[b].same_as(spec[first]) for b in keep[1:]):
             # A closure-visible variable set on some paths only: bound to a marker after.
             for b in range(len(traced)):
                 fills[b][i] = FILL
-            specs.append(split(Unbound(name, unset_on_a_path(name, location, what)))[1])
+            specs.append(split(Unbound(name, unset_on_a_path(name, *site[:2])))[1])
             source.append(first)
             continue
-        template = _optional_parts(spec, keep, [_zeros(traced[b], i) for b in keep])
-        if template is not None:   # None in place of a part on some paths (`(None, phi)`)
+        joint = joins.template([spec[b] for b in keep], [_zeros(traced[b], i) for b in keep])
+        if joint is not None:   # None in place of a part on some paths (`(None, phi)`), ...
             for b in range(len(traced)):
-                fills[b][i] = Conform(template) if b in keep else FILL
-            specs.append(split(template)[1])
+                fills[b][i] = joint if b in keep else FILL
+            specs.append(split(joint.template)[1])
             source.append(first)
             continue
         absent = [b for b in keep if _is_absent(spec[b]) or _is_none(spec[b])]
         if len(absent) < len(keep) and (absent or any(_is_maybe(spec[b]) for b in keep)):
             present = [b for b in keep if b not in absent]
-            specs.append(_optional(i, name, spec, present, absent, traced, fills,
-                                   (location, what, labels)))
+            specs.append(_optional(i, name, spec, present, absent, traced, fills, site))
             source.append(present[0])
             continue
-        _agreeing(name, i, spec, keep, traced, (location, what, labels))
+        _agreeing(name, i, spec, keep, traced, site)
         for b in range(len(traced)):
             if b not in keep:
                 fills[b][i] = FILL
@@ -263,40 +266,23 @@ def _merge_branches(names, traced, raised, returned, location, what, labels):
     return State(names, specs), fills, source
 
 
+def _read_or_alike(i, name, branches, traced, unread):
+    """`branches` less those after which Python never reads `name` (`unread[b]`) whose
+    output `i` differs in structure or type from that of one after which it does."""
+    read = [b for b in branches if name not in unread.get(b, ())]
+    if not read:
+        return branches
+    first = traced[read[0]]
+    return [b for b in branches if b in read or (
+        traced[b].state.specs[i].same_as(first.state.specs[i]) and all(
+            promoted(a, c) is not None
+            for a, c in zip(_output_avals(traced[b], i), _output_avals(first, i))))]
+
+
 FILL, LIFT = 'fill', 'lift'
 """How a branch gives an output: zeros of the output's types (FILL), or its own value
-with a true flag, as a Maybe (LIFT); or in the structure of a `Conform`."""
+with a true flag, as a Maybe (LIFT); or in the structure of a `joins.Conform`."""
 
-
-class Conform:
-    """A branch gives an output in `template`'s structure: a value whose parts are None
-    on some paths, with those parts optional (see runtime.checks.absent.joined)."""
-
-    def __init__(self, template):
-        self.template = template
-
-    def leaves(self, spec, leaves):
-        """The leaves of the value of Spec `spec` with `leaves`, conformed."""
-        return split(conformed(merge(spec, list(leaves)), self.template))[0]
-
-
-def _optional_parts(spec, keep, values):
-    """The structure of an output whose branches differ only by None in place of some
-    parts inside a tuple, list or dict, or by dict keys (see runtime.checks.absent.joined),
-    else None. `values`: zeros of each branch's output."""
-    specs = [spec[b] for b in keep]
-    if all(s.same_as(specs[0]) for s in specs[1:]) or any(
-            _is_absent(s) or _is_none(s) or _is_maybe(s) for s in specs):
-        return None
-    template = values[0]
-    for value in values[1:]:
-        template = joined(template, value)
-        if template is DIFFERENT:
-            return None
-    target = split(template)[1]
-    if all(split(conformed(value, template))[1].same_as(target) for value in values):
-        return template
-    return None
 
 FLAG = jax.ShapeDtypeStruct((), jnp.bool_)
 
@@ -310,18 +296,6 @@ def _lifted_spec(spec, absent):
     """The Spec of a Maybe holding a value of Spec `spec` (see runtime.checks.absent)."""
     value = merge(spec, [0] * spec.dynamic_count)
     return split(Maybe(value, True, absent))[1]
-
-
-def _is_none(spec):
-    return spec.dynamic_count == 0 and merge(spec, []) is None
-
-
-def _is_absent(spec):
-    return len(spec.statics) == 1 and is_absent(spec.statics[0])
-
-
-def _is_maybe(spec):
-    return spec.treedef.node_data() is not None and spec.treedef.node_data()[0] is Maybe
 
 
 def _undefined_outputs(names):

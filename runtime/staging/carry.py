@@ -6,6 +6,8 @@ the body is traced from the values before the loop, and again from what it gives
 until they agree (weak types promote as in JAX; a variable the loop creates, or makes
 optional, is carried as a Maybe; one each iteration overwrites takes the body's type).
 """
+import contextlib
+import contextvars
 import dataclasses
 
 import jax.numpy as jnp
@@ -36,7 +38,8 @@ def carried(body, names, values, location, item_avals=(), allow_append=False,
     With `runs` (the loop surely runs at least once), a variable each iteration assigns
     before reading it (no output depends on its value coming in: `x` in `for x in xs`)
     takes the type the body gives it, as Python's last value has (not its value before
-    the loop, which is never seen).
+    the loop, which is never seen). So does an attribute that the code after the loop
+    assigns before reading it (`overwritten_after`), whether the loop runs or not.
 
     The path's error state (runtime.checks) is carried too: `Carry.errors` are its
     leaves as the loop starts, laid out as the body returns it (the checks the body
@@ -52,7 +55,7 @@ def carried(body, names, values, location, item_avals=(), allow_append=False,
     body = _lifting(body, names, len(item_avals))
     errors = checks.current()
     layout = None if errors is None else errors.layout
-    pinned = _flags(names, values)
+    pinned, after = _flags(names, values), _AFTER.get()
     for _ in range(7):
         leaves, state = State.flatten(names, values, pinned)
         try:
@@ -68,7 +71,9 @@ def carried(body, names, values, location, item_avals=(), allow_append=False,
         if changing:   # (carried as arrays from the next trace on)
             pinned -= changing
             continue
-        fresh = _overwritten(names, values, state, traced, len(item_avals)) if runs else ()
+        fresh = _overwritten(names, values, state, traced, len(item_avals)) \
+            if runs or after else ()
+        fresh = fresh if runs else set(fresh) & after
         values, changed = _reconcile(names, values, state, traced, location, fresh,
                                      may_skip=not runs)
         if layout is not None and traced.errors_out != layout:
@@ -143,6 +148,20 @@ class Carry:
         if self.errors is not None:
             checks.replace(checks.Errors(self.errors.table, self.layout, out[n:]))
         return self.state.unflatten(out[:n])
+
+
+_AFTER = contextvars.ContextVar('overwritten_after', default=frozenset())
+
+
+@contextlib.contextmanager
+def overwritten_after(names):
+    """Within it, the loop staged next (its `carried`) takes the names of the attributes
+    that the code after it assigns before reading them (passes.loops)."""
+    token = _AFTER.set(frozenset(names))
+    try:
+        yield
+    finally:
+        _AFTER.reset(token)
 
 
 def _flags(names, values):

@@ -355,13 +355,10 @@ def jacobi(A, tol=1.0e-12):
     print('Jacobi method did not converge')
 
 
-@pytest.mark.xfail(strict=True, raises=autograph.ControlFlowError, reason=(
-    'project bug (named): jacobi writes items of its parameter A (through rotate) and '
-    'returns a value when converged, None when it falls off the end, decided in a traced '
-    'loop: the report of the written parameter nests the optional value, which the '
-    'branch merge does not take (a Function reports written parameters since this '
-    'session, for NumPy arguments)'))
 def test_jacobi_eigenvalue_rotations():
+    # jacobi writes items of its parameter A (through rotate) and returns a value when
+    # converged, None when it falls off the end: the report of the written parameter
+    # nests the optional value.
     agree(jacobi, (SPD1, 1e-5), (SPD2, 1e-5), rtol=1e-4, atol=1e-5)
 
 

@@ -317,14 +317,12 @@ class SinkhornKnopp:   # btaba/sinkhorn_knopp
         return P_eps
 
 
-@pytest.mark.xfail(strict=True, raises=autograph.ControlFlowError, reason=(
-    'project bug (named): self._D1 (a float32[1] placeholder before the loop) is carried '
-    'by the staged while loop though each iteration writes it before reading it and the '
-    'code after the loop overwrites it: its shape change is refused'))
 @pytest.mark.parametrize('max_iter', [1000, 3])
 def test_sinkhorn_knopp_class(max_iter):
     # max_iter=3 stops on "max_iter"; 1000 on "epsilon": a string attribute chosen by a
-    # traced condition
+    # traced condition. self._D1 (a float32[1] placeholder before the loop) is written
+    # before it is read in each iteration and overwritten after the loop: the staged
+    # loop takes the body's shape for it.
     def fit(P):
         sk = SinkhornKnopp(max_iter=max_iter, epsilon=1e-3)
         return sk.fit(P), sk._iterations, sk._stopping_condition

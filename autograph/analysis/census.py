@@ -23,13 +23,19 @@ identifier either)."""
 ATTRIBUTE_STORE = '.='
 """In `Census.present` when the tree assigns an attribute (`o.x = v`, `o.x += v`)."""
 
+DIRECTIVE = '.set_loop_options'
+"""In `Census.present` when the tree reads an attribute named `set_loop_options` (the
+loop directive of passes.directives, `autograph.set_loop_options`; read as a variable,
+it is among the names)."""
+
 
 @dataclasses.dataclass(frozen=True)
 class Census:
     depth: int            # the longest path from the root to a leaf, in nodes (not
                           # counting contexts and operators, see analysis.walk)
     present: frozenset    # node classes (comparison operators' too), identifiers of
-                          # `Name` nodes, ITEM_STORE, ATTRIBUTE_STORE, LOOP_ELSE
+                          # `Name` nodes, ITEM_STORE, ATTRIBUTE_STORE, LOOP_ELSE,
+                          # DIRECTIVE
     scopes: tuple         # the functions in the tree (FunctionDef), innermost first
 
     def has_any(self, wanted):
@@ -44,7 +50,10 @@ class Census:
     def names(self):
         """The identifiers of the `Name` nodes in the tree."""
         return [item for item in self.present
-                if isinstance(item, str) and item not in (ITEM_STORE, ATTRIBUTE_STORE, LOOP_ELSE)]
+                if isinstance(item, str) and item not in _MARKERS]
+
+
+_MARKERS = frozenset({ITEM_STORE, ATTRIBUTE_STORE, LOOP_ELSE, DIRECTIVE})
 
 
 def census(root, max_depth):
@@ -67,8 +76,11 @@ def census(root, max_depth):
                 continue
             if cls is ast.Subscript and node.ctx.__class__ is ast.Store:
                 present.add(ITEM_STORE)
-            elif cls is ast.Attribute and node.ctx.__class__ is ast.Store:
-                present.add(ATTRIBUTE_STORE)
+            elif cls is ast.Attribute:
+                if node.ctx.__class__ is ast.Store:
+                    present.add(ATTRIBUTE_STORE)
+                elif node.attr == 'set_loop_options':
+                    present.add(DIRECTIVE)
             elif cls is ast.Compare:   # (`is`: see passes.identity)
                 present.update(op.__class__ for op in node.ops)
             elif cls is ast.FunctionDef:

@@ -159,9 +159,14 @@ class Mutation:
         if kind in _WITH_FACTS:
             self._local(node, depth, self._order, own, whole)
         for child in children(node):   # (no contexts and operators: see analysis.walk)
-            if child.__class__ is not ast.Constant:   # (tells nothing: skipping it changes
-                self._visit(child, depth + 1,        # no depth and no relative order)
-                            None if child.__class__ in _SCOPES else own, whole)
+            cls = child.__class__
+            if cls is ast.Name:   # (as at the top, without a call)
+                self._order += 1
+                if own is not None and child.ctx.__class__ is ast.Store:
+                    own.stores.add(child.id)
+            elif cls is not ast.Constant:   # (tells nothing: skipping it changes no depth
+                self._visit(child, depth + 1,   # and no relative order)
+                            None if cls in _SCOPES else own, whole)
         if whole is not outer_whole:   # a statement: it is done
             if outer_own is not None:
                 outer_own.add_own(whole)

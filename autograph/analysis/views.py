@@ -56,7 +56,7 @@ class Views:
         changed = set()
         for stmt in function.body:   # (each walks the statements in it too)
             changed.update(self._effects(stmt)[2])
-        self.tracked = _groups(bindings, changed)
+        self.tracked = groups(bindings, changed)
         self.key_names = {}
         for name, _ in sorted(set(self.tracked.values())):
             if name not in self.key_names:
@@ -356,7 +356,7 @@ class Views:
                 name, bases, 'is read here after its base changed'), self.ctx, stmt)
 
 
-def _groups(bindings, changed):
+def groups(bindings, changed):
     """The bindings whose view, or base, is changed in place, or is a view or base of
     one that is (a group of views)."""
     changed, grew = set(changed), True

@@ -120,7 +120,7 @@ def _effects(node, resolve, ag):
         elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
             written.append(node.target.id)
             updated.add(id(node.target))
-        elif isinstance(node, ast.Assign) and _is_write_view(node, ag):
+        elif isinstance(node, ast.Assign) and is_write_view(node, ag):
             written.append(node.targets[0].id)
             updated.add(id(node.targets[0]))
         elif (isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load)
@@ -143,7 +143,7 @@ def _is_runtime(value, ag, attr):
             and isinstance(value.func.value, ast.Name) and value.func.value.id == ag)
 
 
-def _is_write_view(node, ag):
+def is_write_view(node, ag):
     """`b = ag.write_view(b, ...)` (passes.views): a write of `b`, not a rebinding."""
     return (len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
             and _is_runtime(node.value, ag, 'write_view'))
@@ -222,3 +222,44 @@ def resolver_of(fn):
             value = fn.__globals__.get(name)
         return value if inspect.isfunction(value) else None
     return resolve
+
+
+def may_write_parameters(function, ag):
+    """Whether `function`'s own code may write a parameter (analysis.written_parameters:
+    an item assigned, an update in place, a view of it written) or defines a function
+    (whose calls may write): a superset of what `entry_of_tree` finds written, where
+    no name refers to a function that writes its parameters."""
+    written, views = set(), {}
+    stack = list(function.body)
+    while stack:
+        node = stack.pop()
+        cls = node.__class__
+        if cls in _SCOPE_TYPES:
+            if cls is ast.FunctionDef:
+                return True
+            continue
+        stack += children(node)
+        if cls is ast.Subscript and node.ctx.__class__ is not ast.Load:
+            written.add(argument_base(node))
+        elif cls is ast.AugAssign and node.target.__class__ is ast.Name:
+            written.add(node.target.id)
+        elif cls is ast.Assign and len(node.targets) == 1 and \
+                node.targets[0].__class__ is ast.Name:
+            target = node.targets[0].id
+            if node.value.__class__ is ast.Subscript:   # (a view: `v = a[i]`)
+                views.setdefault(target, set()).add(argument_base(node.value))
+            elif is_write_view(node, ag):
+                written.add(target)
+        elif cls is ast.For and node.target.__class__ is ast.Name and \
+                node.iter.__class__ is ast.Name:   # (`for row in a`: views of a)
+            views.setdefault(node.target.id, set()).add(node.iter.id)
+    pending = list(written)
+    while pending:   # (a view's base, and the base of that, ...)
+        for base in views.get(pending.pop(), ()):
+            if base not in written:
+                written.add(base)
+                pending.append(base)
+    return not written.isdisjoint(parameters(function))
+
+
+_SCOPE_TYPES = frozenset(SCOPES)

@@ -22,7 +22,7 @@ import ast
 
 from autograph import templates
 from autograph.analysis.census import ATTRIBUTE_STORE
-from autograph.analysis.walk import SCOPES, blocks
+from autograph.analysis.walk import SCOPES, blocks, children
 
 ONLY_WITH = (ATTRIBUTE_STORE,)   # see analysis.census
 _COMPOUND = (ast.If, ast.While, ast.For)
@@ -36,8 +36,9 @@ def transform(function, ctx):
 def _checked(stmts, maybe, ctx):
     out, maybe = [], set(maybe)
     for stmt in stmts:
+        own = _own_nodes(stmt) if maybe else ()
         if maybe:
-            reads = sorted(_own_reads(stmt) & maybe)
+            reads = sorted(_own_reads(stmt, own) & maybe)
             out += templates.set_origin([templates.statements(
                 'ag.check_field(obj, attr)', obj=name,
                 attr=ast.Constant(value=attr), ag=ctx.ag)[0] for name, attr in reads], stmt)
@@ -46,8 +47,9 @@ def _checked(stmts, maybe, ctx):
                 block[:] = _checked(block, maybe, ctx)
         out.append(stmt)
         if maybe:
-            maybe -= _assigned(stmt)
-            maybe -= {(name, attr) for name, attr in maybe if name in _names_assigned(stmt)}
+            maybe -= _attributes(own, (ast.Store, ast.Del))   # (exists after it, or not)
+            names = _names_assigned(own)
+            maybe -= {(name, attr) for name, attr in maybe if name in names}
         if isinstance(stmt, _COMPOUND):
             maybe |= _created(stmt)
     return out
@@ -62,28 +64,25 @@ def _attributes(nodes, context):
 
 def _own_nodes(stmt):
     """The nodes of `stmt`'s own expressions (not its blocks', lambdas' or nested
-    functions')."""
-    stack = [c for c in ast.iter_child_nodes(stmt) if not isinstance(c, ast.stmt)]
+    functions'), as a list."""
+    out, stack = [], [c for c in children(stmt) if not isinstance(c, ast.stmt)]
     while stack:
         node = stack.pop()
-        yield node
-        if not isinstance(node, ast.Lambda):
-            stack += [c for c in ast.iter_child_nodes(node) if not isinstance(c, ast.stmt)]
+        out.append(node)
+        if node.__class__ is not ast.Lambda:
+            stack += [c for c in children(node) if not isinstance(c, ast.stmt)]
+    return out
 
 
-def _own_reads(stmt):
+def _own_reads(stmt, own):
+    """The attributes read by `stmt`'s own expressions `own` (none for a `try`)."""
     if isinstance(stmt, SCOPES + (ast.Try,)):
         return set()
-    return _attributes(_own_nodes(stmt), ast.Load)
+    return _attributes(own, ast.Load)
 
 
-def _assigned(stmt):
-    """The attributes `stmt` itself assigns (or deletes): they exist after it, or not."""
-    return _attributes(_own_nodes(stmt), (ast.Store, ast.Del))
-
-
-def _names_assigned(stmt):
-    return {node.id for node in _own_nodes(stmt)
+def _names_assigned(own):
+    return {node.id for node in own
             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)}
 
 
@@ -101,5 +100,5 @@ def _walk_scope(stmt):
     while stack:
         node = stack.pop()
         yield node
-        if not isinstance(node, SCOPES + (ast.Lambda,)):
-            stack += list(ast.iter_child_nodes(node))
+        if not isinstance(node, SCOPES):   # (Lambda among them)
+            stack += children(node)

@@ -73,8 +73,10 @@ def transform(function, ctx):
     appended = {n.func.value.id for n in found if isinstance(n.func, ast.Attribute)
                 and n.func.attr == 'append' and isinstance(n.func.value, ast.Name)}
     calls = _Calls(ctx, local_names, _method_receiver(function), appended)
-    calls.receivers = Receivers(function, nodes, ctx.resolver, local_names,
-                                _CONTAINER_METHODS)
+    if any(n.func.__class__ is ast.Attribute and n.func.attr in _CONTAINER_METHODS
+           for n in found):   # (only those ask: see `_library_receiver`)
+        calls.receivers = Receivers(function, nodes, ctx.resolver, local_names,
+                                    _CONTAINER_METHODS)
     calls.user_objects = ctx.user_objects[function] = calls.user_objects_in(function, nodes)
     for node in found:
         calls.rewrite(node)
@@ -102,6 +104,7 @@ class _Calls:
         self.receiver = receiver
         self.appended = appended   # lists the function collects values in
         self.user_objects = set()  # local names bound only to objects made by user code
+        self.receivers = None      # analysis.receivers, where a container method is called
 
     def user_objects_in(self, function, nodes):
         """Local names every binding of which is `name = f(...)` with `f` user code (a

@@ -102,9 +102,10 @@ class Conditionals:
         outs = [] if returns else self.ordered(writes & self.live_after(node))
         bodies = [link.body for link in links] + [links[-1].orelse]
         params = self.ordered(self.flow.branches_live_in(node, bodies, writes, frozenset(outs)))
-        if len(links) == 1:
-            params += self.ordered(_tested_for_none(node.test, self.ctx.ag)
-                                   & _read(bodies) - set(params) - set(shared))
+        tested = (_tested_for_none(node.test, self.ctx.ag) if len(links) == 1
+                  and may_hold(self.ctx, ast.Is, ast.IsNot) else ())   # (passes.identity)
+        if tested:   # (the bodies walked only then)
+            params += self.ordered(tested & _read(bodies) - set(params) - set(shared))
         pending = set(params) - self.flow.defined_in[node]
         return shared, returns, outs, params, pending, self.fields(node.body + node.orelse)
 

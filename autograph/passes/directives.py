@@ -7,8 +7,11 @@ loops.
 """
 import ast
 
+from autograph.analysis.census import DIRECTIVE
 from autograph.errors import unsupported
 from autograph.passes.base import map_loops
+
+ONLY_WITH = (DIRECTIVE, 'set_loop_options')   # see analysis.census
 
 OPTIONS = {ast.While: ('maximum_iterations', 'autodiff'),
            ast.For: ('unroll', 'autodiff', 'sequential_sums')}

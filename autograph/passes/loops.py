@@ -82,7 +82,9 @@ class Loops:
                                & self.live_after(node))
         pending = set(carried) - self.flow.defined_in[node]
         fields = self.fields(node.body)
-        through_views = _written_through_views(node.body, self.ctx.ag)
+        verdict = self.ctx.independent_loops.get(node)   # (see `independence`)
+        through_views = (_written_through_views(node.body, self.ctx.ag)
+                         if verdict is not None and verdict.axis is not None else set())
         body, body_pending = self.loop_block(node)
         orelse, orelse_pending = self.block(node.orelse)
         if isinstance(node.target, ast.Name) and node.target.id not in carried + shared:

@@ -26,7 +26,8 @@
 import ast
 
 from autograph import templates
-from autograph.passes.base import LOOPS, SCOPES, blocks, contains, guard_exits, map_loops
+from autograph.passes.base import (LOOPS, SCOPES, blocks, contains, guard_exits, map_loops,
+                                   may_hold)
 from autograph.passes.unreachable import is_endless
 from autograph.runtime.protocol import RETURN_VALUE
 
@@ -76,7 +77,8 @@ def transform(function, ctx):
         templates.set_origin(init, loop)
         return init + [loop] + after
 
-    function.body = map_loops(function.body, visit)
+    if may_hold(ctx, ast.Return) and may_hold(ctx, ast.For, ast.While):
+        function.body = map_loops(function.body, visit)   # (else no loop returns)
     function.body = _tail_returns(function.body, ctx, flags)
     return function
 

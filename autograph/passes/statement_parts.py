@@ -6,7 +6,7 @@ place.
 import ast
 
 from autograph import templates
-from autograph.passes.base import SCOPES, blocks
+from autograph.passes.base import SCOPES, blocks, may_hold
 from autograph.runtime.protocol import RETURN_VALUE
 
 
@@ -16,7 +16,9 @@ class StatementParts:
         declarations = [
             (ast.Global if self.declared.get(n) == 'global' else ast.Nonlocal)(names=[n])
             for n in shared]
-        body = declarations + self.inits(pending - set(params)) + _deleted(body, outs, self.ctx)
+        if may_hold(self.ctx, ast.Delete):   # (no pass makes a `del`)
+            body = _deleted(body, outs, self.ctx)
+        body = declarations + self.inits(pending - set(params)) + body
         if outs:
             body.append(ast.Return(value=templates.names_tuple(outs)))
         return templates.function(name, params, body or [ast.Pass()])

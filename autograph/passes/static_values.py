@@ -37,13 +37,47 @@ _OPERATIONS = (ast.UnaryOp, ast.BinOp, ast.Compare, ast.BoolOp, ast.Tuple, ast.L
 class _Static(ScopeTransformer):
     def __init__(self, root, ctx):
         super().__init__(root, ctx)
-        self.static, self.bound = set(), _bound_names(root)
-        self.static = _static_names(root, self)
-        self.needed = set()   # static names used where a shape depends on their value
-        for node in walk.nodes(root):
+        found = walk.nodes(root)
+        self.bound = frozenset()   # (first every module counts: a superset of changes)
+        self.static = self.needed = set()
+        self.active = self._may_change(found, None)
+        if self.active:
+            bindings, other, self.bound = _bindings(root)
+            self.active = self._may_change(found, bindings)
+        if self.active:
+            self.static = _static_names(bindings, other, self)
+            # the static names used where a shape depends on their value
+            self.needed = self._decisive_names(found) & self.static
+
+    def _may_change(self, found, bindings):
+        """Whether the pass may change something in the nodes `found`: a library call
+        in an index, a size-from-values call, or a name used as an index that is
+        assigned a library call's result (in `bindings`; None: any assignment)."""
+        names = set()
+        for node in found:
+            if node.__class__ is not ast.Call and node.__class__ is not ast.Subscript:
+                continue   # (neither decides a shape)
+            if _sizes_from_values(node) and self._library_function(node.func):
+                return True
             for operand in self._decisive(node):
-                if isinstance(operand, ast.Name) and operand.id in self.static:
-                    self.needed.add(operand.id)
+                if operand.__class__ is ast.Name:
+                    names.add(operand.id)
+                elif self._computes(operand):
+                    return True
+        if bindings is None:
+            bindings = {}
+            for node in found:
+                if node.__class__ is ast.Assign:
+                    for target in walk.nodes(ast.Tuple(elts=node.targets)):
+                        if target.__class__ is ast.Name and target.id in names:
+                            bindings.setdefault(target.id, []).append(node.value)
+        return any(self._computes(value) for name in names & bindings.keys()
+                   for value in bindings[name])
+
+    def _decisive_names(self, found):
+        return {operand.id for node in found
+                if node.__class__ is ast.Call or node.__class__ is ast.Subscript
+                for operand in self._decisive(node) if operand.__class__ is ast.Name}
 
     def is_static(self, node, names=None):
         """Whether expression `node` reads no traced value (see the module docstring)."""
@@ -143,21 +177,11 @@ def _sizes_from_values(node):
             and (node.func.attr != 'where' or len(node.args) == 1))
 
 
-def _static_names(function, pass_):
+def _static_names(bindings, other, pass_):
     """The local variables every binding of which assigns a static value (`n =
     x.shape[0]`, `rows, cols = table.shape`, `mask = ~jnp.eye(n, dtype=bool)`); the
-    parameters and names bound any other way are not."""
-    bindings, other = {}, set()
-    for node in _own_nodes(function):
-        if isinstance(node, ast.Assign):
-            for target in node.targets:
-                for name in walk.nodes(target):
-                    if isinstance(name, ast.Name):
-                        bindings.setdefault(name.id, []).append(node.value)
-        elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
-            other.add(node.id)
-        elif isinstance(node, ast.arg):
-            other.add(node.arg)
+    parameters and names bound any other way are not (`bindings`, `other`: see
+    `_bindings`)."""
     static = {name for name in bindings if name not in other}
     changed = True
     while changed:   # the largest set whose bindings are all static given the set
@@ -175,18 +199,21 @@ def _is_len(func, ag):
         and isinstance(func.value, ast.Name) and func.value.id == ag)
 
 
-def _bound_names(function):
-    """The names `function`'s own code binds (a local `np` is no module)."""
-    names = set()
+def _bindings(function):
+    """({name: the values assigned to it}, the names bound any other way, all the names
+    bound) by `function`'s own code (a local `np` is no module)."""
+    bindings, other = {}, set()
     for node in _own_nodes(function):
         if isinstance(node, ast.Assign):
-            names.update(n.id for t in node.targets for n in walk.nodes(t)
-                         if isinstance(n, ast.Name))
+            for target in node.targets:
+                for name in walk.nodes(target):
+                    if isinstance(name, ast.Name):
+                        bindings.setdefault(name.id, []).append(node.value)
         elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
-            names.add(node.id)
+            other.add(node.id)
         elif isinstance(node, ast.arg):
-            names.add(node.arg)
-    return names
+            other.add(node.arg)
+    return bindings, other, other | bindings.keys()
 
 
 def _own_nodes(function):
@@ -214,4 +241,10 @@ def _no_arguments():
                          kw_defaults=[], kwarg=None, defaults=[])
 
 
-transform = _Static.transform
+def transform(function, ctx):
+    """Run the pass on `function`: its walk only where it may change something (a
+    library call where a shape depends on values, or a size-from-values call)."""
+    pass_ = _Static(function, ctx)
+    if pass_.active:
+        pass_.visit(function)
+    return function

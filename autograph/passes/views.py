@@ -42,22 +42,30 @@ path, which the converted code cannot follow.
 import ast
 
 from autograph.analysis.activity import scope_of
+from autograph.analysis.census import ITEM_STORE
 from autograph.analysis.dataflow import Dataflow
 from autograph.analysis.view_bindings import view_bindings
-from autograph.analysis.views import Views
+from autograph.analysis.views import Views, groups
 from autograph.passes import sequences
-from autograph.passes.base import StatementRewriter, fix_missing_locations
-from autograph.passes.written_arguments import call_resolver
+from autograph.passes.base import StatementRewriter, fix_missing_locations, walk_scope
+from autograph.passes.written_arguments import call_resolver, names_writing_function
 
 ONLY_WITH = (ast.Subscript, ast.For)   # see analysis.census
 
 
 def transform(function, ctx):
-    if not isinstance(function, ast.FunctionDef):
+    if not isinstance(function, ast.FunctionDef) or not _may_change_in_place(ctx):
         return function
+    found = view_bindings(function)
+    if not found:
+        return function
+    if ctx.census is not None and len(ctx.census.scopes) == 1 and \
+            not names_writing_function(ctx) and \
+            not groups(found, _changed_here(function)):
+        return function   # (no call writes an argument: the changes are all in sight)
     scope = scope_of(function)
     rebindable = scope.locals | set(scope.declared)   # (not a free variable's array)
-    bindings = {stmt: pair for stmt, pair in view_bindings(function).items()
+    bindings = {stmt: pair for stmt, pair in found.items()
                 if pair[1] in rebindable and pair[0] != ctx.return_value}
     if not bindings:
         return function
@@ -83,6 +91,31 @@ def _kept_names(function, analysis, ctx):
         else:
             kept[base] = (ctx.namer.new(f'{base}_old'), ctx.namer.new(f'{base}_is_old'))
     return kept
+
+
+def _may_change_in_place(ctx):
+    """Whether the function (or one nested in it) may change a variable in place (an
+    item assigned or deleted, `x += 1`, a call of a function that writes items of its
+    parameters: a nested one, or one named): else no view needs rewriting."""
+    return (ctx.census is None or ctx.census.has_any((ITEM_STORE, ast.AugAssign, ast.Delete))
+            or len(ctx.census.scopes) > 1 or names_writing_function(ctx))
+
+
+def _changed_here(function):
+    """The variables `function`'s own code changes in place (`x += e`, `x[k] = e`,
+    `del x[k]`), calls left out: a superset of what analysis.views finds changed where
+    no call writes its arguments."""
+    changed = set()
+    for node in walk_scope(function):
+        cls = node.__class__
+        if cls is ast.AugAssign and node.target.__class__ is ast.Name:
+            changed.add(node.target.id)
+        elif cls is ast.Subscript and node.ctx.__class__ is not ast.Load:
+            while node.__class__ is ast.Subscript:
+                node = node.value
+            if node.__class__ is ast.Name:
+                changed.add(node.id)
+    return changed
 
 
 def _drop_dead_reads(function, analysis, ctx):

@@ -37,9 +37,10 @@ import ast
 from autograph.analysis.activity import scope_of
 from autograph.analysis.census import ITEM_STORE
 from autograph.analysis.written_parameters import (LocalFunction, argument_base,
-                                                   entry_of_tree, of_function, of_tree,
-                                                   own_nodes, parameters,
-                                                   positions_written, split_call)
+                                                   entry_of_tree, may_write_parameters,
+                                                   of_function, of_tree, own_nodes,
+                                                   parameters, positions_written,
+                                                   split_call)
 from autograph.analysis.walk import children
 from autograph.errors import unsupported
 from autograph.passes.argument_reports import (bound, follow, given, kept_by_calls,
@@ -48,8 +49,14 @@ from autograph.passes.base import SCOPES, StatementRewriter
 
 
 def transform(function, ctx):
-    if not isinstance(function, ast.FunctionDef) or not _may_write(ctx):
+    if not isinstance(function, ast.FunctionDef):
         return function
+    named = ctx.census is None or names_writing_function(ctx)
+    if not named and function not in ctx.kept_arrays and not (
+            ctx.census.has_any((ITEM_STORE, ast.AugAssign))
+            and may_write_parameters(function, ctx.ag)):
+        return function   # (nothing to rewrite: no call writes, no parameter written,
+        #                    no view written into the caller's array: passes.views)
     scope = scope_of(function)
     resolve = call_resolver(function, ctx, scope)
     entry = entry_of_tree(function, resolve, ctx.ag)
@@ -65,9 +72,11 @@ def transform(function, ctx):
             f"statement of its own, or copy it first (`{name} = {name}.copy()`)",
             ctx, node if node is not None else function)
     by_call = kept_by_calls(function, entry, resolve, ctx.ag)
-    _CallSites(ctx, resolve, _in_place(ctx, scope.locals | set(scope.declared)),
-               saved, (entry, flags)).block(function.body)
-    follow(function, entry, saved, flags, by_call, ctx)   # (after: see `_CallSites`)
+    if named or len(ctx.census.scopes) > 1:   # (else no call writes its arguments)
+        _CallSites(ctx, resolve, _in_place(ctx, scope.locals | set(scope.declared)),
+                   saved, (entry, flags)).block(function.body)
+    if entry.saves or entry.maybe_saves or entry.flagged:
+        follow(function, entry, saved, flags, by_call, ctx)   # (after: see `_CallSites`)
     if entry.written:
         report(function, entry, ctx, saved, flags)
     return function
@@ -100,18 +109,17 @@ def call_resolver(function, ctx, scope=None):
     scope = scope or scope_of(function)
     local = {}
     resolve = _resolver(ctx, scope.locals, local)
+    if ctx.census is not None and len(ctx.census.scopes) == 1:
+        return resolve   # (no `def` in the tree)
     for node in _defined_once(function):   # (in order: one may call those before it)
         local[node.name] = LocalFunction(parameters(node), _reported(node, ctx.ag)
                                          or of_tree(node, resolve, ctx.ag))
     return resolve
 
 
-def _may_write(ctx):
-    """False when the function (and those nested in it) neither assigns an item nor
-    updates a variable in place (`x += 1`) nor names a function that writes items of its
-    parameters: nothing to rewrite."""
-    if ctx.census.has_any((ITEM_STORE, ast.AugAssign)):
-        return True
+def names_writing_function(ctx):
+    """Whether a name of the function's tree (analysis.census) refers to a global or
+    closure function that writes items of its parameters."""
     resolve = _resolver(ctx, frozenset(), {})
     return any(of_function(fn) for fn in map(resolve, ctx.census.names()) if fn is not None)
 

@@ -1,0 +1,125 @@
+"""Passes with nothing to do in a function leave it without analysing it (the conversion
+time of issue 30): passes.written_arguments where no parameter is written and no callee
+writes its arguments, passes.views where no view or base of one changes in place,
+passes.static_values where no library call decides a shape. Each case checks that the
+costly analysis is skipped, that it still runs where it has work, and the converted
+function against the same function run as plain Python."""
+import itertools
+from unittest import mock
+
+import numpy as np
+
+import autograph
+from autograph.passes import static_values, views, written_arguments
+from benchmarks import conversion_time
+from tests.helpers import check, i32
+
+_files = itertools.count()
+
+
+def fresh(source):
+    """The function `f` of `source`, from a new file: no cached conversion answers."""
+    fn, _ = conversion_time.fresh_function(source, 'f', f'pass gates {next(_files)}')
+    return fn
+
+
+def counted(module, name):
+    """Patch `module.name` with a wrapper counting its calls (`.calls`)."""
+    original = getattr(module, name)
+
+    def wrapper(*args, **kwargs):
+        wrapper.calls += 1
+        return original(*args, **kwargs)
+    wrapper.calls = 0
+    return mock.patch.object(module, name, wrapper), wrapper
+
+
+LOCAL_WRITES = '''
+import numpy as np
+
+def f(x, n):
+    out = np.zeros(3)
+    count = 0
+    for i in range(n):
+        out[i % 3] = x * i
+        count += 1
+    return out, count
+'''
+
+PARAMETER_WRITE = '''
+def f(a, i):
+    a[i] = 0.0
+    return a
+'''
+
+
+def test_written_arguments_skip_functions_that_write_no_parameter():
+    patch, entry = counted(written_arguments, 'entry_of_tree')
+    with patch:
+        local = fresh(LOCAL_WRITES)
+        code = autograph.to_code(local)
+        assert entry.calls == 0 and 'ag.written' not in code, code
+        writer = fresh(PARAMETER_WRITE)
+        assert 'ag.written' in autograph.to_code(writer)
+        assert entry.calls == 1
+    check(local, 2.0, i32(5))
+    plain = np.arange(3.0)
+    writer(plain, 1)
+    assert autograph.convert(writer)(np.arange(3.0), 1).tolist() == plain.tolist()
+
+
+VIEW_READ_ONLY = '''
+def f(x, n):
+    total = 0.0
+    for i in range(n):
+        row = x[i]
+        total += row[0]
+    return total
+'''
+
+VIEW_CHANGED = '''
+def f(x):
+    row = x[1]
+    row *= 2.0
+    return x
+'''
+
+
+def test_views_skip_functions_whose_views_do_not_change():
+    patch, analysis = counted(views, 'Views')
+    with patch:
+        reader = fresh(VIEW_READ_ONLY)
+        assert 'ag.view' not in autograph.to_code(reader) and analysis.calls == 0
+        changed = fresh(VIEW_CHANGED)
+        assert 'ag.view' in autograph.to_code(changed) and analysis.calls == 1
+    import jax.numpy as jnp
+    check(reader, jnp.arange(6.0).reshape(3, 2), i32(3))
+    plain = np.arange(6.0).reshape(3, 2)
+    changed(plain)
+    assert np.asarray(autograph.convert(changed)(jnp.arange(6.0).reshape(3, 2))).tolist() \
+        == plain.tolist()
+
+
+PLAIN_INDEX = '''
+def f(x, n):
+    k = n - 1
+    return x[k] + jnp.sum(x[:2])
+'''
+
+STATIC_MASK = '''
+def f(x):
+    mask = ~jnp.eye(x.shape[0], dtype=bool)
+    return x[mask]
+'''
+
+
+def test_static_values_skip_functions_without_a_library_call_deciding_a_shape():
+    patch, static_names = counted(static_values, '_static_names')
+    with patch:
+        plain = fresh(PLAIN_INDEX)
+        assert 'ag.static' not in autograph.to_code(plain) and static_names.calls == 0
+        masked = fresh(STATIC_MASK)
+        assert 'ag.static' in autograph.to_code(masked) and static_names.calls == 1
+    import jax.numpy as jnp
+    check(plain, jnp.arange(4.0), i32(3))
+    check(masked, jnp.arange(9.0).reshape(3, 3))

@@ -237,8 +237,9 @@ class StateGenerators:
     def bound_on_some_paths(self, depth):
         """Values that exist on some paths only, read only where Python has them: a
         variable one branch assigns, read under the same (saved) condition; a result or
-        a variable that is None on some paths, read after `is None` / `is not None`, or
-        refined under `if y is None or y > v: y = ...` and read after it."""
+        a variable that is None on some paths, read after `is None` / `is not None` or
+        by its truth (`and`, `or`, `not`: `optional_read`), or refined under
+        `if y is None or y > v: y = ...` and read after it."""
         self.counter += 1
         flag, name, r = f'f{self.counter}', f'u{self.counter}', self.rng
         if self.none_or_value.random() < 0.25:   # (its own stream: the rest stays as it was)
@@ -246,8 +247,7 @@ class StateGenerators:
             self.emit(depth, f'if {self.cond()}:')
             self.emit(depth + 1, f'{name} = {self.float_expr()}')
             self.assign(depth)
-            self.emit(depth, f'if {name} is not None:')
-            self.emit(depth + 1, f'{r.choice(FLOAT_VARS)} += {name} * 0.1')
+            self.optional_read(depth, name, r.choice(FLOAT_VARS))
         elif r.random() < 0.5:
             self.emit(depth, f'{flag} = {self.cond()}')
             self.emit(depth, f'if {flag}:')
@@ -269,6 +269,26 @@ class StateGenerators:
                 self.emit(depth, f'if {name} is None or {name} > {r.choice(FLOAT_VARS)}:')
                 self.emit(depth + 1, f'{name} = {self.float_expr()}')
                 self.emit(depth, f'{r.choice(FLOAT_VARS)} += {name} * 0.1')
+
+    def optional_read(self, depth, name, target):
+        """`target` changed by a read of `name`, None on some paths: after `is not None`,
+        or by its truth (`and`, `or`, `not`: a value that is 0.0 is false too); the form
+        drawn from the stream of optional values."""
+        own = self.none_or_value
+        bound = own.choice((-1.0, 0.0, 0.5))
+        kind = own.random()
+        if kind < 0.4:
+            self.emit(depth, f'if {name} is not None:')
+            self.emit(depth + 1, f'{target} += {name} * 0.1')
+        elif kind < 0.6:
+            self.emit(depth, f'if {name} and x > {bound}:')
+            self.emit(depth + 1, f'{target} += {name} * 0.1')
+            self.emit(depth, f'elif not {name}:')
+            self.emit(depth + 1, f'{target} -= 0.1')
+        elif kind < 0.8:
+            self.emit(depth, f'{target} = {target} + ({name} or {bound}) * 0.1')
+        else:
+            self.emit(depth, f'{target} = {target} + (({name} and {name} * 0.5) or 0.0)')
 
     def created_in_loop(self, depth, header):
         """A variable assigned first in a loop, read after it (where the loop ran),

@@ -102,8 +102,7 @@ class Conditionals:
         outs = [] if returns else self.ordered(writes & self.live_after(node))
         bodies = [link.body for link in links] + [links[-1].orelse]
         params = self.ordered(self.flow.branches_live_in(node, bodies, writes, frozenset(outs)))
-        tested = (_tested_for_none(node.test, self.ctx.ag) if len(links) == 1
-                  and may_hold(self.ctx, ast.Is, ast.IsNot) else ())   # (passes.identity)
+        tested = _tested_for_none(node.test, self.ctx.ag) if len(links) == 1 else ()
         if tested:   # (the bodies walked only then)
             params += self.ordered(tested & _read(bodies) - set(params) - set(shared))
         pending = set(params) - self.flow.defined_in[node]
@@ -186,19 +185,27 @@ def _chain(node, pure):
 
 def _tested_for_none(test, ag):
     """The variables `test` compares with None (`ag.is_(y, None)`, `ag.is_not(y, None)`,
-    in `and`/`or`/`not` too): a branch on which such a variable is surely not None gets
-    its value as a parameter (runtime.operators.conditionals narrows an optional one)."""
-    found = set()
+    in `and`/`or`/`not` too), or tests by their truth (`if y:`, `ag.and_(y, ...)`,
+    `ag.not_(y)`): a branch on which such a variable is surely not None gets its value as
+    a parameter (runtime.operators.conditionals narrows an optional one)."""
+    found = {test.id} if isinstance(test, ast.Name) else set()
     for node in ast.walk(test):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
-                and isinstance(node.func.value, ast.Name) and node.func.value.id == ag \
-                and node.func.attr in ('is_', 'is_not') and len(node.args) == 2:
+        if _calls(node, ag, ('and_', 'not_')) and isinstance(node.args[0], ast.Name):
+            found.add(node.args[0].id)
+        if _calls(node, ag, ('is_', 'is_not')) and len(node.args) == 2:
             left, right = node.args
             for name, other in ((left, right), (right, left)):
                 if isinstance(name, ast.Name) and isinstance(other, ast.Constant) \
                         and other.value is None:
                     found.add(name.id)
     return found
+
+
+def _calls(node, ag, names):
+    """Whether `node` calls one of the runtime's operators `names` (`ag.and_(...)`)."""
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+        and isinstance(node.func.value, ast.Name) and node.func.value.id == ag \
+        and node.func.attr in names and bool(node.args)
 
 
 def _read(blocks):

@@ -28,6 +28,8 @@ from .keys import Keyed, flags, item
 from ..values.choice import Choice
 from ..values.maybe import Maybe
 from .raises import raise_if
+from ..errors import here
+from ..messages import condition_shape, optional_truth
 from ..protocol import RETURN_VALUE
 from ..values.split import Undefined, Unbound
 
@@ -73,8 +75,19 @@ for _name, _symbol in _OPERATORS.items():
         setattr(Maybe, f'__i{_name}__', _operator(_name, _symbol + '=', False))
 Maybe.__neg__ = lambda self: -_present_value(
     self, lambda: TypeError("bad operand type for unary -: 'NoneType'"))
+Maybe.__bool__ = lambda self: _python_truth(self)
 Maybe.__getitem__ = lambda self, index: _present_value(
     self, lambda: TypeError("'NoneType' object is not subscriptable"))[index]
+
+
+def _python_truth(optional):
+    """Python reference: `bool(value)` asked by Python itself (code that is not
+    converted): its truth where it is known while tracing, else a named error (converted
+    code asks `truth`)."""
+    value = truth(Maybe(optional.value, optional.present, None))
+    if isinstance(value, jax.core.Tracer):
+        raise optional_truth(here(2))
+    return bool(value)
 
 
 def is_absent(value):
@@ -213,6 +226,8 @@ def truth(value):
         return value
     inner = value.value
     if _is_array_like(inner) and not isinstance(inner, (bool, int, float, complex)):
+        if jnp.size(inner) != 1:   # (Python: the truth of such an array is ambiguous)
+            raise condition_shape('test', jnp.shape(inner), here(2))
         inner = jnp.reshape(jnp.asarray(inner).astype(bool), ())
     else:
         inner = bool(inner)

@@ -79,6 +79,20 @@ def chosen_used(use, location):
             'value on every path')
 
 
+def optional_truth(location):
+    """Python's truth of a value that is None on some paths (runtime.checks.absent),
+    asked by code that is not converted (a library's `if value:`)."""
+    return problem(
+        PYTHON_VALUE_NEEDED, 'the truth in Python of a value that is None on some paths',
+        location, statement=True,
+        happened='tests a variable that a traced condition left None on some paths',
+        why=f'whether it is None or true is {KNOWN_AT_RUN_TIME}. Converted code tests it '
+            f'(`if`, `while`, `and`, `or`, `not`, `bool()`), code that is not converted '
+            f'cannot',
+        fix='Test it in the converted function (`value is not None and ...`), or give it '
+            'a value on every path')
+
+
 def traced_repeat(kind, location):
     """A Python sequence of type `kind` repeated a traced number of times."""
     return problem(

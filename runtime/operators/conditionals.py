@@ -43,14 +43,20 @@ def tested(test):
     test that meets a symbolic dimension otherwise (read from a closure) is traced again.
     An optional value (or a Choice) tested is as true as Python's (`checks.absent.truth`)."""
     if inside_manual() or context.current().symbolic:
-        return truth(test())
+        return _truth(test())
     try:
         with jax.ensure_compile_time_eval():
-            return truth(test())
+            return _truth(test())
     except NotImplementedError as error:   # (JAX's words for a symbolic dimension)
         if 'dim_as_value' not in str(error):
             raise
-    return truth(test())
+    return _truth(test())
+
+
+def _truth(value):
+    """The truth of a test's value, a test of the optional value it tests (`if s:`,
+    `if s and x > 0:`: the branch taken knows `s` is not None, see `_narrowed`)."""
+    return identity.truth_of(value, truth(value))
 
 
 def static(compute):

@@ -7,14 +7,24 @@ booleans), so a scalar `left` needs a scalar `right` (Python's result is one of 
 as it is: a select would broadcast it). An array `left` of more elements (whose truth Python cannot tell)
 combines element by element, as TensorFlow's and Catalyst's AutoGraph do. A framework's
 value selects with the framework's primitive (see runtime.backends.dispatch).
+
+A `left` that is None on some paths (an optional value, runtime.checks.absent's Maybe)
+or a value of another kind on some (a Choice, runtime.values.choice) is as true as
+Python's (`checks.absent.truth`), and the result is one of the operands, as Python's:
+`rest() if left else left` for `and` on that truth, an optional value where one is
+None, a Choice where the operands' kinds differ (`s or 'default'`, `s and x > 0`).
 """
 import jax.numpy as jnp
 
 from ..checks import checks
 from ..checks.absent import truth
+from ..staging import branches as staged
+from ..values import choice
+from ..values.choice import Choice
+from ..values.maybe import Maybe
 from ..python import identity
 from ..backends import dispatch
-from ..errors import here
+from ..errors import ControlFlowError, here
 from ..messages import operands_differ
 
 
@@ -44,6 +54,8 @@ def _short_circuit(left, rights, take_right_when):
 
     def rest_of_chain():
         return _short_circuit(right(), rest, take_right_when)
+    if isinstance(left, Choice) or (isinstance(left, Maybe) and left.absent is None):
+        return _on_truth(left, rest_of_chain, take_right_when)
     backend = dispatch.backend_for(left)
     if backend is dispatch.PYTHON:
         return rest_of_chain() if bool(left) == take_right_when else left
@@ -53,6 +65,10 @@ def _short_circuit(left, rights, take_right_when):
         return backend.choose(left, *branches)
     # The rest runs only where `left` does not decide: its checks count only there.
     value = checks.guarded(rest_of_chain, lambda: _continues(left, take_right_when))
+    if _of_kinds(value) and jnp.size(left) == 1:   # (one of the operands, as Python's)
+        cond = jnp.reshape(jnp.asarray(left).astype(bool), ())
+        when_true, when_false = (value, left) if take_right_when else (left, value)
+        return _joined(cond, when_true, when_false, 'and' if take_right_when else 'or')
     if value is None:
         value = False
     if jnp.size(left) == 1 and jnp.size(value) != 1:   # (one element each: a condition)
@@ -62,6 +78,52 @@ def _short_circuit(left, rights, take_right_when):
         combine = jnp.logical_and if take_right_when else jnp.logical_or
         return identity.combined(combine(left, value), (left, value), take_right_when)
     return jnp.where(left, value, left) if take_right_when else jnp.where(left, left, value)
+
+
+def _on_truth(left, rest_of_chain, take_right_when):
+    """`rest_of_chain() if left else left` (`and`), `left if left else rest_of_chain()`
+    (`or`) for an optional `left` or a Choice, on its truth (a true optional value is
+    not None: `or` gives its value). Traced, the rest runs where it decides (its checks
+    count only there) and the two values are joined as a conditional expression's are
+    (an optional value where one is None); values of different kinds (None, a float, a
+    bool) are a Choice, given back after the run as the one this run gave."""
+    cond = truth(left)
+    kept = left.value if not take_right_when and isinstance(left, Maybe) else left
+    backend = dispatch.backend_for(cond)
+    if backend is dispatch.PYTHON:
+        return rest_of_chain() if bool(cond) == take_right_when else kept
+    if backend is not dispatch.JAX:   # a framework's
+        branches = ((rest_of_chain, lambda: kept) if take_right_when
+                    else (lambda: kept, rest_of_chain))
+        return backend.choose(cond, *branches)
+    continues = cond if take_right_when else jnp.logical_not(cond)
+    value = checks.guarded(rest_of_chain, lambda: continues)
+    if not take_right_when:
+        return _joined(cond, kept, value, 'or')
+    result = _joined(cond, value, kept, 'and')
+    return identity.present_where_true(result, left) if isinstance(left, Maybe) else result
+
+
+def _of_kinds(value):
+    """An optional value, a Choice or a text: joined with a traced operand as staged
+    branches join values, not selected as an array."""
+    return isinstance(value, (Choice, str, bytes)) or (
+        isinstance(value, Maybe) and value.absent is None)
+
+
+def _joined(cond, when_true, when_false, op):
+    """`when_true if cond else when_false` (two values computed already), as staged
+    branches join them, else as a Choice of their kinds (else the join's error)."""
+    location = here(3)
+    try:
+        (value,) = staged.cond(cond, lambda: when_true, lambda: when_false, (), ('value',),
+                               location, f'`{op}`')
+        return value
+    except ControlFlowError:
+        chosen = choice.either(cond, when_true, when_false)
+        if chosen is None:
+            raise
+        return chosen
 
 
 def _continues(left, take_right_when):
@@ -78,10 +140,10 @@ def _both_bool(left, right):
 def not_(value):
     """Python reference: `not value`; a traced value (or an optional one, or a Choice:
     see checks.absent.truth) gives `jnp.logical_not`."""
-    value = truth(value)
-    backend = dispatch.backend_for(value)
+    tested = identity.truth_of(value, truth(value))
+    backend = dispatch.backend_for(tested)
     if backend is dispatch.PYTHON:
-        return not value
+        return not tested
     if backend is not dispatch.JAX:   # a framework's
-        return backend.choose(value, lambda: False, lambda: True)
-    return jnp.logical_not(value)
+        return backend.choose(tested, lambda: False, lambda: True)
+    return identity.negated(tested)

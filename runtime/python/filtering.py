@@ -7,13 +7,16 @@ TracerBoolConversionError from inside the comprehension).
 """
 import builtins
 
+from ..checks.absent import truth
 from ..errors import here
 from ..messages import traced_filter
 from ..values.split import is_traced
 
 
 def comprehension_test(value):
-    """Python reference: the test of a comprehension's `if` clause, `value` itself."""
+    """Python reference: the test of a comprehension's `if` clause, `value` itself (an
+    optional value, None on some paths, tested for its truth)."""
+    value = truth(value)
     if is_traced(value):
         raise traced_filter('the `if` of a comprehension', here())
     return value
@@ -24,7 +27,7 @@ def filter_(function, iterable, /):
     location = here()
 
     def keep(item):
-        value = item if function is None else function(item)
+        value = truth(item if function is None else function(item))
         if is_traced(value):
             raise traced_filter('filter()', location)
         return value

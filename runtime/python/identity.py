@@ -46,9 +46,15 @@ def is_not(left, right):
     result = is_(left, right)
     if not is_traced(result):
         return not result
-    tested = tested_optional(result)
-    negated = jnp.logical_not(result)
-    return negated if tested is None else _remembered(negated, tested[0], not tested[1])
+    return negated(result)
+
+
+def negated(test):
+    """`not test` of a traced bool, remembered as the opposite test of the optional
+    value `test` tests, if any (see `tested_optional`)."""
+    tested = tested_optional(test)
+    result = jnp.logical_not(test)
+    return result if tested is None else _remembered(result, tested[0], not tested[1])
 
 
 def tested_optional(test):
@@ -71,6 +77,27 @@ def combined(result, operands, conjunction):
         tested = tested_optional(operand)
         if tested is not None and tested[1] != conjunction:
             return _remembered(result, *tested)
+    return result
+
+
+def truth_of(value, cond):
+    """`cond`, the truth of `value` (runtime.checks.absent.truth), remembered as a test of
+    the optional value that `value` tests (see `tested_optional`): where an optional
+    value is true it is not None, and so is the `left` of a true `left and ...` (see
+    `present_where_true`)."""
+    if cond is value or not is_traced(cond):
+        return cond
+    if isinstance(value, Maybe) and value.absent is None:
+        return _remembered(cond, value, False)
+    tested = tested_optional(value)
+    return cond if tested is None else _remembered(cond, *tested)
+
+
+def present_where_true(result, optional):
+    """`result`, of `optional and ...` (an optional value), remembered as a test that
+    `optional` is not None where it is true."""
+    if isinstance(result, (Maybe, Choice)) or is_traced(result):
+        return _remembered(result, optional, False)
     return result
 
 

@@ -19,6 +19,9 @@ from . import selections
 from ..checks.keys import Keyed, either
 from ..context import field_flag
 from ..checks.raises import raise_if
+from ..checks.absent import present, truth
+from ..values.choice import Choice
+from ..values.maybe import Maybe
 from ..messages import (ambiguous_in, ambiguous_truth, items_differ, no_order,
                         traced_conversion)
 from ..values.split import any_traced, is_traced
@@ -122,6 +125,7 @@ def _truth(name, stop_on, iterable):
         iterable = iterable.truths(stop_on)
     traced = []
     for item in iterable:
+        item = truth(item)   # (an optional item, None on some paths: as true as Python's)
         if not is_traced(item):
             if builtins.bool(item) is stop_on:
                 return stop_on
@@ -236,6 +240,10 @@ def _scalar(python_type, make):
     name = python_type.__name__
 
     def convert(value=False if python_type is builtins.bool else 0, *args):
+        if isinstance(value, (Maybe, Choice)):   # (None on some paths: Python's truth)
+            value = truth(value) if python_type is builtins.bool else present(
+                value, lambda: TypeError(f"{name}() argument must be a string or a "
+                                         f"number, not 'NoneType'"))
         if not is_traced(value):
             return python_type(value, *args)
         if not args and jnp.ndim(value) and jnp.size(value) == 1:
@@ -246,7 +254,8 @@ def _scalar(python_type, make):
         return make(value)
     convert.__name__ = name + '_'
     convert.__doc__ = (f'Python reference: `{name}(value)`. A traced scalar becomes '
-                       f'`{make.__doc__}`.')
+                       f'`{make.__doc__}`; an optional value (None on some paths) is '
+                       f'checked or tested as Python would.')
     return convert
 
 

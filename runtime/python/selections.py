@@ -28,6 +28,7 @@ import operator
 import jax
 import jax.numpy as jnp
 
+from ..checks.absent import truth
 from ..checks.raises import raise_if
 from ..errors import here
 from ..messages import ambiguous_truth, traced_filter
@@ -40,7 +41,9 @@ def keep(test, kept=True):
     """Python reference: `if test` of a comprehension, as a loop over `()` (the item is
     skipped) or `(kept,)` (kept: `kept` is the flag of the comprehension's earlier `if`s,
     True where none). A traced scalar test gives `(kept & test,)`: the item is computed,
-    and the reduction reading the selection ignores it where the flag is false."""
+    and the reduction reading the selection ignores it where the flag is false. An
+    optional test (None on some paths) is as true as Python's (checks.absent.truth)."""
+    test = truth(test)
     if not is_traced(test):
         return (kept,) if test else ()
     if jnp.ndim(test):

@@ -34,7 +34,7 @@ from .split import Undefined, is_dynamic, split
 class Choice:
     """`options[index]`: `index` a traced int32 scalar, `options` a tuple of values."""
 
-    __slots__ = ('index', 'options')
+    __slots__ = ('index', 'options', '__weakref__')   # (tests remember it)
 
     def __init__(self, index, options):
         self.index, self.options = index, tuple(options)
@@ -149,6 +149,24 @@ def chosen(value, like):
     for slot, option in zip(slots, own):
         options[slot] = option
     return Choice(jnp.asarray(slots, jnp.int32)[index], options)
+
+
+def either(pred, a, b):
+    """`a if pred else b` (`pred` a traced bool) as a Choice among the options of both
+    (None, texts, numbers, arrays of any type or shape: `s and x > 0` where `s` is
+    optional), or None where one of them is not a value a Choice can hold."""
+    found = [_options(a), _options(b)]
+    if any(f is None for f in found):
+        return None
+    options = []
+    for own, _ in found:
+        options += [o for o in own if not any(_same(o, p) for p in options)]
+    like = Choice(jnp.int32(0), options)
+    on_true, on_false = chosen(a, like), chosen(b, like)
+    options = [jax.tree_util.tree_map(lambda x, y: jnp.where(pred, x, y) if is_dynamic(x)
+                                      else x, t, f)
+               for t, f in zip(on_true.options, on_false.options)]
+    return Choice(jnp.where(pred, on_true.index, on_false.index), options)
 
 
 def _same(a, b):

@@ -11,7 +11,7 @@ class Maybe:
     """`value` where `present` holds, else `absent`: an `Undefined` marker (the variable
     has no value on that path: a read raises) or None (an optional value)."""
 
-    __slots__ = ('value', 'present', 'absent')
+    __slots__ = ('value', 'present', 'absent', '__weakref__')   # (tests remember it)
 
     def __init__(self, value, present, absent):
         self.value, self.present, self.absent = value, present, absent

@@ -134,6 +134,8 @@ VIEW_FORMS = [   # NumPy's views of `w`: written through, passed on, seeing `w`'
     ['{r} = w[0:2]', 'w[0] = a', 'a = a + {r}[0] * 0.1'],
     ['{r} = w[1:]', '{r}_part = {r}[:2]', '{r}_part -= 0.25'],
     ['{r} = w[:]', '{r}[k % 4] = b'],
+    ['{r} = w', '{r}[k % 4] = a * 0.5', 'a = a + w[0] * 0.1'],   # (all of `w`: `{r} is w`)
+    ['{r} = w', 'w[1] = b', 'b = b + {r}[1] * 0.1'],
     # (`w` rebound while its views live on: they write the array it held, on every
     # path or on some paths only, which the other view sees)
     ['{r} = w[1:3]', '{r}_w = w[2:]', 'w = w - 0.25', '{r}[1] = a * 0.5',

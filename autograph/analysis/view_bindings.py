@@ -1,6 +1,6 @@
 """The syntax of NumPy's views (for analysis.views): the statements that bind a view,
-`v = b[key]` with a key that may be basic and `for v in b:`, and the names that the parts
-of a statement bind.
+`v = b[key]` with a key that may be basic, `v = b` (a whole alias: NumPy's `v is b`, a
+view of all of `b`) and `for v in b:`, and the names that the parts of a statement bind.
 """
 import ast
 
@@ -8,8 +8,8 @@ from autograph.analysis.walk import SCOPES, children
 
 
 def view_bindings(function):
-    """{Assign or For: (view name, base name)} for the statements `v = b[key]` and the
-    loops `for v in b:` in `function`'s own body."""
+    """{Assign or For: (view name, base name)} for the statements `v = b[key]`, `v = b`
+    and the loops `for v in b:` in `function`'s own body."""
     found = {}
     for node in own(function.body):
         if (isinstance(node, ast.Assign) and len(node.targets) == 1
@@ -19,10 +19,43 @@ def view_bindings(function):
                 and node.value.value.id != node.targets[0].id
                 and may_be_basic(node.value.slice)):
             found[node] = (node.targets[0].id, node.value.value.id)
+        elif is_whole(node) and node.value.id != node.targets[0].id:
+            found[node] = (node.targets[0].id, node.value.id)
         elif (isinstance(node, ast.For) and isinstance(node.target, ast.Name)
               and isinstance(node.iter, ast.Name) and node.iter.id != node.target.id):
             found[node] = (node.target.id, node.iter.id)   # (`for row in M`: M[0], ...)
     return found
+
+
+def is_whole(node):
+    """Whether `node` is `v = b` (one name bound to another's value: for an array, the
+    same array)."""
+    return (isinstance(node, ast.Assign) and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name) and isinstance(node.value, ast.Name))
+
+
+_CONTAINERS = (ast.List, ast.Dict, ast.Set, ast.ListComp, ast.DictComp, ast.SetComp)
+
+
+def containers(function):
+    """The names that `function` binds to a list, dict or set display (or comprehension,
+    or `list(...)`, `dict(...)`, `set(...)`) and nothing else: a whole alias of one is
+    the same Python object already (no view to follow)."""
+    kinds = {}
+    for node in own(function.body):
+        if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            targets = getattr(node, 'targets', None) or [node.target]
+            display = isinstance(node.value, _CONTAINERS) or (
+                isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Name)
+                and node.value.func.id in ('list', 'dict', 'set'))
+            for name in (n for t in targets for n in stored(t)):
+                kinds[name] = kinds.get(name, True) and display and isinstance(
+                    node, ast.Assign)
+        elif isinstance(node, (ast.For, ast.NamedExpr, ast.comprehension, ast.withitem)):
+            target = getattr(node, 'target', getattr(node, 'optional_vars', None))
+            for name in stored(target) if target is not None else ():
+                kinds[name] = False
+    return {name for name, is_container in kinds.items() if is_container}
 
 
 def may_be_basic(key):

@@ -5,8 +5,8 @@ code cannot follow (each names the view or base and says what to write instead).
 def on_some_paths(name, bases, what):
     base = ' or '.join(f"'{b}'" for b in sorted(bases)) or 'an array'
     return (f"'{name}' {what}, but it is a NumPy view of {base} on some paths only "
-            f"(bound from an item or slice of it on one path, otherwise on another): "
-            f"whether {base} changes with it depends on the path, which the converted "
+            f"(bound from it, or an item or slice of it, on one path, otherwise on "
+            f"another): whether {base} changes with it depends on the path, which the converted "
             f"code cannot follow. Bind '{name}' the same way on every path, or make the "
             f"copy explicit (`{name} = ....copy()`)")
 

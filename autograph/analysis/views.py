@@ -1,12 +1,15 @@
 """Which variables are NumPy views of which, where (for passes.views).
 
     v = a[i]        # a view binding: `v` is a view of `a` (when `i` is a basic index)
+    c = a           # a whole alias: a view of all of `a` (where its group is written
+                    # by item or by a helper, see `_aliases_written`)
     v += e          # an in-place change of `v`: `a` changes too
     a[0] = 9        # an in-place change of `a`: `v` sees it
     v = v + e       # a rebinding: `v` is a new array from here on
     a = a * 2       # a rebinding of the base: `v` is still a view of the array `a` held
 
-analysis.view_bindings finds the statements `v = b[key]` and the loops `for v in b:`.
+analysis.view_bindings finds the statements `v = b[key]`, `v = b` and the loops `for v
+in b:`.
 `Views(...)` follows, through branches and loops, which bindings reach each statement
 (the origins of each name: a view binding, or OTHER for any other binding or none) and,
 per base, whether it was rebound since its views were taken (MOVED: False, True or
@@ -34,7 +37,8 @@ whose old array the converted code did not keep (its base rebound by a loop's ta
 import ast
 
 from autograph.analysis import view_errors as errors
-from autograph.analysis.view_bindings import blocks, header, own, root, self_view, stored
+from autograph.analysis.view_bindings import (blocks, header, is_whole, own, root,
+                                             self_view, stored)
 from autograph.analysis.written_parameters import (argument_base, parameters,
                                                    positions_written, split_call)
 from autograph.errors import unsupported
@@ -53,10 +57,12 @@ _SAME = frozenset({False})
 class Views:
     def __init__(self, function, bindings, resolve, ctx):
         self.ctx, self.resolve, self.after, self.before = ctx, resolve, {}, {}
-        changed = set()
+        changed, by_item = set(), set()
         for stmt in function.body:   # (each walks the statements in it too)
-            changed.update(self._effects(stmt)[2])
-        self.tracked = groups(bindings, changed)
+            effects = self._effects(stmt)
+            changed.update(effects[2])
+            by_item.update(effects[3])
+        self.tracked = groups(_aliases_written(bindings, by_item), changed)
         self.key_names = {}
         for name, _ in sorted(set(self.tracked.values())):
             if name not in self.key_names:
@@ -72,7 +78,13 @@ class Views:
     def _check_modes(self):
         """A base whose views outlive a rebinding keeps its old array in one variable:
         the caller's array (`a_arg`, a parameter whose views were all taken while it
-        held it) or its own (`a_old`, any other)."""
+        held it) or its own (`a_old`, any other); where no view writes it or is read
+        again from it (`old = a; a = a * 2; a[0] = 1`), nothing keeps it."""
+        used = {a[2] for acts in self.after.values() for a in acts if a[3] != 'same'}
+        self.moving = {b: stmt for b, stmt in self.moving.items() if b in used}
+        self.before = {stmt: [(b, m) for b, m in pairs if b in used]
+                       for stmt, pairs in self.before.items()}
+        self.flagged &= used
         for base, stmt in self.moving.items():
             if len(self.modes.get(base, ())) != 1 or 'mixed' in self.modes[base]:
                 raise unsupported(errors.callers_on_some_paths(base), self.ctx, stmt)
@@ -134,7 +146,7 @@ class Views:
         return out
 
     def _simple(self, stmt, state, record):
-        loads, stores, changed = self._effects(stmt)
+        loads, stores, changed, _ = self._effects(stmt)
         for name in loads:
             self._check_fresh(name, state, stmt)
         actions = []
@@ -309,9 +321,10 @@ class Views:
         return state
 
     def _effects(self, stmt):
-        """(names read, names bound, names changed in place) by the simple statement
-        `stmt` (by a compound one: by the statements in it too)."""
-        loads, stores, changed = [], [], []
+        """(names read, names bound, names changed in place, those changed by an item
+        write or a helper) by the simple statement `stmt` (by a compound one: by the
+        statements in it too)."""
+        loads, stores, changed, by_item = [], [], [], []
         updated, local = set(), set()   # (`x += ...`'s `x`; a comprehension's variables)
         for node in own([stmt]):
             if isinstance(node, ast.AugAssign):
@@ -329,15 +342,17 @@ class Views:
                 else:
                     stores.append(node.id)
             elif isinstance(node, ast.Subscript) and not isinstance(node.ctx, ast.Load):
-                changed.append(root(node))
+                by_item.append(root(node))
             elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 stores.append(node.name)
             elif isinstance(node, ast.Call):   # (a helper writing its arguments)
                 func, args = split_call(node, self.ctx.ag)
                 if func is not node.func:
-                    changed += [argument_base(args[p])
+                    by_item += [argument_base(args[p])
                                 for p in positions_written(func, args, self.resolve)]
-        return loads, stores, list(dict.fromkeys(n for n in changed if n is not None))
+        changed += by_item
+        return loads, stores, list(dict.fromkeys(n for n in changed if n is not None)), \
+            by_item
 
     def _loads(self, node, state, stmt):
         for inner in own([node]):
@@ -367,6 +382,14 @@ def groups(bindings, changed):
                 changed |= {view, base}
                 grew = True
     return {stmt: pair for stmt, pair in bindings.items() if pair[0] in changed}
+
+
+def _aliases_written(bindings, by_item):
+    """The bindings but the whole aliases (`c = a`) of a group that no item write or
+    helper changes: there `c += e` may mean a new array (a JAX array's), as before."""
+    names = {name for pair in groups(bindings, by_item).values() for name in pair}
+    return {stmt: pair for stmt, pair in bindings.items()
+            if not is_whole(stmt) or pair[0] in names}
 
 
 def _join(one, other):

@@ -81,25 +81,37 @@ def of_tree(function, resolve, ag=None):
 def entry_of_tree(function, resolve, ag=None):
     """analysis.entry_values of `function`'s parameters (calls resolved as in
     `of_tree`)."""
-    views = {}
-    for node in own_nodes(function):
+    views, by_item = {}, set()   # (`c = a` is followed where `c` or `a` is written
+    for node in own_nodes(function):   # by item or passed on, as passes.views does)
         pair = _view_binding(node, ag)
         if pair is not None:
             views[node] = pair
+        if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store):
+            by_item.add(_base(node))
+        elif isinstance(node, ast.Call):
+            by_item.update(a.id for a in node.args if isinstance(a, ast.Name))
+    views = {node: (view, base) for node, (view, base) in views.items()
+             if not isinstance(getattr(node, 'value', None), ast.Name)
+             or {view, base} & by_item}
     return entry_values(function, parameters(function),
                         lambda node: _effects(node, resolve, ag), views)
 
 
 def _view_binding(node, ag):
-    """(view, base) for `v = b[...]`, `v, v_key = ag.view(b, ...)` (passes.views) and
+    """(view, base) for `v = b[...]`, `v = b`, `v, v_key = ag.view(b, ...)` or
+    `ag.alias(b)` (passes.views) and
     `for v in b:` (each item of an array is a view of it), else None."""
     if isinstance(node, ast.Assign) and len(node.targets) == 1:
         target, value = node.targets[0], node.value
         if (isinstance(target, ast.Name) and isinstance(value, ast.Subscript)
                 and _base(value) not in (None, target.id)):
             return target.id, _base(value)
+        if (isinstance(target, ast.Name) and isinstance(value, ast.Name)
+                and value.id != target.id):   # (`c = a`: for an array, all of it)
+            return target.id, value.id
         if (isinstance(target, ast.Tuple) and len(target.elts) == 2
-                and isinstance(target.elts[0], ast.Name) and _is_runtime(value, ag, 'view')
+                and isinstance(target.elts[0], ast.Name)
+                and (_is_runtime(value, ag, 'view') or _is_runtime(value, ag, 'alias'))
                 and value.args and isinstance(value.args[0], ast.Name)):
             return target.elts[0].id, value.args[0].id
     elif (isinstance(node, ast.For) and isinstance(node.target, ast.Name)

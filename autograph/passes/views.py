@@ -8,6 +8,7 @@ through the view (see runtime/items/views.py).
                               v = ag.read_view(a, v_key, v)
     helper(v)                 helper(v)                 (then passes.written_arguments:
                               a = ag.write_view(a, v_key, v)     `v` rebound by the call)
+    c = a                     c, c_key = ag.alias(a)    (all of `a`: NumPy's `c is a`)
     for row in M:             for index, row in ag.enumerate(M):
         row *= 2                  row, row_key = ag.view(M, index, row)
                                   row *= 2
@@ -17,7 +18,9 @@ through the view (see runtime/items/views.py).
 (a single item, an index array, a boolean mask, a list's item): the key is computed once,
 where the view is made, as NumPy fixes the view's place there. Only views that matter are
 rewritten: those of a variable that is changed in place (`a += e`, `a[k] = e`, a helper
-writing it) in the same group of views (a view of a view belongs to its base's group).
+writing it) in the same group of views (a view of a view belongs to its base's group);
+a whole alias `c = a` only where an item write or a helper changes its group (`c += e`
+alone may mean a new JAX array, as Python gives it).
 
 Which binding of a name reaches each statement is followed through branches and loops
 (analysis.views): an in-place change of `v` is written back where every binding that
@@ -44,13 +47,13 @@ import ast
 from autograph.analysis.activity import scope_of
 from autograph.analysis.census import ITEM_STORE
 from autograph.analysis.dataflow import Dataflow
-from autograph.analysis.view_bindings import view_bindings
+from autograph.analysis.view_bindings import containers, is_whole, view_bindings
 from autograph.analysis.views import Views, groups
 from autograph.passes import sequences
 from autograph.passes.base import StatementRewriter, fix_missing_locations, walk_scope
 from autograph.passes.written_arguments import call_resolver, names_writing_function
 
-ONLY_WITH = (ast.Subscript, ast.For)   # see analysis.census
+ONLY_WITH = (ast.Subscript, ast.For, ast.Call)   # see analysis.census (`c = a; f(c)`)
 
 
 def transform(function, ctx):
@@ -65,8 +68,10 @@ def transform(function, ctx):
         return function   # (no call writes an argument: the changes are all in sight)
     scope = scope_of(function)
     rebindable = scope.locals | set(scope.declared)   # (not a free variable's array)
+    lists = containers(function)   # (`e = d` of a dict: the same object already)
     bindings = {stmt: pair for stmt, pair in found.items()
-                if pair[1] in rebindable and pair[0] != ctx.return_value}
+                if pair[1] in rebindable and pair[0] != ctx.return_value
+                and not (is_whole(stmt) and pair[1] in lists)}
     if not bindings:
         return function
     analysis = Views(function, bindings, call_resolver(function, ctx), ctx)
@@ -137,19 +142,14 @@ class _Rewrite(StatementRewriter):
         super().__init__(ctx)
         self.analysis, self.kept = analysis, kept
         self.own = {base for base in kept if analysis.modes[base] != {'param'}}
+        self.acted = {a[1] for actions in analysis.after.values() for a in actions}
 
     def rewrite(self, stmt):
         analysis, new = self.analysis, [stmt]
         if isinstance(stmt, ast.For) and stmt in analysis.tracked:
             self._items(stmt)
         elif stmt in analysis.tracked:
-            name, base = analysis.tracked[stmt]
-            call = ast.Call(func=self.ctx.runtime('view'),
-                            args=[_load(base), _key(stmt.value.slice, self.ctx)], keywords=[])
-            new = [ast.Assign(targets=[ast.Tuple(elts=[_store(name),
-                                                       _store(analysis.key_names[name])],
-                                                 ctx=ast.Store())], value=call)]
-            new += self._start(base)
+            new = self._bound(stmt)
         saves, flags = self._saves(stmt)
         new = saves + new + flags
         returned = None
@@ -161,6 +161,21 @@ class _Rewrite(StatementRewriter):
         if returned is not None:
             new.append(ast.Return(value=_load(returned)))
         return [ast.fix_missing_locations(ast.copy_location(s, stmt)) for s in new]
+
+    def _bound(self, stmt):
+        """`v = a[key]` -> `v, v_key = ag.view(a, key)`, `c = a` -> `c, c_key =
+        ag.alias(a)` (as it is where nothing writes `c` back or reads it again)."""
+        name, base = self.analysis.tracked[stmt]
+        if is_whole(stmt) and name not in self.acted:
+            return [stmt] + self._start(base)
+        call = (ast.Call(func=self.ctx.runtime('alias'), args=[_load(base)], keywords=[])
+                if is_whole(stmt) else
+                ast.Call(func=self.ctx.runtime('view'),
+                         args=[_load(base), _key(stmt.value.slice, self.ctx)], keywords=[]))
+        return [ast.Assign(targets=[ast.Tuple(elts=[_store(name),
+                                                    _store(self.analysis.key_names[name])],
+                                              ctx=ast.Store())], value=call)
+                ] + self._start(base)
 
     def _start(self, base):
         """After a view of `base` is taken: `a_old, a_is_old = a, True` (a base of its

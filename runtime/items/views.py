@@ -46,6 +46,15 @@ def view(base, key, item=_NONE):
     return _read(base, key), (key if whole or len(parts) < jnp.ndim(base) else None)
 
 
+def alias(base):
+    """Python reference: `(base, key)` for `c = base`, with the key of all of `base`
+    (`...`: NumPy's `c is base`, writes through either one are seen by the other) for
+    an array of one axis or more; None (nothing followed) for anything else (a list or
+    dict is the same object already; a 0-d array stands for a number here)."""
+    whole = isinstance(base, _ARRAYS) and jnp.ndim(base) > 0
+    return base, (Ellipsis if whole else None)
+
+
 def write_view(base, key, value, where=True):
     """Python reference: `base` (the view `value` of `base` at `key` was changed in
     place, and so was `base`). Returns `base` with `value` at `key` (as it is when `key`

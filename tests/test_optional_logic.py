@@ -232,3 +232,25 @@ def test_the_truth_of_an_optional_array_is_a_named_error():
         truth_of_an_optional_array(jnp.array([1.0, 2.0]))
     with pytest.raises(ControlFlowError, match=r'shape \(2,\)'):
         autograph.convert(truth_of_an_optional_array)(jnp.array([1.0, 2.0]))
+
+
+def closure_tested_by_truth(x, callback=None):
+    """A free variable tested by its truth in a nested function is read, not narrowed
+    (a parameter of the branch would make it a local of `step`, unbound there)."""
+    seen = []
+
+    def step(t):
+        if callback:
+            callback(t)
+        if seen is not None and not seen:
+            t = t + 1.0
+        return t * 2.0
+    return step(x)
+
+
+def test_a_closure_tested_by_truth_is_read_from_the_closure():
+    for callback in (None, lambda t: None):
+        for x in (-1.0, 1.0):
+            np.testing.assert_allclose(
+                autograph.convert(closure_tested_by_truth)(jnp.float32(x), callback),
+                closure_tested_by_truth(x, callback))

@@ -103,8 +103,9 @@ class Conditionals:
         bodies = [link.body for link in links] + [links[-1].orelse]
         params = self.ordered(self.flow.branches_live_in(node, bodies, writes, frozenset(outs)))
         tested = _tested_for_none(node.test, self.ctx.ag) if len(links) == 1 else ()
-        if tested:   # (the bodies walked only then)
-            params += self.ordered(tested & _read(bodies) - set(params) - set(shared))
+        if tested:   # (the bodies walked only then; a free variable is not narrowed)
+            params += self.ordered(tested & self.flow.defined_in[node] & _read(bodies)
+                                   - set(params) - set(shared))
         pending = set(params) - self.flow.defined_in[node]
         return shared, returns, outs, params, pending, self.fields(node.body + node.orelse)
 

@@ -373,5 +373,7 @@ class _Found:
             plain = not holder and type(value) not in (list, tuple, dict)
             if isinstance(value, CODE) or (plain and is_pytree_leaf(value)):
                 self.code[label] = value
-            elif type(value) in (list, tuple, dict) and code_contents(value) is not None:
-                self.code[label] = code_contents(value)
+            elif type(value) in (list, tuple, dict):
+                contents = code_contents(value)   # (by value: see kinds.Contents)
+                if contents is not None:
+                    self.code[label] = contents

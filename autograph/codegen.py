@@ -51,6 +51,7 @@ class Generated:
         converted.__module__ = fn.__module__
         converted.__doc__ = fn.__doc__
         converted.__annotations__ = dict(getattr(fn, '__annotations__', {}))
+        converted.__ag_source_code__ = fn.__code__   # (autograph.function.in_place)
         return converted
 
 

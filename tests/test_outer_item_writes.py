@@ -120,17 +120,76 @@ def test_a_closure_array_item():
                                               .cell_contents), plain_buffer)
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    'project limitation: a NumPy array held by a global or an attribute whose items the '
-    'function writes is given back as a new (JAX) array, not written into the NumPy array '
-    'itself: another name for the old array does not see the write (runtime/state/'
-    'installed.py `put` rebinds; which writes were in place is not followed through '
-    'the trace)'))
+# --- a NumPy array written through its items keeps its identity ---------------------
+
+def rebind_global(x):
+    global G
+    G = G * 2
+    G[0] = x
+    return x
+
+
+class Buffer:
+    def __init__(self):
+        self.data = np.zeros(3)
+
+    def fill(self, x):
+        self.data[1] = x
+        return x
+
+    def replace(self, x):
+        self.data = self.data + x
+        return x
+
+
+def _closure_writer():
+    buf = np.zeros(2)
+
+    def write(x):
+        buf[0] = x + 1
+        return x
+    return write, buf
+
+
 def test_a_global_array_keeps_its_identity():
+    """`G[0] = x`: the very array `G` held gets the write (`before is G`), also when a
+    helper writes it and on the compiled path of a second call."""
+    for fn in (write_first, write_through_helper):
+        _fresh()
+        before = G
+        converted = autograph.convert(fn)
+        converted(jnp.asarray(2.0))
+        assert G is before and before[0] == 2.0
+        converted(jnp.asarray(3.0))
+        assert G is before and before[0] == 3.0
+
+
+def test_a_global_rebound_is_a_new_array_as_in_python():
+    """`global G; G = G * 2; G[0] = x`: Python's G is a new array and the old one keeps
+    its values."""
     _fresh()
     before = G
-    autograph.convert(write_first)(jnp.asarray(2.0))
-    assert G is before and before[0] == 2.0
+    before[1] = 1.0
+    autograph.convert(rebind_global)(jnp.asarray(5.0))
+    assert G is not before
+    np.testing.assert_allclose(before, [0.0, 1.0, 0.0, 0.0])
+    np.testing.assert_allclose(G, [5.0, 2.0, 0.0, 0.0])
+
+
+def test_attribute_and_closure_arrays_keep_their_identity():
+    buffer = Buffer()
+    data = buffer.data
+    autograph.convert(buffer.fill)(jnp.asarray(4.0))
+    assert buffer.data is data and data[1] == 4.0
+    autograph.convert(buffer.replace)(jnp.asarray(1.0))   # rebinds: a new array
+    assert buffer.data is not data
+    np.testing.assert_allclose(data, [0.0, 4.0, 0.0])
+    np.testing.assert_allclose(buffer.data, [1.0, 5.0, 1.0])
+    write, buf = _closure_writer()
+    converted = autograph.convert(write)
+    converted(jnp.asarray(1.0))
+    converted(jnp.asarray(6.0))
+    assert write.__closure__[0].cell_contents is buf and buf[0] == 7.0
 
 
 def location(fn, text):

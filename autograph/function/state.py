@@ -15,6 +15,7 @@ import weakref
 
 import numpy as np
 
+from autograph.function.in_place import changed_in_place
 from autograph.function.keys import CODE, STATE
 from autograph.function.logs import LogNames, LogRead, append_logged, kept_apart
 from autograph.function.results import Result, given_back, given_back_fields
@@ -36,6 +37,7 @@ class CallState:
         self.log_names = None   # its LogNames
         self._traced_code = {}   # label -> the code traces first found there (`code_key`)
         self._trace_effects = set()   # labels of containers traces change (`traced_contents`)
+        self._in_place, self._rebound = set(), set()   # labels of NumPy arrays (`in_place`)
 
     def finder(self):
         if self._finder is None:
@@ -172,13 +174,21 @@ class CallState:
         if changed:
             changed = {label: given_back(value, fn, label)
                        for label, value in given_back_fields(changed, fn).items()}
-            if places is None or not write(places, changed, partial=True):
-                write(self.places(args, kwargs, potential=True), changed)
+            if places is None or not write(places, changed, True, self._in_place):
+                write(self.places(args, kwargs, potential=True), changed, False,
+                      self._in_place)
         if logged:
             if places is None or not {p.label for p in places if p.log} >= set(logged):
                 places = self.places(args, kwargs)
             append_logged(places, logged, fn)
         return given_back(result, fn)
+
+    def in_place(self, labels, changed):
+        """A trace changed the places `changed` (labels), the NumPy arrays of `labels`
+        among them only through their items (autograph.function.in_place): those are
+        written in place after each call, unless some trace rebinds them."""
+        self._rebound.update(label for label in changed if label not in labels)
+        self._in_place = (self._in_place | set(labels)) - self._rebound
 
     def tracing(self, args, kwargs, values):
         """The state of one trace of the call (see `Tracing`)."""
@@ -230,6 +240,7 @@ class Tracing:
     def __init__(self, state, args, kwargs, values):
         self.state, self.args, self.kwargs = state, args, kwargs
         self.roots = state.roots(args, kwargs)
+        self.functions = [state._function.python_function]   # (the Python code it runs)
         self.code = {}   # (the code the trace reaches: see CallState.code_key)
         self.contents_before = self._contents()
         found = state.places(args, kwargs, potential=True, roots=self.roots, code=self.code)
@@ -251,6 +262,7 @@ class Tracing:
         if fn is None:
             self.installed.add(places)
             return
+        self.functions.append(fn)
         if not self.state.finder().add_function(fn):
             return
         found = self.state.places(self.args, self.kwargs, True, self.roots, self.code)
@@ -276,6 +288,8 @@ class Tracing:
         logged = self.logs.take()
         self.state.traced_contents(self.contents_before, self._contents())
         changed = self.installed.changed()
+        self.state.in_place(changed_in_place(self.installed, changed, self.functions),
+                            changed)
         changed.update(self.state.argument_labels(self.args, self.kwargs, written or {}))
         result, changed, logged = snapshot((result, changed, logged))
         return (Result.of(result, fn), {k: Result.of(v, fn, k) for k, v in changed.items()},

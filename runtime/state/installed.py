@@ -2,6 +2,7 @@
 read back after it, restored, and written back after the compiled call (see the places
 module's docstring)."""
 import jax
+import numpy as np
 
 from .. import context
 from ..values.maybe import Maybe
@@ -33,14 +34,19 @@ def contents(value):
     return ('value', id(value))
 
 
-def put(place, value):
-    """Give `place` `value`: containers are filled in place, the rest assigned."""
+def put(place, value, in_place=False):
+    """Give `place` `value`: containers are filled in place, the rest assigned; with
+    `in_place`, a writable NumPy array of `value`'s shape gets `value` as its items (as
+    NumPy's item assignment gives them: cast to its dtype)."""
     if value is MISSING:
         place.delete()
         return
     current = place.get()
     if type(current) in (list, dict) and type(value) is type(current):
         write_back(current, value)
+    elif in_place and type(current) is np.ndarray and current.flags.writeable \
+            and np.shape(value) == current.shape:
+        np.copyto(current, np.asarray(value), casting='unsafe')
     else:
         place.set(value)
 
@@ -113,15 +119,16 @@ def flagged(place, value):
     return Maybe(value, entry[2], Undefined(place.label))
 
 
-def write(places, changed, partial=False):
-    """After a call: give the places its concrete new values (by label). With `partial`,
-    nothing is written unless every label is among `places`, and the result says whether
-    it was written."""
+def write(places, changed, partial=False, in_place=()):
+    """After a call: give the places its concrete new values (by label); those labelled
+    in `in_place` are NumPy arrays the call changed only through their items (see `put`).
+    With `partial`, nothing is written unless every label is among `places`, and the
+    result says whether it was written."""
     by_label = {place.label: place for place in places}
     if partial and not all(label in by_label for label in changed):
         return False
     for label, value in changed.items():
         place = by_label.get(label)
         if place is not None:
-            put(place, value)
+            put(place, value, label in in_place)
     return True

@@ -235,5 +235,6 @@ def test_under_the_callers_jit_a_failed_check_names_the_users_error_on_every_cal
     if jit and type(fresh) is not type(again):   # (a pure callback: see `tied`)
         pytest.xfail('JAX raises a callback error as JaxRuntimeError (a RuntimeError) where '
                      'it dispatches from Python (the first call) and as ValueError from its '
-                     'fast path (after a call that succeeded): the same text, two types')
+                     'fast path (after a call that succeeded): the same text, two types '
+                     '(jax-ml/jax issue 34083; a fix is proposed upstream)')
     assert type(fresh) is type(again)

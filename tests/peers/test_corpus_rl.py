@@ -152,9 +152,10 @@ def test_bandit_pulls():
 
 
 @pytest.mark.xfail(strict=True, raises=autograph.ControlFlowError, reason=(
-    'project bug (named): the policy keeps its estimates in a dict keyed by arm; a traced '
-    'arm id (`C[arm_id] += 1`) is refused though every key exists (the plain run fails too '
-    'once it draws the arm with jax.random.choice: a JAX array is not hashable)'))
+    'fixed shapes (named): `pull_counts` is a defaultdict whose keys are the arms drawn '
+    '(`C[arm_id] += 1` at a traced arm id creates the key), so which keys it has is known '
+    'only at run time; the plain run fails too once it draws the arm with '
+    'jax.random.choice (a JAX array is not hashable)'))
 def test_epsilon_greedy_bandit_run():
     agree(play, (PAYOFFS, PROBS, jax.random.PRNGKey(0)),
           (PAYOFFS, PROBS[::-1], jax.random.PRNGKey(9)))

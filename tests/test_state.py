@@ -626,6 +626,23 @@ def test_appending_under_a_staged_if_in_a_scan_is_named():
         autograph.convert(f)(jnp.float32(2.), jnp.arange(4.))
     assert "'out' is list of 1 in the true branch but list of 0" in str(info.value)
     assert site(f, "if x > e") in str(info.value)
+    assert 'length known only when the program runs' in str(info.value)
+
+
+def test_a_list_grown_in_a_loop_a_traced_break_stops_is_named():
+    def decode(table, token):
+        out = [token]
+        for _ in range(4):
+            token = jnp.argmax(table[token])
+            out.append(token)
+            if token == 2:
+                break
+        return out
+    table = jnp.eye(4)[jnp.array([1, 2, 3, 3])]
+    with pytest.raises(autograph.ControlFlowError) as info:
+        autograph.convert(decode)(table, jnp.int32(0))
+    assert "'out' is list of" in str(info.value)
+    assert 'a loop a traced `break` may stop' in str(info.value)
 
 
 # --- attributes that methods called in staged code assign --------------------------------

@@ -11,6 +11,15 @@ BRANCHES_DIFFER = Kind(
 
 _SAME_KIND = ('Give the values one shape, dtype and structure (.astype, jnp.broadcast_to), '
               'or make the condition a Python value')
+_GROWN_LIST = ('A list that grows on some paths only (an `append` under a traced `if`, or in '
+               'a loop a traced `break` may stop) has a length known only when the program '
+               'runs: write into an array made before (`out = jnp.zeros(n)`, then `out = '
+               'out.at[i].set(v)`) and keep a count, or make the condition a Python value')
+
+
+def _lists_of_two_lengths(true_value, false_value):
+    return all(str(v).startswith('list of ') for v in (true_value, false_value)) \
+        and true_value != false_value
 
 TWO_WAY = ('true', 'false')
 """How errors name the two branches of an `if`."""
@@ -67,7 +76,8 @@ def branch_mismatch(name, true_value, false_value, location, what, labels=TWO_WA
         BRANCHES_DIFFER, f'{label} is {true_value} in the {a} branch but {false_value} in '
                          f'the {b} branch of the {what}', location, happened=static.strip(),
         why=f"with a traced condition {every} must give '{name}' the same shape, dtype and "
-            f"structure", fix=_SAME_KIND)
+            f"structure",
+        fix=_GROWN_LIST if _lists_of_two_lengths(true_value, false_value) else _SAME_KIND)
 
 
 def _objects_chosen(name, chosen, location, what, every):

@@ -7,6 +7,7 @@ from autograph.analysis.walk import nodes
 class Namer:
     def __init__(self, taken):
         self.taken = set(taken)
+        self.made = set()   # the names `new` gave (never a user's)
         self._next = {}   # base -> the first suffix not tried yet (new names stay linear)
 
     @classmethod
@@ -44,4 +45,5 @@ class Namer:
             name = f'{base}_{n}'
         self._next[base] = n + 1
         self.taken.add(name)
+        self.made.add(name)
         return name

@@ -51,7 +51,7 @@ from autograph.analysis.view_bindings import containers, is_whole, view_bindings
 from autograph.analysis.views import Views, groups
 from autograph.passes import sequences
 from autograph.passes.base import StatementRewriter, fix_missing_locations, walk_scope
-from autograph.passes.written_arguments import call_resolver, names_writing_function
+from autograph.passes.called_functions import call_resolver, names_writing_function
 
 ONLY_WITH = (ast.Subscript, ast.For, ast.Call)   # see analysis.census (`c = a; f(c)`)
 

@@ -36,16 +36,15 @@ import ast
 
 from autograph.analysis.activity import scope_of
 from autograph.analysis.census import ITEM_STORE
-from autograph.analysis.written_parameters import (LocalFunction, argument_base,
-                                                   entry_of_tree, may_write_parameters,
-                                                   of_function, of_tree, own_nodes,
-                                                   parameters, positions_written,
-                                                   split_call)
 from autograph.analysis.walk import children
+from autograph.analysis.written_parameters import (argument_base, entry_of_tree,
+                                                   may_write_parameters, own_nodes,
+                                                   positions_written, split_call)
 from autograph.errors import unsupported
 from autograph.passes.argument_reports import (bound, follow, given, kept_by_calls,
                                                names_kept, report)
-from autograph.passes.base import SCOPES, StatementRewriter
+from autograph.passes.base import StatementRewriter
+from autograph.passes.called_functions import call_resolver, names_writing_function
 
 
 def transform(function, ctx):
@@ -103,56 +102,6 @@ def _uses(function, name):
     return any(isinstance(n, ast.Name) and n.id == name for n in own_nodes(function))
 
 
-def call_resolver(function, ctx, scope=None):
-    """`resolve(name)` for the calls in `function` (see `_resolver`), the functions it
-    defines known by the parameters they write."""
-    scope = scope or scope_of(function)
-    local = {}
-    resolve = _resolver(ctx, scope.locals, local)
-    if ctx.census is not None and len(ctx.census.scopes) == 1:
-        return resolve   # (no `def` in the tree)
-    for node in _defined_once(function):   # (in order: one may call those before it)
-        local[node.name] = LocalFunction(parameters(node), _reported(node, ctx.ag)
-                                         or of_tree(node, resolve, ctx.ag))
-    return resolve
-
-
-def names_writing_function(ctx):
-    """Whether a name of the function's tree (analysis.census) refers to a global or
-    closure function that writes items of its parameters."""
-    resolve = _resolver(ctx, frozenset(), {})
-    return any(of_function(fn) for fn in map(resolve, ctx.census.names()) if fn is not None)
-
-
-def _reported(function, ag):
-    """The parameters a nested function converted already reports (`ag.written(v, a=a)`,
-    see passes.argument_reports), in parameter order."""
-    names = set()
-    for node in own_nodes(function):
-        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                and node.func.attr == 'written' and isinstance(node.func.value, ast.Name)
-                and node.func.value.id == ag):
-            names.update(k.arg for k in node.keywords)
-    return tuple(p for p in parameters(function) if p in names)
-
-
-def _defined_once(function):
-    """The `def`s directly in `function`'s body (at any depth of its statements, not in
-    nested functions) whose name nothing else in it binds."""
-    defs, bound = [], {}
-    queue = list(function.body)
-    for node in queue:   # (breadth first: the queue grows as it is read)
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            bound[node.name] = bound.get(node.name, 0) + 1
-            if isinstance(node, ast.FunctionDef):
-                defs.append(node)
-            continue
-        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
-            bound[node.id] = bound.get(node.id, 0) + 1
-        queue += [c for c in children(node) if not isinstance(c, SCOPES)]
-    return [node for node in defs if bound[node.name] == 1]
-
-
 def _in_place(ctx, own_names):
     """Whether a name the function does not assign holds a list or dict now (a global's
     or a closure's): a helper writes its items in place, so the caller has nothing to
@@ -165,22 +114,6 @@ def _in_place(ctx, own_names):
             return False
         return type(closure.get(name, globals_.get(name))) in (list, dict)
     return in_place
-
-
-def _resolver(ctx, local_names, local_functions):
-    """`resolve(name)`: the function a name refers to: a LocalFunction of
-    `local_functions`, a live global or closure function, or None."""
-    globals_ = getattr(ctx.resolver, 'globals', None)
-    closure = getattr(ctx.resolver, 'closure', {})
-
-    def resolve(name):
-        if name in local_functions:
-            return local_functions[name]
-        if globals_ is None or name in local_names:
-            return None
-        value = closure.get(name, globals_.get(name))
-        return value if callable(value) and hasattr(value, '__code__') else None
-    return resolve
 
 
 class _CallSites(StatementRewriter):

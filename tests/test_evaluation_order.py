@@ -211,3 +211,46 @@ def test_a_helper_logging_in_a_later_operand_logs_where_python_does():
     expected = logged_operands(xs, python_log)
     assert_same(autograph.convert(logged_operands, jit=False)(list(xs), log), expected)
     assert log == python_log
+
+
+# --- `x if c else y`, and such expressions inside larger ones --------------------------
+
+def ticked_branch(x, c):
+    r = c.tick() * x if x > 0 else -x
+    return r, c.n
+
+
+def ticked_inside(x, c):
+    before = (c.n, x > 0 and c.tick() > 1)   # `c.n` is read before the tick
+    total = jnp.sum(jnp.stack([x, (c.tick() if x < -1 else 0) * 1.0]))
+    y = 1.0
+    y += (x > 0.5 or c.tick() > 0)
+    return before, total, y, c.n
+
+
+def ticked_nested_branches(x, c):
+    return (c.tick() if x > 1 else (c.tick() + c.tick() if x > 0 else 0)), c.n
+
+
+@pytest.mark.parametrize('x', [2.0, 0.75, 0.25, -1.0, -3.0])
+@pytest.mark.parametrize('fn', [ticked_branch, ticked_inside, ticked_nested_branches])
+def test_a_branch_or_operand_inside_an_expression_runs_where_python_runs_it(fn, x):
+    expected = _run(fn, x)
+    converted_fn = autograph.convert(fn)
+    for arg in (x, f32(x)):
+        for _ in range(2):   # the second call reuses the trace
+            assert_same(_run(converted_fn, arg), expected)
+
+
+@pytest.mark.parametrize('fn', [ticked_branch, ticked_nested_branches])
+def test_under_vmap_each_element_ticks_as_python(fn):
+    xs = [2.0, 0.75, -1.0]
+    expected = [_run(fn, x) for x in xs]
+    ticks = jax.vmap(lambda x: converted(fn)(x, Counter()))(jnp.array(xs, jnp.float32))
+    assert_same(ticks, tuple(jnp.array([e[0][i] for e in expected]) for i in range(2)))
+
+
+def test_effects_in_expressions_are_staged_under_their_tests():
+    code = autograph.to_code(ticked_inside)
+    assert 'ag.if_exp(' not in code and 'ag.and_(' not in code and 'ag.or_(' not in code
+    assert 'ag.if_exp(' in autograph.to_code(lambda x: x if x > 0 else -x)

@@ -1,11 +1,13 @@
-"""`and`/`or` whose later operands have effects -> statements that run them where Python does.
+"""`and`/`or` and `x if c else y` whose later parts have effects -> statements that run
+them where Python does.
 
-Python evaluates `b()` in `a and b()` only when `a` is true. The expression form
-(`ag.and_(a, lambda: b())`, passes.expressions) gives Python's result for any `a`, but
-under a traced `a` the operand `b()` runs while tracing, on every path: a counter ticked,
-a random key split or an item logged there would change where Python's would not. Where
-a later operand may have an effect (analysis.effects), the test becomes statements, each
-operand under an `if` on the value so far, as Python evaluates it:
+Python evaluates `b()` in `a and b()` only when `a` is true, and only one of `f()` and
+`g()` in `f() if c else g()`. The expression forms (`ag.and_(a, lambda: b())`,
+`ag.if_exp(...)`, passes.expressions) give Python's result for any `a` or `c`, but under
+a traced one every operand runs while tracing, on every path: a counter ticked, a random
+key split or an item logged there would change where Python's would not. Where a part
+Python may skip has an effect (analysis.effects), the expression becomes statements,
+each such part under an `if` on what decides it, as Python evaluates it:
 
     if x > 0 and c.tick() > 1:         test = x > 0
         y = 1.0                ->      if test:
@@ -13,11 +15,21 @@ operand under an `if` on the value so far, as Python evaluates it:
                                        if test:
                                            y = 1.0
 
-A staged `if` then runs the operand only on the path where Python runs it. The same for
+    r = c.tick() if x > 0 else -x  ->  if x > 0:
+                                           value = c.tick()
+                                       else:
+                                           value = -x
+                                       r = value
+
+A staged `if` then runs the part only on the path where Python runs it. The same for
 `elif` tests (the statements go into the `else` of the tests before), `while` tests
 (evaluated again at the end of the body: break and continue are flags by then, see
-passes.loop_exits, so the body always reaches its end), `x = a or b()`, `return ...` and
-an expression statement. Operands without effects keep the expression form.
+passes.loop_exits, so the body always reaches its end), the value of an assignment,
+`return` and an expression statement, and a `for`'s iterable. Such an expression inside
+a larger one (`return (c.n, x > 0 and c.tick())`, `f(a, b if c else g())`) is computed
+first, by statements of its own, and so is what Python computes before it there (`c.n`
+into a temporary: the tick must not change it); what Python computes after it stays in
+place. Expressions without such effects keep the expression form.
 """
 import ast
 
@@ -25,7 +37,9 @@ from autograph import templates
 from autograph.analysis.effects import pure
 from autograph.passes.base import StatementRewriter
 
-ONLY_WITH = (ast.BoolOp, ast.While)   # see analysis.census (passes.loop_exits makes `and`s)
+ONLY_WITH = (ast.BoolOp, ast.IfExp, ast.While)   # see analysis.census (passes.loop_exits
+#                                                  makes `and`s)
+_DEFERRED = (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 
 def transform(function, ctx):
@@ -35,37 +49,55 @@ def transform(function, ctx):
 
 class _ShortCircuits(StatementRewriter):
     def rewrite(self, stmt):
-        if isinstance(stmt, (ast.If, ast.While)) and self._effectful(stmt.test):
+        if isinstance(stmt, (ast.If, ast.While)) and self._has_effect(stmt.test):
             name = self.ctx.namer.new('test')
             before = self._lower(stmt.test, name, stmt)
             stmt.test = templates.name(name)
             if isinstance(stmt, ast.While):
                 stmt.body = stmt.body + self.ctx.copy(before)
             return before + [stmt]
-        if isinstance(stmt, (ast.Assign, ast.Return, ast.Expr)) and \
-                self._effectful(stmt.value):
-            if isinstance(stmt, ast.Assign) and not (
-                    len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)):
-                return [stmt]   # (other targets are evaluated after the value: keep it)
-            name = self.ctx.namer.new('value')   # (the operands may read the target)
-            out = self._lower(stmt.value, name, stmt)
-            if not isinstance(stmt, ast.Expr):
-                stmt.value = templates.name(name)
-                out.append(stmt)
-            return out
-        return [stmt]
+        if isinstance(stmt, ast.Expr) and self._effectful(stmt.value):
+            return self._lower(stmt.value, self.ctx.namer.new('value'), stmt)
+        field = _EVALUATED_FIRST.get(type(stmt))
+        value = getattr(stmt, field, None) if field else None
+        if value is None or not self._has_effect(value) or (
+                isinstance(stmt, ast.AugAssign) and not isinstance(stmt.target, ast.Name)):
+            return [stmt]   # (`c.n += e` reads `c.n` before `e`: kept as it is)
+        out = []
+        setattr(stmt, field, self._hoisted(value, out, stmt))
+        return out + [stmt]
 
     def _effectful(self, expr):
-        """Whether `expr` is an `and`/`or` with a later operand that may have an effect."""
-        return isinstance(expr, ast.BoolOp) and not all(
-            pure(value, self.ctx.resolver, self.ctx.ag) for value in expr.values[1:])
+        """Whether `expr` is an `and`/`or` with a later operand, or a conditional
+        expression with a branch, that may have an effect."""
+        if isinstance(expr, ast.BoolOp):
+            later = expr.values[1:]
+        elif isinstance(expr, ast.IfExp):
+            later = [expr.body, expr.orelse]
+        else:
+            return False
+        return not all(pure(value, self.ctx.resolver, self.ctx.ag) for value in later)
+
+    def _has_effect(self, expr):
+        """Whether `expr` holds an `_effectful` expression that Python surely reaches."""
+        if self._effectful(expr):
+            return True
+        return any(self._has_effect(_get(expr, f, i)) for f, i in _evaluated(expr))
 
     def _lower(self, expr, name, origin):
-        """Statements that give `name` the value of `expr`, its operands evaluated as
-        Python evaluates them."""
-        if not self._effectful(expr):
-            out = [ast.Assign(targets=[templates.name(name, ast.Store())], value=expr)]
-            return templates.set_origin(out, origin)
+        """Statements that give `name` the value of `expr`, its parts evaluated as Python
+        evaluates them."""
+        out = []
+        if isinstance(expr, ast.IfExp) and self._effectful(expr):
+            test = self._hoisted(expr.test, out, origin)
+            out += templates.set_origin([ast.If(
+                test=test, body=self._lower(expr.body, name, origin),
+                orelse=self._lower(expr.orelse, name, origin))], origin)
+            return out
+        if not (isinstance(expr, ast.BoolOp) and self._effectful(expr)):
+            value = self._hoisted(expr, out, origin)
+            return out + templates.set_origin(
+                [ast.Assign(targets=[templates.name(name, ast.Store())], value=value)], origin)
         first, *rest = expr.values
         out = self._lower(first, name, origin)
         for value in rest:
@@ -75,3 +107,83 @@ class _ShortCircuits(StatementRewriter):
             out += templates.set_origin(
                 [ast.If(test=test, body=self._lower(value, name, origin), orelse=[])], origin)
         return out
+
+    def _hoisted(self, expr, out, origin):
+        """`expr` with each `_effectful` part Python surely reaches computed first by
+        statements added to `out` (a name in its place), after what Python computes
+        before it (into temporaries, but for constants and names)."""
+        if self._effectful(expr):
+            name = self.ctx.namer.new('value')
+            out += self._lower(expr, name, origin)
+            return templates.name(name)
+        parts = _evaluated(expr)
+        last = max((k for k, (f, i) in enumerate(parts) if self._has_effect(_get(expr, f, i))),
+                   default=None)
+        for k, (f, i) in enumerate(parts[:last + 1] if last is not None else ()):
+            part = self._hoisted(_get(expr, f, i), out, origin)
+            if k < last and not _stays(part, expr, f):
+                inner = part.value if isinstance(part, ast.Starred) else part   # (`*xs`)
+                temporary = self.ctx.namer.new('value')
+                out += templates.set_origin([ast.Assign(
+                    targets=[templates.name(temporary, ast.Store())], value=inner)], origin)
+                if isinstance(part, ast.Starred):
+                    part.value = templates.name(temporary)
+                else:
+                    part = templates.name(temporary)
+            _set(expr, f, i, part)
+        return expr
+
+
+_EVALUATED_FIRST = {ast.Assign: 'value', ast.AnnAssign: 'value', ast.AugAssign: 'value',
+                    ast.Return: 'value', ast.Expr: 'value', ast.For: 'iter'}
+
+
+def _evaluated(expr):
+    """(field, index or None) of the parts of `expr` that Python surely evaluates, in
+    its order (not the later operands of `and`/`or`, the branches of `x if c else y`,
+    the bodies of lambdas and comprehensions)."""
+    if isinstance(expr, _DEFERRED):
+        return []
+    if isinstance(expr, ast.BoolOp):
+        return [('values', 0)]
+    if isinstance(expr, ast.IfExp):
+        return [('test', None)]
+    if isinstance(expr, ast.Call):
+        return ([('func', None)] + [('args', i) for i in range(len(expr.args))]
+                + [('keywords', i) for i in range(len(expr.keywords))])
+    if isinstance(expr, ast.Dict):
+        return [pair for i in range(len(expr.keys)) for pair in
+                ([('keys', i)] if expr.keys[i] is not None else []) + [('values', i)]]
+    parts = []
+    for field, value in ast.iter_fields(expr):
+        if isinstance(value, ast.expr):
+            parts.append((field, None))
+        elif isinstance(value, list):
+            parts += [(field, i) for i, v in enumerate(value) if isinstance(v, ast.expr)]
+    return parts
+
+
+def _get(expr, field, index):
+    value = getattr(expr, field) if index is None else getattr(expr, field)[index]
+    return value.value if isinstance(value, ast.keyword) else value
+
+
+def _set(expr, field, index, part):
+    if index is None:
+        setattr(expr, field, part)
+    elif isinstance(getattr(expr, field)[index], ast.keyword):
+        getattr(expr, field)[index].value = part
+    else:
+        getattr(expr, field)[index] = part
+
+
+def _stays(part, expr, field):
+    """Whether `part`, computed by Python before an effect in `expr`, may stay in place:
+    a constant, a name, or the function of a call named by a dotted name (`c.tick`)."""
+    if isinstance(part, (ast.Constant, ast.Name)):
+        return True
+    if isinstance(expr, ast.Call) and field == 'func':
+        while isinstance(part, ast.Attribute):
+            part = part.value
+        return isinstance(part, ast.Name)
+    return False

@@ -254,3 +254,31 @@ def test_effects_in_expressions_are_staged_under_their_tests():
     code = autograph.to_code(ticked_inside)
     assert 'ag.if_exp(' not in code and 'ag.and_(' not in code and 'ag.or_(' not in code
     assert 'ag.if_exp(' in autograph.to_code(lambda x: x if x > 0 else -x)
+
+
+# --- in lambdas and comprehensions: the runtime finds the effect ------------------------
+
+def ticked_in_lambda(x, c):
+    f = lambda v: c.tick() * v if v > 0 else -v   # noqa: E731
+    g = lambda v: v < 0 or c.tick() > 1            # noqa: E731
+    return f(x), g(x), c.n
+
+
+def ticked_in_comprehensions(xs, c):
+    kept = sum([v for v in xs if v > 0 and c.tick() > 1])
+    mapped = sum(c.tick() * v if v > 1 else 0 for v in xs)
+    return kept, mapped, c.n
+
+
+@pytest.mark.parametrize('x', [2.0, -1.0])
+def test_a_lambdas_branch_or_operand_runs_where_python_runs_it(x):
+    expected = _run(ticked_in_lambda, x)
+    for arg in (x, f32(x)):
+        assert_same(_run(autograph.convert(ticked_in_lambda), arg), expected)
+
+
+@pytest.mark.parametrize('xs', [[1.0, 2.0, -1.0], [-1.0, 3.0, 0.5, 2.0]])
+def test_a_comprehensions_filter_or_branch_runs_where_python_runs_it(xs):
+    expected = _run(ticked_in_comprehensions, xs)
+    for arg in (xs, jnp.asarray(xs, jnp.float32)):
+        assert_same(_run(autograph.convert(ticked_in_comprehensions), arg), expected)

@@ -252,6 +252,8 @@ def if_exp(test, if_true, if_false):
         return backend.choose(cond, if_true, if_false)
     location = here()
     pred = predicate(cond, location, 'conditional expression')
-    (value,) = staged.cond(pred, if_true, if_false, (), ('value',), location,
-                           'conditional expression')
-    return value
+    statement = Statement((), ('value',), functions=(if_true, if_false))
+    if_true, if_false = statement.bind(if_true), statement.bind(if_false)
+    return statement.finish(statement.staged(lambda objects: staged.cond(
+        pred, objects.wrap(if_true), objects.wrap(if_false), objects.state,
+        objects.all_names, location, 'conditional expression')))

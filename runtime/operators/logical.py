@@ -13,6 +13,13 @@ or a value of another kind on some (a Choice, runtime.values.choice) is as true 
 Python's (`checks.absent.truth`), and the result is one of the operands, as Python's:
 `rest() if left else left` for `and` on that truth, an optional value where one is
 None, a Choice where the operands' kinds differ (`s or 'default'`, `s and x > 0`).
+
+A later operand that changes state where it runs (a method ticking a counter, a draw
+splitting an object's key: found as a staged statement finds it, runtime.state.watches)
+runs only where Python runs it: the rest of the chain is then a conditional expression
+on the traced operand (`rest() if left else left`), staged with that state. (The
+converter makes statements of such operands where it sees them, passes.short_circuits;
+this covers those it cannot: in a lambda or a comprehension.)
 """
 import jax.numpy as jnp
 
@@ -26,6 +33,8 @@ from ..python import identity
 from ..backends import dispatch
 from ..errors import ControlFlowError, here
 from ..messages import operands_differ
+from ..state import watches
+from .conditionals import if_exp
 
 
 def and_(left, *rights):
@@ -64,7 +73,13 @@ def _short_circuit(left, rights, take_right_when):
                     else (keep_left, rest_of_chain))
         return backend.choose(left, *branches)
     # The rest runs only where `left` does not decide: its checks count only there.
-    value = checks.guarded(rest_of_chain, lambda: _continues(left, take_right_when))
+    watch = watches.Watch(rights)
+    value = watch.during(checks.guarded, rest_of_chain,
+                         lambda: _continues(left, take_right_when))
+    if watch.changed and jnp.size(left) == 1:   # (it changed state: put back, see Watch)
+        keep = lambda: left   # noqa: E731
+        return if_exp(lambda: left, *((rest_of_chain, keep) if take_right_when
+                                      else (keep, rest_of_chain)))
     if _of_kinds(value) and jnp.size(left) == 1:   # (one of the operands, as Python's)
         cond = jnp.reshape(jnp.asarray(left).astype(bool), ())
         when_true, when_false = (value, left) if take_right_when else (left, value)

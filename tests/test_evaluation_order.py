@@ -282,3 +282,30 @@ def test_a_comprehensions_filter_or_branch_runs_where_python_runs_it(xs):
     expected = _run(ticked_in_comprehensions, xs)
     for arg in (xs, jnp.asarray(xs, jnp.float32)):
         assert_same(_run(autograph.convert(ticked_in_comprehensions), arg), expected)
+
+
+# --- a `while` test with an effect: evaluated as often as Python evaluates it ------------
+
+def ticked_while_test(x, c):
+    k = 0
+    while k + c.tick() < x + 6:
+        k += 1
+    return k, c.n
+
+
+def ticked_chained_while_test(x, c):
+    k = 0
+    while 0 < x < c.tick() + 3 and k < 3:
+        k += 1
+        x = x + 1
+    return k, c.n
+
+
+@pytest.mark.parametrize('x', [-1.0, 2.0, 5.0])
+@pytest.mark.parametrize('fn', [ticked_while_test, ticked_chained_while_test])
+def test_a_while_test_with_an_effect_runs_as_often_as_pythons(fn, x):
+    expected = _run(fn, x)
+    converted_fn = autograph.convert(fn)
+    for arg in (x, f32(x)):
+        for _ in range(2):
+            assert_same(_run(converted_fn, arg), expected)

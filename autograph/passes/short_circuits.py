@@ -24,7 +24,10 @@ each such part under an `if` on what decides it, as Python evaluates it:
 A staged `if` then runs the part only on the path where Python runs it. The same for
 `elif` tests (the statements go into the `else` of the tests before), `while` tests
 (evaluated again at the end of the body: break and continue are flags by then, see
-passes.loop_exits, so the body always reaches its end), the value of an assignment,
+passes.loop_exits, so the body always reaches its end; a test that may have an effect
+at all, `while not c.done():`, is computed so too: a staged loop's test gives only
+its truth, so its effects are made by the body, which carries them), the value of an
+assignment,
 `return` and an expression statement, and a `for`'s iterable. Such an expression inside
 a larger one (`return (c.n, x > 0 and c.tick())`, `f(a, b if c else g())`) is computed
 first, by statements of its own, and so is what Python computes before it there (`c.n`
@@ -49,6 +52,14 @@ def transform(function, ctx):
 
 class _ShortCircuits(StatementRewriter):
     def rewrite(self, stmt):
+        if isinstance(stmt, ast.While) and not self._has_effect(stmt.test) and not pure(
+                stmt.test, self.ctx.resolver, self.ctx.ag):   # (`while not done(x):`)
+            name = self.ctx.namer.new('test')
+            before = templates.set_origin([ast.Assign(
+                targets=[templates.name(name, ast.Store())], value=stmt.test)], stmt)
+            stmt.test = templates.name(name)
+            stmt.body = stmt.body + self.ctx.copy(before)
+            return before + [stmt]
         if isinstance(stmt, (ast.If, ast.While)) and self._has_effect(stmt.test):
             name = self.ctx.namer.new('test')
             before = self._lower(stmt.test, name, stmt)

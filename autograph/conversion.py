@@ -4,6 +4,10 @@ Cache and lifetime rules:
 
 - The generated code is cached per code object, one conversion per `def` however many
   closures it makes; the entry goes when the code object goes (a weak reference).
+  Within it, per set of builtins the function's globals hide: the conversion decided
+  that `range` is Python's (and calls `ag.range`) while no global `range` hid it, so a
+  module that binds (or deletes) a global `range` between calls gets the conversion
+  made for that (see `_hidden`).
 - The converted function (the generated code bound to one function's globals, closure
   and defaults) is kept on the function object itself (see autograph.attached: in a
   global weak-keyed table it would keep its own key alive), and is freed with it.
@@ -15,6 +19,7 @@ object, so two threads converting the same function at once convert it once, whi
 different functions convert in parallel.
 """
 import ast
+import builtins
 import functools
 import inspect
 import linecache
@@ -39,6 +44,7 @@ _generating = {}             # id(code object) -> the lock of its conversion und
 _lock = threading.RLock()    # guards the tables (re-entrant for GC callbacks)
 _warned = weakref.WeakSet()  # code objects warned about
 _ATTRIBUTE = '__autograph_converted__'   # see autograph.attached
+_BUILTIN_NAMES = frozenset(dir(builtins))
 
 
 def do_not_convert(fn):
@@ -49,40 +55,65 @@ def do_not_convert(fn):
 
 def convert_function(fn):
     """The converted version of the plain Python function `fn` (cached on `fn`)."""
-    converted = attached.get(fn, _ATTRIBUTE)
-    if converted is not None:
-        return converted
-    generated = generated_code(fn)
+    found = attached.get(fn, _ATTRIBUTE)   # (the names, the hidden ones, the function)
+    if found is not None and _hidden(fn.__globals__, found[0]) == found[1]:
+        return found[2]
+    names = builtins_used(fn.__code__)
+    hidden = _hidden(fn.__globals__, names)
+    generated = generated_code(fn, hidden)
     with _lock:
-        converted = attached.get(fn, _ATTRIBUTE)
-        if converted is None:
-            converted = generated.bind(fn, runtime)
-            attached.attach(fn, _ATTRIBUTE, converted)
-        return converted
+        found = attached.get(fn, _ATTRIBUTE)
+        if found is None or found[1] != hidden:
+            found = (names, hidden, generated.bind(fn, runtime))
+            attached.attach(fn, _ATTRIBUTE, found)
+        return found[2]
 
 
-def generated_code(fn):
-    """The generated code of `fn`'s `def` (generated once, cached per code object)."""
+def builtins_used(code):
+    """The names of builtins `code` (and the code nested in it) reads as globals (or
+    attributes: a few more to check)."""
+    return tuple(sorted((_code_names(code) & _BUILTIN_NAMES) - set(code.co_freevars)))
+
+
+def _hidden(namespace, names):
+    """Those of the builtins `names` that the globals `namespace` hide now (a global
+    `range` that is not Python's): Python looks a name up in the globals first, and the
+    conversion decided what each such name is (see passes.calls.LiveResolver)."""
+    return frozenset(name for name in names if name in namespace
+                     and namespace[name] is not getattr(builtins, name))
+
+
+def _code_names(code):
+    """The global and attribute names `code` and the code nested in it use."""
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            names |= _code_names(const)
+    return names
+
+
+def generated_code(fn, hidden=None):
+    """The generated code of `fn`'s `def` (generated once, cached per code object and
+    the builtins its globals hide, `hidden`: see `_hidden`)."""
     # Keyed by identity: equal code objects from different files map to different lines.
     code = fn.__code__
-    generated = _cached_code(code)
+    if hidden is None:
+        hidden = _hidden(fn.__globals__, builtins_used(code))
+    generated = _cached_code(code, hidden)
     if generated is not None:
         return generated
     with _lock:
         lock = _generating.setdefault(id(code), threading.Lock())
     try:
         with lock:
-            generated = _cached_code(code)
+            generated = _cached_code(code, hidden)
             if generated is None:
                 with dispatch.suspended():   # generated code is shared by every embedding
                     generated = limits.converting(lambda: _generate(fn), _where(code))
                 # Its source and line map stay readable while code made from it lives.
                 weakref.finalize(generated.code, origin.unregister,
                                  generated.file).atexit = False
-                key = id(code)
-                with _lock:
-                    _generated[key] = (weakref.ref(code, functools.partial(_forget, key)),
-                                       generated)
+                _remember(code, hidden, generated)
             return generated
     finally:
         with _lock:
@@ -90,9 +121,18 @@ def generated_code(fn):
                 del _generating[id(code)]
 
 
-def _cached_code(code):
+def _cached_code(code, hidden):
     entry = _generated.get(id(code))
-    return entry[1] if entry is not None and entry[0]() is code else None
+    return entry[1].get(hidden) if entry is not None and entry[0]() is code else None
+
+
+def _remember(code, hidden, generated):
+    key = id(code)
+    with _lock:
+        entry = _generated.get(key)
+        if entry is None or entry[0]() is not code:
+            entry = _generated[key] = (weakref.ref(code, functools.partial(_forget, key)), {})
+        entry[1][hidden] = generated
 
 
 def _generate(fn):

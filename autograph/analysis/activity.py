@@ -146,6 +146,11 @@ def scope_of(function):
             continue
         elif kind in _INNER_SCOPES:
             continue
+        elif kind in _CAPTURES:   # (`except E as e`, a `case` pattern's names)
+            name = child.rest if kind is ast.MatchMapping else child.name
+            if name:
+                order.setdefault(name, len(order))
+                bound.add(name)
         elif kind is ast.Import or kind is ast.ImportFrom:
             bound.update((a.asname or a.name).split('.')[0] for a in child.names)
         elif kind is ast.Global or kind is ast.Nonlocal:
@@ -157,8 +162,16 @@ def scope_of(function):
 
 
 _DEFINITIONS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef})
+_CAPTURES = frozenset({ast.ExceptHandler, ast.MatchAs, ast.MatchStar, ast.MatchMapping})
 _INNER_SCOPES = frozenset({ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp,
                            ast.GeneratorExp})
+
+
+def captures(pattern):
+    """The names a `case` pattern binds."""
+    return frozenset(name for node in ast.walk(pattern) if node.__class__ in _CAPTURES
+                     and (name := node.rest if node.__class__ is ast.MatchMapping
+                          else node.name))
 
 
 def base_name(node):
@@ -224,6 +237,19 @@ class _Visitor(Visitor):
             if isinstance(target, ast.Name):
                 self.writes.add(target.id)
         self.generic_visit(node)
+
+    def visit_ExceptHandler(self, node):   # `except E as e:` binds e (and unbinds it)
+        if node.name:
+            self.writes.add(node.name)
+        self.generic_visit(node)
+
+    def _visit_capture(self, node):   # `case [x, *rest]`, `case _ as z`, `{**rest}`
+        name = node.rest if node.__class__ is ast.MatchMapping else node.name
+        if name:
+            self.writes.add(name)
+        self.generic_visit(node)
+
+    visit_MatchAs = visit_MatchStar = visit_MatchMapping = _visit_capture
 
     def visit_AugAssign(self, node):
         base = base_name(node.target)

@@ -6,7 +6,7 @@ Results are side tables keyed by statement node.
 """
 import ast
 
-from autograph.analysis.activity import ActivityCache, scope_of
+from autograph.analysis.activity import ActivityCache, captures, scope_of
 
 
 class Dataflow:
@@ -96,7 +96,9 @@ class Dataflow:
         if isinstance(stmt, ast.Try):
             final = block(stmt.finalbody, out)
             after_body = block(stmt.orelse, final)
-            handlers = frozenset().union(*[block(h.body, final) for h in stmt.handlers])
+            handlers = frozenset().union(*[   # (`as e` binds e: not live before it)
+                (block(h.body, final) - {h.name}) | self._reads(h.type or [])
+                for h in stmt.handlers])
             return block(stmt.body, after_body | handlers) | handlers | final
         if isinstance(stmt, ast.Match):  # one that stays Python (see passes.match)
             cases = frozenset().union(*[block(c.body, out) | self._reads(c.guard or [])
@@ -153,13 +155,15 @@ class Dataflow:
             return self._defined_block(stmt.body, defined | self.activity(stmt.items).writes)
         if isinstance(stmt, ast.Try):
             self._defined_block(stmt.body, defined)
-            for handler in stmt.handlers:
-                self._defined_block(handler.body, defined)
+            for handler in stmt.handlers:   # (`as e` binds e there)
+                self._defined_block(handler.body, defined | (
+                    {handler.name} if handler.name else frozenset()))
             self._defined_block(stmt.orelse, defined)
-            return self._defined_block(stmt.finalbody, defined)
+            caught = {h.name for h in stmt.handlers if h.name}   # (unbound after them)
+            return self._defined_block(stmt.finalbody, defined - caught)
         if isinstance(stmt, ast.Match):
             for case in stmt.cases:
-                self._defined_block(case.body, defined | _captures(case.pattern))
+                self._defined_block(case.body, defined | captures(case.pattern))
             return defined  # no case need match
         if isinstance(stmt, ast.Delete):   # `del y` unbinds y
             return defined - {t.id for t in stmt.targets if isinstance(t, ast.Name)}
@@ -172,13 +176,3 @@ class Dataflow:
 _STRUCTURED = frozenset({ast.If, ast.While, ast.For, ast.Return, ast.Raise, ast.With, ast.Try,
                          ast.Match})
 """The statements the analyses take apart; any other is read through its activity."""
-
-
-def _captures(pattern):
-    """The names a `case` pattern binds."""
-    names = set()
-    for node in ast.walk(pattern):
-        name = getattr(node, 'name', None) or getattr(node, 'rest', None)
-        if isinstance(name, str):
-            names.add(name)
-    return frozenset(names)

@@ -22,7 +22,7 @@ or assigned only inside a `try` body or a `with` block (an exception may skip it
 """
 import ast
 
-from autograph.analysis.activity import activity, scope_of
+from autograph.analysis.activity import activity, captures, scope_of
 from autograph.analysis.scopes import sharing
 from autograph.analysis.walk import nodes
 
@@ -35,7 +35,7 @@ def assigned_before_reads(function, shared=None, scope=None, kinds=None):
     scope = scope or scope_of(function)
     if kinds is None:
         kinds = {type(node) for node in nodes(function)}
-    walker = _Walker(ast.Delete in kinds, ast.NamedExpr in kinds)
+    walker = _Walker(ast.Delete in kinds or ast.ExceptHandler in kinds, ast.NamedExpr in kinds)
     walker.block(function.body, frozenset(activity(function.args).writes))
     shared = shared or sharing(function)
     return frozenset(scope.locals - walker.unsafe - shared.captured)
@@ -89,17 +89,20 @@ class _Walker:
                                         + [s for h in stmt.handlers for s in h.body])
             body = self.block(stmt.body, defined)
             ends = [self.block(stmt.orelse, body)]
-            for handler in stmt.handlers:
+            for handler in stmt.handlers:   # (`as e` binds e, unbound at the end)
                 self.read(handler.type, raised)
-                ends.append(self.block(handler.body, raised))
+                bound = {handler.name} if handler.name else set()
+                end = self.block(handler.body, raised | bound)
+                ends.append(None if end is None else end - bound)
             after = _join(*ends)
             final = self.block(stmt.finalbody, _join(after, raised))
             return None if after is None or final is None else after | final
         if isinstance(stmt, ast.Match):
             self.read(stmt.subject, defined)
-            for case in stmt.cases:
-                self.read(case.guard, defined)
-                self.block(case.body, defined)
+            for case in stmt.cases:   # (a pattern that fails may bind some names)
+                bound = defined | captures(case.pattern)
+                self.read(case.guard, bound)
+                self.block(case.body, bound)
             return defined
         used = activity(stmt)
         self.unsafe |= used.reads - defined
@@ -133,11 +136,13 @@ class _Walker:
         return frozenset((used or activity(node)).writes - walrus)
 
     def deleted(self, stmts):
-        """Names that `del` statements anywhere in `stmts` unbind."""
+        """Names that `del` statements (and `except ... as e`) anywhere in `stmts` unbind."""
         if not self.deletes:
             return set()
         return {t.id for stmt in stmts for n in ast.walk(stmt) if isinstance(n, ast.Delete)
-                for t in n.targets if isinstance(t, ast.Name)}
+                for t in n.targets if isinstance(t, ast.Name)} | {
+            n.name for stmt in stmts for n in ast.walk(stmt)
+            if isinstance(n, ast.ExceptHandler) and n.name}
 
 
 def _join(*states):

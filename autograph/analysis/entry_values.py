@@ -35,12 +35,14 @@ the converted code cannot follow). It records:
 - `problems`: (parameter, node, what) where a written parameter that no flag can follow
   is written, rebound or returned with both reaching: one rebound by an assignment
   expression that Python evaluates on some paths only (`c and (a := e)`, in a
-  conditional expression, a comprehension or a lambda). passes.written_arguments names
-  it in an error; the other fields leave it out.
+  conditional expression, a comprehension or a lambda), or by an `except ... as` or a
+  `case` pattern (bound when it matches). passes.written_arguments names it in an error;
+  the other fields leave it out.
 """
 import ast
 import dataclasses
 
+from autograph.analysis.activity import captures
 from autograph.analysis.walk import blocks, children
 
 ENTRY, OTHER = 'entry', 'other'
@@ -161,9 +163,34 @@ class _Flow:
             if not isinstance(node, (ast.stmt, ast.excepthandler, ast.match_case)):
                 state = self.simple(node, stmt, state)
         out = state
+        headed = {id(part.body): part for part in getattr(stmt, 'handlers', None)
+                  or getattr(stmt, 'cases', None) or ()}
         for block in blocks(stmt):
-            out = _join(out, self.block(block, out))
+            part = headed.get(id(block))
+            entered = out if part is None else self.captured(part, stmt, out)
+            out = _join(out, entered)   # (a pattern that fails may bind some names)
+            end = self.block(block, entered)
+            if end is not None and isinstance(part, ast.ExceptHandler) and part.name \
+                    and part.name in self.params:
+                end = dict(end, **{part.name: _OTHER})   # (unbound after the handler)
+            out = _join(out, end)
         return out
+
+    def captured(self, part, stmt, state):
+        """`state` where the `except ... as` handler or `case` `part` begins: its names
+        bound (on some paths only: the converted code cannot follow a parameter rebound
+        there while it may be the caller's, see `problems`), its guard evaluated."""
+        names = {part.name} if isinstance(part, ast.ExceptHandler) and part.name else \
+            captures(part.pattern) if isinstance(part, ast.match_case) else set()
+        state = dict(state)
+        for name in sorted(names):
+            origins = state.get(name)
+            if origins and ENTRY in origins:
+                self.unflaggable.add(name)
+                self.problem(name, getattr(part, 'pattern', part), 'rebound')
+            state = self.bound(name, part, stmt, state)
+        guard = getattr(part, 'guard', None)
+        return self.expression(guard, state, stmt) if guard is not None else state
 
     def expression(self, node, state, stmt):
         return self.simple(node, stmt, state)

@@ -92,7 +92,6 @@ class Function:
         self.unroll_loops = unroll_loops   # see autograph.convert
         self.loop_autodiff = loop_autodiff   # see runtime/staging/loop_autodiff.py
         self.sequential_sums = sequential_sums   # see runtime/loops/reductions.py
-        self._converted = None
         self._concrete = {}
         self._lock = threading.RLock()
         self._bound = weakref.WeakKeyDictionary()
@@ -139,12 +138,13 @@ class Function:
 
     @property
     def converted(self):
-        """The converted Python function (not jitted)."""
-        if self._converted is None:   # (converted once: conversion has its own cache)
-            self._converted = converted_callable(self._function, strict=True)
+        """The converted Python function (not jitted): asked of the conversion cache on
+        every use, which converts again where a global now hides a builtin the code
+        names (or no longer does)."""
+        converted = converted_callable(self._function, strict=True)
         if self._instance is None:
-            return self._converted
-        return types.MethodType(self._converted, self._live_instance())
+            return converted
+        return types.MethodType(converted, self._live_instance())
 
     def __get__(self, instance, owner=None):
         """`instance.method`: the method's Function for that instance (one per instance,

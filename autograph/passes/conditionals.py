@@ -102,7 +102,7 @@ class Conditionals:
         outs = [] if returns else self.ordered(writes & self.live_after(node))
         bodies = [link.body for link in links] + [links[-1].orelse]
         params = self.ordered(self.flow.branches_live_in(node, bodies, writes, frozenset(outs)))
-        tested = _tested_for_none(node.test, self.ctx.ag) if len(links) == 1 else ()
+        tested = tested_for_none(node.test, self.ctx.ag) if len(links) == 1 else ()
         if tested:   # (the bodies walked only then; a free variable is not narrowed)
             params += self.ordered(tested & self.flow.defined_in[node] & _read(bodies)
                                    - set(params) - set(shared))
@@ -184,17 +184,22 @@ def _chain(node, pure):
     return links
 
 
-def _tested_for_none(test, ag):
+def tested_for_none(test, ag):
     """The variables `test` compares with None (`ag.is_(y, None)`, `ag.is_not(y, None)`,
-    in `and`/`or`/`not` too), or tests by their truth (`if y:`, `ag.and_(y, ...)`,
-    `ag.not_(y)`): a branch on which such a variable is surely not None gets its value as
-    a parameter (runtime.operators.conditionals narrows an optional one)."""
+    or `y is None` before passes.identity, in `and`/`or`/`not` too), or tests by their
+    truth (`if y:`, `ag.and_(y, ...)`, `ag.not_(y)`): a branch on which such a variable
+    is surely not None gets its value as a parameter (runtime.operators.conditionals
+    narrows an optional one; passes.expressions does so for `x if y is not None else z`)."""
     found = {test.id} if isinstance(test, ast.Name) else set()
     for node in ast.walk(test):
         if _calls(node, ag, ('and_', 'not_')) and isinstance(node.args[0], ast.Name):
             found.add(node.args[0].id)
-        if _calls(node, ag, ('is_', 'is_not')) and len(node.args) == 2:
-            left, right = node.args
+        pair = node.args if _calls(node, ag, ('is_', 'is_not')) else (
+            [node.left, node.comparators[0]] if isinstance(node, ast.Compare)
+            and len(node.ops) == 1 and isinstance(node.ops[0], (ast.Is, ast.IsNot))
+            else ())
+        if len(pair) == 2:
+            left, right = pair
             for name, other in ((left, right), (right, left)):
                 if isinstance(name, ast.Name) and isinstance(other, ast.Constant) \
                         and other.value is None:

@@ -4,6 +4,10 @@
     a or b or c      -> ag.or_(a, lambda: b, lambda: c)
     not a            -> ag.not_(a)
     a if c else b    -> ag.if_exp(lambda: c, lambda: a, lambda: b)
+    s + 1 if s is not None else 0
+                     -> ag.if_exp(lambda: s is not None, lambda s: s + 1, lambda s: 0, (s,))
+                        (the values take the variables the test tests for None: the
+                        value where one is surely not None gets its value)
     a if c else b if d else e
                      -> ag.if_exp_chain((lambda: c, lambda: d), (lambda: a, lambda: b, lambda: e))
     a < b < c < d    -> ag.and_(a < b, lambda: b < c, lambda: c < d)
@@ -26,6 +30,7 @@ import ast
 from autograph import templates
 from autograph.analysis import walk
 from autograph.passes.base import ScopeTransformer, may_hold
+from autograph.passes.conditionals import tested_for_none
 
 _SEQUENCES = (ast.List, ast.Tuple, ast.ListComp)
 
@@ -73,10 +78,30 @@ class _Expressions(ScopeTransformer):
         values = [templates.thunk(self.visit(link.body)) for link in links]
         values.append(templates.thunk(self.visit(links[-1].orelse)))
         if len(links) == 1:
+            narrowed = self._narrowed(tests[0], node, walrus)
+            if narrowed:   # (the branches take them: the runtime narrows an optional)
+                for value in values:
+                    value.args = templates.arguments(narrowed)
+                values.append(ast.Tuple(elts=[ast.Name(id=n, ctx=ast.Load())
+                                              for n in narrowed], ctx=ast.Load()))
             return self._call('if_exp', [templates.test(tests[0], walrus)] + values, node)
         return self._call('if_exp_chain', [
             ast.Tuple(elts=[templates.thunk(test) for test in tests], ctx=ast.Load()),
             ast.Tuple(elts=values, ctx=ast.Load())], node)
+
+    def _narrowed(self, test, node, walrus):
+        """The variables `x if test else y` tests for None (or for their truth) and its
+        values read (`s + 1 if s is not None else 0`): the value on which such a
+        variable is surely not None reads its value, not the optional (as `if` does,
+        see passes.conditionals). None where the expression assigns with `:=`."""
+        if walrus and _assigns(node):
+            return ()
+        tested = tested_for_none(test, self.ctx.ag)
+        if not tested:
+            return ()
+        read = {n.id for part in (node.body, node.orelse) for n in ast.walk(part)
+                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+        return tuple(sorted(tested & read))
 
     def visit_Compare(self, node):
         self.generic_visit(node)

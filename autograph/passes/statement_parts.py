@@ -16,7 +16,7 @@ class StatementParts:
         declarations = [
             (ast.Global if self.declared.get(n) == 'global' else ast.Nonlocal)(names=[n])
             for n in shared]
-        if may_hold(self.ctx, ast.Delete):   # (no pass makes a `del`)
+        if may_hold(self.ctx, ast.Delete, ast.ExceptHandler):   # (no pass makes them)
             body = _deleted(body, outs, self.ctx)
         body = declarations + self.inits(pending - set(params)) + body
         if outs:
@@ -113,6 +113,10 @@ def _deleted(stmts, outs, ctx):
     `v = ag.Undefined('v')`: the variable leaves the branch or loop body without a value."""
     out = []
     for stmt in stmts:
+        if isinstance(stmt, ast.Try):
+            for handler in stmt.handlers:
+                if handler.name in outs:
+                    _unbound_after(handler, ctx)
         if isinstance(stmt, ast.Delete) and any(
                 isinstance(t, ast.Name) and t.id in outs for t in stmt.targets):
             for target in stmt.targets:
@@ -128,3 +132,16 @@ def _deleted(stmts, outs, ctx):
                 block[:] = _deleted(block, outs, ctx)
         out.append(stmt)
     return out
+
+
+def _unbound_after(handler, ctx):
+    """`except E as e: body` unbinds `e` after `body` (Python's implicit `del e`): where
+    `e` leaves a branch or loop body, the exception is caught under another name and `e`
+    ends the handler as `ag.Undefined('e')`, as after a `del`."""
+    name, caught = handler.name, ctx.namer.new(f'{handler.name}_caught')
+    handler.name = caught
+    handler.body[:0] = templates.set_origin(templates.statements(
+        'name = caught', name=name, caught=ast.Name(id=caught, ctx=ast.Load())), handler)
+    handler.body += templates.set_origin(templates.statements(
+        'name = ag.Undefined(label)', name=name, ag=ctx.ag,
+        label=ast.Constant(value=name)), handler)

@@ -47,7 +47,7 @@ def transform(function, ctx):
 
 def _unbound_after_statements(function, flow):
     """The names that an `if`/`while`/`for` may leave unbound while code after it reads
-    them, and the names a `del` unbinds."""
+    them, and the names a `del` (or an `except ... as`) unbinds."""
     names = set()
     for node in scope_statements(function):
         if isinstance(node, (ast.If, ast.While, ast.For)) and node in flow.defined_in:
@@ -58,6 +58,8 @@ def _unbound_after_statements(function, flow):
             names |= (writes & live) - flow.defined_in[node]
         elif isinstance(node, ast.Delete):
             names |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+        elif isinstance(node, ast.Try):   # (`except E as e` unbinds e after the handler)
+            names |= {h.name for h in node.handlers if h.name}
     return frozenset(names)
 
 

@@ -63,13 +63,15 @@ def transform(function, ctx):
     saved, flags = names_kept(entry, ctx.namer, views)
     _check_kept(function, (entry, saved), views, ctx)
     for name, node, what in entry.problems[:1]:
+        how = (f"by `except ... as {name}`" if isinstance(node, ast.ExceptHandler) else
+               "by a `case` pattern, when it matches" if isinstance(node, ast.pattern) else
+               "by an assignment expression (:=) that Python evaluates on some paths only "
+               "(in `and`/`or`, `x if c else y`, a comprehension or a lambda)")
         raise unsupported(
             f"'{name}' is {what} here, where it is the caller's array on some paths only: "
-            f"it is rebound by an assignment expression (:=) that Python evaluates on "
-            f"some paths only (in `and`/`or`, `x if c else y`, a comprehension or a "
-            f"lambda), which the converted code cannot follow. Assign '{name}' in a "
-            f"statement of its own, or copy it first (`{name} = {name}.copy()`)",
-            ctx, node if node is not None else function)
+            f"it is rebound {how}, which the converted code cannot follow. Assign "
+            f"'{name}' in a statement of its own, or copy it first "
+            f"(`{name} = {name}.copy()`)", ctx, node if node is not None else function)
     by_call = kept_by_calls(function, entry, resolve, ctx.ag)
     if named or len(ctx.census.scopes) > 1:   # (else no call writes its arguments)
         _CallSites(ctx, resolve, _in_place(ctx, scope.locals | set(scope.declared)),

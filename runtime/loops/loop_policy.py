@@ -90,16 +90,14 @@ def unrolled(location, length, reason, asked=False, traced=True):
     or staging was asked for, and it traced something (else log it). `traced`: whether
     its values are traced, for when the equations cannot be counted."""
     before = _equations()
-    count = [0]
-    yield count     # the loop adds its iterations to count[0]
-    after = _equations()
+    count = [0, None]
+    yield count     # the loop counts its Python iterations in count[0], says in count[1]
+    after = _equations()   # how the rest ran once its exit flag was traced (REST_...)
     added = after - before if before is not None and after is not None else None
     if added == 0 or added is None and not traced:
         return      # a Python loop over Python values: nothing unrolled
+    message = _message(location, length, count, added, reason)
     length = length if length is not None else count[0]
-    size = f', {added} operations' if added is not None else ''
-    message = (f'the loop at {location} ({length} iterations{size}) is unrolled into the '
-               f'compiled program, so its compile time grows with its length: {reason}')
     if asked or length > LONG_LOOP or (added or 0) > LARGE_UNROLL:
         if location is None:
             warnings.warn(message, stacklevel=4)
@@ -111,6 +109,28 @@ def unrolled(location, length, reason, asked=False, traced=True):
 
 
 _shown = {}
+
+REST_STAGED = 'staged'     # the iterations after the exit flag became traced: one loop
+REST_GUARDED = 'guarded'   # each of them a `lax.cond` on the flag, unrolled too
+
+
+def _message(location, length, count, added, reason):
+    """What happened to a loop that ran as Python (see `unrolled`)."""
+    ran, rest = count
+    size = f', {added} operations' if added is not None else ''
+    if rest == REST_STAGED and length is not None:
+        first = 'its first iteration is' if ran == 1 else f'its first {ran} iterations are'
+        size = f' ({added} operations)' if added is not None else ''
+        return (f'the loop at {location} ({length} iterations) cannot be staged whole: '
+                f'{first} unrolled into the compiled program{size}, and the other '
+                f'{length - ran} (from where its exit condition is traced) are one staged '
+                f'loop. Staging the whole loop failed with {reason}')
+    guarded = (', each iteration after its exit condition became traced as a lax.cond'
+               if rest == REST_GUARDED else '')
+    length = length if length is not None else ran
+    return (f'the loop at {location} ({length} iterations{size}) is unrolled into the '
+            f'compiled program{guarded}, so its compile time grows with its length: '
+            f'{reason}')
 
 
 def _equations():

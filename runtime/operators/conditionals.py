@@ -241,10 +241,17 @@ def _ordinal(n):
     return f'{n}{suffix}'
 
 
-def if_exp(test, if_true, if_false):
-    """Python reference: `if_true() if test() else if_false()` (a conditional expression;
-    `test` as for `if_stmt`)."""
+def if_exp(test, if_true, if_false, args=()):
+    """Python reference: `if_true(*args) if test() else if_false(*args)` (a conditional
+    expression; `test` as for `if_stmt`; `args`, the variables it tests for None: the
+    value on which one that is optional is surely not None gets its value, see
+    `_narrowed`)."""
     cond = tested(test)
+    functions = (if_true, if_false)   # (the user's code: a staged one's state is found there)
+    if args:
+        if_true, if_false = _narrowed(cond, args, if_true, if_false)
+        if_true = functools.partial(if_true, *args)
+        if_false = functools.partial(if_false, *args)
     backend = dispatch.backend_for(cond)
     if backend is dispatch.PYTHON:
         return if_true() if cond else if_false()
@@ -252,7 +259,7 @@ def if_exp(test, if_true, if_false):
         return backend.choose(cond, if_true, if_false)
     location = here()
     pred = predicate(cond, location, 'conditional expression')
-    statement = Statement((), ('value',), functions=(if_true, if_false))
+    statement = Statement((), ('value',), functions=functions)
     if_true, if_false = statement.bind(if_true), statement.bind(if_false)
     return statement.finish(statement.staged(lambda objects: staged.cond(
         pred, objects.wrap(if_true), objects.wrap(if_false), objects.state,

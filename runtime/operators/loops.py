@@ -236,8 +236,8 @@ def _items_for(iterable, items, body, values, names, extra_test, unroll,
     staged_rest = items if stage is not False and framework is None else None
     if reason is None:   # (not staged, or its body computes nothing from traced values)
         return _python_for(iterable, body, values, names, extra_test, staged_rest)
-    with loop_policy.unrolled(location, len(items), reason, asked=stage):
-        return _python_for(iterable, body, values, names, extra_test, staged_rest)
+    with loop_policy.unrolled(location, len(items), reason, asked=stage) as count:
+        return _python_for(iterable, body, values, names, extra_test, staged_rest, count)
 
 
 _NEEDS_PYTHON = (TypeError, IndexError, ControlFlowError)
@@ -263,8 +263,9 @@ def _reason(error):
 def _python_for(iterable, body, values, names, extra_test, items=None, count=None):
     """The plain Python loop, which turns staged if a `break` flag becomes traced (the
     rest of the loop is one staged loop when `items` are the range's items). `count`: a
-    list whose item counts the iterations (see loop_policy.unrolled)."""
-    count = [0] if count is None else count
+    list whose first item counts the iterations run as Python, the second says how the
+    rest ran (see loop_policy.unrolled)."""
+    count = [0, None] if count is None else count
     iterator = builtins.iter(iterable)
     while True:
         # The exit flag is read before the next item is taken: after a `break`, Python
@@ -279,7 +280,7 @@ def _python_for(iterable, body, values, names, extra_test, items=None, count=Non
         if item is _END:
             break
         if backend is dispatch.JAX:
-            return _finish_staged(items, item, iterator, count[0], body, values, names,
+            return _finish_staged(items, item, iterator, count, body, values, names,
                                   extra_test, iterator is iterable)
         if backend is not dispatch.PYTHON:   # each remaining step under the framework's cond
             values = backend.guarded(go, lambda s, item=item: pack(names, body(item, *s)),
@@ -293,22 +294,24 @@ def _python_for(iterable, body, values, names, extra_test, items=None, count=Non
 _END = object()
 
 
-def _finish_staged(items, item, rest, done, body, values, names, extra_test, use_up):
+def _finish_staged(items, item, rest, count, body, values, names, extra_test, use_up):
     """Run the rest of a Python loop after its exit flag became traced.
 
     Over a range the rest becomes one staged loop if it can; otherwise each remaining
-    iteration becomes a `lax.cond` on the flag.
+    iteration becomes a `lax.cond` on the flag. (`count`: as `_python_for`'s, told which.)
     """
     location = here(2)
     if items is not None:
         try:
-            staged = items.after(done).loop(body, values, names, location, extra_test,
-                                            require_traced=False)
+            staged = items.after(count[0]).loop(body, values, names, location, extra_test,
+                                                require_traced=False)
             if use_up:
                 _use_up(rest)
+            count[1] = loop_policy.REST_STAGED
             return staged
         except _NEEDS_PYTHON:
             pass
+    count[1] = loop_policy.REST_GUARDED
     for item in _chain(item, rest):
         go = extra_test(*values)
 

@@ -32,6 +32,7 @@ from ..checks.absent import truth
 from ..checks.raises import raise_if
 from ..errors import here
 from ..messages import ambiguous_truth, traced_filter
+from ..values.maybe import Maybe
 from ..values.split import is_traced
 
 _NO_DEFAULT = object()
@@ -78,6 +79,7 @@ class Selection:
         flag is traced counts as false for `any` and true for `all` where the flag is
         false."""
         for item, kept in self._pairs:
+            item = truth(item)   # (an optional item: false where it is None)
             if kept is True:
                 yield item
             elif not is_traced(item):
@@ -112,6 +114,8 @@ def total(value, start):
     result = start
     for item, kept in value.pairs():
         if kept is not True:
+            item = _kept_value(item, kept, lambda: TypeError(
+                "unsupported operand type(s) for +: 'int' and 'NoneType'"))
             _check_number(item, 'sum()')
             item = jnp.where(kept, item, jnp.zeros_like(item))
         result = result + item
@@ -126,6 +130,10 @@ def extremum(name, value, key=None, default=_NO_DEFAULT):
     best = best_key = None
     found = False
     for item, kept in value.pairs():
+        if kept is not True:
+            item = _kept_value(item, kept, lambda: TypeError(
+                f"'{'<' if name == 'min' else '>'}' not supported between instances of "
+                f"'NoneType' and another value"))
         item_key = item if key is None else key(item)
         if kept is not True:
             _check_number(item_key, f'{name}()')
@@ -180,6 +188,16 @@ def _where(take, a, b):
     if not is_traced(take):
         return a if take else b
     return jax.tree_util.tree_map(lambda x, y: jnp.where(take, x, y), a, b)
+
+
+def _kept_value(item, kept, error):
+    """An optional item (a Maybe: None on some paths) whose flag `kept` is traced: its
+    value, read only where it is kept, with Python's `error()` raised when the program
+    runs where it is kept and None (a dropped None is never used, as in Python)."""
+    if not isinstance(item, Maybe) or item.absent is not None:
+        return item
+    raise_if(jnp.logical_and(kept, jnp.logical_not(item.present)), error)
+    return item.value
 
 
 def _check_number(value, construct):

@@ -1,0 +1,106 @@
+"""A value None on some paths of a traced branch, narrowed in expressions as Python does:
+`s if s else z`, `s + 1 if s is not None else 0`, `s and s + 1`, and comprehensions
+reduced at once whose `if` keeps the items that are not None.
+
+Each function runs converted and as plain Python on the same inputs: called as is,
+inside a fresh `jax.jit` and under `jax.vmap`.
+"""
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import autograph
+
+
+def check(fn, conv, args):
+    want = fn(*args)
+    np.testing.assert_allclose(np.asarray(conv(*args)), np.asarray(want), rtol=1e-6)
+    jitted = jax.jit(lambda *a: conv(*a))(*args)
+    np.testing.assert_allclose(np.asarray(jitted), np.asarray(want), rtol=1e-6)
+    batched = jax.vmap(lambda *a: conv(*a))(*[jnp.stack([a, a]) for a in args])
+    np.testing.assert_allclose(np.asarray(batched[0]), np.asarray(want), rtol=1e-6)
+
+
+def _optional(x):
+    s = None
+    if x > 0:
+        s = x * 2
+    return s
+
+
+def picked(x):
+    s = _optional(x)
+    return s if s else x - 7.0
+
+
+def picked_by_identity(x):
+    s = _optional(x)
+    y = s + 1 if s is not None else 0.0
+    return y + (0.0 if s is None else s * 3) + (s * 3 if not (s is None) else 1.0)
+
+
+def picked_by_and(x):
+    s = _optional(x)
+    y = (s and s + 1) if x > -5 else 3.0
+    return 2.0 if y is None else y
+
+
+def picked_by_a_conjunction(x):
+    s = _optional(x)
+    return s + 1 if s is not None and s > 1 else -1.0
+
+
+def summed_when_present(x):
+    s = _optional(x)
+    return sum(v for v in [s, x, None] if v is not None)
+
+
+def least_when_present(x):
+    s = _optional(x)
+    return min((v for v in [s, x + 5.0, None] if v is not None), default=-3.0) + \
+        max([v for v in [s, x - 5.0] if v is not None])
+
+
+def truths_when_present(x):
+    s = _optional(x)
+    return jnp.float32(any(v for v in [s, None] if x > -7)) + \
+        jnp.float32(all(v for v in [s] if x > -7))
+
+
+def inlined(x):
+    """The same, the optional made in the function itself (a traced `if`)."""
+    s = None
+    if x > 0:
+        s = x * 2
+    return (s if s is not None else -x) + sum(v for v in [s, x] if v is not None)
+
+
+@pytest.mark.parametrize('fn', [picked, picked_by_identity, picked_by_and,
+                                picked_by_a_conjunction, summed_when_present,
+                                least_when_present, truths_when_present, inlined])
+def test_an_optional_narrowed_in_an_expression(fn):
+    conv = autograph.convert(fn)
+    for x in (1.0, -1.0, 3.0):
+        check(fn, conv, (jnp.float32(x),))
+
+
+def test_an_optional_none_where_the_sum_keeps_it_raises_pythons_error():
+    def added(x):
+        s = _optional(x)
+        return sum(v for v in [s, x] if x > -3)
+    conv = autograph.convert(added)
+    check(added, conv, (jnp.float32(1.0),))
+    with pytest.raises(TypeError, match='NoneType'):
+        added(jnp.float32(-1.0))
+    with pytest.raises(TypeError, match='NoneType'):
+        conv(jnp.float32(-1.0))
+
+
+def test_a_list_kept_by_an_optionals_presence_is_a_named_error():
+    """How many items it keeps is known only when the program runs."""
+    def kept(x):
+        s = _optional(x)
+        return [v + 1 for v in [s, x] if v is not None]
+    with pytest.raises(autograph.ControlFlowError, match='the `if` of a comprehension'):
+        autograph.convert(kept)(jnp.float32(1.0))

@@ -21,7 +21,11 @@ on the traced operand (`rest() if left else left`), staged with that state. (The
 converter makes statements of such operands where it sees them, passes.short_circuits;
 this covers those it cannot: in a lambda or a comprehension.)
 """
+import numbers
+
+import jax
 import jax.numpy as jnp
+import numpy as np
 
 from ..checks import checks
 from ..checks.absent import truth
@@ -52,8 +56,10 @@ def _short_circuit(left, rights, take_right_when):
     rest of the chain, `rights[0]() ... rights[-1]()`, as Python evaluates it: right to
     left-associated, so an operand that is a Python value deciding the result (`a is
     None` in `x > 1 or a is None or a > 1`) stops the chain before the later operands
-    are evaluated, also after a traced one. A `None` operand after a traced one is a
-    false value (Python's result would be `None` there)."""
+    are evaluated, also after a traced one. After a traced scalar, an operand that is
+    None or not an array (a text, a container, a function) is joined with it as staged
+    branches join values (an optional value, a Choice): the result is Python's operand.
+    After a traced array of more elements, None is a false value."""
     if not rights:
         return left
     right, rest = rights[0], rights[1:]
@@ -120,10 +126,16 @@ def _on_truth(left, rest_of_chain, take_right_when):
 
 
 def _of_kinds(value):
-    """An optional value, a Choice or a text: joined with a traced operand as staged
-    branches join values, not selected as an array."""
-    return isinstance(value, (Choice, str, bytes)) or (
-        isinstance(value, Maybe) and value.absent is None)
+    """None, an optional value, a Choice, or any value that is not an array or a number:
+    a text, a Python container, a function (`flag and [1, 2]`, of which Python gives the
+    list or `flag`). Joined with a traced operand as staged branches join values (else as
+    a Choice, whose truth a test can use), not selected as an array."""
+    if isinstance(value, Maybe):
+        return value.absent is None
+    return not isinstance(value, _NUMERIC)
+
+
+_NUMERIC = (jax.Array, np.ndarray, np.generic, numbers.Number)
 
 
 def _joined(cond, when_true, when_false, op):

@@ -73,16 +73,16 @@ def while_loop(test, body, values, names, location, maximum_iterations=None):
     can be differentiated in reverse mode.
 
     A test that reads nothing the loop changes is true in every iteration or in none:
-    Python would loop forever, and so would the compiled loop. The program then raises a
-    ControlFlowError when the test is true, and otherwise runs no iteration.
+    Python would loop forever (unless a check in the body stops it), and so would the
+    compiled loop. The program then runs the body once and raises a ControlFlowError
+    when the test is true, and otherwise runs no iteration (see `_entered_once`).
     """
     names = tuple(names)
     carry = carried(body, names, values, location)
     traced, leaves, state = carry
     test_fn = _test_function(test, state, leaves, location, '`while` loop')
     if maximum_iterations is None and not test_fn.reads_state:
-        raise_if(test_fn(*leaves), never_ends, (location,))
-        return state.unflatten(leaves)
+        return _entered_once(carry, test_fn, location)
     _uniform(carry.axes(test_fn), carry, test_fn, location, '`while` loop')
     n = len(leaves)
     initial = carry.initial
@@ -103,6 +103,24 @@ def while_loop(test, body, values, names, location, maximum_iterations=None):
         out = _bounded(go, lambda *c: step(*c)[0], initial, maximum_iterations,
                        carry.flag(test_fn))
     return carry.finish(out)
+
+
+def _entered_once(carry, test_fn, location):
+    """A loop whose test reads nothing the loop changes: true in every iteration or in
+    none. Python then runs no iteration, or runs the body until a check in it (a `raise`,
+    an `assert`) stops it in the first iteration, or else loops forever. So where the
+    test is true the body runs once, and the program raises a ControlFlowError where no
+    check failed in it (a body that cannot fail: at once)."""
+    leaves, entered = carry.leaves, test_fn(*carry.leaves)
+    if carry.layout is None or not carry.layout.coded:
+        raise_if(entered, never_ends, (location,))
+        return carry.state.unflatten(leaves)
+    step = _caster(carry.traced, carry)
+    out = lax.cond(entered, lambda c: step(*c)[0], list, carry.initial)
+    state = carry.finish(out)
+    raise_if(jnp.logical_and(entered, carry.running(carry.full(out))), never_ends,
+             (location,))
+    return state
 
 
 def _true_after_every_iteration(go, step, body, test_fn, avals):

@@ -15,7 +15,9 @@ in each), and the traced index of the one this run gave. After the program ran, 
 Function gives back the option the index names (autograph.function.results), as it gives
 back None or the value of an optional value. An optional value (runtime.checks.absent's
 Maybe with None where it is absent) that meets another text becomes a Choice with None
-among its options. (Containers and other objects must still be the same on every path.)
+among its options. (Staged branches still need containers and other objects to be the
+same on every path; `flag and [1, 2]` with a traced `flag` holds the list as an option,
+runtime.operators.logical.)
 
 While tracing, a Choice can be stored, returned, compared with `==`/`!=` with a constant
 and tested (`if result:`, `not result`): those give traced bools. Any other use is a
@@ -76,6 +78,15 @@ class Choice:
     def __format__(self, spec):
         raise chosen_used('an f-string', here(2))
 
+    def __iter__(self):    # (`a, b = flag and (x, y)`: a tuple on some paths only)
+        raise chosen_used('unpacking or iterating', here(1))
+
+    def __len__(self):
+        raise chosen_used('len()', here(1))
+
+    def __getitem__(self, key):
+        raise chosen_used('indexing', here(1))
+
     def __getattr__(self, attr):
         if attr.startswith('_') or attr in _PROBED:   # (what code asks of any value)
             raise AttributeError(attr)
@@ -95,8 +106,8 @@ def _constant(value):
 
 
 def _truth(option):
-    if _constant(option):
-        return bool(option)
+    if _constant(option) or isinstance(option, (list, tuple, dict, set, frozenset)):
+        return bool(option)   # (a container's truth is its length's, whatever it holds)
     return jnp.reshape(jnp.asarray(option).astype(bool), ())
 
 

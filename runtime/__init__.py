@@ -4,7 +4,7 @@ from .checks.asserts import assert_
 from .python import calls as _calls
 from .python.calls import call, call_writing, given, written
 from .operators.comparisons import compare
-from .operators.conditionals import if_chain, if_exp, if_exp_chain, if_stmt, static
+from .operators.conditionals import if_chain, if_exp, if_exp_chain, if_stmt, kept_item, static
 from .operators.logical import and_, not_, or_
 from .operators.loops import for_stmt, while_stmt
 from .python.filtering import comprehension_test
@@ -56,6 +56,7 @@ __all__ = ['Undefined', 'alias', 'all', 'and_', 'any', 'assert_', 'bool', 'call'
            'filter',
            'float', 'for_stmt', 'format', 'getattr', 'getitem', 'given', 'hasattr', 'getslice', 'handlers', 'if_chain',
            'if_exp', 'if_exp_chain', 'if_stmt', 'in_', 'int', 'item', 'is_', 'is_not', 'keep',
+           'kept_item',
            'len', 'max',
            'message', 'message_percent', 'method_fields', 'min', 'ne', 'not_', 'or_', 'pow',
            'python_subject', 'raise_', 'raise_if', 'range', 'read_view', 'repeat', 'repr',

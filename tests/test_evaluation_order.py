@@ -309,3 +309,18 @@ def test_a_while_test_with_an_effect_runs_as_often_as_pythons(fn, x):
     for arg in (x, f32(x)):
         for _ in range(2):
             assert_same(_run(converted_fn, arg), expected)
+
+
+def ticked_items(xs, c):
+    listed = sum([c.tick() * v for v in xs if v > 0])
+    generated = max((c.tick() + v for v in xs if v < 0), default=0.0)
+    return listed, generated, c.n
+
+
+@pytest.mark.parametrize('xs', [[1.0, -2.0, 3.0], [-1.0, -2.0, 0.5]])
+def test_a_reduced_comprehensions_item_is_computed_only_where_kept(xs):
+    expected = _run(ticked_items, xs)
+    for arg in (xs, jnp.asarray(xs, jnp.float32)):
+        assert_same(_run(autograph.convert(ticked_items), arg), expected)
+    assert 'ag.kept_item(' in autograph.to_code(ticked_items)
+    assert 'ag.kept_item(' not in autograph.to_code(lambda xs: sum(v for v in xs if v > 0))

@@ -15,12 +15,17 @@ kept items, and a traced test becomes a mask (see runtime.python.selections):
     sum(x for x in xs if x > 0)
         ->   ag.sum(ag.selection(((x, kept) for x in xs for kept in ag.keep(x > 0))))
 
+An item that may have an effect (`sum(c.tick(x) for x in xs if x > 0)`) is computed
+only where it is kept, as Python computes it: `ag.kept_item(kept, lambda: c.tick(x))`.
+
 Runs after the calls pass (the builtins are `ag.min`, ...; `len` stays a builtin there)
 and the expressions pass, so each test is a single expression.
 """
 import ast
 
+from autograph import templates
 from autograph.analysis.activity import scope_of
+from autograph.analysis.effects import pure
 from autograph.passes.base import ScopeTransformer
 
 ONLY_WITH = (ast.comprehension,)   # see analysis.census
@@ -88,8 +93,13 @@ class _Tests(ScopeTransformer):
                     target=ast.Name(id=kept, ctx=ast.Store()),
                     iter=ast.copy_location(call, test), ifs=[], is_async=0))
         comprehension.generators = generators
-        comprehension.elt = ast.Tuple(elts=[comprehension.elt,
-                                            ast.Name(id=kept, ctx=ast.Load())],
+        elt = comprehension.elt
+        if not pure(elt, self.ctx.resolver, self.ctx.ag):   # (computed where it is kept)
+            elt = ast.copy_location(ast.Call(
+                func=self.ctx.runtime('kept_item'),
+                args=[ast.Name(id=kept, ctx=ast.Load()), templates.thunk(elt)],
+                keywords=[]), elt)
+        comprehension.elt = ast.Tuple(elts=[elt, ast.Name(id=kept, ctx=ast.Load())],
                                       ctx=ast.Load())
         return ast.copy_location(ast.Call(func=self.ctx.runtime('selection'),
                                           args=[comprehension], keywords=[]),

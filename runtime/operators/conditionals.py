@@ -26,6 +26,7 @@ from ..staging import branches as staged
 from ..values.types import predicate
 from ..values.varying import inside_manual
 from ..values.split import is_traced, unpack
+from ..state import watches
 from ..state.statement import Statement
 
 
@@ -264,3 +265,19 @@ def if_exp(test, if_true, if_false, args=()):
     return statement.finish(statement.staged(lambda objects: staged.cond(
         pred, objects.wrap(if_true), objects.wrap(if_false), objects.state,
         objects.all_names, location, 'conditional expression')))
+
+
+def kept_item(kept, item):
+    """Python reference: `item()`, an item of a comprehension reduced at once (see
+    runtime.python.selections), called by the converted code only where the item changes
+    state (a method ticking a counter): Python computes it only where the comprehension's
+    `if`s keep it. A traced `kept` computes it as a conditional expression on `kept`
+    (the state it changes changes only there), zeros elsewhere (which the reduction
+    ignores); a Python one computes it."""
+    if not is_traced(kept):
+        return item()
+    watch = watches.Watch((item,))
+    value = watch.during(item)
+    if not watch.changed:
+        return value
+    return if_exp(lambda: kept, item, lambda: jax.tree_util.tree_map(jnp.zeros_like, value))

@@ -1,9 +1,10 @@
 """Passes with nothing to do in a function leave it without analysing it (the conversion
 time of issue 30): passes.written_arguments where no parameter is written and no callee
 writes its arguments, passes.views where no view or base of one changes in place,
-passes.static_values where no library call decides a shape. Each case checks that the
-costly analysis is skipped, that it still runs where it has work, and the converted
-function against the same function run as plain Python."""
+passes.static_values where no library call decides a shape, passes.control_flow's
+`fields=` where no attribute is assigned. Each case checks that the costly analysis is
+skipped, that it still runs where it has work, and the converted function against the
+same function run as plain Python."""
 import itertools
 from unittest import mock
 
@@ -123,3 +124,44 @@ def test_static_values_skip_functions_without_a_library_call_deciding_a_shape():
     import jax.numpy as jnp
     check(plain, jnp.arange(4.0), i32(3))
     check(masked, jnp.arange(9.0).reshape(3, 3))
+
+
+NO_ATTRIBUTES = '''
+def f(x, n):
+    total = x * 0
+    for i in range(n):
+        if x > i:
+            total = total + i
+    return total
+'''
+
+ATTRIBUTE_IN_A_HELPER = '''
+class Counter:
+    def __init__(self):
+        self.count = 0
+
+    def f(self, x, n):
+        for i in range(n):
+            def bump(v):
+                self.count = self.count + v
+            if x > i:
+                bump(i)
+        return x * 2
+'''
+
+
+def test_statements_look_for_fields_only_in_functions_that_assign_some():
+    """passes.control_flow asks which attributes a statement assigns (its `fields=`) only
+    where the function assigns some anywhere, a nested `def` in it included."""
+    from autograph.analysis import mutation
+    patch, assigned = counted(mutation.Mutation, 'assigned_attributes')
+    with patch:
+        plain = fresh(NO_ATTRIBUTES)
+        assert 'fields=' not in autograph.to_code(plain) and assigned.calls == 0
+        cls, _ = conversion_time.fresh_function(ATTRIBUTE_IN_A_HELPER, 'Counter',
+                                                f'pass gates {next(_files)}')
+        assert 'fields=' in autograph.to_code(cls.f) and assigned.calls > 0
+    check(plain, 2.5, i32(4))
+    expected, converted = cls(), cls()
+    assert autograph.convert(converted.f, jit=False)(2.5, 4) == expected.f(2.5, 4)
+    assert converted.count == expected.count == 3

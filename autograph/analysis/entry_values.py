@@ -111,6 +111,8 @@ class _Flow:
         self.written, self.saves, self.returns, self.problems = set(), {}, {}, []
         self.maybe_saves, self.maybe_returns, self.unflaggable = {}, {}, set()
         self.parts, self.record = {}, True
+        self.known = {}   # id(node) -> (node, its effects, its `_conditional_bindings`):
+        #                   a loop's nodes are analysed again until its fixed point
 
     def block(self, stmts, state):
         for stmt in stmts:
@@ -197,8 +199,11 @@ class _Flow:
 
     def simple(self, node, stmt, state):
         """The writes of `node` (part of `stmt`), then its rebindings."""
-        written, rebound = self.effects(node)
-        maybe_bound = _conditional_bindings(node)
+        known = self.known.get(id(node))
+        if known is None:
+            known = self.known[id(node)] = (node, self.effects(node),
+                                            _conditional_bindings(node))
+        _, (written, rebound), maybe_bound = known
         for name, sure in self.arrays_written(written, state):
             if sure is not None:   # (through a view taken of the caller's array)
                 self.written.add(name)

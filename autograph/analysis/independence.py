@@ -139,10 +139,12 @@ class _Analysis:
     def loop(self, node, prefix):
         written = tuple(sorted(_written_arrays(node.body)))
         loop_vars = prefix + (getattr(node.target, 'id', None),)
-        reductions = tuple((name, kind) for name, kind in accumulators(node.body, self).items()
-                           if name not in written + loop_vars and name not in self.declared)
         try:
-            self._header(node)
+            self._header(node)   # (first: a loop it rejects needs no accumulators)
+            reductions = tuple((name, kind) for name, kind
+                               in accumulators(node.body, self).items()
+                               if name not in written + loop_vars
+                               and name not in self.declared)
             if not written and not reductions:
                 raise _Dependent('it writes no array items')
             _Body(self, loop_vars, set(written)).block(node.body)

@@ -82,6 +82,11 @@ class Mutation:
         self._order = 0
         self.assignments = []   # every `=` statement, nested functions' too
         self._visit(function, 0, None, None)
+        facts = [entry[1] for entry in self._facts.values()]
+        # (what any query can find, for callers that skip asking where nothing is found)
+        self.any_attributes = any(f.attributes for f in facts)
+        self.call_receivers = {(name, through_ag) for f in facts
+                               for _, _, (name, _, through_ag) in f.calls}
 
     # --- queries ------------------------------------------------------------------------
 

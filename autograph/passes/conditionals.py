@@ -20,6 +20,7 @@ import ast
 
 from autograph import templates
 from autograph.analysis.effects import pure
+from autograph.analysis.walk import children
 from autograph.passes.base import SCOPES, contains, may_hold
 from autograph.runtime.protocol import RETURN_VALUE
 
@@ -102,10 +103,10 @@ class Conditionals:
         outs = [] if returns else self.ordered(writes & self.live_after(node))
         bodies = [link.body for link in links] + [links[-1].orelse]
         params = self.ordered(self.flow.branches_live_in(node, bodies, writes, frozenset(outs)))
-        tested = tested_for_none(node.test, self.ctx.ag) if len(links) == 1 else ()
+        tested = (tested_for_none(node.test, self.ctx.ag) & self.flow.defined_in[node]
+                  - set(params) - set(shared)) if len(links) == 1 else ()
         if tested:   # (the bodies walked only then; a free variable is not narrowed)
-            params += self.ordered(tested & self.flow.defined_in[node] & _read(bodies)
-                                   - set(params) - set(shared))
+            params += self.ordered(_read(bodies, tested))
         pending = set(params) - self.flow.defined_in[node]
         return shared, returns, outs, params, pending, self.fields(node.body + node.orelse)
 
@@ -191,7 +192,10 @@ def tested_for_none(test, ag):
     is surely not None gets its value as a parameter (runtime.operators.conditionals
     narrows an optional one; passes.expressions does so for `x if y is not None else z`)."""
     found = {test.id} if isinstance(test, ast.Name) else set()
-    for node in ast.walk(test):
+    stack = [test]
+    while stack:
+        node = stack.pop()
+        stack += children(node)
         if _calls(node, ag, ('and_', 'not_')) and isinstance(node.args[0], ast.Name):
             found.add(node.args[0].id)
         pair = node.args if _calls(node, ag, ('is_', 'is_not')) else (
@@ -214,7 +218,14 @@ def _calls(node, ag, names):
         and node.func.attr in names and bool(node.args)
 
 
-def _read(blocks):
-    """The names read in `blocks`."""
-    return {node.id for block in blocks for stmt in block for node in ast.walk(stmt)
-            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)}
+def _read(blocks, names):
+    """Those of `names` read in `blocks` (the walk stops once all of them are found)."""
+    found, stack = set(), [stmt for block in blocks for stmt in block]
+    while stack and len(found) < len(names):
+        node = stack.pop()
+        if node.__class__ is ast.Name:
+            if node.id in names and node.ctx.__class__ is ast.Load:
+                found.add(node.id)
+        else:
+            stack += children(node)
+    return found

@@ -29,7 +29,7 @@ import ast
 
 from autograph import templates
 from autograph.analysis import walk
-from autograph.passes.base import ScopeTransformer, may_hold
+from autograph.passes.base import ScopeTransformer, may_hold, scope_statements
 from autograph.passes.conditionals import tested_for_none
 
 _SEQUENCES = (ast.List, ast.Tuple, ast.ListComp)
@@ -47,7 +47,7 @@ class _Expressions(ScopeTransformer):
         if not isinstance(node, ast.Name):
             return False
         if self.sequences is None:
-            self.sequences = _sequence_names(self.root)
+            self.sequences = _sequence_names(self.root, may_hold(self.ctx, ast.NamedExpr))
         return node.id in self.sequences or self.ctx.resolver.holds_sequence(node.id)
 
     def _call(self, op, args, origin):
@@ -138,22 +138,32 @@ _OPERATOR_TEXT = {ast.Lt: '<', ast.LtE: '<=', ast.Gt: '>', ast.GtE: '>=', ast.Eq
                   ast.NotIn: 'not in'}
 
 
-def _sequence_names(function):
+def _sequence_names(function, walrus=True):
     """The names that `function`'s own code binds to a list or tuple display somewhere
-    (`state = [i, j]`, `state = START = (0, 0)`): nested functions are their own scopes."""
+    (`state = [i, j]`, `state = START = (0, 0)`): nested functions are their own scopes.
+    (`walrus` false: the function has no `:=`, so only its statements can bind them.)"""
     names = set()
+    if not walrus:
+        for node in scope_statements(function):
+            _add_display_binding(node, names)
+        return names
     stack = [function]
     while stack:
         node = stack.pop()
-        if isinstance(node, ast.Assign) and isinstance(node.value, _SEQUENCES):
-            names.update(t.id for t in node.targets if isinstance(t, ast.Name))
-        elif isinstance(node, (ast.AnnAssign, ast.NamedExpr)) and isinstance(
-                node.value, _SEQUENCES) and isinstance(node.target, ast.Name):
-            names.add(node.target.id)
+        _add_display_binding(node, names)
         stack += [child for child in walk.children(node)
                   if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef,
                                             ast.Lambda, ast.ClassDef))]
     return names
+
+
+def _add_display_binding(node, names):
+    """Add to `names` the names `node` binds to a list or tuple display."""
+    if isinstance(node, ast.Assign) and isinstance(node.value, _SEQUENCES):
+        names.update(t.id for t in node.targets if isinstance(t, ast.Name))
+    elif isinstance(node, (ast.AnnAssign, ast.NamedExpr)) and isinstance(
+            node.value, _SEQUENCES) and isinstance(node.target, ast.Name):
+        names.add(node.target.id)
 
 
 def _assigns(test):

@@ -134,6 +134,8 @@ class Loops:
         (analysis.overwritten): no code sees their values after the loop, so a staged
         loop whose body assigns them before reading them need not carry them with their
         types before it (runtime.staging.carry)."""
+        if not self.mutation.any_attributes:
+            return []
         ag, after = self.ctx.ag, self.after.get(node, ())
         labels = [label for label, (holder, attr)
                   in self.mutation.assigned_attributes(node.body).items()

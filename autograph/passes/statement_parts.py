@@ -74,7 +74,8 @@ class StatementParts:
     def fields(self, stmts):
         """`fields=lambda: {'self.count': (self, 'count')}`: the attributes `stmts` assign,
         carried as state when the statement is staged (see runtime/state/mutation.py)."""
-        attributes = self.mutation.assigned_attributes(stmts)
+        attributes = (self.mutation.assigned_attributes(stmts)
+                      if self.mutation.any_attributes else {})
         calls = self.method_calls(stmts)
         if not attributes and not calls:
             return []
@@ -93,6 +94,9 @@ class StatementParts:
         object they do not rebind: the method may assign `obj`'s attributes (see
         runtime/state/method_state.py)."""
         found = []
+        if not any(name in self.user_objects or (through_ag and name in self.locals)
+                   for name, through_ag in self.mutation.call_receivers):
+            return found   # (none in the function: none in `stmts`)
         skip = self.mutation.rebound(stmts)
         for name, attr, through_ag in self.mutation.attribute_calls(stmts):
             known = name in self.user_objects or (through_ag and name in self.locals)

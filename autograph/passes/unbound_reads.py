@@ -47,11 +47,15 @@ def transform(function, ctx):
 
 def _unbound_after_statements(function, flow):
     """The names that an `if`/`while`/`for` may leave unbound while code after it reads
-    them, and the names a `del` (or an `except ... as`) unbinds."""
+    them, and the names a `del` (or an `except ... as`) unbinds. (Where its test or
+    iterable writes nothing, the statement's own activity, which passes.control_flow asks
+    for too, says what its blocks write.)"""
     names = set()
     for node in scope_statements(function):
         if isinstance(node, (ast.If, ast.While, ast.For)) and node in flow.defined_in:
-            writes = flow.activity(node.body + node.orelse).writes
+            head = node.iter if isinstance(node, ast.For) else node.test
+            writes = (flow.activity(node.body + node.orelse) if flow.activity(head).writes
+                      else flow.activity(node)).writes
             if isinstance(node, ast.For):
                 writes |= flow.activity(node.target).writes
             live = flow.loop_head.get(node) or flow.live_out.get(node, frozenset())

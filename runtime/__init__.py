@@ -27,7 +27,9 @@ from .python.py_builtins import bool_ as bool
 from .python.py_builtins import complex_ as complex
 from .python.py_builtins import check_field
 from .python.py_builtins import float_ as float
+from .state.attributes import delattr_ as delattr
 from .python.py_builtins import getattr_ as getattr
+from .state.attributes import setattr_ as setattr
 from .python.py_builtins import hasattr_ as hasattr
 from .python.py_builtins import in_
 from .python.equality import eq, ne
@@ -54,14 +56,14 @@ __all__ = ['Undefined', 'alias', 'all', 'and_', 'any', 'assert_', 'bool', 'call'
            'caused', 'check_defined', 'check_field', 'compare', 'complex', 'comprehension_test', 'emit',
            'enumerate', 'eq',
            'filter',
-           'float', 'for_stmt', 'format', 'getattr', 'getitem', 'given', 'hasattr', 'getslice', 'handlers', 'if_chain',
+           'delattr', 'float', 'for_stmt', 'format', 'getattr', 'getitem', 'given', 'hasattr', 'getslice', 'handlers', 'if_chain',
            'if_exp', 'if_exp_chain', 'if_stmt', 'in_', 'int', 'item', 'is_', 'is_not', 'keep',
            'kept_item',
            'len', 'max',
            'message', 'message_percent', 'method_fields', 'min', 'ne', 'not_', 'or_', 'pow',
            'python_subject', 'raise_', 'raise_if', 'range', 'read_view', 'repeat', 'repr',
            'reraise',
-           'selection', 'setitem', 'setitems', 'sorted',
+           'selection', 'setattr', 'setitem', 'setitems', 'sorted',
            'span', 'static', 'str', 'sum', 'text', 'update_item', 'view', 'while_stmt', 'window',
            'windows', 'write_view', 'written', 'zip']
 

@@ -380,9 +380,12 @@ def test_a_new_attribute_retraces():
     def read(x):
         return x + getattr(thing, 'bias', 0.0)
     same(read(jnp.float32(1.0)), 1.0)
-    thing.bias = jnp.float32(2.0)
-    same(read(jnp.float32(1.0)), 1.0)   # `bias` is not a name the code reads: not state
+    thing.bias = jnp.float32(2.0)   # (read by a name the code computes: every attribute
+    same(read(jnp.float32(1.0)), 3.0)   # of `thing` is state, see StateFinder.dynamic)
+    thing.bias = jnp.float32(4.0)
+    same(read(jnp.float32(1.0)), 5.0)
     thing.__dict__.pop('bias')
+    same(read(jnp.float32(1.0)), 1.0)
 
     @autograph.convert
     def read2(x):

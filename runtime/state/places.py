@@ -211,6 +211,9 @@ class _Once:
         return self.names
 
 
+_DYNAMIC_ACCESS = frozenset({'getattr', 'setattr', 'delattr', 'hasattr', 'vars', '__dict__'})
+
+
 class StateFinder:
     """The places a Function's state lives in (see the module docstring). The names and
     global namespaces grow as tracing finds the functions it calls; they are kept for
@@ -299,7 +302,7 @@ class StateFinder:
             attributes = vars(holder)
             if self._add_properties(holder, names):
                 names = self.sorted_names()
-            for name in names:
+            for name in (sorted(set(names) | set(attributes)) if self.dynamic else names):
                 if name in attributes:
                     found.add(f'{label}.{name}', attributes[name],
                               lambda lb=f'{label}.{name}', h=holder, n=name:
@@ -327,6 +330,13 @@ class StateFinder:
                 pending += [vars(kind)[name] for name in code_names(getter.__code__)
                             if isinstance(vars(kind).get(name), types.FunctionType)]
         return added
+
+    @property
+    def dynamic(self):
+        """Whether the code reaches attributes by names it computes (`getattr(p, k)`,
+        `setattr`, `vars(p)`, `p.__dict__`): then every attribute of the objects found is
+        a place, not only those the code names."""
+        return not _DYNAMIC_ACCESS.isdisjoint(self.names)
 
     @property
     def version(self):

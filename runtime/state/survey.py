@@ -46,7 +46,8 @@ class Survey:
         names it used."""
         self._seen, self.version = finder.seen_codes, finder.version
         self._logs = logs
-        self.ok, self.holders = True, bool(visited)
+        self.ok, self.holders = not finder.dynamic, bool(visited)   # (`StateFinder.dynamic`:
+        #                             the attributes an object has decide: found again)
         names = tuple(finder.sorted_names())
         self._reads = []   # (globals, or a weak reference to an object, checks): the
         #                    types to check (see `_types`), and the code by identity

@@ -324,12 +324,24 @@ def test_return_in_nested_ifs_and_dead_code():
 
 def test_unconvertible_construct_is_a_conversion_error_with_location():
     def f(n):
-        while (n := n - 1) > 0:
-            pass
-        return n
+        total = 0
+        for i in range(n):
+            total = yield i
+        return total
     with pytest.raises(autograph.ConversionError) as info:
         autograph.to_code(f)
-    assert site(f, "while (n :=") in str(info.value)
+    assert site(f, "total = yield i") in str(info.value)
+
+
+def test_an_assignment_expression_in_a_while_test_is_pythons():
+    def f(n):
+        k = 0
+        while (n := n - 1) > 0:
+            k += n
+        return n, k
+    for n in (5, 0):
+        assert autograph.convert(f)(n) == f(n)
+        assert_same(autograph.convert(f)(jnp.int32(n)), f(n))
 
 
 # --- match ------------------------------------------------------------------------------

@@ -11,7 +11,8 @@ in converted code; JAX's errors for a traced array given to Python code that nee
 value (`np.asarray(x)`, `x.tolist()`, `jnp.zeros(n)` with a traced `n`), raised on a
 converted line of the user's, become a `TracedValueNeeded` naming that line and the fix; JAX's error for `jax.jvp` through a
 reverse-differentiable staged loop gains a note with the fix. The caller re-raises the
-result `from` its cause, so a user's `raise ... from` keeps its cause.
+result (`raise_user_facing`): the user's own exception as Python chains it, any other
+`from` its cause, so a user's `raise ... from` keeps its cause.
 """
 import linecache
 import os
@@ -63,6 +64,18 @@ def user_facing(error):
         if location is not None:
             return _boolean_mask(error, location)
     return loop_autodiff.explain(error)
+
+
+def raise_user_facing(error):
+    """Raise `user_facing(error)` from the handler of `error`. An exception the user's code
+    raised itself keeps Python's chaining (`__cause__`, `__context__`,
+    `__suppress_context__`: `raise E` in an `except` shows the handled exception as its
+    context, `raise E from C` shows C); one made in place of `error` keeps the user's
+    `raise ... from` cause and hides the internal `error`."""
+    user = user_facing(error)
+    if user is error and not isinstance(error, AutographError):
+        raise user
+    raise user from user.__cause__
 
 
 def _escaped(error):

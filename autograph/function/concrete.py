@@ -19,7 +19,7 @@ import functools
 import jax
 import numpy as np
 
-from autograph.errors import user_facing
+from autograph.errors import raise_user_facing
 from autograph.runtime.checks import check_outcomes
 from autograph.function.keys import (STATE, ArrayKey, ObjectKey, ValueKey, call_key, leaf_key,
                                      leaf_names, parameter_names, static_part,
@@ -71,8 +71,7 @@ class ConcreteFunction:
                 raise self._incompatible(key)
             return self.function._state.written_back(self.call_leaves(leaves), args, kwargs)
         except Exception as error:
-            user = user_facing(error)
-            raise user from user.__cause__
+            raise_user_facing(error)
 
     def _pin(self, args, kwargs):
         """The call's arguments bound to the parameters; a Python argument left out takes

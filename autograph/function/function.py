@@ -33,7 +33,7 @@ import weakref
 import jax
 
 from autograph.conversion import converted_callable
-from autograph.errors import user_facing
+from autograph.errors import raise_user_facing
 from autograph.function.concrete import ConcreteFunction, check_signature, named
 from autograph.function.calls import MISS, CallCache
 from autograph.function.keys import (RETRACE_WINDOW, STATE, ObjectKey, call_key,
@@ -188,8 +188,7 @@ class Function:
                 return given_back(self._run_unjitted(args, kwargs), self.python_function)
             return again_if_log_read(self._call, args, kwargs)
         except Exception as error:
-            user = user_facing(error)
-            raise user from user.__cause__   # (the user's `raise ... from` cause is kept)
+            raise_user_facing(error)
 
     def _call(self, args, kwargs):
         """A jitted call: a cached one (`calls`) once its arguments are bound, else the

@@ -10,13 +10,18 @@
 
 Value patterns compare with `==`, `None`/`True`/`False` with `is`, as `match` does; a
 capture (`case n:`, `... as n`) assigns the subject when its case is taken (a guard reads
-the subject in its place). A subject that is not a plain name is evaluated once, into a
-variable. On Python values the chain does what the `match` did.
+the subject in its place), or, when the case has a guard, as soon as its pattern matches:
+Python binds it before the guard runs, and it stays bound when the guard fails. A
+subject that is not a plain name is evaluated once, into a variable. On Python values
+the chain does what the `match` did.
 
 Class, sequence and mapping patterns test a value's Python structure: such a `match`
 stays as written, its subject wrapped in `ag.python_subject(...)`, which raises a
 ControlFlowError naming the line when the subject is traced; the statements in its cases
-are converted like those of any other block.
+are converted like those of any other block. A guard of such a case may still be traced
+(`case Point(x, y) if x > y:` on a Point of arrays): the `match` is split at the first
+guarded case, the guard becomes an `if`, and a flag tells whether the cases after it run
+(`_split_at_guard`).
 """
 import ast
 
@@ -51,32 +56,85 @@ def _lower(stmts, ctx):
 
 
 def _lower_match(node, ctx):
-    if not all(_is_value_pattern(case.pattern) for case in node.cases):
+    structural = not all(_is_value_pattern(case.pattern) for case in node.cases)
+    guarded = [i for i, case in enumerate(node.cases) if case.guard is not None]
+    if structural and not guarded:
         node.subject = ast.copy_location(ast.Call(
             func=ctx.runtime('python_subject'), args=[node.subject], keywords=[]), node.subject)
         return [node]
-    prefix = []
-    subject = node.subject
-    if not isinstance(subject, ast.Name):
-        name = ctx.namer.new('subject')
-        prefix = templates.set_origin(
-            templates.statements('name = subject', name=name, subject=subject), node)
-        subject = templates.name(name)
+    prefix, subject = _subject_name(node, ctx)
+    if structural:
+        return prefix + _split_at_guard(node, subject, guarded[0], ctx)
     chain = None
     for case in reversed(node.cases):
         test, binds = _test(case.pattern, subject)
+        captures = templates.set_origin([ast.Assign(
+            targets=[templates.name(b, ast.Store())], value=templates.name(subject.id),
+            type_comment=None) for b in binds], case.pattern)
+        before = []
         if case.guard is not None:
             guard = _Substitute(binds, subject.id).visit(case.guard)
+            if captures:   # (Python binds them when the pattern matches, guard or not)
+                before = captures if test is None else templates.set_origin(
+                    [ast.If(test=test, body=captures, orelse=[])], case.pattern)
+                captures = []
             test = guard if test is None else ast.BoolOp(op=ast.And(), values=[test, guard])
-        body = [ast.Assign(targets=[templates.name(b, ast.Store())], value=templates.name(
-            subject.id), type_comment=None) for b in binds] + case.body
-        templates.set_origin(body[:len(binds)], case.pattern)
+        body = captures + case.body
         if test is None:     # always matches: what follows can never run
             chain = body
             continue
         branch = ast.If(test=test, body=body, orelse=chain or [])
-        chain = templates.set_origin([branch], case.pattern)
+        chain = before + templates.set_origin([branch], case.pattern)
     return prefix + (chain or [])
+
+
+def _subject_name(node, ctx):
+    """(statements that evaluate the subject once, the Name that holds it)."""
+    if isinstance(node.subject, ast.Name):
+        return [], node.subject
+    name = ctx.namer.new('subject')
+    prefix = templates.set_origin(
+        templates.statements('name = subject', name=name, subject=node.subject), node)
+    return prefix, templates.name(name)
+
+
+def _split_at_guard(node, subject, first, ctx):
+    """A structural `match` whose case `first` has a guard, which may be traced:
+
+        matched = False
+        match subject:                        # the cases up to `first`, each
+            case P:                           # recording that it was taken
+                matched = True
+                ...
+            case Q:
+                if guard:
+                    matched = True
+                    ...
+        if not matched:
+            match subject: ...                # the cases after `first`, lowered again
+
+    The patterns test Python structure (the match stays Python); the guard becomes an
+    `if`, staged when traced. Names a failed case bound stay bound, as in Python."""
+    flag = ctx.namer.new('matched')
+    ctx.census = ctx.census.adding(flag, ast.If, ast.UnaryOp, ast.Not, ast.Assign)
+    cases = node.cases[:first + 1]
+    for case in cases:
+        mark = templates.set_origin(templates.statements('flag = True', flag=flag), case.pattern)
+        case.body = mark + case.body
+    guarded = cases[-1]
+    guarded.body = templates.set_origin(
+        [ast.If(test=guarded.guard, body=guarded.body, orelse=[])], guarded.guard)
+    guarded.guard = None
+    head = ast.Match(subject=ast.Call(func=ctx.runtime('python_subject'),
+                                      args=[subject], keywords=[]), cases=cases)
+    out = templates.statements('flag = False', flag=flag) + [head]
+    rest = node.cases[first + 1:]
+    if rest:
+        tail = _lower_match(ast.copy_location(
+            ast.Match(subject=templates.name(subject.id), cases=rest), rest[0].pattern), ctx)
+        out.append(ast.If(test=ast.UnaryOp(op=ast.Not(), operand=templates.name(flag)),
+                          body=tail, orelse=[]))
+    return templates.set_origin(out, node)
 
 
 def _is_value_pattern(pattern):

@@ -116,7 +116,8 @@ def raise_if(cond, make, args=()):
         if traced or staged_depth() > scope.depth:
             handlers.report(scope, _made_now(make, args), here(), traced)
             return
-        raise _made_now(make, args)  # caught by the user's `except` while tracing
+        # caught by the user's `except` while tracing: its handler reads the real values
+        raise _instance(make(*args))
     if not traced:
         if staged_depth() == 0:
             raise _made_now(make, args)

@@ -78,3 +78,20 @@ def test_under_the_callers_jit_the_values_are_pythons():
     got = jax.jit(lambda g: autograph.convert(update, jit=False)(fresh(), g, 0.1))(
         jnp.float32(1.0))
     assert_same(got, expected)
+
+
+class Box:
+    pass
+
+
+def test_an_attribute_a_computed_name_creates_is_given_back():
+    box, python_box = Box(), Box()
+
+    def make(b, x):
+        setattr(b, 'val' + 'ue', x + 1)
+        return x
+    converted = autograph.convert(make)
+    for x in (1.0, 2.0):   # (the second call runs the compiled program)
+        converted(box, jnp.float32(x))
+        make(python_box, jnp.float32(x))
+        assert_same(box.value, python_box.value)

@@ -23,7 +23,7 @@ from autograph.runtime.state.installed import Installed, snapshot, write
 from autograph.runtime.state.logs import Logs
 from autograph.runtime.state.arguments import argument_places
 from autograph.runtime.state.kinds import Contents, leaf_kind
-from autograph.runtime.state.places import MISSING, StateFinder
+from autograph.runtime.state.places import MISSING, StateFinder, attribute
 from autograph.runtime.state.survey import Survey
 
 
@@ -38,6 +38,7 @@ class CallState:
         self._traced_code = {}   # label -> the code traces first found there (`code_key`)
         self._trace_effects = set()   # labels of containers traces change (`traced_contents`)
         self._in_place, self._rebound = set(), set()   # labels of NumPy arrays (`in_place`)
+        self.shown = {}   # label -> an attribute set by a computed name (`Tracing.on_call`)
 
     def finder(self):
         if self._finder is None:
@@ -175,8 +176,8 @@ class CallState:
             changed = {label: given_back(value, fn, label)
                        for label, value in given_back_fields(changed, fn).items()}
             if places is None or not write(places, changed, True, self._in_place):
-                write(self.places(args, kwargs, potential=True), changed, False,
-                      self._in_place)
+                write(self.places(args, kwargs, potential=True)
+                      + list(self.shown.values()), changed, False, self._in_place)
         if logged:
             if places is None or not {p.label for p in places if p.log} >= set(logged):
                 places = self.places(args, kwargs)
@@ -260,7 +261,7 @@ class Tracing:
         staged statement is about to carry. LogRead where the function reads a log,
         NumpyFoundLate where it reaches NumPy state the trace did not install."""
         if fn is None:
-            self.installed.add(places)
+            self.installed.add(self._labelled(places))
             return
         self.functions.append(fn)
         if not self.state.finder().add_function(fn):
@@ -280,6 +281,29 @@ class Tracing:
                                  f'the trace did not give traced values: call again')
         self.logs.add([place for place in found if place.log])
         self.installed.add([place for place in found if not place.log])
+
+    def _labelled(self, places):
+        """`places` (a staged statement's, or an attribute `ag.setattr` shows), each
+        attribute of an object the Function's state holds labelled as its finder labels
+        it, and kept (`CallState.shown`) to be given back after each call; one of an
+        object the state does not hold (made by the trace) is none of the Function's."""
+        known, holders, out = {place.key for place in self.installed.places}, None, []
+        for place in places:
+            if place.key[0] != 'attribute' or place.key in known:
+                out.append(place)
+                continue
+            if holders is None:
+                visited = []
+                self.state.finder().find(self.roots, True, self.state.log_names,
+                                         visited=visited)
+                holders = {id(obj): (label, obj) for label, obj, _ in visited}
+            label, holder = holders.get(place.key[1], (None, None))
+            if label is not None:
+                name = place.key[2]
+                place = attribute(f'{label}.{name}', holder, name)
+                self.state.shown.setdefault(place.label, place)
+                out.append(place)
+        return out
 
     def outputs(self, result, fn, written=None):
         """(result, {label: new value}, {label: items logged}), as the compiled program

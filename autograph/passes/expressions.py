@@ -143,6 +143,8 @@ def _sequence_names(function, walrus=True):
     (`state = [i, j]`, `state = START = (0, 0)`): nested functions are their own scopes.
     (`walrus` false: the function has no `:=`, so only its statements can bind them.)"""
     names = set()
+    if not walrus and isinstance(function, ast.Lambda):
+        return names   # (a lambda binds nothing but its parameters and by `:=`)
     if not walrus:
         for node in scope_statements(function):
             _add_display_binding(node, names)

@@ -20,14 +20,19 @@ global, an object's attribute (of an object given, or of a module-level object),
 given, or items of an array given (some return early after writing, or call another
 helper that writes); some write a list of numbers at an index that may be traced, or
 append to a global list they never read (a log); each program is called twice, plain and
-converted, and the state the two calls leave must match too.
+converted, and the state the two calls leave must match too. About four programs in ten
+also write items of a module global or closure variable with no `global` statement, or
+read globals and an object argument that the harness changes between three calls (see
+tests/fuzz_state.py; `--outer-state-only` runs only those).
 
-Every program is valid Python, so the converted run must give Python's values. Two kinds
-of failure are counted: a *mismatch* (a different value, or a crash that is not one of
-autograph's own errors) is a bug; a *named error* (ControlFlowError or ConversionError on
-a valid program) is a limitation of staging that must be rare and explained.
+Every program is valid Python, so the converted run must give Python's values. Three
+kinds of failure are counted: a *mismatch* (a different value) and a *raw error* (a crash
+that is not one of autograph's own errors) are bugs; a *named error* (ControlFlowError or
+ConversionError on a valid program) is a limitation of staging that must be rare and
+explained.
 
     python -m tests.fuzzer --programs 2000 [--seed 0] [--jobs 2] [--x64] [--no-scopes]
+                           [--outer-state-only]
 
 With --x64 the programs run with jax_enable_x64: the inputs stay 32-bit, the Python
 numbers in the programs become weakly typed 64-bit values, as in JAX.
@@ -43,6 +48,8 @@ import traceback
 
 import jax.numpy as jnp
 import numpy as np
+
+from tests.fuzz_state import Harness, OuterShapes, in_factory, module_text
 
 HELPERS = '''
 def helper(p, q):
@@ -361,7 +368,7 @@ class ScopeFeatures:
             self.gen.emit(depth, f'a = a + peek_{target}()')
 
 
-class ProgramGenerator(StateGenerators):
+class ProgramGenerator(StateGenerators, OuterShapes):
     def __init__(self, seed, scopes=False):
         self.rng = random.Random(seed)
         self.lines = []
@@ -377,6 +384,7 @@ class ProgramGenerator(StateGenerators):
         self.view_count = 0
         self.keys = random.Random(seed * 7919 + 5)   # dict keys set in loops (own stream)
         self.key_names = []
+        self.init_outer_shapes(seed)   # (see tests/fuzz_state.py: streams of their own)
 
     def emit(self, depth, text):
         self.lines.append('    ' * depth + text)
@@ -462,6 +470,7 @@ class ProgramGenerator(StateGenerators):
             pass
         else:
             self.assign(depth)
+        self.outer_shapes(depth)
 
     def return_statement(self):
         return self.rng.choice(['return a, b, k', 'return a + 1.0, b, k - 1',
@@ -547,16 +556,18 @@ class ProgramGenerator(StateGenerators):
         self.scopes.after_loop(depth, target)
 
     def program(self, name):
-        self.emit(0, f'def {name}(x, n, v):')
+        self.emit(0, f'def {name}({self.parameters()}):')
         self.emit(1, 'a = x')
         self.emit(1, 'b = jnp.sum(v) * 0.5')
         self.emit(1, 'k = 1')
         self.emit(1, f'flag = {self.rng.choice(["True", "False"])}')
         self.state_prologue()
+        self.outer_prologue()
         if self.scopes.enabled:
             self.scopes.prelude()
         self.block(1, nesting=3, size=self.rng.randint(2, 4))
         self.state_epilogue()
+        self.outer_epilogue()
         self.emit(1, 'return a, b, k')
         return '\n'.join(self.lines) + '\n'
 
@@ -564,12 +575,23 @@ class ProgramGenerator(StateGenerators):
 def make_program(seed, scopes=True):
     """(source, function) of the program for `seed`."""
     name = f'program_{seed}'
-    source = 'import jax.numpy as jnp\n' + HELPERS + '\n\n' + ProgramGenerator(seed, scopes).program(name)
+    gen = ProgramGenerator(seed, scopes)
+    program = gen.program(name)
+    if gen.outer_closure:   # the outer containers as closure variables of a factory
+        program = in_factory(name, program)
+    source = ('import jax.numpy as jnp\n' + HELPERS
+              + module_text(gen.outer_on, gen.outer_closure, gen.between_on) + '\n\n' + program)
     file = f'<autograph fuzz {seed}>'
     linecache.cache[file] = (len(source), None, source.splitlines(True), file)
     namespace = {'__name__': f'fuzz_{seed}'}
     exec(compile(source, file, 'exec'), namespace)
     return source, namespace[name]
+
+
+def has_outer_state(seed):
+    """Whether the program for `seed` has one of the shapes of tests/fuzz_state.py."""
+    gen = ProgramGenerator(seed)
+    return gen.outer_on or gen.between_on
 
 
 def inputs_for(seed):
@@ -578,43 +600,54 @@ def inputs_for(seed):
             jnp.asarray(rng.normal(size=4), dtype=jnp.float32))
 
 
-MISMATCH, NAMED_ERROR = 'mismatch', 'named error'
+MISMATCH, NAMED_ERROR, RAW_ERROR = 'mismatch', 'named error', 'raw error'
 
 
 def run_one(seed, scopes=True):
-    """None when plain and converted agree, else (MISMATCH or NAMED_ERROR, description)."""
+    """None when plain and converted agree, else (MISMATCH, NAMED_ERROR or RAW_ERROR: a
+    crash that is not one of autograph's own errors, a description)."""
     import autograph
     source, fn = make_program(seed, scopes)
     args = inputs_for(seed)
     x, n, v = args
     namespace = fn.__globals__
+    shapes = Harness(seed, namespace, fn.__name__)   # (see tests/fuzz_state.py)
 
     def reset():   # the state that outlives a call (see HELPERS)
         namespace['TOTAL'] = 0.0
         namespace['OBJ'] = namespace['Cell'](0.0, 0)
         namespace['LOG'].clear()
+        return shapes.reset()
 
-    def state():
+    def state(fn):
         log = namespace['LOG']
-        return namespace['TOTAL'], namespace['OBJ'].f, len(log), float(sum(log))
+        return (namespace['TOTAL'], namespace['OBJ'].f, len(log), float(sum(log))
+                ) + shapes.state(fn)
 
-    # Two calls each: the second sees what the first left (a global, an object).
-    reset()
-    expected = [fn(x, n, np.array(v)) for _ in range(2)]   # items assigned as on NumPy
-    expected.append(state())
-    reset()
+    def calls(fn, args):   # the second sees what the first left (a global, an object)
+        results = []
+        for i in range(shapes.calls):
+            if i:   # (some programs: state changed between the calls)
+                shapes.change(i - 1)
+            results.append(fn(*shapes.arguments(args)))
+        return results
+
+    fn = reset()
+    expected = calls(fn, (x, n, np.array(v)))   # items assigned as on NumPy
+    expected.append(state(fn))
+    fn = reset()
     try:
-        converted = autograph.convert(fn)
-        actual = [converted(*args) for _ in range(2)]
+        actual = calls(autograph.convert(fn), args)
     except (autograph.ControlFlowError, autograph.ConversionError):
         return NAMED_ERROR, (f'seed {seed}: a named error on a valid program\n{source}\n'
                              f'{traceback.format_exc()}')
     except Exception:
-        return MISMATCH, f'seed {seed}: converted run raised\n{source}\n{traceback.format_exc()}'
-    actual.append(state())
-    for e, a in zip(_leaves(expected), _leaves(actual)):
-        if not np.allclose(np.asarray(e), np.asarray(a), rtol=1e-4, atol=1e-5):
-            return MISMATCH, f'seed {seed}: expected {expected}, got {actual}\n{source}'
+        return RAW_ERROR, f'seed {seed}: converted run raised\n{source}\n{traceback.format_exc()}'
+    actual.append(state(fn))
+    if not all(np.shape(e) == np.shape(a) and np.allclose(np.asarray(e), np.asarray(a),
+                                                          rtol=1e-4, atol=1e-5)
+               for e, a in zip(_leaves(expected), _leaves(actual))):
+        return MISMATCH, f'seed {seed}: expected {expected}, got {actual}\n{source}'
     return None
 
 
@@ -630,11 +663,17 @@ def main(argv=None):
     parser.add_argument('--x64', action='store_true', help='run with jax_enable_x64')
     parser.add_argument('--no-scopes', dest='scopes', action='store_false',
                         help='leave out closures and global/nonlocal writes')
+    parser.add_argument('--outer-state-only', action='store_true',
+                        help='of the seeds, run only the programs with outer items or state '
+                             'changed between calls (tests/fuzz_state.py)')
     options = parser.parse_args(argv)
     if options.x64:
         os.environ['JAX_ENABLE_X64'] = '1'   # read by the worker processes as they start
-    counts = {MISMATCH: 0, NAMED_ERROR: 0}
+    counts = {MISMATCH: 0, NAMED_ERROR: 0, RAW_ERROR: 0}
     seeds = range(options.seed, options.seed + options.programs)
+    if options.outer_state_only:
+        seeds = [seed for seed in seeds if has_outer_state(seed)]
+        options.programs = len(seeds)
     run = functools.partial(run_one, scopes=options.scopes)
     with multiprocessing.get_context('spawn').Pool(options.jobs) as pool:
         for i, problem in enumerate(pool.imap(run, seeds)):
@@ -644,11 +683,13 @@ def main(argv=None):
                 print(f'{kind.upper()}: {text}', flush=True)
             if (i + 1) % 100 == 0:
                 print(f'{i + 1} programs, {counts[MISMATCH]} mismatches, '
-                      f'{counts[NAMED_ERROR]} named errors', flush=True)
+                      f'{counts[NAMED_ERROR]} named errors, {counts[RAW_ERROR]} raw errors',
+                      flush=True)
     passed = options.programs - sum(counts.values())
     print(f'fuzz: {options.programs} programs, {passed} passed, {counts[MISMATCH]} mismatches, '
-          f'{counts[NAMED_ERROR]} named errors on valid programs')
-    return 1 if counts[MISMATCH] else 0
+          f'{counts[RAW_ERROR]} raw errors, {counts[NAMED_ERROR]} named errors on valid '
+          f'programs')
+    return 1 if counts[MISMATCH] or counts[RAW_ERROR] else 0
 
 
 if __name__ == '__main__':

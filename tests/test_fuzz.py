@@ -40,3 +40,33 @@ def test_programs_use_object_state():
                       '_w = w[2:]', 'if a > b: w = w - 0.25'):   # (views after `w` rebound)
         assert construct in text, construct
     assert re.search(r'\n +t\d+ = .*\n(.*\n)*? {4}a = a \+ t\d+ \* 0\.1', text)
+
+
+# --- state outside the function (tests/fuzz_state.py) ----------------------------------
+
+@pytest.mark.parametrize('seed', [311, 204, 168])
+def test_outer_items_and_state_changed_between_calls(seed):
+    """Seeds with items of a global (311) or of a closure variable (204) written with no
+    `global` statement, and state the harness changes between three calls (all three)."""
+    assert run_one(seed) is None
+
+
+def test_programs_write_outer_items_and_read_state_changed_between_calls():
+    from tests.fuzz_state import Harness
+    sources = [make_program(seed)[0] for seed in range(200)]
+    text = '\n'.join(sources)
+    for construct in ('OA[k % 4] += ', "OD['s'] = OD['s']", "OD['t'] = ", 'OL[k % 3] += ',
+                      'OL.append(', 'OLOG.append(', 'put_outer(k, ', 'bump_outer(k, ',
+                      'def make_program_', 'in range(SIZES[0]):', 'in COEF:', "if CFG['on']:",
+                      'a = STEP(a)', 'b = b * SCALE', 'opts.gain', 'opts.total = opts.total',
+                      '(x, n, v, opts):'):
+        assert construct in text, construct
+    # writes in staged loops and under traced ifs, from the top level to the deepest
+    depths = {len(line) - len(line.lstrip()) for source in sources
+              for line in source.splitlines() if line.lstrip().startswith(('OA[', 'OL[k'))}
+    assert {4, 8, 12} <= depths
+    # the harness changes the state between calls only where the program reads it
+    _, fn = make_program(204)
+    shapes = Harness(204, fn.__globals__, fn.__name__)
+    assert shapes.calls == 3 and all(shapes.changes)
+    assert Harness(3, make_program(3)[1].__globals__, 'program_3').changes == [[]]

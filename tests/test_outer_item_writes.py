@@ -233,3 +233,92 @@ def test_the_suggested_jax_array_gives_pythons_values():
     np.testing.assert_allclose(autograph.convert(suggested)(jnp.asarray(2.0), 3),
                                numpy_buffer(2.0, 3))
     np.testing.assert_allclose(autograph.convert(numpy_buffer)(2.0, 3), numpy_buffer(2.0, 3))
+
+
+# --- a global dict given a key on some paths only, and written by a helper too ----------
+
+SEEN = {'s': 0.0}
+
+
+def add_seen(val):
+    SEEN['s'] = SEEN['s'] + val
+
+
+def add_seen_if_low(val):
+    if val > 0:
+        return 1.0
+    add_seen(val)
+    return 0.0
+
+
+def key_in_loop_then_helper(x, n):
+    i = 0
+    while i < n:
+        if n % 3 == 0:
+            return x
+        SEEN['t'] = x * 0.5
+        i += 1
+    add_seen(x)
+    return x
+
+
+def helper_then_key_in_branch(x, v):
+    for j in v:
+        if j > x:
+            add_seen_if_low(x - 0.5)
+            SEEN['t'] = x * 0.5
+    return x
+
+
+@pytest.mark.parametrize('fn, args, kind', [
+    (key_in_loop_then_helper, [(1.5, n) for n in range(5)], np.int32),
+    (helper_then_key_in_branch, [(x, [1.0, -2.0, 3.0, 0.25]) for x in (0.25, 0.75, 5.0)],
+     np.float32),
+])
+def test_a_key_on_some_paths_and_a_helpers_write_reach_the_global_dict(fn, args, kind):
+    """The dict holding a key that staged code set on some paths only (with its flag) is
+    state like the plain dict: a helper's write to it under a staged statement is carried
+    (was an EscapedTracer, or "changed in place on one path but replaced on another")."""
+    converted = autograph.convert(fn)
+    for x, second in args:
+        SEEN.clear()
+        SEEN['s'] = 0.0
+        want = fn(jnp.float32(x), np.asarray(second, dtype=kind)), dict(SEEN)
+        SEEN.clear()
+        SEEN['s'] = 0.0
+        got = converted(jnp.float32(x), jnp.asarray(second, dtype=kind))
+        np.testing.assert_allclose(got, want[0], rtol=1e-6)
+        assert SEEN.keys() == want[1].keys()
+        for key, value in want[1].items():
+            np.testing.assert_allclose(SEEN[key], value, rtol=1e-6)
+
+
+def _closure_after_return():
+    buffer, seen = np.zeros(4), {'s': 0.0}
+
+    def put(val):
+        buffer[1] = val
+        seen['s'] = seen['s'] + val
+
+    def after_return(x):
+        if x > 5.0:
+            return x
+        put(x)
+        return x + jnp.sum(buffer) + seen['s']
+    return after_return, buffer, seen
+
+
+@pytest.mark.parametrize('x', [1.0, 6.0])
+def test_a_closure_helper_writes_after_a_traced_return(x):
+    """The code after a `return` under a traced test is a staged branch that reads the
+    closure's array and dict itself; the helper it calls writes their items: carried
+    like a global's (was an EscapedTracer)."""
+    plain, want_buffer, want_seen = _closure_after_return()
+    want = plain(jnp.float32(x))
+    fn, _, _ = _closure_after_return()
+    got = autograph.convert(fn)(jnp.float32(x))
+    cells = {name: cell.cell_contents for name, cell in
+             zip(fn.__code__.co_freevars, fn.__closure__)}
+    np.testing.assert_allclose(got, want, rtol=1e-6)
+    np.testing.assert_allclose(np.asarray(cells['buffer']), want_buffer, rtol=1e-6)
+    np.testing.assert_allclose(cells['seen']['s'], want_seen['s'], rtol=1e-6)

@@ -10,6 +10,7 @@
 - logs.py: lists a converted Function only appends to, while it is traced (and what
   staged statements append to them).
 
-May import values, messages and the foundation (context, errors, origin, protocol);
+May import checks (a dict with keys on some paths only, checks.keys.Keyed, is state
+like a dict), values, messages and the foundation (context, errors, origin, protocol);
 used by staging (lists), operators (statements) and the `ag` namespace.
 """

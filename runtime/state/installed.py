@@ -5,6 +5,7 @@ import jax
 import numpy as np
 
 from .. import context
+from ..checks.keys import Keyed
 from ..values.maybe import Maybe
 from ..values.split import Undefined
 from .mutation import write_back
@@ -22,13 +23,15 @@ def snapshot(value):
         return [snapshot(v) for v in value]
     if type(value) is dict:
         return {k: snapshot(v) for k, v in value.items()}
+    if type(value) is Keyed:   # (a dict with keys on some paths only: its flags too)
+        return Keyed({k: snapshot(v) for k, v in dict.items(value)}, value.present)
     return value
 
 
 def contents(value):
     """What tells whether `value` changed: itself, or a container's structure and the
-    identities of its leaves."""
-    if type(value) in (list, dict):
+    identities of its leaves (a Keyed dict's flags among them)."""
+    if type(value) in (list, dict, Keyed):
         leaves, treedef = jax.tree_util.tree_flatten(value)
         return ('container', treedef, tuple(id(leaf) for leaf in leaves))
     return ('value', id(value))
@@ -42,7 +45,7 @@ def put(place, value, in_place=False):
         place.delete()
         return
     current = place.get()
-    if type(current) in (list, dict) and type(value) is type(current):
+    if type(current) in (list, dict, Keyed) and type(value) is type(current):
         write_back(current, value)
     elif in_place and type(current) is np.ndarray and current.flags.writeable \
             and np.shape(value) == current.shape:

@@ -7,6 +7,8 @@ import types
 import jax
 import numpy as np
 
+from ..checks.keys import Keyed
+
 SCALARS = (bool, int, float, complex, str, bytes, type(None))
 ARRAYS = (jax.Array, np.ndarray, np.generic)
 CODE = (types.ModuleType, types.FunctionType, types.BuiltinFunctionType, types.MethodType,
@@ -19,7 +21,7 @@ def is_data(value):
     what tracing adds to it stays, as tf.function's trace-time side effects do."""
     if is_leaf_data(value):
         return True
-    if type(value) in (list, tuple, dict):
+    if type(value) in _CONTAINERS:
         leaves = _items(value)
         return all(is_data(v) for v in leaves) and holds_arrays(value)
     return False
@@ -53,14 +55,18 @@ def is_pytree_leaf(value):
     return treedef.num_nodes == 1 and treedef.num_leaves == 1
 
 
+_CONTAINERS = (list, tuple, dict, Keyed)   # (Keyed: a dict whose staged code gave keys
+# on some paths only, runtime.checks.keys: state like the dict it stands for)
+
+
 def _items(value):
-    return list(value.values()) if type(value) is dict else list(value)
+    return list(dict.values(value)) if isinstance(value, dict) else list(value)
 
 
 def holds_arrays(value):
     if leaf_kind(value) == 'array':
         return True
-    return type(value) in (list, tuple, dict) and any(holds_arrays(v) for v in _items(value))
+    return type(value) in _CONTAINERS and any(holds_arrays(v) for v in _items(value))
 
 
 class Contents(tuple):

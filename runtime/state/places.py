@@ -219,15 +219,13 @@ class StateFinder:
     global namespaces grow as tracing finds the functions it calls; they are kept for
     the Function's later calls."""
 
-    def __init__(self, fn=None, skip_cells=()):
-        """`skip_cells`: closure cells that are not places (see `add_function`)."""
+    def __init__(self, fn=None):
         fn = getattr(fn, '__func__', fn)
         code = getattr(fn, '__code__', None)
         self.names = code_names(code) if code is not None else set()
         self.namespaces = []    # (label prefix, globals dict) of the functions it runs
         self.cells = {}         # label -> cell (its name, qualified for a callee's)
         self.seen_codes = set()
-        self.skipped = {id(cell) for cell in skip_cells}
         self._properties_seen = weakref.WeakKeyDictionary()   # class -> names seen for it
         self._names_sorted = None
         if code is not None:
@@ -246,7 +244,7 @@ class StateFinder:
             return False
         self.seen_codes.add(code)
         self.names |= code_names(code)
-        known = {id(cell) for cell in self.cells.values()} | self.skipped
+        known = {id(cell) for cell in self.cells.values()}
         for name, cell in zip(code.co_freevars, (fn.__closure__ or ()) if cells else ()):
             if id(cell) not in known:
                 self.cells[f'{fn.__qualname__}.{name}'] = cell

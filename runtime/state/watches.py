@@ -55,11 +55,9 @@ class Reach:
         self.mark = context.made_mark()
         self.roots = []
         self.containers = set()
-        own_cells = []   # (the statement's own variables in place: see runtime.state.nonlocals)
         for fn in functions:
             for name, cell in zip(getattr(getattr(fn, '__code__', None), 'co_freevars', ()),
                                   getattr(fn, '__closure__', None) or ()):
-                own_cells.append(cell)
                 try:
                     value = cell.cell_contents
                 except ValueError:
@@ -71,7 +69,10 @@ class Reach:
             for name in code_names(fn.__code__) if hasattr(fn, '__code__') else ():
                 if type(namespace.get(name)) in (list, dict):
                     self.containers.add(id(namespace[name]))
-        self.finder = StateFinder(None, skip_cells=own_cells)
+        # (the callees' cells that the branches name too are watched as well: a closure
+        # array the code after a traced `return` reads and a helper writes; the
+        # statement's own variables in place are left out by `Watch`, as carried)
+        self.finder = StateFinder(None)
 
     def found(self, target, call_args):
         new = self.finder.add_function(target, cells=True)

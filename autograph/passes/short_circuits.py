@@ -87,6 +87,9 @@ class _ShortCircuits(StatementRewriter):
             later = [expr.body, expr.orelse]
         else:
             return False
+        if any(isinstance(part, ast.NamedExpr) for part in later):
+            return False   # (a part that is `x := e`: a temporary given its value would be
+            #               a second name for what `x` holds; see passes.written_arguments)
         return not all(pure(value, self.ctx.resolver, self.ctx.ag) for value in later)
 
     def _has_effect(self, expr):

@@ -46,8 +46,11 @@ class Survey:
         names it used."""
         self._seen, self.version = finder.seen_codes, finder.version
         self._logs = logs
-        self.ok, self.holders = not finder.dynamic, bool(visited)   # (`StateFinder.dynamic`:
-        #                             the attributes an object has decide: found again)
+        self.ok, self.holders = True, bool(visited)
+        self._sizes = []   # (a weak reference to an object, its number of attributes):
+        #                    where the code names attributes by computed names (the
+        #                    finder's `dynamic`), all of an object's are read: one added
+        #                    since must make the survey fail
         names = tuple(finder.sorted_names())
         self._reads = []   # (globals, or a weak reference to an object, checks): the
         #                    types to check (see `_types`), and the code by identity
@@ -64,7 +67,12 @@ class Survey:
             if ref is None:
                 self.ok = False
                 return
-            self._add(ref, _read(vars(holder), names), names)
+            attributes = vars(holder)
+            read = names
+            if finder.dynamic:
+                read = tuple(sorted(set(names) | set(attributes)))
+                self._sizes.append((ref, len(attributes)))
+            self._add(ref, _read(attributes, read), read)
 
     def _add(self, source, values, names):
         """Check `values`, read under `names` from `source` (globals, or a weak reference
@@ -125,10 +133,14 @@ class Survey:
         ((name, type), ...), names absent, ((name, weak reference), ...))], a function
         that tells whether the rest holds, or None where there is none): what
         `holds` tests, for a caller that makes its own tests of the first three."""
-        rest = self._rest_holds if self._dicts or self._cells else None
+        rest = self._rest_holds if self._dicts or self._cells or self._sizes else None
         return self._seen, self.version, list(self._reads), rest
 
     def _rest_holds(self):
+        for ref, size in self._sizes:
+            holder = ref()
+            if holder is None or len(vars(holder)) != size:
+                return False
         for source, names, kinds, same, again in self._dicts:
             if type(source) is not dict:
                 source = source()

@@ -37,6 +37,12 @@ def check(fn, *args, **kwargs):
     return expected
 
 
+def check_ints(fn, *args):
+    """`check` of `fn` on Python ints and again on int32 JAX scalars."""
+    check(fn, *args)
+    check(fn, *[jnp.int32(a) for a in args])
+
+
 def counting(func):
     """`func` wrapped to count its calls in a one-item list, and that list (as SciPy's
     optimizers count them: `ncalls, f = _wrap_scalar_function(func, args)`)."""

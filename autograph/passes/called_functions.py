@@ -23,20 +23,34 @@ def call_resolver(function, ctx, scope=None):
     for node in defined_once(function):   # (in order: one may call those before it)
         local[node.name] = LocalFunction(parameters(node), _reported(node, ctx)
                                          or of_tree(node, resolve, ctx.ag))
-    hidden = set(scope.locals)
-    for outer in _enclosing(function, ctx):   # (a sibling `def` the function calls)
-        for node in defined_once(outer):
-            if node.name not in hidden and node.name not in local:
-                local[node.name] = LocalFunction(parameters(node), _reported(node, ctx)
-                                                 or of_tree(node, resolve, ctx.ag))
-        hidden |= scope_of(outer).locals
+    defs = {other.name for other in ctx.census.scopes if other is not function}
+    siblings = None
+
+    def sibling(name):   # (a `def` of a function it is nested in, found when first asked)
+        nonlocal siblings
+        if name not in defs:
+            return None
+        if siblings is None:
+            siblings = {}
+            siblings.update(_siblings(function, ctx, set(scope.locals) | set(local), resolve))
+        return siblings.get(name)
+    resolve.sibling = sibling
     return resolve
 
 
-def _enclosing(function, ctx):
-    """The functions of the tree that `function` is nested in, innermost first."""
-    return [scope for scope in ctx.census.scopes if scope is not function
-            and any(node is function for node in ast.walk(scope))]
+def _siblings(function, ctx, hidden, resolve):
+    """{name: LocalFunction} of the `def`s of the functions `function` is nested in
+    that its code can name (not hidden by a name bound in a function nearer to it)."""
+    found = {}
+    enclosing = [scope for scope in ctx.census.scopes if scope is not function
+                 and any(node is function for node in ast.walk(scope))]
+    for outer in enclosing:   # (innermost first)
+        for node in defined_once(outer):
+            if node.name not in hidden and node.name not in found:
+                found[node.name] = LocalFunction(parameters(node), _reported(node, ctx)
+                                                 or of_tree(node, resolve, ctx.ag))
+        hidden = hidden | scope_of(outer).locals
+    return found
 
 
 def names_writing_function(ctx):
@@ -91,8 +105,12 @@ def _resolver(ctx, local_names, local_functions):
     def resolve(name):
         if name in local_functions:
             return local_functions[name]
-        if globals_ is None or name in local_names:
+        if name in local_names:
             return None
+        found = resolve.sibling(name)
+        if found is not None or globals_ is None:
+            return found
         value = closure.get(name, globals_.get(name))
         return value if callable(value) and hasattr(value, '__code__') else None
+    resolve.sibling = lambda name: None   # (see `call_resolver`)
     return resolve

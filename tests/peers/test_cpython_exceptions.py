@@ -13,13 +13,7 @@ import jax.numpy as jnp
 import pytest
 
 import autograph
-from tests.helpers import check, site
-
-
-def both(fn, *args):
-    """`fn` on Python ints and on int32 JAX scalars, converted, against plain Python."""
-    check(fn, *args)
-    check(fn, *[jnp.int32(a) for a in args])
+from tests.helpers import check, check_ints, site
 
 
 def same_raise(fn, *args, error):
@@ -185,12 +179,12 @@ def test_except_as_unbinds_the_name():
 
 @pytest.mark.parametrize('x', [4])
 def test_except_as_leaves_the_name_when_nothing_raised(x):
-    both(name_bound_if_no_exception, x)
+    check_ints(name_bound_if_no_exception, x)
 
 
 @pytest.mark.parametrize('x', [4])
 def test_except_as_usable_inside_handler(x):
-    both(name_usable_inside_handler, x)
+    check_ints(name_usable_inside_handler, x)
 
 
 # --- raise, raise from, context ----------------------------------------------------------
@@ -301,7 +295,7 @@ def caught_raise(x):
 
 @pytest.mark.parametrize('x', [3])
 def test_raise_not_taken(x):
-    both(checked_sqrt, x)
+    check_ints(checked_sqrt, x)
 
 
 @pytest.mark.parametrize('make', [int, jnp.int32])
@@ -351,4 +345,4 @@ def handled_in_every_iteration(n):
 
 @pytest.mark.parametrize('n', [0, 4])
 def test_exception_raised_and_handled_in_each_iteration(n):
-    both(handled_in_every_iteration, n)
+    check_ints(handled_in_every_iteration, n)

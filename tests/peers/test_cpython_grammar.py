@@ -8,16 +8,9 @@ star-unpacking, conditional expressions, lambdas).
 Each case runs on Python values and, where it computes on numbers, on JAX scalars (traced
 under jit), against the same function run as plain Python.
 """
-import jax.numpy as jnp
 import pytest
 
-from tests.helpers import check
-
-
-def both(fn, *args):
-    """`fn` on Python ints and on int32 JAX scalars, converted, against plain Python."""
-    check(fn, *args)
-    check(fn, *[jnp.int32(a) for a in args])
+from tests.helpers import check, check_ints
 
 
 # --- if / elif / else ------------------------------------------------------------------
@@ -60,17 +53,17 @@ def truth_of_operators(a, b):
 
 @pytest.mark.parametrize('x', [-3, 0, 4, 12])
 def test_if_elif_else_chain(x):
-    both(classify, x)
+    check_ints(classify, x)
 
 
 @pytest.mark.parametrize('x', [0, 2, 5])
 def test_elif_without_else_keeps_prior_binding(x):
-    both(elif_without_else, x)
+    check_ints(elif_without_else, x)
 
 
 @pytest.mark.parametrize('a,b', [(0, 0), (0, 3), (2, 0), (2, 3)])
 def test_not_and_or_in_conditions(a, b):
-    both(truth_of_operators, a, b)
+    check_ints(truth_of_operators, a, b)
 
 
 # --- while / else ----------------------------------------------------------------------
@@ -109,17 +102,17 @@ def while_continue_then_else(n):
 
 @pytest.mark.parametrize('n', [0, 3])
 def test_while_that_never_runs_still_runs_else(n):
-    both(while_false_runs_else, n)
+    check_ints(while_false_runs_else, n)
 
 
 @pytest.mark.parametrize('n,stop', [(5, 3), (5, 9), (0, 1)])
 def test_while_else_skipped_by_break(n, stop):
-    both(while_else_unless_break, n, stop)
+    check_ints(while_else_unless_break, n, stop)
 
 
 @pytest.mark.parametrize('n', [0, 5, 6])
 def test_while_continue_does_not_skip_else(n):
-    both(while_continue_then_else, n)
+    check_ints(while_continue_then_else, n)
 
 
 # --- for / else ------------------------------------------------------------------------
@@ -188,17 +181,17 @@ def star_target(rows):
 
 @pytest.mark.parametrize('n,stop', [(5, 2), (5, 7), (0, 0)])
 def test_for_else_skipped_by_break(n, stop):
-    both(for_else, n, stop)
+    check_ints(for_else, n, stop)
 
 
 @pytest.mark.parametrize('n', [0, 1, 4])
 def test_break_leaves_only_the_inner_loop(n):
-    both(nested_break_leaves_inner_only, n)
+    check_ints(nested_break_leaves_inner_only, n)
 
 
 @pytest.mark.parametrize('n', [0, 5])
 def test_continue_in_outer_and_inner_loops(n):
-    both(nested_continue_outer, n)
+    check_ints(nested_continue_outer, n)
 
 
 @pytest.mark.parametrize('n', [0, 3])
@@ -208,7 +201,7 @@ def test_loop_variable_keeps_last_value_or_prior_binding(n):
 
 @pytest.mark.parametrize('x', [4])
 def test_for_over_a_tuple_display(x):
-    both(for_over_tuple_display, x)
+    check_ints(for_over_tuple_display, x)
 
 
 def test_for_with_one_tuple_and_star_targets():
@@ -305,12 +298,12 @@ def test_break_runs_finally(n):
 
 @pytest.mark.parametrize('x', [3])
 def test_return_in_finally_overrides_return(x):
-    both(return_in_finally_wins, x)
+    check_ints(return_in_finally_wins, x)
 
 
 @pytest.mark.parametrize('x', [3])
 def test_return_value_is_taken_before_finally_rebinds(x):
-    both(return_value_taken_before_finally, x)
+    check_ints(return_value_taken_before_finally, x)
 
 
 @pytest.mark.parametrize('n', [1, 5])
@@ -372,14 +365,14 @@ def test_break_in_finally_discards_the_exception():
 
 @pytest.mark.parametrize('n', [0, 4])
 def test_continue_in_finally(n):
-    both(continue_in_finally, n)
+    check_ints(continue_in_finally, n)
 
 
 @pytest.mark.parametrize('n', [1, 5])
 def test_return_in_finally_in_traced_while(n):
-    both(return_in_finally_in_while, n)
+    check_ints(return_in_finally_in_while, n)
 
 
 @pytest.mark.parametrize('n', [2, 6])
 def test_while_else_with_returns(n):
-    both(while_else_with_returns, n)
+    check_ints(while_else_with_returns, n)

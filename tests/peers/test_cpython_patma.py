@@ -15,13 +15,7 @@ import jax.numpy as jnp
 import pytest
 
 import autograph
-from tests.helpers import check, site
-
-
-def both(fn, *args):
-    """`fn` on Python ints and on int32 JAX scalars, converted, against plain Python."""
-    check(fn, *args)
-    check(fn, *[jnp.int32(a) for a in args])
+from tests.helpers import check, check_ints, site
 
 
 class Color(enum.Enum):
@@ -126,27 +120,27 @@ def as_pattern(x):
 
 @pytest.mark.parametrize('x', [0, 1, 2, -3, 5])
 def test_literal_and_or_patterns(x):
-    both(literals, x)
+    check_ints(literals, x)
 
 
 @pytest.mark.parametrize('x', [2, 8, 5])
 def test_value_patterns_dotted_names(x):
-    both(value_patterns, x)
+    check_ints(value_patterns, x)
 
 
 @pytest.mark.parametrize('x', [9, -4, 3])
 def test_capture_with_guards(x):
-    both(capture_with_guard, x)
+    check_ints(capture_with_guard, x)
 
 
 @pytest.mark.parametrize('x', [1, 4])
 def test_first_matching_case_wins(x):
-    both(first_match_wins, x)
+    check_ints(first_match_wins, x)
 
 
 @pytest.mark.parametrize('x', [1, 2, 7])
 def test_no_case_matches(x):
-    both(no_case_matches_keeps_binding, x)
+    check_ints(no_case_matches_keeps_binding, x)
 
 
 @pytest.mark.parametrize('x', [1, 2, 9])
@@ -156,7 +150,7 @@ def test_or_pattern_with_guard_python(x):
 
 @pytest.mark.parametrize('x', [0, 1, 6])
 def test_as_pattern(x):
-    both(as_pattern, x)
+    check_ints(as_pattern, x)
 
 
 # --- singletons and equality -------------------------------------------------------------

@@ -9,13 +9,7 @@ import dataclasses
 import jax.numpy as jnp
 import pytest
 
-from tests.helpers import check
-
-
-def both(fn, *args):
-    """`fn` on Python ints and on int32 JAX scalars, converted, against plain Python."""
-    check(fn, *args)
-    check(fn, *[jnp.int32(a) for a in args])
+from tests.helpers import check, check_ints
 
 
 @dataclasses.dataclass
@@ -65,7 +59,7 @@ def capture_bound_before_guard(x):
 
 @pytest.mark.parametrize('x', [7, 2, 0])
 def test_capture_stays_bound_when_its_guard_fails(x):
-    both(capture_bound_before_guard, x)
+    check_ints(capture_bound_before_guard, x)
 
 
 def several_guarded_structural_cases(p):

@@ -10,13 +10,7 @@ import jax.numpy as jnp
 import pytest
 
 import autograph
-from tests.helpers import assert_same, check
-
-
-def both(fn, *args):
-    """`fn` on Python ints and on int32 JAX scalars, converted, against plain Python."""
-    check(fn, *args)
-    check(fn, *[jnp.int32(a) for a in args])
+from tests.helpers import assert_same, check, check_ints
 
 
 # --- closures ---------------------------------------------------------------------------
@@ -80,22 +74,22 @@ def lambda_nesting(x):
 
 @pytest.mark.parametrize('x', [3])
 def test_simple_nesting(x):
-    both(simple_nesting, x)
+    check_ints(simple_nesting, x)
 
 
 @pytest.mark.parametrize('x', [2])
 def test_two_levels_of_nesting(x):
-    both(two_levels, x)
+    check_ints(two_levels, x)
 
 
 @pytest.mark.parametrize('x', [1, 5])
 def test_free_variable_bound_after_definition(x):
-    both(free_variable_rebound_after_definition, x)
+    check_ints(free_variable_rebound_after_definition, x)
 
 
 @pytest.mark.parametrize('n', [0, 4])
 def test_closure_sees_rebinding_in_loop(n):
-    both(closure_sees_loop_rebinding, n)
+    check_ints(closure_sees_loop_rebinding, n)
 
 
 @pytest.mark.parametrize('n', [1, 5])
@@ -110,7 +104,7 @@ def test_mutual_recursion_through_closures(n):
 
 @pytest.mark.parametrize('x', [4])
 def test_nested_lambdas(x):
-    both(lambda_nesting, x)
+    check_ints(lambda_nesting, x)
 
 
 # --- nonlocal ---------------------------------------------------------------------------
@@ -178,17 +172,17 @@ def closure_cell_shared_by_two_functions(x):
 
 @pytest.mark.parametrize('n', [0, 4])
 def test_nonlocal_counter(n):
-    both(nonlocal_counter, n)
+    check_ints(nonlocal_counter, n)
 
 
 @pytest.mark.parametrize('x', [-2, 3])
 def test_nonlocal_written_in_branch(x):
-    both(nonlocal_in_branch, x)
+    check_ints(nonlocal_in_branch, x)
 
 
 @pytest.mark.parametrize('x', [3])
 def test_nonlocal_two_levels(x):
-    both(nonlocal_two_levels, x)
+    check_ints(nonlocal_two_levels, x)
 
 
 def test_converted_closure_writes_its_cell_across_calls():
@@ -199,7 +193,7 @@ def test_converted_closure_writes_its_cell_across_calls():
 
 @pytest.mark.parametrize('x', [1])
 def test_cell_shared_by_setter_and_getter(x):
-    both(closure_cell_shared_by_two_functions, x)
+    check_ints(closure_cell_shared_by_two_functions, x)
 
 
 # --- global -----------------------------------------------------------------------------
@@ -262,7 +256,7 @@ def test_global_read_at_call_time():
 
 @pytest.mark.parametrize('x', [2])
 def test_local_shadows_global(x):
-    both(local_shadows_global, x)
+    check_ints(local_shadows_global, x)
     assert LIMIT == 3
 
 
@@ -312,12 +306,12 @@ class Counter:
 
 @pytest.mark.parametrize('x', [2])
 def test_class_body_and_function_scope(x):
-    both(class_body_skips_function_locals, x)
+    check_ints(class_body_skips_function_locals, x)
 
 
 @pytest.mark.parametrize('x', [7])
 def test_method_does_not_see_class_names(x):
-    both(method_cannot_see_class_names, x)
+    check_ints(method_cannot_see_class_names, x)
 
 
 def test_comprehension_in_class_body():
@@ -384,4 +378,4 @@ def nonlocal_in_a_loop(n):
 
 @pytest.mark.parametrize('n', [0, 4])
 def test_nonlocal_written_from_a_traced_loop(n):
-    both(nonlocal_in_a_loop, n)
+    check_ints(nonlocal_in_a_loop, n)

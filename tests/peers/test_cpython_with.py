@@ -8,17 +8,10 @@ under jit), against the same function run as plain Python.
 """
 import contextlib
 
-import jax.numpy as jnp
 import pytest
 
 import autograph
-from tests.helpers import check
-
-
-def both(fn, *args):
-    """`fn` on Python ints and on int32 JAX scalars, converted, against plain Python."""
-    check(fn, *args)
-    check(fn, *[jnp.int32(a) for a in args])
+from tests.helpers import check, check_ints
 
 
 class Recorder:
@@ -235,17 +228,17 @@ def return_in_with_in_branch(x):
 
 @pytest.mark.parametrize('x', [1, 5])
 def test_traced_branch_inside_with(x):
-    both(branch_inside_with, x)
+    check_ints(branch_inside_with, x)
 
 
 @pytest.mark.parametrize('n', [0, 3, 9])
 def test_traced_loop_with_a_with_block(n):
-    both(with_inside_loop, n)
+    check_ints(with_inside_loop, n)
 
 
 @pytest.mark.parametrize('x', [-3, 3])
 def test_return_from_with_in_traced_branch(x):
-    both(return_in_with_in_branch, x)
+    check_ints(return_in_with_in_branch, x)
 
 
 def test_exit_runs_once_per_call_of_converted_function():

@@ -27,6 +27,7 @@ from .python.py_builtins import bool_ as bool
 from .python.py_builtins import complex_ as complex
 from .python.py_builtins import check_field
 from .python.py_builtins import float_ as float
+from .state.attributes import attributes
 from .state.attributes import delattr_ as delattr
 from .python.py_builtins import getattr_ as getattr
 from .state.attributes import setattr_ as setattr
@@ -51,7 +52,7 @@ from .values.text import str_ as str
 from .values.text import message, message_percent, text
 from .python.display import emit
 
-__all__ = ['Undefined', 'alias', 'all', 'and_', 'any', 'assert_', 'bool', 'call',
+__all__ = ['Undefined', 'alias', 'all', 'and_', 'any', 'assert_', 'attributes', 'bool', 'call',
            'call_writing',
            'caused', 'check_defined', 'check_field', 'compare', 'complex', 'comprehension_test', 'emit',
            'enumerate', 'eq',

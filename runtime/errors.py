@@ -14,6 +14,11 @@ class ControlFlowError(AutographError, ValueError):
     own checks)."""
 
 
+class UnorderedItems(ControlFlowError, TypeError):
+    """Items of kinds Python cannot order (a str and a number) given to `sorted`, `min`
+    or `max` with traced ones: Python's TypeError, which names the user's line."""
+
+
 def where(location):
     return f' at {location}' if location else ''
 

@@ -9,6 +9,7 @@ from autograph.analysis.independence import independent_loops
 from autograph.analysis.scopes import sharing
 from autograph.passes import (
     asserts,
+    attribute_dicts,
     attribute_reads,
     calls,
     comprehensions,
@@ -58,6 +59,7 @@ PIPELINE = [
     expressions,   # and / or / not, ternaries, chained comparisons -> ag operators
     identity,      # flag is True / is False -> ag.is_ / ag.is_not (flags may be traced)
     comprehensions,  # [y for y in ys if t] -> ... if ag.comprehension_test(t) (traced: error)
+    attribute_dicts,  # vars(o)[k] = v -> ag.attributes(o)[k] = v (an attribute set by name)
     item_assignments,  # x[i] = v -> x = ag.setitem(x, i, v) (JAX arrays get .at[].set)
     unbound_reads,  # a read of a variable that may be unbound -> y = ag.check_defined(y) first
     attribute_reads,  # a read of o.x a staged statement may create -> ag.check_field(o, 'x')

@@ -9,8 +9,10 @@
                                    return o.x
 
 An `if`, `while` or `for` whose blocks assign `o.x` without reading it may create the
-attribute. Staged, the object holds the value afterwards and a flag says where Python's
-has it (runtime.state.mutation, runtime.context.field_flag); the check raises Python's
+attribute (also by a constant name: `setattr(o, 'x', v)`, `vars(o)['x'] = v`, which the
+passes before made `ag.setattr(o, 'x', v)` and `ag.attributes(o)['x'] = v`). Staged,
+the object holds the value afterwards and a flag says where Python's has it
+(runtime.state.mutation, runtime.context.field_flag); the check raises Python's
 AttributeError when the program runs on a path that left it unset. Where the attribute
 was there before, or the statement ran as Python, the check does nothing.
 
@@ -21,10 +23,10 @@ functions are not (they may run where Python does not read).
 import ast
 
 from autograph import templates
-from autograph.analysis.census import ATTRIBUTE_STORE
+from autograph.analysis.census import ATTRIBUTE_STORE, ITEM_STORE
 from autograph.analysis.walk import SCOPES, blocks, children
 
-ONLY_WITH = (ATTRIBUTE_STORE,)   # see analysis.census
+ONLY_WITH = (ATTRIBUTE_STORE, ITEM_STORE, 'setattr')   # see analysis.census
 _COMPOUND = (ast.If, ast.While, ast.For)
 
 
@@ -51,7 +53,7 @@ def _checked(stmts, maybe, ctx):
             names = _names_assigned(own)
             maybe -= {(name, attr) for name, attr in maybe if name in names}
         if isinstance(stmt, _COMPOUND):
-            maybe |= _created(stmt)
+            maybe |= _created(stmt, ctx.ag)
     return out
 
 
@@ -86,12 +88,35 @@ def _names_assigned(own):
             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)}
 
 
-def _created(stmt):
+def _created(stmt, ag):
     """The attributes the blocks of `stmt` assign and never read (those it reads must
     exist before it, on the paths Python runs)."""
     nodes = [node for block in blocks(stmt) for inner in block
              for node in _walk_scope(inner)]
-    return _attributes(nodes, ast.Store) - _attributes(nodes, ast.Load)
+    return (_attributes(nodes, ast.Store) | _named(nodes, ag)) - _attributes(nodes, ast.Load)
+
+
+def _named(nodes, ag):
+    """(name, attr) set by a constant name: `ag.setattr(name, 'attr', v)` and
+    `ag.attributes(name)['attr'] = v`."""
+    def runtime(func, attr):
+        return (isinstance(func, ast.Attribute) and func.attr == attr
+                and isinstance(func.value, ast.Name) and func.value.id == ag)
+
+    def constant(node):
+        return isinstance(node, ast.Constant) and isinstance(node.value, str)
+    found = set()
+    for node in nodes:
+        if isinstance(node, ast.Call) and runtime(node.func, 'setattr') \
+                and len(node.args) == 3 and isinstance(node.args[0], ast.Name) \
+                and constant(node.args[1]):
+            found.add((node.args[0].id, node.args[1].value))
+        elif isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store) \
+                and isinstance(node.value, ast.Call) and runtime(node.value.func, 'attributes') \
+                and len(node.value.args) == 1 and isinstance(node.value.args[0], ast.Name) \
+                and constant(node.slice):
+            found.add((node.value.args[0].id, node.slice.value))
+    return found
 
 
 def _walk_scope(stmt):

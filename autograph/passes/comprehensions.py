@@ -18,7 +18,7 @@ kept items, and a traced test becomes a mask (see runtime.python.selections):
 An item that may have an effect (`sum(c.tick(x) for x in xs if x > 0)`) is computed
 only where it is kept, as Python computes it: `ag.kept_item(kept, lambda: c.tick(x))`.
 
-Runs after the calls pass (the builtins are `ag.min`, ...; `len` stays a builtin there)
+Runs after the calls pass (the builtins are `ag.min`, `ag.len`, ...)
 and the expressions pass, so each test is a single expression.
 """
 import ast
@@ -31,7 +31,7 @@ from autograph.passes.base import ScopeTransformer
 ONLY_WITH = (ast.comprehension,)   # see analysis.census
 
 _REDUCTIONS = {'min': {'key', 'default'}, 'max': {'key', 'default'}, 'sum': {'start'},
-               'any': set(), 'all': set()}
+               'any': set(), 'all': set(), 'len': set()}
 
 
 class _Tests(ScopeTransformer):
@@ -62,6 +62,8 @@ class _Tests(ScopeTransformer):
                 and func.value.id == self.ctx.ag and func.attr in _REDUCTIONS:
             allowed = _REDUCTIONS[func.attr]
             positional = 2 if func.attr == 'sum' else 1
+            if func.attr == 'len' and not isinstance(node.args[0], ast.ListComp):
+                return None   # (`len` of a generator: Python's TypeError)
             if len(node.args) <= positional and keywords <= allowed:
                 return func.attr
         elif isinstance(func, ast.Name) and func.id == 'len' and len(node.args) == 1 \

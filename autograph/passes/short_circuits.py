@@ -33,24 +33,43 @@ a larger one (`return (c.n, x > 0 and c.tick())`, `f(a, b if c else g())`) is co
 first, by statements of its own, and so is what Python computes before it there (`c.n`
 into a temporary: the tick must not change it); what Python computes after it stays in
 place. Expressions without such effects keep the expression form.
+
+`any(e for v in vs if t)` and `all(...)` stop at the first item that decides them; where
+`e` or `t` may have an effect, the call becomes a loop whose body runs them only while
+the result is undecided (a fresh name for `v`: the generator's variable is its own):
+
+    found = any(c.tick(v) > 2 for v in xs)  ->  value = False
+                                                for v_1 in xs:
+                                                    if not value:
+                                                        if c.tick(v_1) > 2:
+                                                            value = True
+                                                found = value
+
+(the loop still walks the rest of `xs`, doing nothing: only an iterable that is itself
+a generator with effects would tell; a generator of several `for` clauses stays as it is).
 """
 import ast
 
 from autograph import templates
+from autograph.analysis.activity import scope_of
 from autograph.analysis.effects import pure
 from autograph.passes.base import StatementRewriter
 
-ONLY_WITH = (ast.BoolOp, ast.IfExp, ast.While)   # see analysis.census (passes.loop_exits
-#                                                  makes `and`s)
+ONLY_WITH = (ast.BoolOp, ast.IfExp, ast.While, ast.GeneratorExp)   # see analysis.census
+#                                               (passes.loop_exits makes `and`s)
 _DEFERRED = (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 
 def transform(function, ctx):
-    _ShortCircuits(ctx).block(function.body)
+    _ShortCircuits(ctx, function).block(function.body)
     return function
 
 
 class _ShortCircuits(StatementRewriter):
+    def __init__(self, ctx, function):
+        super().__init__(ctx)
+        self.function = function
+
     def rewrite(self, stmt):
         if isinstance(stmt, ast.While) and not self._has_effect(stmt.test) and not pure(
                 stmt.test, self.ctx.resolver, self.ctx.ag):   # (`while not done(x):`)
@@ -80,8 +99,12 @@ class _ShortCircuits(StatementRewriter):
 
     def _effectful(self, expr):
         """Whether `expr` is an `and`/`or` with a later operand, or a conditional
-        expression with a branch, that may have an effect."""
-        if isinstance(expr, ast.BoolOp):
+        expression with a branch, or an `any`/`all` of a generator with an item or a
+        test, that may have an effect."""
+        if self._deciding(expr):
+            generator = expr.args[0].generators[0]
+            later = [expr.args[0].elt, *generator.ifs]
+        elif isinstance(expr, ast.BoolOp):
             later = expr.values[1:]
         elif isinstance(expr, ast.IfExp):
             later = [expr.body, expr.orelse]
@@ -102,6 +125,8 @@ class _ShortCircuits(StatementRewriter):
         """Statements that give `name` the value of `expr`, its parts evaluated as Python
         evaluates them."""
         out = []
+        if self._deciding(expr) and self._effectful(expr):
+            return self._decided(expr, name, origin)
         if isinstance(expr, ast.IfExp) and self._effectful(expr):
             test = self._hoisted(expr.test, out, origin)
             out += templates.set_origin([ast.If(
@@ -120,6 +145,44 @@ class _ShortCircuits(StatementRewriter):
                 test = ast.UnaryOp(op=ast.Not(), operand=test)
             out += templates.set_origin(
                 [ast.If(test=test, body=self._lower(value, name, origin), orelse=[])], origin)
+        return out
+
+    def _deciding(self, expr):
+        """Whether `expr` is `any(...)` or `all(...)` (the builtins) of a generator of
+        one `for` clause."""
+        if not (isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name)
+                and expr.func.id in ('any', 'all') and len(expr.args) == 1
+                and not expr.keywords and isinstance(expr.args[0], ast.GeneratorExp)
+                and len(expr.args[0].generators) == 1
+                and not expr.args[0].generators[0].is_async):
+            return False
+        if not hasattr(self, '_builtins'):
+            self._builtins = {n for n in ('any', 'all') if n not in scope_of(
+                self.function).locals and self.ctx.resolver.is_builtin(n)}
+        return expr.func.id in self._builtins
+
+    def _decided(self, call, name, origin):
+        """`name = any(e for v in vs if t)` (or `all`) as a loop that evaluates `t` and
+        `e` only while the result is undecided (see the module docstring)."""
+        generator, stop = call.args[0].generators[0], call.func.id == 'any'
+        fresh = {n.id: self.ctx.namer.new(n.id) for n in ast.walk(generator.target)
+                 if isinstance(n, ast.Name)}
+        target, elt, *tests = [_renamed(part, fresh) for part in
+                               (generator.target, call.args[0].elt, *generator.ifs)]
+        flag = templates.name(name)
+        decide = ast.If(test=elt if stop else ast.UnaryOp(op=ast.Not(), operand=elt),
+                        body=[ast.Assign(targets=[templates.name(name, ast.Store())],
+                                         value=ast.Constant(value=stop))], orelse=[])
+        for test in reversed(tests):
+            decide = ast.If(test=test, body=[decide], orelse=[])
+        undecided = ast.UnaryOp(op=ast.Not(), operand=flag) if stop else flag
+        out = templates.set_origin([
+            ast.Assign(targets=[templates.name(name, ast.Store())],
+                       value=ast.Constant(value=not stop)),
+            ast.For(target=target, iter=generator.iter, body=[
+                ast.If(test=undecided, body=[decide], orelse=[])], orelse=[])], origin)
+        templates.set_origin([n for n in ast.walk(out[1]) if isinstance(n, ast.stmt)], origin)
+        self.block(out)   # (effects inside `e` and `t` where Python has them, in turn)
         return out
 
     def _hoisted(self, expr, out, origin):
@@ -175,6 +238,14 @@ def _evaluated(expr):
         elif isinstance(value, list):
             parts += [(field, i) for i, v in enumerate(value) if isinstance(v, ast.expr)]
     return parts
+
+
+def _renamed(expr, names):
+    """`expr` with the variables of `names` renamed (the generator's own variables)."""
+    for node in ast.walk(expr):
+        if isinstance(node, ast.Name) and node.id in names:
+            node.id = names[node.id]
+    return expr
 
 
 def _get(expr, field, index):

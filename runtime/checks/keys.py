@@ -20,8 +20,9 @@ Its items are plain values, so generated code reads them with plain subscripts:
 program runs where the key is absent (runtime.checks.raises). `'a' in d` (`ag.in_`) is
 the flag; `d.get('a', default)` selects the item or the default (with no default, an
 optional value, see runtime.checks.absent); `pop`, `setdefault`, `update`, `|`, `copy`
-and writes keep the flags exact. What needs the keys themselves (`len`, iterating,
-`keys()`, `items()`, `==`) is Python's where the flags are known, else a named error.
+and writes keep the flags exact. `len(d)` (`ag.len`) counts the keys present, a traced
+count where a flag is. What needs the keys themselves (iterating, `keys()`, `items()`,
+`==`) is Python's where the flags are known, else a named error.
 A Function gives back a plain dict with the keys present on that run (see
 autograph.function.results).
 """
@@ -151,6 +152,17 @@ class Keyed(dict):
             raise keys_unknown(operation, traced, here(2))
         return {k: v for k, v in dict.items(self)
                 if k not in self.present or _concrete(self.present[k])}
+
+    def count(self):
+        """Python reference: `len(self)`: the keys present, a traced int32 where a
+        flag is traced (`__len__` cannot return one: `ag.len` calls this)."""
+        count = 0
+        for key in dict.keys(self):
+            flag = self.present.get(key, True)
+            known = _concrete(flag)
+            count = count + (int(known) if known is not None else
+                             jnp.asarray(flag).astype(jnp.int32))
+        return count
 
     def __iter__(self):
         return iter(self.known('iterating over a dict'))

@@ -141,6 +141,32 @@ def _array_item(array, index):
     return array[index_array(index)]
 
 
+def check_bounds(array, key):
+    """NumPy's IndexError, raised while tracing, for a Python integer of `key` (an index
+    into the JAX array `array`: integers, slices, None) out of range of its axis (JAX
+    would drop such a write silently); a negative integer in range counts from the end.
+    A traced integer keeps JAX's meaning, as a read at it does (a write out of range
+    writes nothing, a read clamps: docs/guide.md); keys of other forms (Ellipsis, index
+    arrays, masks) are left to JAX. Inside a staged branch the error is that path's."""
+    parts = key if isinstance(key, tuple) else (key,)
+    if any(p is Ellipsis for p in parts):
+        return
+    axis = 0
+    for part in parts:
+        if part is None:
+            continue
+        if axis >= array.ndim:
+            return   # (JAX's own error: too many indices)
+        if isinstance(part, (int, np.integer)) and not isinstance(part, bool):
+            n = array.shape[axis]
+            raise_if(not -n <= part < n, _out_of_bounds, (part, axis, n))
+        axis += 1
+
+
+def _out_of_bounds(index, axis, size):
+    return IndexError(f'index {index} is out of bounds for axis {axis} with size {size}')
+
+
 def index_array(key):
     """A list of indices (`M[[i, j]]`) as NumPy takes it: an index array (JAX takes
     only arrays, and a list with traced items cannot become a NumPy one)."""

@@ -20,13 +20,15 @@ writes it twice):
   Python's sequence of stores does).
 
 Indices mean what `setitem` makes them mean: a negative index counts from the end, an
-index out of range writes nothing (JAX's update). Anything else is stored item by item
+index out of range writes nothing (JAX's update) where it is traced, and is NumPy's
+IndexError where it is a Python integer. Anything else is stored item by item
 by `setitem`.
 """
 import jax
 import jax.numpy as jnp
 from jax import lax
 
+from .indexing import check_bounds
 from .items import setitem
 from ..values.split import any_traced
 from ..values.slot import Slot
@@ -43,6 +45,8 @@ def setitems(target, keys, values, window=None):
         for key, value in zip(keys, values):
             target = setitem(target, key, value)
         return target
+    for key in keys:
+        check_bounds(target, key)   # (a Python integer out of range: NumPy's IndexError)
     positions = [_positions(target.shape, key) for key in keys]
     values = [jnp.asarray(v).astype(target.dtype) for v in values]
     if window is not None and all(w <= n for w, n in zip(window, target.shape)):

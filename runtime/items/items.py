@@ -58,6 +58,7 @@ def setitem(target, key, value):
             # (an array of values, which NumPy spreads over the selected items in
             # order, is left to JAX's error)
             return jnp.where(mask, jnp.asarray(value).astype(target.dtype), target)
+        indexing.check_bounds(target, key)   # (a Python integer out of range: IndexError)
         key, value = indexing.index_array(key), jnp.asarray(value).astype(target.dtype)
         try:
             return target.at[key].set(value)

@@ -3,6 +3,7 @@ the compiled program runs): to pick a match pattern, count the items a filter ke
 text, size or address a Python list or dict, tell whether an array is true, convert to a
 Python number, iterate a range, catch a raise in an `except`, or give it to NumPy."""
 from .style import Kind, problem
+from ..errors import UnorderedItems
 
 PYTHON_VALUE_NEEDED = Kind(
     'python-value-needed', 'Python must know a value that is traced: a match subject, a '
@@ -146,6 +147,16 @@ def items_differ(what, error, location):
         happened='compares traced items that differ in structure or shape',
         why=f'they cannot be compared as one array ({error})',
         fix='Give the items one shape and structure')
+
+
+def unordered_items(what, kinds, location):
+    """`what` (`sorted()`, `max()`) of traced items among items of other kinds (str,
+    None): Python's `<` between them is a TypeError, whatever the values."""
+    return problem(
+        PYTHON_VALUE_NEEDED, what, location,
+        happened=f'compares items of kinds {", ".join(kinds)}',
+        why="Python cannot order them (its `<` between them is a TypeError)",
+        fix='Give it numbers or arrays only', error=UnorderedItems)
 
 
 def no_order(shape, location):

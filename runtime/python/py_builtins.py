@@ -23,7 +23,7 @@ from ..checks.absent import present, truth
 from ..values.choice import Choice
 from ..values.maybe import Maybe
 from ..messages import (ambiguous_in, ambiguous_truth, items_differ, no_order,
-                        traced_conversion)
+                        traced_conversion, unordered_items)
 from ..values.split import any_traced, is_traced
 
 
@@ -41,6 +41,16 @@ def _stack(items, what):
         return jax.tree_util.tree_map(lambda *xs: jnp.stack(xs), *items)
     except (ValueError, TypeError) as error:
         raise items_differ(what, error, here(2)) from None
+
+
+def _orderable(items, what):
+    """A named TypeError where traced items are compared with items Python cannot order
+    them with (a str, None): Python's `<` between them fails whatever the values."""
+    leaves = jax.tree_util.tree_leaves(list(items), is_leaf=lambda x: x is None)
+    others = sorted({type(x).__name__ for x in leaves
+                     if x is None or isinstance(x, (str, bytes))})
+    if others and any_traced(leaves):
+        raise unordered_items(what, ['traced array'] + others, here(2))
 
 
 def _extremum(name, python_fn, pairwise, arg_best, args, kwargs):
@@ -62,11 +72,14 @@ def _extremum(name, python_fn, pairwise, arg_best, args, kwargs):
     if key is None and isinstance(items, jax.Array):
         return (jnp.max if name == 'max' else jnp.min)(items, axis=0)
     if key is None:
+        _orderable(items, f'{name}()')
         result = items[0]
         for item in items[1:]:
             result = pairwise(result, item)
         return result
-    keys = jnp.stack([jnp.asarray(key(item)) for item in items])
+    keys = [key(item) for item in items]
+    _orderable(keys, f'{name}(..., key=)')
+    keys = jnp.stack([jnp.asarray(k) for k in keys])
     chosen = arg_best(keys)                     # the first best, as Python's
     return jax.tree_util.tree_map(lambda s: s[chosen], _stack(items, f'{name}(..., key=)'))
 
@@ -112,6 +125,8 @@ def sorted_(iterable, /, *, key=None, reverse=False):
     if not len(items):
         return []
     keys = items if key is None else [key(item) for item in items]
+    if not isinstance(keys, jax.Array):
+        _orderable(keys, 'sorted()')
     keys = keys if isinstance(keys, jax.Array) else _stack(keys, 'sorted()')
     if jnp.ndim(keys) != 1:
         raise no_order(jnp.shape(keys)[1:], here())

@@ -29,6 +29,7 @@ import jax
 import jax.numpy as jnp
 
 from ..checks.absent import truth
+from ..checks.keys import Keyed
 from ..checks.raises import raise_if
 from ..errors import here
 from ..messages import ambiguous_truth, traced_filter
@@ -99,7 +100,10 @@ def selection(pairs):
 
 def len_(value, /):
     """Python reference: `len(value)`. A selection with a traced flag counts its kept
-    items when the program runs (an int32 traced value)."""
+    items when the program runs (an int32 traced value); so does a dict whose keys exist
+    on some paths only (runtime.checks.keys) its keys present."""
+    if isinstance(value, Keyed):
+        return value.count()
     if not isinstance(value, Selection):
         return builtins.len(value)
     count = 0

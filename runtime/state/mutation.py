@@ -270,15 +270,25 @@ def _get(label, holder, attr):
         value = getattr(holder, attr)
     except AttributeError:
         return CalleeAttribute(label) if isinstance(attr, MethodAttribute) else Undefined(label)
-    flag = context.field_flag(holder, attr)
+    flag = context.field_flag(*_owner(holder, attr))
     return value if flag is None else Maybe(value, flag, Undefined(label))
+
+
+def _owner(holder, attr):
+    """(object, attribute) that the field `holder.attr` is: for an attribute found while
+    tracing (carried through a watches.PlaceAttribute), the real object's."""
+    owner = getattr(getattr(holder, 'place', None), 'owner', None)
+    if owner is None or owner[0]() is None:
+        return holder, attr
+    return owner[0](), owner[1]
 
 
 def _set(field, value):
     _, holder, attr = field
     fields = context.current().fields
+    obj, name = _owner(holder, attr)
     if fields is not None:
-        fields.pop((id(holder), attr), None)
+        fields.pop((id(obj), name), None)
     if isinstance(value, Undefined):
         if hasattr(holder, attr):
             delattr(holder, attr)
@@ -287,6 +297,6 @@ def _set(field, value):
         # value, the flag says where Python's has it (reads: runtime.python.py_builtins).
         setattr(holder, attr, value.value)
         if fields is not None:
-            fields[(id(holder), attr)] = (holder, value.value, value.present)
+            fields[(id(obj), name)] = (obj, getattr(obj, name, None), value.present)
     else:
         setattr(holder, attr, value)

@@ -70,7 +70,7 @@ def code_names(code):
 class Place:
     """One place state lives: an attribute, a global, a closure cell, a container.
     `log`: a list the code only appends to (see `StateFinder.find`)."""
-    __slots__ = ('label', 'get', 'set', 'delete', 'key', 'log', 'argument')
+    __slots__ = ('label', 'get', 'set', 'delete', 'key', 'log', 'argument', 'owner')
 
     def __init__(self, label, get, set, delete, key, argument=False):
         """`key` tells places apart (two labels may name one place). `argument`: a
@@ -80,6 +80,7 @@ class Place:
         self.key = key
         self.log = False
         self.argument = argument
+        self.owner = None   # an attribute's: (weak reference to its object, its name)
 
 
 def attribute(label, holder, name):
@@ -104,7 +105,9 @@ def attribute(label, holder, name):
         obj = ref()
         if obj is not None and name in vars(obj):
             delattr(obj, name)
-    return Place(label, get, set, delete, ('attribute', id(holder), name))
+    place = Place(label, get, set, delete, ('attribute', id(holder), name))
+    place.owner = (ref, name)
+    return place
 
 
 def _global(label, namespace, name):

@@ -40,6 +40,7 @@ from .python.py_builtins import max_ as max
 from .python.py_builtins import min_ as min
 from .python.py_builtins import pow_ as pow
 from .python.py_builtins import sorted_ as sorted
+from .python.py_builtins import list_sort as _list_sort
 from .python.py_builtins import sum_ as sum
 from .checks.handlers import handlers
 from .checks.raises import caused, raise_, raise_if, reraise
@@ -68,4 +69,5 @@ __all__ = ['Undefined', 'alias', 'all', 'and_', 'any', 'assert_', 'attributes', 
            'span', 'static', 'str', 'sum', 'text', 'update_item', 'view', 'while_stmt', 'window',
            'windows', 'write_view', 'written', 'zip']
 
-_calls.use_versions({name: globals()[name] for name in _calls.OVERRIDDEN_BUILTINS})
+_calls.use_versions({**{name: globals()[name] for name in _calls.OVERRIDDEN_BUILTINS},
+                     'list.sort': _list_sort})

@@ -266,3 +266,45 @@ def test_min_of_a_tie_differentiates_the_first_item_as_python_picks_it():
     grads = jax.grad(autograph.convert(scaled_min), argnums=(0, 1))(
         jnp.float32(2.), jnp.float32(2.))
     assert [float(g) for g in grads] == [3., 0.]
+
+
+def beams_sorted_in_place(probs, width):
+    """A beam search that keeps its candidates with `list.sort(key=...)` (the score traced,
+    the token lists Python's)."""
+    beams = [[[], 0.0]]
+    for t in range(probs.shape[0]):
+        candidates = []
+        for seq, score in beams:
+            for j in range(probs.shape[1]):
+                candidates.append([seq + [j], score - jnp.log(probs[t, j])])
+        candidates.sort(key=lambda c: c[1])
+        beams = candidates[:width]
+    return beams
+
+
+def sort_in_place(a, b, c, reverse):
+    items = [a, b, c, a]                 # ties keep their order, also reversed
+    result = items.sort(reverse=reverse)
+    return items, result
+
+
+def test_list_sort_in_place_with_traced_keys_as_python():
+    probs = jnp.array([[0.1, 0.5, 0.4], [0.3, 0.3, 0.4], [0.6, 0.1, 0.3]])
+    for width in (1, 2, 4):
+        check(beams_sorted_in_place, probs, width)
+    for reverse in (False, True):
+        check(sort_in_place, jnp.float32(2.0), jnp.float32(-1.0), jnp.float32(3.0), reverse)
+    check(sort_in_place, 2.0, -1.0, 3.0, True)            # Python items: Python's sort
+
+
+def best_pair(p):
+    """`max` of tuples: Python compares them item by item, the first unequal pair
+    deciding; the arrays after it are never compared where the scores differ."""
+    return max([(p[0], jnp.ones(2)), (p[1], jnp.zeros(2)), (p[2], jnp.full(2, 2.0))])
+
+
+def test_max_of_tuples_compares_item_by_item_as_python():
+    for p in ([1.0, 3.0, 2.0], [3.0, 1.0, 2.0], [0.0, 1.0, 5.0]):
+        check(best_pair, jnp.array(p))
+    with pytest.raises(ValueError, match='truth value of an array'):   # a tie: as Python
+        autograph.convert(best_pair)(jnp.array([1.0, 1.0, 0.0]))

@@ -321,3 +321,53 @@ def test_a_log_first_found_in_a_staged_branch():
     got, expected, f = both(calls_the_helper_in_a_staged_branch, HELPER_LOG, inputs)
     same_items(got, expected)
     assert f.trace_count == 1
+
+
+# --- local lists nothing reads (analysis.logs.write_only_lists) ----------------------------
+
+def halve_until_small(x, tol):
+    steps = [x]                 # appended on every staged iteration, never read
+    skipped = []
+    while x > tol:
+        x = x / 2
+        steps.append(x)
+        if x < 1.0:
+            skipped.append(x)   # in one branch only
+    return x
+
+
+def collect_in_a_helper(xs, tol):
+    seen = []
+
+    def note(v):
+        seen.append(v)
+
+    total = 0.0
+    for x in xs:
+        if x > tol:
+            note(x)
+            total = total + x
+    return total
+
+
+def steps_then_count(x, tol):
+    steps = [x]
+    while x > tol:
+        x = x / 2
+        steps.append(x)
+    return x, len(steps)        # read after the loop: a length known only at run time
+
+
+def test_a_list_nothing_reads_need_not_come_out_of_staged_statements():
+    for x, tol in ((37.0, 0.1), (0.05, 0.1), (3.0, 2.0)):
+        args = (jnp.float32(x), jnp.float32(tol))
+        np.testing.assert_allclose(autograph.convert(halve_until_small)(*args),
+                                   halve_until_small(*args), rtol=1e-6)
+    batched = jax.vmap(autograph.convert(halve_until_small, jit=False))(
+        jnp.array([37.0, 0.05]), jnp.array([0.1, 0.1]))
+    np.testing.assert_allclose(batched, [halve_until_small(37.0, 0.1),
+                                         halve_until_small(0.05, 0.1)], rtol=1e-6)
+    with pytest.raises(autograph.ControlFlowError, match="'steps'"):
+        autograph.convert(steps_then_count)(jnp.float32(37.0), jnp.float32(0.1))
+    with pytest.raises(autograph.ControlFlowError, match="'seen'"):   # (`note` may hand
+        autograph.convert(collect_in_a_helper)(jnp.ones(3), jnp.float32(0.1))   # it on)

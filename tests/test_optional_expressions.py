@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import autograph
+from tests.helpers import assert_same
 
 
 def check(fn, conv, args):
@@ -104,3 +105,35 @@ def test_a_list_kept_by_an_optionals_presence_is_a_named_error():
         return [v + 1 for v in [s, x] if v is not None]
     with pytest.raises(autograph.ControlFlowError, match='the `if` of a comprehension'):
         autograph.convert(kept)(jnp.float32(1.0))
+
+
+# --- texts chosen by traced values inside containers (runtime.values.choice) ---------------
+
+STATES = ('Rainy', 'Sunny', 'Cloudy')
+
+
+def best_records(p):
+    """Texts that differ by path inside a dict value, a dict key set under a loop's
+    traced test, a max over (traced, text) tuples, and a dict read at the text picked."""
+    record = {}
+    for i, state in enumerate(STATES):
+        if p[i] > 0.5:
+            record['first'] = {'prob': p[i], 'state': state}
+            break
+    if p[0] > p[1]:
+        record['pair'] = (p[0], 'Rainy')
+    else:
+        record['pair'] = (p[1], 'Sunny')
+    prob, state = max([(p[i], s) for i, s in enumerate(STATES)])
+    lowest = min((p[i], s) for i, s in enumerate(STATES))
+    paths = {s: [s, s.lower()] for s in STATES}
+    none = {'prob': p[0] * 0.0, 'state': 'none'}
+    return record.get('first', none), record['pair'], prob, state, lowest, paths[state]
+
+
+@pytest.mark.parametrize('p', [[0.2, 0.9, 0.4], [0.7, 0.1, 0.7], [0.3, 0.3, 0.1],
+                               [0.1, 0.2, 0.2]])
+def test_texts_picked_by_traced_values_inside_containers_as_python(p):
+    got = autograph.convert(best_records)(jnp.array(p, jnp.float32))
+    want = best_records(np.array(p, np.float32))
+    assert_same(got, want)

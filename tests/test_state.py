@@ -687,3 +687,40 @@ def test_attributes_set_by_methods_called_in_staged_code_are_state():
     assert_same(jax.grad(converted(total))(2.5), jax.grad(total)(2.5))
     assert "ag.method_fields(counter, 'add', 'counter')" in autograph.to_code(
         counts_through_methods)
+
+
+class KeyedSampler:
+    """A user object whose attributes are named like the converter's own (`key`: a JAX
+    random key, an array of two items; `value`)."""
+
+    def __init__(self, key):
+        self.key = key
+        self.value = jnp.float32(0.0)
+
+    def step(self, x):
+        self.key, k = jax.random.split(self.key)
+        if x > 0:
+            self.value = self.value + jax.random.uniform(k)
+
+
+def sample_made_here(xs, key):
+    s = KeyedSampler(key)
+    for x in xs:
+        s.step(x)
+    return s.value, s.key
+
+
+def sample_given(xs, s):
+    for x in xs:
+        s.step(x)
+    return s.value
+
+
+def test_attributes_named_key_and_value_are_carried_as_any_other():
+    xs = jnp.array([1.0, -1.0, 2.0, 0.5])
+    for seed in (0, 1):
+        check(sample_made_here, xs, jax.random.PRNGKey(seed))
+        mine = KeyedSampler(jax.random.PRNGKey(seed))
+        theirs = KeyedSampler(jax.random.PRNGKey(seed))
+        assert_same(autograph.convert(sample_given)(xs, mine), sample_given(xs, theirs))
+        assert_same((mine.value, mine.key), (theirs.value, theirs.key))

@@ -25,7 +25,7 @@ statements that change them are analysed where they stand.
 import ast
 import dataclasses
 
-from autograph.analysis.walk import children, nodes
+from autograph.analysis.walk import SCOPES, children, nodes
 
 APPENDING = frozenset({'append', 'extend'})
 """The list methods that only add items at the end."""
@@ -88,3 +88,42 @@ def _call(node, runtime_name, skipped, other):
     if func.__class__ is ast.Name and func.id in _BY_STRING:
         other.update(arg.value for arg in node.args if arg.__class__ is ast.Constant
                      and isinstance(arg.value, str))
+
+
+def write_only_lists(function):
+    """Local names of `function` bound only to new lists (`xs = []`, `xs = [t]`,
+    `xs = [f(v) for v in vs]`) and otherwise only appended to, in statements of their
+    own (`xs.append(v)`, `xs.extend(vs)`) in `function`'s own body.
+
+    Python reference: nothing reads such a list or hands it on (a read, a `return xs`, an
+    alias, a call given it, `del`, `+=`, a `global`/`nonlocal` declaration are other uses,
+    and so are a parameter, the caller's object, and any use in a nested function or
+    lambda, which may hand it on), so its items are never seen: the list need not come
+    out of a branch or loop that appends to it (passes.control_flow)."""
+    every = nodes(function)
+    nested = {id(n) for scope in every if scope is not function
+              and scope.__class__ in SCOPES for n in nodes(scope)}
+    fresh, appended, declared = set(), set(), set()   # (ids of Name nodes; names)
+    for node in every:
+        cls = node.__class__
+        if cls is ast.Assign and len(node.targets) == 1 and \
+                node.targets[0].__class__ is ast.Name and \
+                node.value.__class__ in (ast.List, ast.ListComp):
+            fresh.add(id(node.targets[0]))
+        elif cls is ast.Expr and node.value.__class__ is ast.Call:
+            func = node.value.func
+            if func.__class__ is ast.Attribute and func.attr in APPENDING and \
+                    func.value.__class__ is ast.Name:
+                appended.add(id(func.value))
+        elif cls in (ast.Global, ast.Nonlocal):
+            declared.update(node.names)
+    names, other = set(), set(declared)
+    for node in every:
+        if node.__class__ is ast.Name:
+            if id(node) in nested or not (id(node) in fresh or id(node) in appended):
+                other.add(node.id)
+            elif id(node) in fresh:
+                names.add(node.id)
+        elif node.__class__ is ast.arg:
+            other.add(node.arg)
+    return frozenset(names - other)

@@ -13,6 +13,8 @@
                                                        object's, named like an array's;
                                                        ag.call calls an array's as is)
     x.item()              -> ag.item(x)     (a traced array's element stays traced)
+    xs.sort(key=k)        -> ag.call(xs.sort, key=k)   (a list's items may have traced
+                                                        keys: ordered as ag.sorted does)
     jax.grad(loss)        -> ag.call(jax.grad, loss)   (JAX transformations convert the
                                                          functions they are given)
     jnp.stack(out)        -> ag.call(jnp.stack, out)   (a list a staged loop collected
@@ -186,6 +188,8 @@ class _Calls:
                 kind = self.ctx.resolver.classify(base.id)
                 if kind == Resolution.LIBRARY:
                     return kind, None
+            if func.attr == 'sort':
+                return Resolution.USER, None   # xs.sort(key=...): keys may be traced
             if func.attr in _CONTAINER_METHODS and self._library_receiver(func.value):
                 return Resolution.LIBRARY, None  # e.g. out.append(v), jnp.zeros(3).sum()
             if (func.attr in _ARRAY_COMPUTATIONS and not self._user_object(func.value)) \

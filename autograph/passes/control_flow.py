@@ -16,6 +16,10 @@ variable that must be passed in but may have no value yet starts as
 false branch (the state is unchanged). An `if` that returns (in tail position, see
 passes.returns) becomes `return ag.if_stmt(...)`.
 
+A list that nothing reads, only appends to (`steps = [t0]`, `steps.append(t)`, and no
+other use: analysis.logs.write_only_lists), comes out of none of them: its items are
+never seen, so a staged loop need not carry a list of changing length.
+
 A variable that nested functions can see (see analysis.scopes), or that the function
 declares `global`/`nonlocal`, is not passed around: the branch and loop functions declare
 it `nonlocal` (or `global`) and assign it in place, and the operator gets its name in
@@ -29,6 +33,7 @@ import ast
 from autograph import templates
 from autograph.analysis.activity import scope_of
 from autograph.analysis.dataflow import Dataflow
+from autograph.analysis.logs import write_only_lists
 from autograph.analysis.mutation import Mutation
 from autograph.analysis.scopes import sharing
 from autograph.passes.base import SCOPES, blocks
@@ -50,7 +55,8 @@ def transform(function, ctx):
                              _return_values(mutation.assignments),
                              ctx.assigned_before_reads.get(function, frozenset()),
                              _aliasable(function, mutation.assignments),
-                             ctx.user_objects.get(function, set()))
+                             ctx.user_objects.get(function, set()),
+                             write_only_lists(function))
     body, pending = converter.block(function.body)
     params = flow.activity(function.args).writes
     docstring = body[:1] if _is_docstring(body[:1]) else []
@@ -96,11 +102,13 @@ class _ControlFlow(Conditionals, Loops, StatementParts):
     passes.statement_parts."""
 
     def __init__(self, ctx, flow, mutation, scope, sharing, return_values=(),
-                 unread=frozenset(), aliasable=frozenset(), user_objects=frozenset()):
+                 unread=frozenset(), aliasable=frozenset(), user_objects=frozenset(),
+                 write_only=frozenset()):
         self.ctx = ctx
         self.mutation = mutation     # in-place facts per statement (analysis.mutation)
         self.aliasable = aliasable   # names whose object other code may hold too
         self.user_objects = user_objects   # names bound only to objects of user classes
+        self.write_only = write_only   # lists nothing reads (analysis.logs.write_only_lists)
         self.unread = unread         # variables Python never reads while unassigned
         self.return_values = return_values
         self.flow = flow

@@ -69,7 +69,7 @@ class StatementParts:
         and those whose objects it changes in place, which other references may see."""
         live = self.flow.loop_head[node] if node in self.flow.loop_head \
             else self.flow.live_out[node]
-        return live | self.mutation.changed_in_place([node])
+        return (live | self.mutation.changed_in_place([node])) - self.write_only
 
     def fields(self, stmts):
         """`fields=lambda: {'self.count': (self, 'count')}`: the attributes `stmts` assign,

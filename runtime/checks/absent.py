@@ -25,6 +25,7 @@ import jax
 import jax.numpy as jnp
 
 from .keys import Keyed, flags, item
+from ..values import choice
 from ..values.choice import Choice
 from ..values.maybe import Maybe
 from .raises import raise_if
@@ -135,6 +136,8 @@ def joined(a, b):
             return DIFFERENT
         inner = joined(*(x.value if isinstance(x, Maybe) else x for x in (a, b)))
         return DIFFERENT if inner is DIFFERENT else Maybe(inner, True, None)
+    if isinstance(a, _TEXTS) or isinstance(b, _TEXTS):
+        return _joined_texts(a, b)
     if type(a) in (tuple, list) and type(a) is type(b) and len(a) == len(b):
         parts = [joined(x, y) for x, y in zip(a, b)]
         return DIFFERENT if any(p is DIFFERENT for p in parts) else type(a)(parts)
@@ -151,6 +154,19 @@ def joined(a, b):
     containers = (tuple, list, dict)
     return DIFFERENT if isinstance(a, containers) or isinstance(b, containers) \
         or nodes != (None, None) else a
+
+
+_TEXTS = (str, bytes, Choice)
+
+
+def _joined_texts(a, b):
+    """Parts where a text (a str) stands on some path: the same text on both, or a Choice
+    among the texts and values of both (runtime.values.choice), also inside a container
+    (`{"prob": p, "prev": "Rainy"}` on one path, `"Sunny"` on another)."""
+    if type(a) is type(b) and not isinstance(a, Choice) and a == b:
+        return a
+    joint = choice.template([a, b])
+    return DIFFERENT if joint is None else joint
 
 
 def _node(value):
@@ -186,6 +202,8 @@ def conformed(value, template):
         if isinstance(value, Maybe):
             return value
         return lifted(conformed(value, template.value), None)
+    if isinstance(template, Choice):
+        return choice.chosen(value, template)
     if isinstance(template, Keyed) and isinstance(value, dict):
         return _conformed_keys(value, template)
     if type(template) in (tuple, list) and type(value) is type(template):

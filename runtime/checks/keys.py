@@ -30,6 +30,7 @@ import jax
 import jax.numpy as jnp
 from jax.tree_util import DictKey, GetAttrKey
 
+from ..values import choice
 from ..values.maybe import Maybe
 from .raises import raise_if
 from ..errors import here
@@ -247,15 +248,35 @@ def either(flag, value, default, key):
         return value if known else default
     if default is None:
         return Maybe(value, flag, None)
-    values, tree = jax.tree_util.tree_flatten(value)
-    defaults, default_tree = jax.tree_util.tree_flatten(default)
-    if tree != default_tree or not all(map(is_dynamic, values + defaults)):
+    values, tree = jax.tree_util.tree_flatten(value, is_leaf=_is_text)
+    defaults, default_tree = jax.tree_util.tree_flatten(default, is_leaf=_is_text)
+    if tree != default_tree:
         raise key_default_differs(key, here(3))
     try:
-        picked = [jnp.where(flag, v, d) for v, d in zip(values, defaults)]
+        picked = [_either_part(flag, v, d) for v, d in zip(values, defaults)]
     except (TypeError, ValueError):
         raise key_default_differs(key, here(3)) from None
     return jax.tree_util.tree_unflatten(tree, picked)
+
+
+def _is_text(value):
+    return isinstance(value, (str, bytes, choice.Choice))
+
+
+def _either_part(flag, value, default):
+    """One part of `either`: arrays selected, the same text kept, texts that differ (or a
+    text and an array) a Choice (runtime.values.choice); a TypeError for anything else."""
+    if _is_text(value) or _is_text(default):
+        if type(value) is type(default) and not isinstance(value, choice.Choice) \
+                and value == default:
+            return value
+        chosen = choice.either(flag, value, default)
+        if chosen is None:
+            raise TypeError('no Choice holds them')
+        return chosen
+    if not (is_dynamic(value) and is_dynamic(default)):
+        raise TypeError('not arrays')
+    return jnp.where(flag, value, default)
 
 
 def flags(value):

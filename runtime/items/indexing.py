@@ -29,6 +29,7 @@ from ..values.item_copies import guarded
 from ..values.stacked import Stacked
 from ..values.types import aval, cast, promoted
 from ..values.split import any_traced, is_traced
+from ..values.choice import Choice, picked
 
 
 def getitem(seq, index):
@@ -46,6 +47,8 @@ def getitem(seq, index):
         return _array_item(seq, index)
     if is_traced(index) and type(seq) is dict:
         return _dict_item(seq, index)
+    if isinstance(index, Choice) and type(seq) is dict:
+        return _chosen_item(seq, index)
     if not is_traced(index) or not isinstance(seq, (list, tuple, Stacked)):
         return seq[index]
     if isinstance(seq, Stacked) and seq.stacked() is not None:
@@ -90,6 +93,21 @@ def _dict_item(table, key):
     raise_if(jnp.logical_not(jnp.any(matches)), lambda: KeyError(
         f'a traced key that is none of {", ".join(map(repr, keys))}'))
     return _item_at(list(table.values()), jnp.argmax(matches), key)
+
+
+def _chosen_item(table, key):
+    """Python reference: `table[key]` for a key that is one of several texts, picked when
+    the program runs (a Choice, runtime.values.choice): the item of the key picked, a
+    Choice where items are texts that differ; Python's KeyError where the key picked is
+    not in the dict (checked when the program runs)."""
+    found = [option for option in key.options if option in table]
+    if not found:
+        raise KeyError(key.options[0])
+    for slot, option in enumerate(key.options):
+        if option not in table:
+            raise_if(key.index == slot, lambda option=option: KeyError(option))
+    return picked([table[o] if o in table else table[found[0]] for o in key.options],
+                  key.index, 'a dict read at a text known when the program runs')
 
 
 def _item_at(seq, position, index):

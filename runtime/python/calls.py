@@ -46,6 +46,10 @@ OVERRIDDEN_BUILTINS = frozenset(
 values. Converted code calls those; a builtin passed around as a value (`r = range; r(n)`)
 reaches `call`, which calls that version too (see `use_versions`)."""
 
+OVERRIDDEN_METHODS = frozenset({'list.sort'})
+"""Methods of Python containers with a version that also takes traced values: converted
+code calls `xs.sort(...)` through `call`, which calls that version for a list."""
+
 _VERSIONS = {}   # builtin name -> the `ag` namespace's version of it
 
 _PLAIN_OWNERS = frozenset({list, dict, set, frozenset, tuple, str, bytes, bytearray, int,
@@ -56,8 +60,9 @@ object it cannot type through `call`) are library code, called at once."""
 
 def use_versions(versions):
     """Called once by the `ag` namespace (runtime/__init__.py), which lies above this
-    package: {name: version} for every name of OVERRIDDEN_BUILTINS."""
-    assert set(versions) == OVERRIDDEN_BUILTINS, set(versions) ^ OVERRIDDEN_BUILTINS
+    package: {name: version} for every name of OVERRIDDEN_BUILTINS and OVERRIDDEN_METHODS."""
+    names = OVERRIDDEN_BUILTINS | OVERRIDDEN_METHODS
+    assert set(versions) == names, set(versions) ^ names
     _VERSIONS.update(versions)
 
 
@@ -82,6 +87,8 @@ def call(fn, *args, **kwargs):
 
 def _call(fn, args, kwargs, slot=None):
     owner = getattr(fn, '__self__', None)
+    if type(owner) is list and getattr(fn, '__name__', None) == 'sort':
+        return _VERSIONS['list.sort'](owner, *args, **kwargs)   # (traced keys: argsort)
     if type(owner) in _PLAIN_OWNERS or isinstance(owner, (jax.Array, Keyed)):
         return fn(*args, **kwargs)   # a list's, a dict's or an array's own method
     if isinstance(fn, type) and slot is None and not context.converter.is_library(fn):

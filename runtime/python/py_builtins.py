@@ -20,7 +20,7 @@ from ..checks.keys import Keyed, either
 from ..context import field_flag
 from ..checks.raises import raise_if
 from ..checks.absent import present, truth
-from ..values.choice import Choice
+from ..values.choice import Choice, picked
 from ..values.maybe import Maybe
 from ..messages import (ambiguous_in, ambiguous_truth, items_differ, no_order,
                         traced_conversion, unordered_items)
@@ -71,6 +71,8 @@ def _extremum(name, python_fn, pairwise, arg_best, args, kwargs):
         raise ValueError(f'{name}() iterable argument is empty')
     if key is None and isinstance(items, jax.Array):
         return (jnp.max if name == 'max' else jnp.min)(items, axis=0)
+    if key is None and all(type(item) in (tuple, list) for item in items):
+        return _sequence_best(name, items)
     if key is None:
         _orderable(items, f'{name}()')
         result = items[0]
@@ -84,11 +86,39 @@ def _extremum(name, python_fn, pairwise, arg_best, args, kwargs):
     return jax.tree_util.tree_map(lambda s: s[chosen], _stack(items, f'{name}(..., key=)'))
 
 
+def _beats(name, b, a):
+    """Python's `b > a` (`b < a` for min) of two tuples or lists: the first unequal pair
+    of items decides, else the longer is greater; a traced bool where items are traced."""
+    decided, result = False, False
+    for x, y in zip(b, a):
+        wins = x > y if name == 'max' else x < y
+        if jnp.ndim(wins):   # (Python asks the truth of an array's `==` if it gets here)
+            raise_if(jnp.logical_not(decided), lambda: ValueError(
+                'The truth value of an array with more than one element is ambiguous.'))
+            return result
+        result = jnp.logical_or(result, jnp.logical_and(jnp.logical_not(decided), wins))
+        decided = jnp.logical_or(decided, x != y)
+    longer = len(b) > len(a) if name == 'max' else len(b) < len(a)
+    return jnp.logical_or(result, jnp.logical_and(jnp.logical_not(decided), longer))
+
+
+def _sequence_best(name, items):
+    """`max`/`min` of tuples or lists holding traced values (`max((p, state) for ...)`):
+    the first item that no later one beats as Python compares them (`_beats`), picked by
+    its traced index: items' arrays stacked, texts that differ a Choice."""
+    best = jnp.int32(0)
+    for j in range(1, len(items)):
+        row = jnp.stack([_beats(name, items[j], items[i]) for i in range(j)])
+        best = jnp.where(row[best], jnp.int32(j), best)
+    return picked(items, best, 'max()/min()')
+
+
 def min_(*args, **kwargs):
     """Python reference: `min(*args, key=None, default=...)`; traced items are compared
     as Python compares them, keeping the earlier item unless a later one is smaller
     (`jnp.where(b < a, b, a)`: a NaN first stays, a NaN later is skipped, a tie's gradient
-    goes to the first); `jnp.min` over an array's first axis; `argmin` of the keys."""
+    goes to the first); `jnp.min` over an array's first axis; `argmin` of the keys;
+    tuples and lists item by item, as Python orders them (`_sequence_best`)."""
     return _extremum('min', builtins.min, lambda a, b: jnp.where(b < a, b, a), jnp.argmin,
                      args, kwargs)
 
@@ -133,6 +163,16 @@ def sorted_(iterable, /, *, key=None, reverse=False):
     order = jnp.argsort(keys, stable=True, descending=reverse)
     ordered = jax.tree_util.tree_map(lambda s: s[order], _stack(items, 'sorted()'))
     return [jax.tree_util.tree_map(lambda s, i=i: s[i], ordered) for i in range(len(items))]
+
+
+def list_sort(items, /, *, key=None, reverse=False):
+    """Python reference: `items.sort(key=None, reverse=False)`: the list `items` itself
+    put in ascending order of its items' keys (stable, also with `reverse`); None.
+    Traced items are ordered as `sorted_` orders them, written back into the same list."""
+    if not any_traced(items):
+        return items.sort(key=key, reverse=reverse)
+    items[:] = sorted_(items, key=key, reverse=reverse)
+    return None
 
 
 def _truth(name, stop_on, iterable):

@@ -36,6 +36,7 @@ from ..values.maybe import Maybe
 from ..values.stacked import Stacked
 from ..values.split import CalleeAttribute, Undefined, pack, unpack
 from .method_state import MethodAttribute
+from .places import PlaceField
 
 _MUTABLE = (list, dict)
 
@@ -51,7 +52,8 @@ class Mutations:
         self.fields = _resolve(fields) + list(extra)
         self.watch = watch
         if watch is not None:   # (what the statement carries, the watch leaves alone)
-            watch.carried |= {getattr(holder, 'key', None) or ('attribute', id(holder), attr)
+            watch.carried |= {holder.key if isinstance(holder, PlaceField)
+                              else ('attribute', id(holder), attr)
                               for _, holder, attr in self.fields}
         self.depth = staged_depth()
         self.kept = {}          # output index -> the input a traced path changed in place

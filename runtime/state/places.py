@@ -83,6 +83,13 @@ class Place:
         self.owner = None   # an attribute's: (weak reference to its object, its name)
 
 
+class PlaceField:
+    """A stand-in object whose attribute `value` is a place's value, carried as a field
+    of a statement (runtime.state.mutation) under the place's own `key` (a user object's
+    attribute is carried under the object's identity, whatever attributes it has)."""
+    key = None
+
+
 def attribute(label, holder, name):
     """An attribute of `holder` as a place. It refers to `holder` weakly where it can (a
     Function keeps the places of its calls: they must not keep its arguments alive); once

@@ -15,10 +15,11 @@ from .. import context
 from ..context import staged_depth
 from .installed import Installed, put, snapshot
 from .logs import is_log
-from .places import MISSING, StateFinder, attribute, code_names, container, is_holder
+from .places import (MISSING, PlaceField, StateFinder, attribute, code_names, container,
+                     is_holder)
 
 
-class PlaceAttribute:
+class PlaceAttribute(PlaceField):
     """A place as an attribute `value` (what runtime.state.mutation carries as a field)."""
 
     def __init__(self, place):

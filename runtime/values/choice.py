@@ -27,7 +27,7 @@ import jax
 import jax.numpy as jnp
 
 from ..errors import here
-from ..messages import chosen_used
+from ..messages import chosen_used, items_differ
 from .maybe import Maybe
 from .split import Undefined, is_dynamic, split
 
@@ -160,6 +160,25 @@ def chosen(value, like):
     for slot, option in zip(slots, own):
         options[slot] = option
     return Choice(jnp.asarray(slots, jnp.int32)[index], options)
+
+
+def picked(items, index, what):
+    """`items[index]` of Python items of one structure, for a traced `index`, leaf by
+    leaf: a constant all items share stays; texts (or None) that differ become a Choice
+    of them; other leaves are stacked and indexed. A named error where the items differ
+    in structure."""
+    def pick(*leaves):
+        first = leaves[0]
+        if all(not is_dynamic(x) and type(x) is type(first) and x == first
+               for x in leaves):
+            return first
+        if any(isinstance(x, _TEXT) for x in leaves):
+            return Choice(index, leaves)
+        return jnp.stack([jnp.asarray(x) for x in leaves])[index]
+    try:
+        return jax.tree_util.tree_map(pick, *items)
+    except (ValueError, TypeError) as error:
+        raise items_differ(what, error, here(2)) from None
 
 
 def either(pred, a, b):

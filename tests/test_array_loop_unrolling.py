@@ -137,3 +137,66 @@ def break_on_traced(xs):
 def test_a_traced_break_in_an_array_loop_that_runs_as_python():
     check(break_on_traced, XS)
     check(break_on_traced, -XS)
+
+
+# --- Python int counters after a staged loop --------------------------------------------
+
+def running_stats(xs):
+    """Welford's running mean and variance with a Python count: Python knows `count` after
+    the loop (one per row), and picks nan or a tuple by it."""
+    count, mean, m2 = 0, 0.0, 0.0
+    for x in xs:
+        count += 1
+        delta = x - mean
+        mean += delta / count
+        m2 += delta * (x - mean)
+    if count < 2:
+        return float('nan')
+    return mean, m2 / (count - 1)
+
+
+def counted_down(n_steps, xs):
+    """A counter stepped twice per iteration of a range loop, then used as a shape."""
+    left, total = 2 * n_steps, 0.0
+    for i in range(n_steps):
+        left -= 1
+        total = total + xs[i] * left
+        left -= 1
+    return total * jnp.ones(left + 3)
+
+
+def skipping(xs):
+    """A `continue` skips the second step on some iterations: not a counter."""
+    n = 0
+    for x in xs:
+        n += 1
+        if x < 0:
+            continue
+        n += 1
+    return n
+
+
+def test_counter_of_a_staged_loop_stays_a_python_int():
+    for xs in (XS, XS[:1]):
+        check(running_stats, xs)
+    check(counted_down, 5, jnp.arange(5.0))
+    assert staged(running_stats, XS) == {'scan'}
+    rows = jnp.stack([XS, -XS, XS * 2.0])
+    expected = [running_stats(r) for r in rows]
+    assert_same(jax.jit(jax.vmap(converted(running_stats)))(rows),
+                jax.tree_util.tree_map(lambda *v: jnp.stack(v), *expected))
+
+
+def rebound(xs):
+    """The body also rebinds `n` (an inner loop's target): not a counter."""
+    n, total = 0, 0.0
+    for x in xs:
+        n += 1
+        for n in range(n % 3):
+            total = total + x
+    return n, total
+
+
+def test_counter_skipped_by_continue_or_rebound_is_not_counted():
+    assert_same(autograph.convert(skipping)(XS), skipping(XS))
+    assert_same(autograph.convert(rebound)(XS), rebound(XS))

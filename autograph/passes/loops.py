@@ -85,6 +85,7 @@ class Loops:
         verdict = self.ctx.independent_loops.get(node)   # (see `independence`)
         through_views = (_written_through_views(node.body, self.ctx.ag)
                          if verdict is not None and verdict.axis is not None else set())
+        steps = _counter_steps(node.body, carried, targets)   # (before the body is converted)
         body, body_pending = self.loop_block(node)
         orelse, orelse_pending = self.block(node.orelse)
         if isinstance(node.target, ast.Name) and node.target.id not in carried + shared:
@@ -114,6 +115,8 @@ class Loops:
         keywords += self.independence(node, carried, shared, fields, keywords,
                                       through_views)
         keywords += self.overwritten_fields(node)
+        if flag is None:   # (no `break` or `return`: every iteration runs to its end)
+            keywords += steps
         call = self.operator('for_stmt', [node.iter, templates.name(body_name)], carried,
                              carried, keywords + fields, shared)
         new = functions + [self.assign(carried, call)]
@@ -171,6 +174,53 @@ class Loops:
         if verdict.reads:
             marks.append(ast.keyword(arg='reads', value=templates.strings(verdict.reads)))
         return marks
+
+
+def _counter_steps(stmts, carried, targets):
+    """`counters={'n': 1}`: the carried names whose only bindings in the loop body
+    `stmts` are statements `n += k` / `n -= k` (`k` an int literal) at its top level, so
+    that each iteration that runs to its end (the loop has no `break` or `return`; a
+    `continue` guards the statements after it, which are then not at the top level)
+    changes `n` by the same Python int: after a loop of a known number of iterations,
+    started from a Python int, `n` is that Python int plus the sum of the steps
+    (runtime: ag.for_stmt). Not the loop's `targets`, which each iteration rebinds."""
+    steps = {}
+    for stmt in stmts:
+        if isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name) \
+                and isinstance(stmt.op, (ast.Add, ast.Sub)) \
+                and isinstance(stmt.value, ast.Constant) and type(stmt.value.value) is int:
+            step = stmt.value.value if isinstance(stmt.op, ast.Add) else -stmt.value.value
+            steps[stmt.target.id] = steps.get(stmt.target.id, 0) + step
+    tops = {id(stmt.target) for stmt in stmts if isinstance(stmt, ast.AugAssign)}
+    for stmt in stmts:
+        for sub in ast.walk(stmt):
+            if isinstance(sub, ast.Name) and not isinstance(sub.ctx, ast.Load) \
+                    and id(sub) not in tops:
+                steps.pop(sub.id, None)
+            else:
+                for name in _bound_names(sub):
+                    steps.pop(name, None)
+    counted = [name for name in carried if steps.get(name) and name not in targets]
+    if not counted:
+        return []
+    return [ast.keyword(arg='counters', value=ast.Dict(
+        keys=[ast.Constant(n) for n in counted],
+        values=[ast.Constant(steps[n]) for n in counted]))]
+
+
+def _bound_names(node):
+    """The names that `node` binds (or declares global or nonlocal) other than as an
+    `ast.Name`."""
+    if isinstance(node, (ast.Global, ast.Nonlocal)):
+        return node.names
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return [node.name]
+    if isinstance(node, ast.alias):
+        return [(node.asname or node.name).split('.')[0]]
+    name = getattr(node, 'rest' if isinstance(node, ast.MatchMapping) else 'name', None) \
+        if isinstance(node, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar,
+                             ast.MatchMapping)) else None
+    return [name] if name else []
 
 
 def _written_through_views(stmts, ag):

@@ -91,7 +91,7 @@ def _while(test, body, values, names, maximum_iterations):
 def for_stmt(iterable, body, state=(), names=(), extra_test=None, unroll=None,
              autodiff=None, fields=None, nonlocals=(), iterator=None, aliased=(),
              independent_axis=None, reductions=None, sequential_sums=None, unchanged=(),
-             reads=(), overwritten_after=()):
+             reads=(), overwritten_after=(), counters=None):
     """Python reference:
 
         for item in iterable:
@@ -119,7 +119,12 @@ def for_stmt(iterable, body, state=(), names=(), extra_test=None, unroll=None,
     (the bases of views that were copies), the arrays `reads` names read by the body at
     the index as items (runtime.items.parts); `sequential_sums`
     (a `set_loop_options` directive) keeps Python's order of float sums in this loop
-    and those nested in it; `overwritten_after` is as for `while_stmt`.
+    and those nested in it; `overwritten_after` is as for `while_stmt`. `counters`
+    ({name: step}) names the variables that every iteration changes by the same Python
+    int (`n += 1` at the top of a body with no `break` or `return`, see passes.loops):
+    after a staged loop of a known number of iterations, one that held a Python int
+    before it holds the Python int Python computes (the body sees its traced value), so
+    that the code after it (`if n < 2:`) decides as Python does.
     """
     independent = None if independent_axis is None else (
         independent_axis, reductions, unchanged, vectorized.read_arrays(body, reads))
@@ -137,7 +142,7 @@ def for_stmt(iterable, body, state=(), names=(), extra_test=None, unroll=None,
             carry.overwritten_after(overwritten_after):
         values = statement.staged(lambda objects: _for(
             iterable, objects.wrap(body, leading=1), objects.state, objects.all_names,
-            objects.wrap(extra_test, returns_state=False), unroll, independent))
+            objects.wrap(extra_test, returns_state=False), unroll, independent, counters))
     return statement.finish(values)
 
 
@@ -151,7 +156,8 @@ def _untraced_exit(extra_test, iterator, location):
     return test
 
 
-def _for(iterable, body, values, names, extra_test, unroll, independent=None):
+def _for(iterable, body, values, names, extra_test, unroll, independent=None,
+         counters=None):
     items = range_items(iterable)
     if extra_test is not None:  # a staged body runs only while the loop has not broken
         body = on_path(body, lambda item, *state: extra_test(*state),
@@ -160,14 +166,15 @@ def _for(iterable, body, values, names, extra_test, unroll, independent=None):
         staged = iterable if isinstance(iterable, (TracedIterable, StagedRange)) \
             else TracedIterable.over(iterable)
         if isinstance(staged, TracedIterable) and staged.static():   # (may run as Python)
-            return _items_for(staged, staged, body, values, names, extra_test, unroll)
+            return _counted(counters, len(staged), values, names, _items_for(
+                staged, staged, body, values, names, extra_test, unroll))
         values = staged.loop(body, values, names, here(), extra_test)
     elif items is not None or (
             isinstance(iterable, (list, tuple)) and loop_policy.wanted(
                 len(iterable), unroll, loop_policy.SHORT_LIST) is not False
             and (items := stacked_items(iterable, values)) is not None):
-        values = _items_for(iterable, items, body, values, names, extra_test, unroll,
-                            independent)
+        values = _counted(counters, len(items), values, names, _items_for(
+            iterable, items, body, values, names, extra_test, unroll, independent))
     else:
         location = here(2)
         traced = any_traced(values) or dispatch.sees(body, any_traced)
@@ -175,6 +182,20 @@ def _for(iterable, body, values, names, extra_test, unroll, independent=None):
                                   traced=traced) as count:
             values = _python_for(iterable, body, values, names, extra_test, count=count)
     return values
+
+
+def _counted(counters, length, before, names, after):
+    """The values after a loop of `length` iterations, its `counters` ({name: step})
+    that held a Python int before it set to the Python int each iteration's step gives
+    (see `for_stmt`)."""
+    if not counters:
+        return after
+    after = list(after)
+    for name, step in counters.items():
+        k = names.index(name) if name in names else None
+        if k is not None and type(before[k]) is int:
+            after[k] = before[k] + step * length
+    return after
 
 
 def _length(iterable):

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import autograph
-from tests.helpers import assert_same, check, f32, i32, primitives, site, staged
+from tests.helpers import assert_same, check, f32, i32, line_of, primitives, site, staged
 
 
 # --- raise ------------------------------------------------------------------------------
@@ -497,15 +497,27 @@ def mismatch(fn, *args):
     return str(info.value)
 
 
-def test_static_values_that_differ_are_shown():
-    def f(x):   # (a str alone may differ: runtime.values.choice; a tuple of them not)
+def test_texts_that_differ_inside_a_tuple_are_chosen_as_python_chooses():
+    def f(x):   # (runtime.values.choice: texts inside containers too)
         if x > 0:
             y = ('hi',)
         else:
             y = ('',)
         return x, y
-    assert "'y[0]' is str 'hi' in the true branch but str '' in the false branch" in \
-        mismatch(f, f32(1.))
+    for x in (f32(1.), f32(-1.)):
+        assert autograph.convert(f)(x)[1] == f(x)[1]
+
+
+def test_python_objects_that_differ_are_shown():
+    def f(x):
+        if x > 0:
+            y = (slice(0, 2),)
+        else:
+            y = (slice(1, 3),)
+        return x, y
+    message = mismatch(f, f32(1.))
+    assert "'y[0]' is a slice object in both branches" in message
+    assert f'test_constructs.py:{line_of(f, "if x > 0")}' in message
 
 
 def test_dict_key_one_branch_adds_exists_where_python_has_it():

@@ -51,6 +51,8 @@ demo: install
 # XLA compiles the tests' thousands of small programs with LLVM's optimisations off
 # (about 15% less time; HLO passes, which the tests that read compiled HLO check, still
 # run). Tests that start JAX in a child process with flags of their own keep theirs.
+# Within a run, tests share the programs XLA compiles (tests/conftest.py: JAX's
+# persistent compilation cache in a folder made for the run and removed after it).
 test: export XLA_FLAGS ?= --xla_backend_optimization_level=0
 test: install $(STAMP07)
 	@echo "XLA_FLAGS=$$XLA_FLAGS"

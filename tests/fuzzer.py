@@ -23,7 +23,13 @@ append to a global list they never read (a log); each program is called twice, p
 converted, and the state the two calls leave must match too. About four programs in ten
 also write items of a module global or closure variable with no `global` statement, or
 read globals and an object argument that the harness changes between three calls (see
-tests/fuzz_state.py; `--outer-state-only` runs only those).
+tests/fuzz_state.py; `--outer-state-only` runs only those). About six in ten tick a counter
+object argument where Python may not evaluate the tick (branches of conditional
+expressions, `and`/`or` operands inside larger expressions, `elif` and `while` tests,
+items and filters of reduced comprehensions), define nested helpers that write the
+caller's array and return early (one through a sibling), or read and set attributes of
+an object argument by computed names (see tests/fuzz_order.py). A failing seed is shrunk
+by `python -m tests.fuzz_minimise --seed S`.
 
 Every program is valid Python, so the converted run must give Python's values. Three
 kinds of failure are counted: a *mismatch* (a different value) and a *raw error* (a crash
@@ -32,7 +38,7 @@ ConversionError on a valid program) is a limitation of staging that must be rare
 explained.
 
     python -m tests.fuzzer --programs 2000 [--seed 0] [--jobs 2] [--x64] [--no-scopes]
-                           [--outer-state-only]
+                           [--outer-state-only] [--order-only]
 
 With --x64 the programs run with jax_enable_x64: the inputs stay 32-bit, the Python
 numbers in the programs become weakly typed 64-bit values, as in JAX.
@@ -49,6 +55,7 @@ import traceback
 import jax.numpy as jnp
 import numpy as np
 
+from tests.fuzz_order import OrderHarness, OrderShapes, order_module_text
 from tests.fuzz_state import Harness, OuterShapes, in_factory, module_text
 
 HELPERS = '''
@@ -368,7 +375,7 @@ class ScopeFeatures:
             self.gen.emit(depth, f'a = a + peek_{target}()')
 
 
-class ProgramGenerator(StateGenerators, OuterShapes):
+class ProgramGenerator(StateGenerators, OuterShapes, OrderShapes):
     def __init__(self, seed, scopes=False):
         self.rng = random.Random(seed)
         self.lines = []
@@ -385,6 +392,7 @@ class ProgramGenerator(StateGenerators, OuterShapes):
         self.keys = random.Random(seed * 7919 + 5)   # dict keys set in loops (own stream)
         self.key_names = []
         self.init_outer_shapes(seed)   # (see tests/fuzz_state.py: streams of their own)
+        self.init_order_shapes(seed)   # (see tests/fuzz_order.py: likewise)
 
     def emit(self, depth, text):
         self.lines.append('    ' * depth + text)
@@ -471,6 +479,7 @@ class ProgramGenerator(StateGenerators, OuterShapes):
         else:
             self.assign(depth)
         self.outer_shapes(depth)
+        self.order_shapes(depth)
 
     def return_statement(self):
         return self.rng.choice(['return a, b, k', 'return a + 1.0, b, k - 1',
@@ -481,7 +490,7 @@ class ProgramGenerator(StateGenerators, OuterShapes):
         self.emit(depth, f'if {test}:')
         self.block(depth + 1, nesting - 1)
         for _ in range(self.rng.choice([0, 0, 1, 2])):
-            self.emit(depth, f'elif {self.elif_test()}:')
+            self.emit(depth, f'elif {self.order_elif(self.elif_test())}:')
             self.block(depth + 1, nesting - 1)
         if self.rng.random() < 0.6:
             self.emit(depth, 'else:')
@@ -515,7 +524,7 @@ class ProgramGenerator(StateGenerators, OuterShapes):
         created = depth == 1 and not extra and self.rng.random() < 0.4
         self.emit(depth, f'{i} = n * 0' if created else f'{i} = 0')   # n * 0: staged
         header = len(self.lines)
-        self.emit(depth, f'while {i} < {bound}{extra}:')
+        self.emit(depth, f'while {i} < {bound}{self.order_while(extra, created)}:')
         self.emit(depth + 1, f'{i} += 1')
         self.key_in_loop(depth + 1, i)
         created = self.created_in_loop(depth, header) if created else None
@@ -556,7 +565,7 @@ class ProgramGenerator(StateGenerators, OuterShapes):
         self.scopes.after_loop(depth, target)
 
     def program(self, name):
-        self.emit(0, f'def {name}({self.parameters()}):')
+        self.emit(0, f'def {name}({self.parameters()}{self.order_parameters()}):')
         self.emit(1, 'a = x')
         self.emit(1, 'b = jnp.sum(v) * 0.5')
         self.emit(1, 'k = 1')
@@ -565,22 +574,27 @@ class ProgramGenerator(StateGenerators, OuterShapes):
         self.outer_prologue()
         if self.scopes.enabled:
             self.scopes.prelude()
+        self.order_prologue()
         self.block(1, nesting=3, size=self.rng.randint(2, 4))
         self.state_epilogue()
         self.outer_epilogue()
+        self.order_epilogue()
         self.emit(1, 'return a, b, k')
         return '\n'.join(self.lines) + '\n'
 
 
-def make_program(seed, scopes=True):
-    """(source, function) of the program for `seed`."""
+def make_program(seed, scopes=True, source=None):
+    """(source, function) of the program for `seed` (or of `source`, a program's module
+    changed by tests/fuzz_minimise.py)."""
     name = f'program_{seed}'
-    gen = ProgramGenerator(seed, scopes)
-    program = gen.program(name)
-    if gen.outer_closure:   # the outer containers as closure variables of a factory
-        program = in_factory(name, program)
-    source = ('import jax.numpy as jnp\n' + HELPERS
-              + module_text(gen.outer_on, gen.outer_closure, gen.between_on) + '\n\n' + program)
+    if source is None:
+        gen = ProgramGenerator(seed, scopes)
+        program = gen.program(name)
+        if gen.outer_closure:   # the outer containers as closure variables of a factory
+            program = in_factory(name, program)
+        source = ('import jax.numpy as jnp\n' + HELPERS + module_text(
+            gen.outer_on, gen.outer_closure, gen.between_on)
+                  + order_module_text(gen.ticks_on, gen.named_on) + '\n\n' + program)
     file = f'<autograph fuzz {seed}>'
     linecache.cache[file] = (len(source), None, source.splitlines(True), file)
     namespace = {'__name__': f'fuzz_{seed}'}
@@ -594,6 +608,12 @@ def has_outer_state(seed):
     return gen.outer_on or gen.between_on
 
 
+def has_order_shapes(seed):
+    """Whether the program for `seed` has one of the shapes of tests/fuzz_order.py."""
+    gen = ProgramGenerator(seed)
+    return gen.ticks_on or gen.nested_on or gen.named_on
+
+
 def inputs_for(seed):
     rng = np.random.default_rng(seed)
     return (jnp.float32(rng.normal()), jnp.int32(rng.integers(0, 7)),
@@ -603,33 +623,35 @@ def inputs_for(seed):
 MISMATCH, NAMED_ERROR, RAW_ERROR = 'mismatch', 'named error', 'raw error'
 
 
-def run_one(seed, scopes=True):
+def run_one(seed, scopes=True, source=None):
     """None when plain and converted agree, else (MISMATCH, NAMED_ERROR or RAW_ERROR: a
     crash that is not one of autograph's own errors, a description)."""
     import autograph
-    source, fn = make_program(seed, scopes)
+    source, fn = make_program(seed, scopes, source)
     args = inputs_for(seed)
     x, n, v = args
     namespace = fn.__globals__
     shapes = Harness(seed, namespace, fn.__name__)   # (see tests/fuzz_state.py)
+    order = OrderHarness(namespace)   # (see tests/fuzz_order.py)
 
     def reset():   # the state that outlives a call (see HELPERS)
         namespace['TOTAL'] = 0.0
         namespace['OBJ'] = namespace['Cell'](0.0, 0)
         namespace['LOG'].clear()
+        order.reset()
         return shapes.reset()
 
     def state(fn):
         log = namespace['LOG']
         return (namespace['TOTAL'], namespace['OBJ'].f, len(log), float(sum(log))
-                ) + shapes.state(fn)
+                ) + shapes.state(fn) + order.state()
 
     def calls(fn, args):   # the second sees what the first left (a global, an object)
         results = []
         for i in range(shapes.calls):
             if i:   # (some programs: state changed between the calls)
                 shapes.change(i - 1)
-            results.append(fn(*shapes.arguments(args)))
+            results.append(fn(*order.arguments(shapes.arguments(args))))
         return results
 
     fn = reset()
@@ -666,6 +688,9 @@ def main(argv=None):
     parser.add_argument('--outer-state-only', action='store_true',
                         help='of the seeds, run only the programs with outer items or state '
                              'changed between calls (tests/fuzz_state.py)')
+    parser.add_argument('--order-only', action='store_true',
+                        help='of the seeds, run only the programs with ticks, nested helpers '
+                             'or attributes by computed names (tests/fuzz_order.py)')
     options = parser.parse_args(argv)
     if options.x64:
         os.environ['JAX_ENABLE_X64'] = '1'   # read by the worker processes as they start
@@ -673,7 +698,9 @@ def main(argv=None):
     seeds = range(options.seed, options.seed + options.programs)
     if options.outer_state_only:
         seeds = [seed for seed in seeds if has_outer_state(seed)]
-        options.programs = len(seeds)
+    if options.order_only:
+        seeds = [seed for seed in seeds if has_order_shapes(seed)]
+    options.programs = len(seeds)
     run = functools.partial(run_one, scopes=options.scopes)
     with multiprocessing.get_context('spawn').Pool(options.jobs) as pool:
         for i, problem in enumerate(pool.imap(run, seeds)):

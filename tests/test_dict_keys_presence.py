@@ -330,3 +330,46 @@ def test_a_dict_the_caller_gave_gets_the_keys_of_the_run(n):
         assert_same(converted(given, i32(n)), expected_result)
         assert list(given) == list(expected)
         assert_same(given, expected)
+
+
+class Ticks:
+    def __init__(self):
+        self.c = 0
+
+
+def ticked(cell, p):
+    cell.c = cell.c + 1
+    return p > 0.0
+
+
+def restaged_sum(x, n):
+    """A dict with a key on some paths only (`first`) summed into in a loop whose body
+    calls a helper that changes an object: the loop is staged again carrying it, from
+    the dict as it was before (fuzzer seed 10217: the first item was counted twice)."""
+    a, s, d = x, Ticks(), {}
+    i = 0
+    while i < n:
+        i += 1
+        d['first'] = a
+    j = 0
+    while j < 3:
+        j += 1
+        d['sum'] = d.get('sum', 0.0) + a
+        if x > 5.0:
+            pass
+        elif ticked(s, a):
+            if n > 2:
+                a = a * 0.5
+            elif a > 0.5:
+                return a, 0.0, s.c
+    return a, d['sum'], s.c
+
+
+@pytest.mark.parametrize('x, n', [(1.0, 3), (1.0, 0), (-2.0, 1), (7.0, 2)])
+def test_a_keyed_dict_is_put_back_before_a_statement_is_staged_again(x, n):
+    expected = restaged_sum(f32(x), n)
+    converted = autograph.convert(restaged_sum)
+    for _ in range(2):
+        assert_same(converted(f32(x), i32(n)), expected)
+    assert_same(jax.jit(autograph.convert(restaged_sum, jit=False))(f32(x), i32(n))[:2],
+                expected[:2])

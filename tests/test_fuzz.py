@@ -70,3 +70,32 @@ def test_programs_write_outer_items_and_read_state_changed_between_calls():
     shapes = Harness(204, fn.__globals__, fn.__name__)
     assert shapes.calls == 3 and all(shapes.changes)
     assert Harness(3, make_program(3)[1].__globals__, 'program_3').changes == [[]]
+
+
+# --- evaluation order, nested helpers, attributes by computed names (tests/fuzz_order.py)
+
+@pytest.mark.parametrize('seed', [4222, 228, 36, 2506, 747, 178])
+def test_ticks_nested_helpers_and_attributes_by_computed_names(seed):
+    """Seeds with a counter ticked in an `elif` test (4222), a `while` test and a
+    comprehension's item (228), a conditional expression and a comprehension (36),
+    nested helpers writing `w`, one through its sibling (2506, 747), and attributes read
+    and set by computed names (178, 36): values, `ctr.n` and `p`'s attributes match."""
+    assert run_one(seed) is None
+
+
+def test_programs_tick_call_nested_helpers_and_name_attributes():
+    import re
+    sources = [make_program(seed)[0] for seed in range(300)]
+    text = '\n'.join(sources)
+    for construct in ('else ctr.tick(', 'and ctr.tick()', 'or ctr.tick(', 'while ctr.tick()',
+                      'while 1.0 < ctr.tick()', '< ctr.tick(', 'sum(ctr.tick(el) for el in v if',
+                      'sum([ctr.tick() * el', 'max((ctr.tick(el)', 'and ctr.tick() > 2.0)',
+                      'k = k + ctr.n', 'def hw(b, f):', 'def hq(b, f):', 'def hv(b, f):',
+                      '    r = hw(b, f * 0.5)', 'return m * 1.0', '        return\n',
+                      'hw(w, ', 'hq(w, ', 'hv(w, ', 'getattr(p, NAMES[', 'in NAMES:',
+                      "setattr(p, NAMES[0] + '2'", ', ctr, p):'):
+        assert construct in text, construct
+    assert re.search(r'elif .*ctr\.tick\(', text) and re.search(r'while .* and .*ctr\.tick', text)
+    # (`hv` defined before the `hw` it calls, and after it)
+    assert any(s.index('def hv(') < s.index('def hw(') for s in sources if 'def hv(' in s)
+    assert any(s.index('def hv(') > s.index('def hw(') for s in sources if 'def hv(' in s)

@@ -94,3 +94,42 @@ def test_jax_arrays_under_jit_and_vmap_give_the_written_values(fn):
 def test_the_caller_rebinds_its_variable():
     code = autograph.to_code(early_return)
     assert 'call_writing' in code, code
+
+
+def halved(p):
+    return p * 0.5
+
+
+def return_never_taken(x, n):
+    """A `return` in a branch that a Python flag never takes, in a staged loop, in a
+    function that reports an argument it may write (`ag.written`: `a += v` writes `x`
+    where `x` is a NumPy array; fuzzer seeds 10014, 10083): Python never returns by
+    it, so the value it would return is undefined on that path."""
+    flag = False
+    a = x
+
+    def unused():   # (with a nested function, the report is made)
+        pass
+    i = 0
+    while i < n:
+        i += 1
+        for _ in range(2):
+            if not flag:
+                a += halved(x)
+            else:
+                return a, 0.0
+    a = a * 1.0
+    return a, 1.0
+
+
+@pytest.mark.parametrize('n', [0, 3])
+def test_a_return_python_never_takes_leaves_the_others(n):
+    expected = return_never_taken(np.float32(0.5), n)
+    converted = autograph.convert(return_never_taken)
+    for _ in range(2):
+        assert_same(converted(jnp.float32(0.5), jnp.int32(n)), expected)
+    assert_same(jax.jit(converted)(jnp.float32(0.5), jnp.int32(n)), expected)
+    batched = jax.vmap(converted)(jnp.float32([0.5, 2.0]), jnp.int32([n, 1]))
+    assert_same(jax.tree_util.tree_map(lambda v: v[0], batched), expected)
+    assert_same(jax.tree_util.tree_map(lambda v: v[1], batched),
+                return_never_taken(np.float32(2.0), 1))

@@ -322,3 +322,27 @@ def test_a_closure_helper_writes_after_a_traced_return(x):
     np.testing.assert_allclose(got, want, rtol=1e-6)
     np.testing.assert_allclose(np.asarray(cells['buffer']), want_buffer, rtol=1e-6)
     np.testing.assert_allclose(cells['seen']['s'], want_seen['s'], rtol=1e-6)
+
+
+def _helper_over_a_closure_array():
+    buffer = np.zeros(4)
+
+    def put(val):
+        buffer[1] = val
+
+    def only_calls(x):   # (names nothing of `put`'s closure itself)
+        put(x * 0.5)
+        return x
+    return only_calls, buffer
+
+
+def test_a_closure_helper_writes_its_own_closure_array():
+    """A helper made before the call writes an item of a NumPy array in its own closure,
+    which the converted function never names: state found when the helper is called, as
+    a helper's global is (was a named error, fuzzer repro r4)."""
+    plain, want_buffer = _helper_over_a_closure_array()
+    fn, buffer = _helper_over_a_closure_array()
+    converted = autograph.convert(fn)
+    for x in (2.0, 3.0):
+        np.testing.assert_allclose(converted(jnp.float32(x)), plain(jnp.float32(x)))
+        np.testing.assert_allclose(buffer, want_buffer)

@@ -190,3 +190,32 @@ def test_a_closure_variable_the_function_and_its_helper_both_assign(n):
     same(jax.jit(autograph.convert(closure_counter, jit=False))(jnp.float32(1.0),
                                                                 jnp.int32(n)),
          closure_counter(1.0, n))
+
+
+def _made_counter():
+    count = 0
+
+    def bump():
+        nonlocal count
+        count += 1
+        return count
+    return bump
+
+
+BUMP = _made_counter()
+
+
+def bumped(x):
+    return x + BUMP()
+
+
+def test_a_counter_in_the_closure_of_a_helper_made_before_the_call_counts_each_call():
+    """Python's `count` goes up on every call; a trace that took it for a constant ran
+    `bump` once, when it traced (was 2.0 on every call: a silent wrong value)."""
+    global BUMP
+    BUMP = _made_counter()
+    want = [bumped(1.0) for _ in range(3)]
+    BUMP = _made_counter()
+    converted = autograph.convert(bumped)
+    same([converted(jnp.float32(1.0)) for _ in range(3)], want)
+    assert BUMP.__closure__[0].cell_contents == 3

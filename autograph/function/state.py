@@ -232,6 +232,14 @@ def holds_numpy(value):
     return type(value) is dict and any(holds_numpy(v) for v in value.values())
 
 
+def made_outside(fn):
+    """Whether `fn` runs the converted code of a function that plain Python made (see
+    codegen.Generated.bind): its closure cells were there before the call, state of the
+    Function like its globals. (A function that converted code defines is made by the
+    trace itself: its cells are none of the Function's later calls.)"""
+    return getattr(getattr(fn, '__func__', fn), '__ag_source_code__', None) is not None
+
+
 class Tracing:
     """One trace's state: the places given their traced values (`values`, by label) and
     the logs emptied (runtime.state.installed, runtime.state.logs); `on_call` adds
@@ -264,7 +272,7 @@ class Tracing:
             self.installed.add(self._labelled(places))
             return
         self.functions.append(fn)
-        if not self.state.finder().add_function(fn):
+        if not self.state.finder().add_function(fn, cells=made_outside(fn)):
             return
         found = self.state.places(self.args, self.kwargs, True, self.roots, self.code)
         self.state.traced_code(self.code)

@@ -20,7 +20,7 @@ from ..checks import check_outcomes
 from ..checks.keys import Keyed
 from .. import context, origin
 from ..context import staged_depth
-from ..values.split import is_dynamic, is_traced
+from ..values.split import Undefined, is_dynamic, is_traced
 from ..values.stacked import STACKERS, Stacked
 
 STAGED_RECURSION_LIMIT = 16
@@ -268,10 +268,12 @@ def reporting_written(fn, args, kwargs):
 def written(value, /, **parameters):
     """Python reference: `value`. A function whose code writes items of its parameters
     returns this way: when `call_writing` called it, the result carries the parameters'
-    final values back to it."""
+    final values back to it. (An undefined `value`, the return value on a path by which
+    Python never returns, stays undefined: a staged `if` then takes the other paths'.)"""
     stack = context.current().written
     slot = stack[-1] if stack else None
-    if slot is not None and sys._getframe(1).f_code in slot.codes \
+    if slot is not None and not isinstance(value, Undefined) \
+            and sys._getframe(1).f_code in slot.codes \
             and slot.parameters.issuperset(parameters):
         return Written(value, parameters)
     return value

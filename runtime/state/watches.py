@@ -12,6 +12,7 @@ changed twice (a global a helper adds to counted twice).
 import types
 
 from .. import context
+from ..checks.keys import Keyed
 from ..context import staged_depth
 from .installed import Installed, put, snapshot
 from .logs import is_log
@@ -148,8 +149,10 @@ class Journal:
     def __init__(self, functions, values):
         self.reach = Reach(functions)
         self.installed = Installed([], {})
+        # (a Keyed dict too: one with keys on some paths only, whose items and flags a
+        # run changes in place like a plain dict's)
         self.installed.add([container(f'<value {i}>', value) for i, value in enumerate(values)
-                            if type(value) in (list, dict)])
+                            if type(value) in (list, dict, Keyed)])
 
     def recording(self, fields, run, *args):
         """`run(*args)`, after noting `fields` ((label, object, attribute), see

@@ -240,3 +240,39 @@ def test_unorderable_items_are_a_named_type_error(fn, text, what):
     message = str(info.value)
     assert message.startswith(what) and f':{line_of(fn, text)}' in message
     assert 'str' in message or 'NoneType' in message
+
+
+# --- `del o.x` on some paths only -------------------------------------------------------
+
+def delete_some_paths(box, x):
+    if x > 0:
+        del box.c
+    return x * 2
+
+
+def delete_then_read(box, x):
+    if x > 0:
+        del box.c
+    y = x * 2
+    return y + box.c
+
+
+@pytest.mark.parametrize('fn', [delete_some_paths, delete_then_read])
+@pytest.mark.parametrize('x', [-1.0, 1.0])
+def test_an_attribute_deleted_on_some_paths_exists_where_pythons_does(fn, x):
+    def run(call):
+        box = Box()
+        box.c = f32(3.0)
+        try:
+            return call(box, f32(x)), hasattr(box, 'c')
+        except AttributeError:
+            return 'AttributeError', None   # (the object after an error: not compared)
+    expected = run(fn)
+    converted = autograph.convert(fn)
+    for _ in range(2):
+        got = run(converted)
+        assert got[1] == expected[1]
+        if expected[0] == 'AttributeError':
+            assert got[0] == 'AttributeError'
+        else:
+            assert_same(got[0], expected[0])

@@ -106,10 +106,11 @@ class Mutation:
         return stores - updates
 
     def assigned_attributes(self, stmts):
-        """{label: (holder, attribute)} for the attributes `stmts` assign, or change the
-        object of, outer ones first: `self.a.b = v` gives 'self.a' -> (`self`, 'a') and
-        'self.a.b' -> (`self.a`, 'b'). Objects of variables that `stmts` rebind are left
-        out (they are new objects, not state)."""
+        """{label: (holder, attribute)} for the attributes `stmts` assign or delete (a
+        staged statement carries them: one deleted on some paths exists after it where
+        Python's does), or change the object of, outer ones first: `self.a.b = v` gives
+        'self.a' -> (`self`, 'a') and 'self.a.b' -> (`self.a`, 'b'). Objects of
+        variables that `stmts` rebind are left out (they are new objects, not state)."""
         skip = self.rebound(stmts)
         found = {}
         for facts in self._all(stmts):
@@ -184,7 +185,7 @@ class Mutation:
             if own is not None and isinstance(node.ctx, ast.Store):
                 own.stores.add(node.id)
         elif isinstance(node, (ast.Attribute, ast.Subscript)):
-            if own is not None and isinstance(node.ctx, ast.Store):
+            if own is not None and isinstance(node.ctx, (ast.Store, ast.Del)):
                 self._store_target(node, own)
         elif isinstance(node, ast.Call):
             whole.has_call = True
@@ -210,7 +211,8 @@ class Mutation:
 
     @staticmethod
     def _store_target(target, facts):
-        """A changed object: `x.a = v`, `x[i] = v`, or the `x` of `x.append(v)`."""
+        """A changed object: `x.a = v`, `del x.a`, `x[i] = v`, or the `x` of
+        `x.append(v)`."""
         base = base_name(target)
         facts.changed.add(base)
         if base is None:

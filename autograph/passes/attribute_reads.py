@@ -9,12 +9,13 @@
                                    return o.x
 
 An `if`, `while` or `for` whose blocks assign `o.x` without reading it may create the
-attribute (also by a constant name: `setattr(o, 'x', v)`, `vars(o)['x'] = v`, which the
-passes before made `ag.setattr(o, 'x', v)` and `ag.attributes(o)['x'] = v`). Staged,
-the object holds the value afterwards and a flag says where Python's has it
-(runtime.state.mutation, runtime.context.field_flag); the check raises Python's
-AttributeError when the program runs on a path that left it unset. Where the attribute
-was there before, or the statement ran as Python, the check does nothing.
+attribute, and one whose blocks delete it (`del o.x`) may remove it (also by a constant
+name: `setattr(o, 'x', v)`, `vars(o)['x'] = v`, which the passes before made
+`ag.setattr(o, 'x', v)` and `ag.attributes(o)['x'] = v`). Staged, the object holds
+the value afterwards and a flag says where Python's has it (runtime.state.mutation,
+runtime.context.field_flag); the check raises Python's AttributeError when the program
+runs on a path that left it unset. Where the attribute was there before, or the
+statement ran as Python, the check does nothing.
 
 Checked: the statements after such a statement in its block (and the blocks inside
 them), up to one that assigns `o.x` or `o` itself. Reads inside lambdas and nested
@@ -26,7 +27,7 @@ from autograph import templates
 from autograph.analysis.census import ATTRIBUTE_STORE, ITEM_STORE
 from autograph.analysis.walk import SCOPES, blocks, children
 
-ONLY_WITH = (ATTRIBUTE_STORE, ITEM_STORE, 'setattr')   # see analysis.census
+ONLY_WITH = (ATTRIBUTE_STORE, ITEM_STORE, 'setattr', ast.Delete)   # see analysis.census
 _COMPOUND = (ast.If, ast.While, ast.For)
 
 
@@ -93,7 +94,8 @@ def _created(stmt, ag):
     exist before it, on the paths Python runs)."""
     nodes = [node for block in blocks(stmt) for inner in block
              for node in _walk_scope(inner)]
-    return (_attributes(nodes, ast.Store) | _named(nodes, ag)) - _attributes(nodes, ast.Load)
+    return (_attributes(nodes, ast.Store) | _attributes(nodes, ast.Del) | _named(nodes, ag)) \
+        - _attributes(nodes, ast.Load)
 
 
 def _named(nodes, ag):

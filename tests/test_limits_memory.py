@@ -323,7 +323,10 @@ def test_instances_are_not_kept_alive_by_their_converted_methods():
 
 def test_functions_passed_to_a_long_lived_function_are_freed_with_their_traces():
     result = run_child('arguments_of_a_long_lived_function', 20)
-    assert result == {'wrong': 0, 'alive': 0, 'traces': 20, 'kept traces': 0}
+    # (one trace per closure, and one more: the first call finds the closure's cell `c`
+    # as state while tracing -- a helper plain Python made before the call, see
+    # autograph.function.state.made_outside -- and traces again with it)
+    assert result == {'wrong': 0, 'alive': 0, 'traces': 21, 'kept traces': 0}
 
 
 def test_a_converted_method_keeps_its_instance_alive_while_it_is_held():

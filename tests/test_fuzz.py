@@ -4,7 +4,8 @@ import pytest
 
 from tests.fuzzer import make_program, run_one
 
-SEEDS = range(12)
+SEEDS = [0, 1, 2, 4, 5, 6, 7, 8, 9]   # (3, 10 and 11, which now draw the shapes of
+#   tests/fuzz_order.py too, took 15-28 s each on CI's machine: `make fuzz` runs them)
 
 
 @pytest.mark.parametrize('seed', SEEDS)

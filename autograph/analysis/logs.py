@@ -101,8 +101,6 @@ def write_only_lists(function):
     lambda, which may hand it on), so its items are never seen: the list need not come
     out of a branch or loop that appends to it (passes.control_flow)."""
     every = nodes(function)
-    nested = {id(n) for scope in every if scope is not function
-              and scope.__class__ in SCOPES for n in nodes(scope)}
     fresh, appended, declared = set(), set(), set()   # (ids of Name nodes; names)
     for node in every:
         cls = node.__class__
@@ -117,6 +115,10 @@ def write_only_lists(function):
                 appended.add(id(func.value))
         elif cls in (ast.Global, ast.Nonlocal):
             declared.update(node.names)
+    if not fresh or not appended:   # (most functions: no walk of their nested scopes)
+        return frozenset()
+    nested = {id(n) for scope in every if scope is not function
+              and scope.__class__ in SCOPES for n in nodes(scope)}
     names, other = set(), set(declared)
     for node in every:
         if node.__class__ is ast.Name:

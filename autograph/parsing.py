@@ -57,7 +57,7 @@ def _definition(code, lines, first_line):
         return None
     for node in ast.walk(tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and \
-                node.name == code.co_name and _compiles_to(node, code):
+                node.name == code.co_name and _compiles_to(node, code, (lines, first_line)):
             return node
     return None
 
@@ -118,9 +118,11 @@ def _changed(code, name):
         f'then convert again.')
 
 
-def _compiles_to(node, code):
+def _compiles_to(node, code, text=None):
     """True when `node` (a FunctionDef or Lambda) compiled gives code like `code` (see
-    `_Summary`)."""
+    `_Summary`). `text`: the (lines, first line number) `node` was parsed from, compiled
+    instead where the tree is too deep to compile as a tree (Python 3.12 converts `ast`
+    objects to its own only about 1,500 levels deep, and compiles text far deeper)."""
     if isinstance(node, ast.Lambda):
         tree = ast.Expression(body=node)
         mode = 'eval'
@@ -144,10 +146,36 @@ def _compiles_to(node, code):
     flags = code.co_flags & _FUTURE_FLAGS   # e.g. `from __future__ import annotations`
     try:
         compiled = compile_tree(tree, code.co_filename, mode, flags=flags, dont_inherit=True)
+    except RecursionError:
+        if text is None:
+            raise
+        compiled = _compiled_text(*text, code, flags)
     except (SyntaxError, ValueError, TypeError):
+        return False
+    if compiled is None:
         return False
     found = _find_code(compiled, code.co_name, code.co_firstlineno)
     return found is not None and _Summary.of(code).runs(_Summary.of(found))
+
+
+def _compiled_text(lines, first_line, code, flags):
+    """The code of `lines` (a function's source from line `first_line` on) compiled with
+    every line at its number, inside a function binding `code`'s free variables where it
+    has some; None when the file leaves no room above the function for that wrapper."""
+    head = []
+    if code.co_freevars:
+        head = ['def _enclosing():\n', ' ' + '; '.join(f'{name} = None' for name in
+                                                      code.co_freevars) + '\n']
+    elif lines[0][:1] in (' ', '\t'):
+        head = ['if 1:\n']
+    room = first_line - 1 - len(head)
+    if room < 0:
+        return None
+    try:
+        return compile('\n' * room + ''.join(head + lines), code.co_filename, 'exec',
+                       flags=flags, dont_inherit=True)
+    except (SyntaxError, ValueError, TypeError):
+        return None
 
 
 _FUTURE_FLAGS = sum(getattr(__future__, name).compiler_flag

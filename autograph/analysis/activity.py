@@ -42,8 +42,13 @@ class ActivityCache:
         self._cache = {}
 
     def __call__(self, node):
+        return self.of(node)
+
+    def of(self, node):
+        """(A method, not `__call__`, where it recurses: Python 3.12 limits recursion
+        through C calls, which calling an object is, to about 1,500 frames.)"""
         if isinstance(node, list):
-            return _union([self(item) for item in node])
+            return _union([self.of(item) for item in node])
         result = self._cache.get(id(node))
         if result is None:
             result = self._compute(node)
@@ -61,17 +66,17 @@ class ActivityCache:
             if value is _MISSING:
                 continue
             if field in _BLOCK_FIELDS:
-                parts.append(self(value))
+                parts.append(self.of(value))
             elif field == 'handlers':
                 for handler in value:
-                    parts.append(self(handler.type) if handler.type else None)
-                    parts.append(self(handler.body))
+                    parts.append(self.of(handler.type) if handler.type else None)
+                    parts.append(self.of(handler.body))
                     if handler.name:
                         parts.append(Activity(frozenset(), frozenset([handler.name])))
             elif isinstance(value, ast.AST):   # (its test, target, iterable: often
-                parts.append(self(value))      # asked for already, by a Dataflow)
+                parts.append(self.of(value))      # asked for already, by a Dataflow)
             elif isinstance(value, list):
-                parts += [self(v) for v in value if isinstance(v, ast.AST)]
+                parts += [self.of(v) for v in value if isinstance(v, ast.AST)]
         return _union([p for p in parts if p is not None])
 
 

@@ -65,8 +65,10 @@ def contains(stmts, kinds, stop=LOOPS + SCOPES):
     for stmt in stmts:
         if isinstance(stmt, kinds):
             return True
-        if not isinstance(stmt, stop) and any(contains(b, kinds, stop) for b in blocks(stmt)):
-            return True
+        if not isinstance(stmt, stop):
+            for block in blocks(stmt):   # (a loop, not `any`: Python 3.12 limits recursion
+                if contains(block, kinds, stop):   # through C calls to ~1,500 frames)
+                    return True
     return False
 
 

@@ -295,9 +295,10 @@ def range_items(iterable):
         return RangeItems(len(r), _affine(r.start, r.step))
     kind = type(iterable)
     if kind is type(iter(builtins.range(0))):
+        # (Python 3.12 and later reduce it to the range of the items left, with no count.)
         _, (r,), done = iterable.__reduce__()
         inner = range_items(r)
-        return inner.after(done) if inner is not None else None
+        return inner.after(done) if inner is not None and done else inner
     if kind is builtins.enumerate:
         _, (inner, start) = iterable.__reduce__()
         inner = range_items(inner)

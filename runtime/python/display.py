@@ -24,7 +24,6 @@ A warning names the user's line (`warnings.warn_explicit`); its `stacklevel` cou
 user's frames (generated code and plain Python) while tracing.
 """
 import builtins
-import inspect
 import logging
 import sys
 import warnings
@@ -134,17 +133,22 @@ def _shower(kind, fn, location, args, kwargs):
     """`show(args, kwargs)`: what the call does with its text made."""
     if kind != 'warn':
         return lambda a, k: fn(*a, **k)
-    bound = inspect.signature(warnings.warn).bind(*args, **kwargs).arguments
-    file, line, module, registry = _warning_site(location, bound.get('stacklevel', 1))
+    _, _, stacklevel = _warn_arguments(*args, **kwargs)
+    file, line, module, registry = _warning_site(location, stacklevel)
 
     def warn(a, k):
-        bound = inspect.signature(warnings.warn).bind(*a, **k).arguments
-        text = bound['message']
-        category = bound.get('category') or UserWarning
+        text, category, _ = _warn_arguments(*a, **k)
+        category = category or UserWarning
         if isinstance(text, Warning):
             category = type(text)
         warnings.warn_explicit(text, category, file, line, module, registry)
     return warn
+
+
+def _warn_arguments(message, category=None, stacklevel=1, source=None, **_):
+    """(message, category, stacklevel) of a `warnings.warn` call's arguments (Python's own
+    signature, which `inspect` cannot read on Python 3.12 and later)."""
+    return message, category, stacklevel
 
 
 def _warning_site(location, stacklevel):

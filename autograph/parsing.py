@@ -19,6 +19,7 @@ import dataclasses
 import dis
 import inspect
 import linecache
+import sys
 import types
 
 from autograph.errors import ConversionError
@@ -243,15 +244,28 @@ def _operators(code):
     raw = code.co_code
     operations, arguments = raw[0::2], raw[1::2]   # wordcode: (operation, argument) pairs
     if dis.EXTENDED_ARG not in operations:   # (almost always: every argument is one byte)
-        return {(dis.opname[op], arg) for op, arg in zip(operations, arguments)
+        return {_operator(op, arg) for op, arg in zip(operations, arguments)
                 if op in _OPERATORS}
     found, extended = set(), 0
     for i in range(0, len(raw), 2):
         op, arg = raw[i], raw[i + 1] | extended
         extended = arg << 8 if op == dis.EXTENDED_ARG else 0
         if op in _OPERATORS:
-            found.add((dis.opname[op], arg))
+            found.add(_operator(op, arg))
     return found
+
+
+_COMPARE_OP = dis.opmap['COMPARE_OP']
+_TO_BOOL = 16 if sys.version_info >= (3, 13) else 0
+"""Python 3.13's COMPARE_OP argument flag "make the result a bool", set where the
+comparison is a test (`assert x > 0`) and not where its value is kept (pytest's rewritten
+asserts): not part of which operator it is."""
+
+
+def _operator(op, arg):
+    if op == _COMPARE_OP:
+        arg &= ~_TO_BOOL
+    return dis.opname[op], arg
 
 
 def _parse_lambda(code):

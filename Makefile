@@ -19,7 +19,7 @@ TESTS07 := tests/test_pennylane.py tests/test_conditionals.py tests/test_loops.p
 	tests/test_calls.py 'tests/test_calls_more.py::test_convert_a_prebuilt_transform[pmap]' \
 	tests/test_shard_map.py tests/test_sharded_programs.py tests/test_distributed.py
 
-.PHONY: install install-jax07 demo test bench fuzz clean
+.PHONY: install install-jax07 demo test test-newest bench fuzz clean
 
 install: $(STAMP)
 
@@ -67,6 +67,19 @@ test: install $(STAMP07)
 	echo "$(PY07) -m pytest -q $(TESTS07)"; cat $(VENV07)/test.log; \
 	test $$main = 0 -a $$x64 = 0 -a $$jax07 = 0
 
+# The whole suite on a newer Python (not in `make test`: CI has one Python). Python 3.12
+# and 3.13 change what the converter reads (range iterators, the bytecode it compares with
+# the source, the limit on recursion through C) and install a newer JAX (0.11 and 0.12 in
+# November 2026). `make test-newest PYTHON_NEWEST=python3.13` (about 20 minutes).
+PYTHON_NEWEST ?= python3.13
+VENV_NEWEST := .venv-newest
+
+test-newest:
+	test -x $(VENV_NEWEST)/bin/python || $(PYTHON_NEWEST) -m venv $(VENV_NEWEST)
+	$(VENV_NEWEST)/bin/python -m pip install --quiet -e '.[test,cli]'
+	XLA_FLAGS=--xla_backend_optimization_level=0 \
+	$(VENV_NEWEST)/bin/python -m pytest -q -n 2 --dist loadfile -p no:cacheprovider
+
 # Numba, for the kernels benchmark, lives in a side environment of its own.
 BENCH_VENV := .venv-bench
 BENCH_STAMP := $(BENCH_VENV)/.installed
@@ -97,4 +110,4 @@ fuzz: install
 	$(PY) -m tests.fuzzer --programs 2000
 
 clean:
-	rm -rf $(VENV) $(VENV07) $(BENCH_VENV) build *.egg-info
+	rm -rf $(VENV) $(VENV07) $(BENCH_VENV) $(VENV_NEWEST) build *.egg-info

@@ -165,3 +165,141 @@ def test_statements_look_for_fields_only_in_functions_that_assign_some():
     expected, converted = cls(), cls()
     assert autograph.convert(converted.f, jit=False)(2.5, 4) == expected.f(2.5, 4)
     assert converted.count == expected.count == 3
+
+
+ITEM_WRITES = '''
+import numpy as np
+
+def f(x, n):
+    out = np.zeros(4)
+    for i in range(n):
+        out[i] = x * i
+    return out
+'''
+
+ATTRIBUTE_BY_DICT = '''
+class Box:
+    pass
+
+def f(x):
+    box = Box()
+    box.__dict__['y'] = x
+    if x > 0:
+        vars(box)['y'] = x * 2
+    return box.y
+'''
+
+ATTRIBUTE_ON_ONE_PATH = '''
+class Box:
+    pass
+
+def f(x):
+    box = Box()
+    if x > 0:
+        vars(box)['y'] = x * 2
+    return box.y
+'''
+
+
+def test_attribute_passes_skip_item_writes_into_other_objects():
+    """passes.attribute_dicts and passes.attribute_reads run only where the function
+    assigns or deletes an item of `o.__dict__` or `vars(o)` (analysis.census's
+    ATTRIBUTE_DICT), not for every item write."""
+    from autograph.passes import attribute_dicts, attribute_reads
+    dicts_patch, dicts = counted(attribute_dicts, 'transform')
+    reads_patch, reads = counted(attribute_reads, 'transform')
+    with dicts_patch, reads_patch:
+        items = fresh(ITEM_WRITES)
+        assert 'ag.attributes' not in autograph.to_code(items)
+        assert dicts.calls == reads.calls == 0
+        both = fresh(ATTRIBUTE_BY_DICT)
+        assert 'ag.attributes' in autograph.to_code(both) and dicts.calls == 1
+        one_path = fresh(ATTRIBUTE_ON_ONE_PATH)
+        assert 'ag.check_field' in autograph.to_code(one_path) and reads.calls == 2
+    check(items, 1.5, i32(3))
+    check(both, 1.5)
+    check(both, -1.5)
+    check(one_path, 1.5)
+
+
+NO_COUNTER = '''
+def f(x, n):
+    total = x * 0
+    for i in range(n):
+        total = total * 0.5 + x
+    return total
+'''
+
+COUNTER = '''
+def f(x, n):
+    total = x * 0
+    count = 0
+    for i in range(n):
+        total = total * 0.5 + x
+        count += 2
+    return total, count
+'''
+
+
+def test_loops_look_for_counters_only_where_the_body_steps_one():
+    """passes.loops walks a `for` body for the other bindings of its counters (`n += 1`
+    at its top level: `counters=`) only where it has such a statement."""
+    from autograph.passes import loops
+    patch, walked = counted(loops, '_bound_names')   # (asked of each node walked)
+    with patch:
+        plain = fresh(NO_COUNTER)
+        assert 'counters=' not in autograph.to_code(plain) and walked.calls == 0
+        stepped = fresh(COUNTER)
+        assert 'counters=' in autograph.to_code(stepped) and walked.calls > 0
+    check(plain, 1.5, i32(4))
+    check(stepped, 1.5, i32(4))
+
+
+WHILE_WITHOUT_CONDITIONS = '''
+def f(x, n):
+    j = 0
+    while j < n:
+        x = x * 2 + j
+        j += 1
+    return x
+'''
+
+TICKED_IN_AND = '''
+class Counter:
+    def __init__(self):
+        self.n = 0
+
+    def tick(self):
+        self.n += 1
+        return self.n
+
+def f(x, c):
+    y = 0.0
+    if x > 0 and c.tick() > 1:
+        y = 1.0
+    return y, c.n
+'''
+
+
+def test_short_circuits_walk_only_statements_with_and_or_or_a_conditional():
+    """passes.short_circuits looks for operands with effects (its walk of every part
+    Python evaluates) only in statements that hold an `and`/`or`, `x if c else y` or a
+    generator."""
+    from autograph.passes import short_circuits
+    patch, walked = counted(short_circuits._ShortCircuits, '_reaches_effect')
+    with patch:
+        plain = fresh(WHILE_WITHOUT_CONDITIONS)
+        autograph.to_code(plain)
+        assert walked.calls == 0
+        ticked, _ = conversion_time.fresh_function(TICKED_IN_AND, 'f',
+                                                   f'pass gates {next(_files)}')
+        autograph.to_code(ticked)
+        assert walked.calls > 0
+    check(plain, 1.5, i32(4))
+    counter_cls = ticked.__globals__['Counter']
+    for x in (-1.0, 2.0):
+        expected, converted = counter_cls(), counter_cls()
+        converted.tick()
+        expected.tick()
+        assert autograph.convert(ticked, jit=False)(x, converted) == ticked(x, expected)
+        assert converted.n == expected.n

@@ -16,6 +16,10 @@ ITEM_STORE = '[]='
 """In `Census.present` when the tree assigns an item (`x[i] = v`, `x[i] += v`): not an
 identifier, so no name can be taken for it."""
 
+ATTRIBUTE_DICT = '__dict__[]='
+"""In `Census.present` when the tree assigns or deletes an item of `o.__dict__` or of
+`vars(...)` (an attribute by a computed name, see passes.attribute_dicts)."""
+
 LOOP_ELSE = 'loop else'
 """In `Census.present` when a `for` or `while` of the tree has an `else` clause (not an
 identifier either)."""
@@ -34,8 +38,8 @@ class Census:
     depth: int            # the longest path from the root to a leaf, in nodes (not
                           # counting contexts and operators, see analysis.walk)
     present: frozenset    # node classes (comparison operators' too), identifiers of
-                          # `Name` nodes, ITEM_STORE, ATTRIBUTE_STORE, LOOP_ELSE,
-                          # DIRECTIVE
+                          # `Name` nodes, ITEM_STORE, ATTRIBUTE_DICT,
+                          # ATTRIBUTE_STORE, LOOP_ELSE, DIRECTIVE
     scopes: tuple         # the functions in the tree (FunctionDef), innermost first
 
     def has_any(self, wanted):
@@ -53,7 +57,14 @@ class Census:
                 if isinstance(item, str) and item not in _MARKERS]
 
 
-_MARKERS = frozenset({ITEM_STORE, ATTRIBUTE_STORE, LOOP_ELSE, DIRECTIVE})
+_MARKERS = frozenset({ITEM_STORE, ATTRIBUTE_DICT, ATTRIBUTE_STORE, LOOP_ELSE, DIRECTIVE})
+
+
+def _attribute_dict(value):
+    """Whether `value` may be an object's attribute dict: `o.__dict__`, `vars(...)`."""
+    return (value.__class__ is ast.Attribute and value.attr == '__dict__') or (
+        value.__class__ is ast.Call and value.func.__class__ is ast.Name
+        and value.func.id == 'vars')
 
 
 def census(root, max_depth):
@@ -74,8 +85,11 @@ def census(root, max_depth):
                 continue   # (nothing under it but its context)
             if cls is ast.Constant:
                 continue
-            if cls is ast.Subscript and node.ctx.__class__ is ast.Store:
-                present.add(ITEM_STORE)
+            if cls is ast.Subscript and node.ctx.__class__ is not ast.Load:
+                if node.ctx.__class__ is ast.Store:
+                    present.add(ITEM_STORE)
+                if _attribute_dict(node.value):
+                    present.add(ATTRIBUTE_DICT)
             elif cls is ast.Attribute:
                 if node.ctx.__class__ is ast.Store:
                     present.add(ATTRIBUTE_STORE)

@@ -21,6 +21,8 @@ may have an effect.
 """
 import ast
 
+from autograph.analysis.walk import nodes
+
 _PURE_BUILTINS = frozenset({
     'abs', 'all', 'any', 'bool', 'complex', 'divmod', 'float', 'getattr', 'hasattr', 'int',
     'isinstance', 'issubclass', 'len', 'list', 'max', 'min', 'pow', 'range', 'round',
@@ -43,12 +45,15 @@ def pure(expr, resolver, ag):
     """True when evaluating `expr` surely has no side effect (see the module docstring).
     `resolver` classifies the function's global names (passes.calls.LiveResolver); `ag`
     is the name the generated code gives the runtime."""
-    for node in ast.walk(expr):
-        if isinstance(node, (ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Await)):
+    for node in nodes(expr):   # (ast.walk's order, without contexts and operators)
+        if node.__class__ in _EFFECTFUL_NODES:
             return False
-        if isinstance(node, ast.Call) and not _pure_call(node.func, resolver, ag):
+        if node.__class__ is ast.Call and not _pure_call(node.func, resolver, ag):
             return False
     return True
+
+
+_EFFECTFUL_NODES = frozenset({ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Await})
 
 
 def _pure_call(func, resolver, ag):

@@ -141,13 +141,17 @@ class _Analysis:
         loop_vars = prefix + (getattr(node.target, 'id', None),)
         try:
             self._header(node)   # (first: a loop it rejects needs no accumulators)
+            body = _Body(self, loop_vars, set(written))
+            if written:
+                body.block(node.body)   # (so is its body where it writes array items)
             reductions = tuple((name, kind) for name, kind
                                in accumulators(node.body, self).items()
                                if name not in written + loop_vars
                                and name not in self.declared)
-            if not written and not reductions:
-                raise _Dependent('it writes no array items')
-            _Body(self, loop_vars, set(written)).block(node.body)
+            if not written:
+                if not reductions:
+                    raise _Dependent('it writes no array items')
+                body.block(node.body)
         except _Dependent as reason:
             return Independence(None, written, str(reason))
         return Independence(len(prefix), written, reductions=reductions,
@@ -196,8 +200,8 @@ def _written_arrays(stmts):
                        else [node.target] if isinstance(node, (ast.AugAssign, ast.AnnAssign))
                        else [])
             for target in targets:
-                for part in ast.walk(target):
-                    if isinstance(part, ast.Subscript) and isinstance(part.value, ast.Name):
+                for part in nodes(target):
+                    if part.__class__ is ast.Subscript and part.value.__class__ is ast.Name:
                         names.add(part.value.id)
     return names
 

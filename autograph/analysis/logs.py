@@ -90,23 +90,25 @@ def _call(node, runtime_name, skipped, other):
                      and isinstance(arg.value, str))
 
 
-def write_only_lists(function):
+def write_only_lists(function, assignments=None):
     """Local names of `function` bound only to new lists (`xs = []`, `xs = [t]`,
     `xs = [f(v) for v in vs]`) and otherwise only appended to, in statements of their
-    own (`xs.append(v)`, `xs.extend(vs)`) in `function`'s own body.
+    own (`xs.append(v)`, `xs.extend(vs)`) in `function`'s own body. (`assignments`:
+    every `=` statement in `function` when the caller has them, as analysis.mutation
+    lists them: where none makes a list, the function is not walked.)
 
     Python reference: nothing reads such a list or hands it on (a read, a `return xs`, an
     alias, a call given it, `del`, `+=`, a `global`/`nonlocal` declaration are other uses,
     and so are a parameter, the caller's object, and any use in a nested function or
     lambda, which may hand it on), so its items are never seen: the list need not come
     out of a branch or loop that appends to it (passes.control_flow)."""
+    if assignments is not None and not any(map(_new_list, assignments)):
+        return frozenset()
     every = nodes(function)
     fresh, appended, declared = set(), set(), set()   # (ids of Name nodes; names)
     for node in every:
         cls = node.__class__
-        if cls is ast.Assign and len(node.targets) == 1 and \
-                node.targets[0].__class__ is ast.Name and \
-                node.value.__class__ in (ast.List, ast.ListComp):
+        if cls is ast.Assign and _new_list(node):
             fresh.add(id(node.targets[0]))
         elif cls is ast.Expr and node.value.__class__ is ast.Call:
             func = node.value.func
@@ -129,3 +131,9 @@ def write_only_lists(function):
         elif node.__class__ is ast.arg:
             other.add(node.arg)
     return frozenset(names - other)
+
+
+def _new_list(assign):
+    """Whether the `=` statement `assign` is `xs = [...]` (a display or comprehension)."""
+    return len(assign.targets) == 1 and assign.targets[0].__class__ is ast.Name and \
+        assign.value.__class__ in (ast.List, ast.ListComp)

@@ -15,10 +15,10 @@ attribute's value in place, as any item write of a value does).
 import ast
 
 from autograph.analysis.activity import scope_of
-from autograph.analysis.census import ITEM_STORE
+from autograph.analysis.census import ATTRIBUTE_DICT
 from autograph.passes.base import walk_scope
 
-ONLY_WITH = (ITEM_STORE, ast.Delete)   # see analysis.census
+ONLY_WITH = (ATTRIBUTE_DICT,)   # see analysis.census
 
 
 def transform(function, ctx):

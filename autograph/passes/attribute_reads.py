@@ -24,10 +24,10 @@ functions are not (they may run where Python does not read).
 import ast
 
 from autograph import templates
-from autograph.analysis.census import ATTRIBUTE_STORE, ITEM_STORE
+from autograph.analysis.census import ATTRIBUTE_DICT, ATTRIBUTE_STORE
 from autograph.analysis.walk import SCOPES, blocks, children
 
-ONLY_WITH = (ATTRIBUTE_STORE, ITEM_STORE, 'setattr', ast.Delete)   # see analysis.census
+ONLY_WITH = (ATTRIBUTE_STORE, ATTRIBUTE_DICT, 'setattr', ast.Delete)   # see analysis.census
 _COMPOUND = (ast.If, ast.While, ast.For)
 
 

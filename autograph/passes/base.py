@@ -99,6 +99,12 @@ def guard_exits(stmts, kind, flag, replacement=None):
     """`stmts` with each `kind` statement (break, continue, return) replaced by
     `replacement(stmt)` (default: nothing) followed by `flag = True`, and the statements
     after it guarded by `if not flag:`, so the block runs straight through."""
+    return _guard_exits(stmts, kind, flag, replacement, {})
+
+
+def _guard_exits(stmts, kind, flag, replacement, memo):
+    """`guard_exits`, asking `holds` with `memo` about each statement before it changes
+    that statement's blocks."""
     out = []
     for i, stmt in enumerate(stmts):
         if isinstance(stmt, kind):
@@ -106,18 +112,39 @@ def guard_exits(stmts, kind, flag, replacement=None):
             new += templates.statements('flag = True', flag=flag)
             out.extend(templates.set_origin(new, stmt))
             return out
-        exits = contains([stmt], kind)
+        exits = holds(stmt, kind, memo)
         if exits:
             for block in blocks(stmt):
-                block[:] = guard_exits(block, kind, flag, replacement)
+                block[:] = _guard_exits(block, kind, flag, replacement, memo)
         out.append(stmt)
         rest = stmts[i + 1:]
         if exits and rest:
-            guarded = guard_exits(rest, kind, flag, replacement)
+            guarded = _guard_exits(rest, kind, flag, replacement, memo)
             out.extend(templates.set_origin(templates.statements(
                 'if not flag:\n    rest', flag=flag, rest=guarded), rest[0]))
             return out
     return out
+
+
+def holds(stmt, kind, memo, stop=LOOPS + SCOPES):
+    """`contains([stmt], kind, stop)`, kept in `memo` (for one `kind` and `stop`) for
+    `stmt` and for the statements in it that the walk answered for on the way: a pass
+    that asks about each statement before it changes that statement's blocks, and
+    changes no other statement's, gets true answers from it in one walk of the tree (a
+    walk per question is quadratic in the depth)."""
+    found = memo.get(stmt)
+    if found is None:
+        found = isinstance(stmt, kind)
+        if not found and not isinstance(stmt, stop):
+            for block in blocks(stmt):   # (loops, not `any`: see `contains`)
+                if found:
+                    break
+                for inner in block:
+                    if holds(inner, kind, memo, stop):
+                        found = True
+                        break
+        memo[stmt] = found
+    return found
 
 
 def negation(ctx, flag):

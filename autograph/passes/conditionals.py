@@ -21,7 +21,7 @@ import ast
 from autograph import templates
 from autograph.analysis.effects import pure
 from autograph.analysis.walk import children
-from autograph.passes.base import SCOPES, contains, may_hold
+from autograph.passes.base import SCOPES, holds, may_hold
 from autograph.runtime.protocol import RETURN_VALUE
 
 
@@ -99,7 +99,7 @@ class Conditionals:
         node = links[0]
         shared = self.shared(node)
         writes = self.modified(node.body + node.orelse) - set(shared)
-        returns = contains([node], ast.Return, SCOPES)
+        returns = holds(node, ast.Return, self.returning, SCOPES)   # (blocks unchanged)
         outs = [] if returns else self.ordered(writes & self.live_after(node))
         bodies = [link.body for link in links] + [links[-1].orelse]
         params = self.ordered(self.flow.branches_live_in(node, bodies, writes, frozenset(outs)))

@@ -56,7 +56,7 @@ def transform(function, ctx):
                              ctx.assigned_before_reads.get(function, frozenset()),
                              _aliasable(function, mutation.assignments),
                              ctx.user_objects.get(function, set()),
-                             write_only_lists(function))
+                             write_only_lists(function, mutation.assignments))
     body, pending = converter.block(function.body)
     params = flow.activity(function.args).writes
     docstring = body[:1] if _is_docstring(body[:1]) else []
@@ -117,6 +117,7 @@ class _ControlFlow(Conditionals, Loops, StatementParts):
         self.unbound_cells = set()   # shared locals that need a binding in the function
         self.loops = []              # the loops whose bodies are being converted
         self.after = {}              # statement -> the statements after it in its block
+        self.returning = {}          # statement -> whether it holds a return (`holds`)
 
     # --- blocks -------------------------------------------------------------------------
 

@@ -191,16 +191,20 @@ def _counter_steps(stmts, carried, targets):
                 and isinstance(stmt.value, ast.Constant) and type(stmt.value.value) is int:
             step = stmt.value.value if isinstance(stmt.op, ast.Add) else -stmt.value.value
             steps[stmt.target.id] = steps.get(stmt.target.id, 0) + step
+    steps = {name: step for name, step in steps.items()
+             if step and name in carried and name not in targets}
+    if not steps:   # (most loops: the body is not walked)
+        return []
     tops = {id(stmt.target) for stmt in stmts if isinstance(stmt, ast.AugAssign)}
     for stmt in stmts:
-        for sub in ast.walk(stmt):
-            if isinstance(sub, ast.Name) and not isinstance(sub.ctx, ast.Load) \
-                    and id(sub) not in tops:
-                steps.pop(sub.id, None)
+        for sub in nodes(stmt):
+            if sub.__class__ is ast.Name:
+                if sub.ctx.__class__ is not ast.Load and id(sub) not in tops:
+                    steps.pop(sub.id, None)
             else:
                 for name in _bound_names(sub):
                     steps.pop(name, None)
-    counted = [name for name in carried if steps.get(name) and name not in targets]
+    counted = [name for name in carried if name in steps]
     if not counted:
         return []
     return [ast.keyword(arg='counters', value=ast.Dict(

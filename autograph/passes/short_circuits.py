@@ -53,6 +53,7 @@ import ast
 from autograph import templates
 from autograph.analysis.activity import scope_of
 from autograph.analysis.effects import pure
+from autograph.analysis.walk import children
 from autograph.passes.base import StatementRewriter
 
 ONLY_WITH = (ast.BoolOp, ast.IfExp, ast.While, ast.GeneratorExp)   # see analysis.census
@@ -117,9 +118,12 @@ class _ShortCircuits(StatementRewriter):
 
     def _has_effect(self, expr):
         """Whether `expr` holds an `_effectful` expression that Python surely reaches."""
+        return _may_decide(expr) and self._reaches_effect(expr)
+
+    def _reaches_effect(self, expr):
         if self._effectful(expr):
             return True
-        return any(self._has_effect(_get(expr, f, i)) for f, i in _evaluated(expr))
+        return any(self._reaches_effect(_get(expr, f, i)) for f, i in _evaluated(expr))
 
     def _lower(self, expr, name, origin):
         """Statements that give `name` the value of `expr`, its parts evaluated as Python
@@ -213,6 +217,22 @@ class _ShortCircuits(StatementRewriter):
 
 _EVALUATED_FIRST = {ast.Assign: 'value', ast.AnnAssign: 'value', ast.AugAssign: 'value',
                     ast.Return: 'value', ast.Expr: 'value', ast.For: 'iter'}
+
+
+def _may_decide(expr):
+    """Whether `expr` holds an `and`/`or`, a conditional expression or a generator: an
+    expression without one holds nothing `_effectful` (most statements; this walk is a
+    few times cheaper than the one of `_has_effect`)."""
+    stack = [expr]
+    while stack:
+        node = stack.pop()
+        if node.__class__ in _DECIDING:
+            return True
+        stack += children(node)
+    return False
+
+
+_DECIDING = frozenset({ast.BoolOp, ast.IfExp, ast.GeneratorExp})
 
 
 def _evaluated(expr):

@@ -17,6 +17,12 @@ limit as it is: only a conversion that runs out of room there moves to the worke
 A RecursionError that happens anyway becomes the same ConversionError. The worker also
 starts with an empty stack, so a function converted while deep in user code (inside a
 trace) gets the same room as any other.
+
+Python 3.12 caps recursion through C calls (a builtin calling back into Python: `any`
+over a generator, calling an object, `compile` of an `ast` tree) at about 1,500 frames,
+whatever the recursion limit: the conversion's recursive walks recurse through plain
+Python calls only, and parsing.py compiles the function's text where 3.12 will not
+compile its tree.
 """
 import threading
 

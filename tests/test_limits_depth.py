@@ -38,6 +38,15 @@ def elif_chain(length):
     return lines + ['    else:', '        y = -1', '    return y']
 
 
+def elif_returns(length):
+    """An elif chain whose every branch returns (the passes for returns and unreachable
+    code walk it too)."""
+    lines = ['def f(x):', '    if x == 0:', '        return 0']
+    for d in range(1, length):
+        lines += [f'    elif x == {d}:', f'        return {d * 10}']
+    return lines + ['    return -1']
+
+
 def ternary_chain(length):
     expression = ' '.join(f'{d * 10} if x == {d} else' for d in range(length)) + ' -1'
     return ['def f(x):', f'    return {expression}']
@@ -118,6 +127,8 @@ def run_heavy():
     start = time.perf_counter()
     found['long elif'] = [autograph.convert(f)(x) == f(x) for x in (0, 1234, LONG_ELIF + 1)]
     found['long elif seconds'] = time.perf_counter() - start
+    f = load(elif_returns(LONG_ELIF), directory, 'long_elif_returns')
+    found['long elif returns'] = [autograph.convert(f)(x) == f(x) for x in (7, LONG_ELIF + 1)]
     f = load(ternary_chain(LONG_ELIF), directory, 'long_ternary')
     found['long ternary'] = [autograph.convert(f)(x) == f(x) for x in (5, LONG_ELIF - 1)]
     found['staged'] = 'if_chain' in autograph.to_code(f) or 'if_exp_chain' in autograph.to_code(f)
@@ -135,7 +146,7 @@ def test_the_longest_chains_and_ten_thousand_ifs_convert():
                             text=True, timeout=300)
     assert result.returncode == 0, result.stdout + result.stderr
     found = json.loads(result.stdout.splitlines()[-1])
-    assert found['long elif'] == [True] * 3
+    assert found['long elif'] == [True] * 3 and found['long elif returns'] == [True] * 2
     assert found['long ternary'] == [True] * 2 and found['staged']
     assert found['10,000 ifs'] is True
 

@@ -123,7 +123,10 @@ class _ShortCircuits(StatementRewriter):
     def _reaches_effect(self, expr):
         if self._effectful(expr):
             return True
-        return any(self._reaches_effect(_get(expr, f, i)) for f, i in _evaluated(expr))
+        for field, index in _evaluated(expr):   # (no `any`: see autograph.limits)
+            if self._reaches_effect(_get(expr, field, index)):
+                return True
+        return False
 
     def _lower(self, expr, name, origin):
         """Statements that give `name` the value of `expr`, its parts evaluated as Python

@@ -93,11 +93,19 @@ class _Static(ScopeTransformer):
         if cls is ast.Call:
             if _is_len(node.func, self.ctx.ag) and self._static_function(node.func):
                 return True   # (the length of any array is known while tracing)
-            return (self._static_function(node.func)
-                    and all(self.is_static(a, names) for a in node.args + node.keywords))
+            return self._static_function(node.func) and self._all_static(
+                node.args + node.keywords, names)
         if isinstance(node, _OPERATIONS):
-            return all(self.is_static(c, names) for c in walk.children(node))
+            return self._all_static(walk.children(node), names)
         return False
+
+    def _all_static(self, nodes, names):
+        """(A loop, not `all(...)`: recursion through C calls is capped on Python 3.12,
+        see autograph.limits.)"""
+        for node in nodes:
+            if not self.is_static(node, names):
+                return False
+        return True
 
     def _static_function(self, func):
         if isinstance(func, ast.Name):

@@ -41,8 +41,8 @@ def _reachable(stmts):
 
 def _ends(stmt):
     """True when nothing after `stmt` in its block can run."""
-    if isinstance(stmt, ast.If):
-        return bool(stmt.orelse) and all(_ends(b[-1]) for b in (stmt.body, stmt.orelse))
+    if isinstance(stmt, ast.If):   # (no `all(...)`: see limits, Python 3.12)
+        return bool(stmt.orelse) and _ends(stmt.body[-1]) and _ends(stmt.orelse[-1])
     return isinstance(stmt, _ENDS_BLOCK) or is_endless(stmt)
 
 

@@ -22,7 +22,6 @@ import ast
 import builtins
 import functools
 import inspect
-import linecache
 import threading
 import types
 import warnings
@@ -215,7 +214,7 @@ def converts_init(cls):
     return (inspect.isfunction(init) and not is_library(init)
             and not getattr(init, '__ag_do_not_convert__', False)
             and not codegen.is_generated(init.__code__)
-            and bool(linecache.getlines(init.__code__.co_filename)))
+            and parsing.defined_at(init.__code__))
 
 
 def _is_generator(fn):

@@ -270,18 +270,14 @@ def _operator(op, arg):
 
 def _parse_lambda(code):
     if not linecache.getlines(code.co_filename):
-        raise ConversionError(
-            f'cannot convert the lambda at {code.co_filename}:{code.co_firstlineno}: its source '
-            f'code is not available. Define it in a file or a notebook cell, or register '
-            f"eval'd or exec'd source in linecache.")
+        raise _no_lambda_source(code)
     module = parse_file(code.co_filename)
     candidates = [n for n in ast.walk(module) if isinstance(n, ast.Lambda)
                   and n.lineno == code.co_firstlineno
                   and _argument_names(n.args) == _code_argument_names(code)]
     matching = [n for n in candidates if _compiles_to(n, code)]
-    if not candidates:
-        raise ConversionError(f'cannot find the source of the lambda at '
-                              f'{code.co_filename}:{code.co_firstlineno}')
+    if not candidates:   # (other source under its file name: Python 3.13 keeps `-c`'s
+        raise _no_lambda_source(code)   # program as '<string>', which eval uses too)
     if not matching:
         raise _changed(code, 'the lambda')
     if len(matching) > 1:
@@ -289,6 +285,25 @@ def _parse_lambda(code):
             f'{code.co_filename}:{code.co_firstlineno} has several lambdas with the same '
             f'arguments, so the one to convert cannot be told apart: define it with `def`')
     return Source(code.co_filename, matching[0], module)
+
+def _no_lambda_source(code):
+    return ConversionError(
+        f'cannot convert the lambda at {code.co_filename}:{code.co_firstlineno}: its source '
+        f'code is not available. Define it in a file or a notebook cell, or register '
+        f"eval'd or exec'd source in linecache.")
+
+
+def defined_at(code):
+    """Whether the source lines kept for `code`'s file define a function at its first
+    line (`def`, `async def`, a decorator or a `lambda` there): false for code with no
+    source, and for code generated under a name that other source holds (dataclasses'
+    `__init__`, made from '<string>', which Python 3.13 also gives `python -c`'s program)."""
+    lines = linecache.getlines(code.co_filename)
+    if not 0 < code.co_firstlineno <= len(lines):
+        return False
+    line = lines[code.co_firstlineno - 1]
+    return line.lstrip().startswith(('def ', 'async def', '@')) or 'lambda' in line
+
 
 def parse_file(file, text=None):
     """The tree of a whole file, with the file's line numbers."""

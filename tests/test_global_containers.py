@@ -5,6 +5,7 @@ calls, the second call sees the new contents (it traces again); unchanged, the t
 reused. Compared with plain Python over successive calls."""
 import jax.numpy as jnp
 import numpy as np
+import pytest
 
 import autograph
 
@@ -133,3 +134,50 @@ def test_a_memo_the_function_fills_keeps_pythons_values():
     for k in (1, 2, 1, 2):
         np.testing.assert_allclose(converted(jnp.asarray(1.5), k), 1.5 * k * 10)
     assert memo == {1: 10, 2: 20}
+
+
+LEVELS = [0.0, 0.0, 0.0]
+LEVELS_BEFORE = LEVELS   # another reference to the same list, as an import would hold
+
+
+def raise_level(i, val):
+    LEVELS[i % 3] += val
+
+
+def raise_in_loop(x, v):
+    for item in v:
+        raise_level(1, item * x)
+    return x + LEVELS[1]
+
+
+def raise_by_path(x, v):
+    if v[0] < x:
+        LEVELS[1] = x
+    else:
+        for item in v:
+            raise_level(1, item - 0.5)
+        LEVELS[1] = LEVELS[1] + 0.25
+    return x + LEVELS[1]
+
+
+def _levels_after(fn, x, v):
+    LEVELS[:] = [0.0, 0.0, 0.0]
+    result = fn(x, v)
+    assert LEVELS is LEVELS_BEFORE
+    return result, [float(level) for level in LEVELS]
+
+
+@pytest.mark.parametrize('fn', [raise_in_loop, raise_by_path])
+@pytest.mark.parametrize('x', [1.0, -1.0])
+def test_a_global_list_a_helper_changes_in_a_staged_loop_stays_the_same_list(fn, x):
+    """A helper's `LEVELS[i] += v` changes the global's list in place: after a staged loop
+    (and an `if` one of whose paths runs it) the global is still that list, with Python's
+    values (it was a copy, which references taken before did not see; with the `if`, a
+    named error)."""
+    v = np.array([0.0, 1.0, 2.0], np.float32)
+    expected = _levels_after(fn, x, v)
+    converted = autograph.convert(fn)
+    for _ in range(2):
+        result, levels = _levels_after(converted, jnp.float32(x), jnp.asarray(v))
+        np.testing.assert_allclose(result, expected[0], rtol=1e-6)
+        np.testing.assert_allclose(levels, expected[1], rtol=1e-6)

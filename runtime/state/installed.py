@@ -62,6 +62,7 @@ class Installed:
         """`places` (those the call may create included); `values`: {label: traced
         value} of those the call reads."""
         self.places = list(places)
+        self.objects = [place.get() for place in self.places]
         self.original = [snapshot(place.get()) for place in self.places]
         for place in self.places:
             if place.label in values:
@@ -76,6 +77,7 @@ class Installed:
             if place.key not in known:
                 known.add(place.key)
                 self.places.append(place)
+                self.objects.append(place.get())
                 self.original.append(snapshot(place.get()))
                 self.installed.append(contents(place.get()))
 
@@ -100,9 +102,18 @@ class Installed:
         return changed
 
     def restore(self):
-        for place, value in zip(self.places, self.original):
+        for place, obj, value in zip(self.places, self.objects, self.original):
             if value is not _KEEP:
+                reinstate(place, obj)
                 put(place, value)
+
+
+def reinstate(place, obj):
+    """Give `place` back the very list or dict `obj` it held before a trace installed
+    another object there (a staged loop's `Collecting` list): other references to it,
+    such as `ALIAS = OL` or an import of the global, must see what happens to it after."""
+    if type(obj) in (list, dict, Keyed) and place.get() is not obj:
+        place.set(obj)
 
 
 def flagged(place, value):

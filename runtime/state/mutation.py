@@ -87,6 +87,7 @@ class Mutations:
             extra, values = args[:leading], args[leading:leading + n]
             tracing = staged_depth() > self.depth
             saved = [_get(*field) for field in self.fields]
+            objects = [_place_object(field) for field in self.fields]
             for field, value in zip(self.fields, args[leading + n:]):
                 _set(field, value)
             before = [_contents(v) for v in values] if tracing else None
@@ -100,7 +101,8 @@ class Mutations:
                 return unpack(self.all_names, out + tuple(_get(*f) for f in self.fields))
             finally:
                 if tracing:
-                    for field, value in zip(self.fields, saved):
+                    for field, value, obj in zip(self.fields, saved, objects):
+                        _reinstate(field, obj)
                         _set(field, value)
         return wrapped
 
@@ -274,6 +276,21 @@ def _get(label, holder, attr):
         return CalleeAttribute(label) if isinstance(attr, MethodAttribute) else Undefined(label)
     flag = context.field_flag(*_owner(holder, attr))
     return value if flag is None else Maybe(value, flag, Undefined(label))
+
+
+def _place_object(field):
+    """The object a field found while tracing (a watches.PlaceAttribute) holds now (its
+    getter gives a copy), else None."""
+    place = getattr(field[1], 'place', None)
+    return None if place is None else place.get()
+
+
+def _reinstate(field, obj):
+    """Put back in a found place the very list or dict `obj` it held (see
+    installed.reinstate)."""
+    place = getattr(field[1], 'place', None)
+    if place is not None and type(obj) in (list, dict) and place.get() is not obj:
+        place.set(obj)
 
 
 def _owner(holder, attr):

@@ -286,6 +286,7 @@ def _parse_lambda(code):
             f'arguments, so the one to convert cannot be told apart: define it with `def`')
     return Source(code.co_filename, matching[0], module)
 
+
 def _no_lambda_source(code):
     return ConversionError(
         f'cannot convert the lambda at {code.co_filename}:{code.co_firstlineno}: its source '

@@ -134,17 +134,18 @@ def holds(stmt, kind, memo, stop=LOOPS + SCOPES):
     walk per question is quadratic in the depth)."""
     found = memo.get(stmt)
     if found is None:
-        found = isinstance(stmt, kind)
-        if not found and not isinstance(stmt, stop):
-            for block in blocks(stmt):   # (loops, not `any`: see `contains`)
-                if found:
-                    break
-                for inner in block:
-                    if holds(inner, kind, memo, stop):
-                        found = True
-                        break
-        memo[stmt] = found
+        found = memo[stmt] = isinstance(stmt, kind) or (
+            not isinstance(stmt, stop) and _blocks_hold(stmt, kind, memo, stop))
     return found
+
+
+def _blocks_hold(stmt, kind, memo, stop):
+    """`holds` for some statement in `stmt`'s blocks (loops, not `any`: see `contains`)."""
+    for block in blocks(stmt):
+        for inner in block:
+            if holds(inner, kind, memo, stop):
+                return True
+    return False
 
 
 def negation(ctx, flag):

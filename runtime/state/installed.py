@@ -8,7 +8,7 @@ from .. import context
 from ..checks.keys import Keyed
 from ..values.maybe import Maybe
 from ..values.split import Undefined
-from .mutation import write_back
+from .mutation import reinstate, write_back
 from .kinds import holds_arrays
 from .places import MISSING
 
@@ -106,14 +106,6 @@ class Installed:
             if value is not _KEEP:
                 reinstate(place, obj)
                 put(place, value)
-
-
-def reinstate(place, obj):
-    """Give `place` back the very list or dict `obj` it held before a trace installed
-    another object there (a staged loop's `Collecting` list): other references to it,
-    such as `ALIAS = OL` or an import of the global, must see what happens to it after."""
-    if type(obj) in (list, dict, Keyed) and place.get() is not obj:
-        place.set(obj)
 
 
 def flagged(place, value):

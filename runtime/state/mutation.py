@@ -87,7 +87,7 @@ class Mutations:
             extra, values = args[:leading], args[leading:leading + n]
             tracing = staged_depth() > self.depth
             saved = [_get(*field) for field in self.fields]
-            objects = [_place_object(field) for field in self.fields]
+            objects = [_place_object(field) for field in self.fields] if tracing else None
             for field, value in zip(self.fields, args[leading + n:]):
                 _set(field, value)
             before = [_contents(v) for v in values] if tracing else None
@@ -102,7 +102,8 @@ class Mutations:
             finally:
                 if tracing:
                     for field, value, obj in zip(self.fields, saved, objects):
-                        _reinstate(field, obj)
+                        if obj is not None:   # (a found place: its very object first)
+                            reinstate(field[1].place, obj)
                         _set(field, value)
         return wrapped
 
@@ -285,11 +286,11 @@ def _place_object(field):
     return None if place is None else place.get()
 
 
-def _reinstate(field, obj):
-    """Put back in a found place the very list or dict `obj` it held (see
-    installed.reinstate)."""
-    place = getattr(field[1], 'place', None)
-    if place is not None and type(obj) in (list, dict) and place.get() is not obj:
+def reinstate(place, obj):
+    """Give `place` back the very list or dict `obj` it held before a trace installed
+    another object there (a staged loop's `Collecting` list): other references to it,
+    such as `ALIAS = OL` or an import of the global, must see what happens to it after."""
+    if isinstance(obj, (list, dict)) and place.get() is not obj:
         place.set(obj)
 
 

@@ -204,18 +204,20 @@ def f(x):
 def test_attribute_passes_skip_item_writes_into_other_objects():
     """passes.attribute_dicts and passes.attribute_reads run only where the function
     assigns or deletes an item of `o.__dict__` or `vars(o)` (analysis.census's
-    ATTRIBUTE_DICT), not for every item write."""
+    ATTRIBUTE_DICT), not for every item write. (attribute_reads also looks for calls of
+    functions that create attributes: it walks the function only where there are.)"""
     from autograph.passes import attribute_dicts, attribute_reads
     dicts_patch, dicts = counted(attribute_dicts, 'transform')
-    reads_patch, reads = counted(attribute_reads, 'transform')
+    reads_patch, reads = counted(attribute_reads, '_checked')
     with dicts_patch, reads_patch:
         items = fresh(ITEM_WRITES)
         assert 'ag.attributes' not in autograph.to_code(items)
         assert dicts.calls == reads.calls == 0
         both = fresh(ATTRIBUTE_BY_DICT)
         assert 'ag.attributes' in autograph.to_code(both) and dicts.calls == 1
+        walked = reads.calls
         one_path = fresh(ATTRIBUTE_ON_ONE_PATH)
-        assert 'ag.check_field' in autograph.to_code(one_path) and reads.calls == 2
+        assert 'ag.check_field' in autograph.to_code(one_path) and reads.calls > walked > 0
     check(items, 1.5, i32(3))
     check(both, 1.5)
     check(both, -1.5)

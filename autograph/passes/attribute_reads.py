@@ -17,6 +17,10 @@ runtime.context.field_flag); the check raises Python's AttributeError when the p
 runs on a path that left it unset. Where the attribute was there before, or the
 statement ran as Python, the check does nothing.
 
+A call may create one too: `fill(o, n)` where `fill` creates its parameter's `x` on some
+paths (analysis.created_attributes: a global, closure or nested function, read from its
+source), or one called inside such a statement that creates it at all.
+
 Checked: the statements after such a statement in its block (and the blocks inside
 them), up to one that assigns `o.x` or `o` itself. Reads inside lambdas and nested
 functions are not (they may run where Python does not read).
@@ -24,19 +28,50 @@ functions are not (they may run where Python does not read).
 import ast
 
 from autograph import templates
+from autograph.analysis import created_attributes
+from autograph.analysis.activity import scope_of
 from autograph.analysis.census import ATTRIBUTE_DICT, ATTRIBUTE_STORE
 from autograph.analysis.walk import SCOPES, blocks, children
+from autograph.analysis.written_parameters import split_call
+from autograph.passes.called_functions import defined_once
 
-ONLY_WITH = (ATTRIBUTE_STORE, ATTRIBUTE_DICT, 'setattr', ast.Delete)   # see analysis.census
+_OWN = (ATTRIBUTE_STORE, ATTRIBUTE_DICT, 'setattr', ast.Delete)   # see analysis.census
+ONLY_WITH = _OWN + (ast.Call,)
 _COMPOUND = (ast.If, ast.While, ast.For)
 
 
 def transform(function, ctx):
-    function.body = _checked(function.body, frozenset(), ctx)
+    resolve = _creators(function, ctx)
+    if resolve is not None or ctx.census.has_any(_OWN):
+        function.body = _checked(function.body, frozenset(), ctx, resolve)
     return function
 
 
-def _checked(stmts, maybe, ctx):
+def _creators(function, ctx):
+    """`resolve(name)` -> the analysis.created_attributes.Created of the function a call
+    names, for the functions that create attributes of their parameters (live globals
+    and closures, and `def`s of `function`); None when no name refers to one."""
+    globals_ = getattr(ctx.resolver, 'globals', {})
+    closure = getattr(ctx.resolver, 'closure', {})
+    found = {}
+    for name in ctx.census.names():
+        value = closure.get(name, globals_.get(name))
+        if value is not None and hasattr(value, '__code__'):
+            created = created_attributes.of_function(value)
+            if created.anywhere:
+                found[name] = created
+    local = {}
+    if len(ctx.census.scopes) > 1 and ctx.census.has_any(_OWN):
+        made = ctx.namer.made
+        for node in defined_once(function):   # (in order: one may call those before it)
+            local[node.name] = created_attributes.of_tree(node, local.get, made, ctx.ag)
+    if not found and not any(c.anywhere for c in local.values()):
+        return None
+    hidden = scope_of(function).locals
+    return lambda name: local.get(name) or (found.get(name) if name not in hidden else None)
+
+
+def _checked(stmts, maybe, ctx, resolve):
     out, maybe = [], set(maybe)
     for stmt in stmts:
         own = _own_nodes(stmt) if maybe else ()
@@ -47,7 +82,7 @@ def _checked(stmts, maybe, ctx):
                 attr=ast.Constant(value=attr), ag=ctx.ag)[0] for name, attr in reads], stmt)
         if not isinstance(stmt, SCOPES):
             for block in blocks(stmt):
-                block[:] = _checked(block, maybe, ctx)
+                block[:] = _checked(block, maybe, ctx, resolve)
         out.append(stmt)
         if maybe:
             maybe -= _attributes(own, (ast.Store, ast.Del))   # (exists after it, or not)
@@ -55,7 +90,37 @@ def _checked(stmts, maybe, ctx):
             maybe -= {(name, attr) for name, attr in maybe if name in names}
         if isinstance(stmt, _COMPOUND):
             maybe |= _created(stmt, ctx.ag)
+        if resolve is not None and not isinstance(stmt, SCOPES):
+            maybe |= _created_by_calls(stmt, own or _own_nodes(stmt), resolve, ctx.ag)
     return out
+
+
+def _created_by_calls(stmt, own, resolve, ag):
+    """(name, attr) that the calls of `stmt` may create on some paths: those its own
+    expressions `own` make (created on some paths by the function called), and for an
+    `if`/`while`/`for`, any its blocks' calls make."""
+    found = _call_creations(own, resolve, ag, 'some_paths')
+    if isinstance(stmt, _COMPOUND):
+        inner = [node for block in blocks(stmt) for s in block for node in _walk_scope(s)]
+        found |= _call_creations(inner, resolve, ag, 'anywhere')
+    return found
+
+
+def _call_creations(nodes, resolve, ag, which):
+    found = set()
+    for node in nodes:
+        if node.__class__ is not ast.Call:
+            continue
+        func, args = split_call(node, ag)
+        created = resolve(func.id) if isinstance(func, ast.Name) else None
+        if created is None:
+            continue
+        for param, arg in zip(created.params, args):
+            if isinstance(arg, ast.Starred):
+                break
+            if isinstance(arg, ast.Name):
+                found |= {(arg.id, attr) for attr in getattr(created, which).get(param, ())}
+    return found
 
 
 def _attributes(nodes, context):

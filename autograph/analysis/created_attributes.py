@@ -1,0 +1,217 @@
+"""Which attributes of its parameters a function may create on some paths only, so that
+its callers check their reads afterwards.
+
+    def fill(box, x):
+        if x > 0:
+            box.c = x              # created on some paths: {'box': {'c'}}
+
+    def caller(x):
+        box = Box()
+        fill(box, x)
+        return box.c               # Python: AttributeError where x <= 0
+
+Staged, `fill`'s `if` leaves `box.c` holding a value on both paths and a flag saying
+where Python's has it (runtime.context.field_flag); the caller's read must check that
+flag (`ag.check_field(box, 'c')`, passes.attribute_reads) although the caller assigns no
+attribute itself. An attribute is created on some paths by an assignment, deletion or
+`setattr` with a constant name inside an `if`, `while` or `for` (or a function the
+converter made of one's block), and by a call that passes the parameter on to a function
+that creates it on some paths, or that creates it at all from inside such a statement. In a function that may return from
+inside a statement, every attribute it creates is created on some paths.
+
+`of_tree(function, resolve, made)` reads a FunctionDef (calls resolved by `resolve(name)`
+to a live function or a `Created`; `made`: the names of the functions the converter made
+of blocks, in a tree already converted); `of_function(fn)` reads a live function's
+source, once per code object. A function that (indirectly) calls itself counts what was
+found so far. The result may name more than the program creates (a check where nothing
+is created does nothing): never less.
+"""
+import ast
+import dataclasses
+import dis
+import inspect
+import threading
+import weakref
+
+from autograph.analysis.walk import SCOPES, blocks, children
+from autograph.analysis.written_parameters import parameters, resolver_of, split_call
+
+_COMPOUND = (ast.If, ast.While, ast.For)
+
+
+@dataclasses.dataclass(frozen=True)
+class Created:
+    """`some_paths[p]`: attributes of parameter `p` created on some paths only;
+    `anywhere[p]`: those created at all (on every path or some). `params`: the names
+    of the positional parameters, in order."""
+    params: tuple
+    some_paths: dict
+    anywhere: dict
+
+
+NOTHING = Created((), {}, {})
+
+_cache = weakref.WeakKeyDictionary()   # code object -> Created
+_active = threading.local()
+
+
+def of_tree(function, resolve, made=frozenset(), ag=None):
+    """The Created of the FunctionDef `function` (see the module's docstring)."""
+    params = tuple(parameters(function))
+    some_paths, anywhere = {}, {}
+
+    def add(name, attrs, conditional):
+        if name in params and attrs:
+            anywhere.setdefault(name, set()).update(attrs)
+            if conditional:
+                some_paths.setdefault(name, set()).update(attrs)
+
+    early = _returns_early(function)   # (then what follows the return is conditional)
+    pending = [(stmt, early) for stmt in reversed(function.body)]
+    while pending:
+        stmt, conditional = pending.pop()
+        if isinstance(stmt, SCOPES):
+            if isinstance(stmt, ast.FunctionDef) and stmt.name in made:
+                pending += [(s, True) for s in reversed(stmt.body)]
+            continue
+        for node in _own_nodes(stmt):
+            for name, attrs, some in _creations(node, resolve, ag):
+                add(name, attrs, conditional or some)
+        inner = conditional or isinstance(stmt, _COMPOUND)
+        for block in blocks(stmt):
+            pending += [(s, inner) for s in reversed(block)]
+    if not anywhere:
+        return dataclasses.replace(NOTHING, params=params)
+    return Created(params, {k: frozenset(v) for k, v in some_paths.items()},
+                   {k: frozenset(v) for k, v in anywhere.items()})
+
+
+def _returns_early(function):
+    """Whether `function` may return from inside an `if`, loop, `with` or `try` of its
+    own (not of functions nested in it)."""
+    stack = [child for stmt in function.body for block in blocks(stmt) for child in block]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Return):
+            return True
+        if not isinstance(node, SCOPES):
+            stack += [child for block in blocks(node) for child in block]
+    return False
+
+
+def _own_nodes(stmt):
+    """The nodes of `stmt`'s own expressions and targets (not its blocks', nor inside
+    lambdas or comprehensions' scopes: they may run where Python does not)."""
+    out, stack = [], [c for c in children(stmt) if not isinstance(c, ast.stmt)]
+    while stack:
+        node = stack.pop()
+        out.append(node)
+        if not isinstance(node, SCOPES):
+            stack += [c for c in children(node) if not isinstance(c, ast.stmt)]
+    return out
+
+
+def _creations(node, resolve, ag):
+    """(parameter name, attributes, on some paths only) that the node `node` creates:
+    `p.x = v` / `del p.x` (on every path of the statement), `setattr(p, 'x', v)`, and a
+    call passing `p` to a function that creates attributes of that parameter."""
+    if isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Load):
+        if isinstance(node.value, ast.Name):
+            return [(node.value.id, {node.attr}, False)]
+        return []
+    if not isinstance(node, ast.Call):
+        return []
+    func, args = split_call(node, ag)
+    named = _named_setattr(func, args, ag)
+    if named is not None:
+        return [named]
+    callee = _callee(func, resolve)
+    if callee is None or not callee.anywhere:
+        return []
+    found = []
+    for param, arg in zip(callee.params, args):
+        if isinstance(arg, ast.Starred):
+            break
+        if isinstance(arg, ast.Name):
+            found.append((arg.id, callee.some_paths.get(param, frozenset()), True))
+            found.append((arg.id, callee.anywhere.get(param, frozenset()), False))
+    return found
+
+
+def _named_setattr(func, args, ag):
+    """(p, {'x'}, False) for `setattr(p, 'x', v)` / `ag.setattr(p, 'x', v)`, else None."""
+    is_setattr = (isinstance(func, ast.Name) and func.id == 'setattr') or (
+        isinstance(func, ast.Attribute) and func.attr == 'setattr' and ag is not None
+        and isinstance(func.value, ast.Name) and func.value.id == ag)
+    if (is_setattr and len(args) == 3 and isinstance(args[0], ast.Name)
+            and isinstance(args[1], ast.Constant) and isinstance(args[1].value, str)):
+        return args[0].id, {args[1].value}, False
+    return None
+
+
+def _callee(func, resolve):
+    found = resolve(func.id) if isinstance(func, ast.Name) else None
+    if found is None or isinstance(found, Created):
+        return found
+    return of_function(found)
+
+
+def of_function(fn):
+    """`of_tree` for a live Python function (its source read once per code object)."""
+    code = getattr(fn, '__code__', None)
+    if code is None or not inspect.isfunction(fn):
+        return NOTHING
+    if code in _cache:
+        return _cache[code]
+    if not _may_create(fn):
+        _cache[code] = NOTHING
+        return NOTHING
+    active = getattr(_active, 'codes', None)
+    if active is None:
+        active = _active.codes = set()
+    if code in active:
+        return NOTHING   # a recursive call: what its own body creates counts
+    from autograph import parsing
+    from autograph.library import is_library
+    if is_library(fn):
+        return NOTHING
+    active.add(code)
+    try:
+        node = parsing.parse_function(fn).node
+        found = (of_tree(node, resolver_of(fn)) if isinstance(node, ast.FunctionDef)
+                 else NOTHING)
+    except Exception:   # no source: nothing known
+        found = NOTHING
+    finally:
+        active.discard(code)
+    _cache[code] = found
+    return found
+
+
+def _may_create(fn):
+    """Whether `fn` may create an attribute: its code (or code nested in it) stores,
+    deletes or sets one by name, or names a Python function it may pass an object to.
+    (Told from the code object: most helpers are not read at all.)"""
+    cells = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
+    stack = [fn.__code__]
+    while stack:
+        code = stack.pop()
+        if _ATTRIBUTE_OPS.intersection(code.co_code[::2]) or 'setattr' in code.co_names:
+            return True
+        for name in code.co_names + code.co_freevars:
+            cell = cells.get(name)
+            value = fn.__globals__.get(name) if cell is None else _contents(cell)
+            if inspect.isfunction(value):
+                return True
+        stack += [c for c in code.co_consts if inspect.iscode(c)]
+    return False
+
+
+def _contents(cell):
+    try:
+        return cell.cell_contents
+    except ValueError:   # (not bound yet)
+        return None
+
+
+_ATTRIBUTE_OPS = frozenset({dis.opmap['STORE_ATTR'], dis.opmap['DELETE_ATTR']})

@@ -1,0 +1,183 @@
+"""Attributes that a called function creates on some paths only, read by the caller:
+Python's AttributeError where the path left the attribute unset, the value elsewhere
+(analysis.created_attributes, passes.attribute_reads). Each case runs converted and as
+plain Python, on Python numbers and on JAX arrays, under a plain call (twice), jax.jit,
+jax.vmap and jax.grad where the plain function can run there."""
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import autograph
+from tests.helpers import assert_same
+
+
+class Box:
+    pass
+
+
+def fill(box, x):
+    if x > 0:
+        box.c = x * 2
+
+
+def fill_early(box, x):
+    if x < 0:
+        return 0.0
+    box.c = x * 3
+    return 1.0
+
+
+def fill_through(box, x):
+    fill(box, x)          # creates box.c on some paths: so does this
+
+
+def fill_always(box, x):
+    box.c = x + 1
+
+
+def fill_in_loop(box, n):
+    i = 0
+    while i < n:
+        box.c = i * 1.5
+        i += 1
+
+
+def fill_by_name(box, x):
+    if x > 0:
+        setattr(box, 'c', x - 1)
+
+
+def reads_after(x):
+    box = Box()
+    fill(box, x)
+    return box.c + 1.0
+
+
+def reads_after_early(x):
+    box = Box()
+    fill_early(box, x)
+    return box.c
+
+
+def reads_after_nested(x):
+    box = Box()
+    fill_through(box, x)
+    return box.c * x
+
+
+def reads_after_branch_call(x):
+    box = Box()
+    if x > 1:
+        fill_always(box, x)
+    return box.c
+
+
+def reads_after_loop(n):
+    box = Box()
+    fill_in_loop(box, n)
+    return box.c
+
+
+def reads_after_setattr(x):
+    box = Box()
+    fill_by_name(box, x)
+    return box.c
+
+
+def reads_after_local_def(x):
+    def local_fill(b):
+        if x > 0:
+            b.c = x * 4
+    box = Box()
+    local_fill(box)
+    return box.c
+
+
+def guarded_read(x):
+    box = Box()
+    fill(box, x)
+    if hasattr(box, 'c'):
+        return box.c
+    return -x
+
+
+FLOATS = [reads_after, reads_after_early, reads_after_nested, reads_after_branch_call,
+          reads_after_setattr, reads_after_local_def, guarded_read]
+
+
+def outcome(fn, *args):
+    try:
+        return fn(*args)
+    except AttributeError as error:
+        return error
+
+
+def assert_matches(got, expected):
+    if isinstance(expected, AttributeError):
+        assert isinstance(got, AttributeError), got
+        assert str(got) == str(expected)
+    else:
+        assert not isinstance(got, Exception), got
+        assert_same(got, expected)
+
+
+@pytest.mark.parametrize('fn', FLOATS)
+@pytest.mark.parametrize('x', [-1.5, 0.5, 2.5])
+def test_plain_calls_python_numbers_and_arrays(fn, x):
+    expected = outcome(fn, x)
+    converted = autograph.convert(fn)
+    for arg in (x, jnp.float32(x), jnp.float32(x)):   # (the last: a cached call)
+        assert_matches(outcome(converted, arg), expected)
+
+
+@pytest.mark.parametrize('n', [0, 1, 3])
+def test_created_in_a_helpers_loop(n):
+    expected = outcome(reads_after_loop, n)
+    converted = autograph.convert(reads_after_loop)
+    for arg in (n, jnp.int32(n), jnp.int32(n)):
+        assert_matches(outcome(converted, arg), expected)
+
+
+@pytest.mark.parametrize('fn', FLOATS)
+def test_under_jit(fn):
+    """Inside the caller's jax.jit the program stops with JAX's error, which names the
+    user's (tests/test_checks.py)."""
+    converted = jax.jit(autograph.convert(fn))
+    for x in (2.5, -1.5):
+        expected = outcome(fn, x)
+        if not isinstance(expected, AttributeError):
+            assert_same(converted(jnp.float32(x)), expected)
+            continue
+        with pytest.raises(Exception, match=f'AttributeError: {expected}'):
+            jax.block_until_ready(converted(jnp.float32(x)))
+
+
+def test_under_vmap_every_item_on_a_path_that_sets_it():
+    xs = jnp.array([1.5, 2.5, 3.0])
+    got = jax.vmap(autograph.convert(reads_after))(xs)
+    assert_same(got, np.array([reads_after(float(x)) for x in xs]))
+    with pytest.raises(AttributeError, match="no attribute 'c'"):
+        jax.vmap(autograph.convert(reads_after))(jnp.array([1.5, -2.0]))
+
+
+def test_under_grad():
+    grad = jax.grad(autograph.convert(reads_after_nested))
+    assert_same(grad(jnp.float32(1.5)), 4 * 1.5)   # d/dx (2x * x)
+    with pytest.raises(AttributeError, match="no attribute 'c'"):
+        grad(jnp.float32(-1.5))
+
+
+def test_ordinary_calls_get_no_checks():
+    """A helper that creates nothing on some paths adds no check to its caller."""
+    def plain(box, x):
+        box.c = x
+        return box.c * 2
+
+    def caller(x):
+        box = Box()
+        y = plain(box, x)
+        return box.c + y + jnp.sin(x)
+    code = autograph.to_code(caller)
+    assert 'check_field' not in code
+    assert 'check_field' in autograph.to_code(reads_after)

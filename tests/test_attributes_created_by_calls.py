@@ -102,7 +102,42 @@ def guarded_read(x):
     return -x
 
 
-FLOATS = [reads_after, reads_after_early, reads_after_nested, reads_after_branch_call,
+class Counter:
+    def maybe_set(self, x):
+        if x > 0:
+            self.c = x * 5
+
+    def through(self, x):
+        self.maybe_set(x)
+
+    def read_own(self, x):
+        self.through(x)
+        return self.c + 1.0
+
+
+class Accumulator:
+    def __init__(self):
+        self.total = 0.0
+
+    def add(self, x):
+        self.total = self.total + x
+
+    def run(self, x):
+        self.add(x)
+        return self.total
+
+
+def reads_after_method(x):
+    counter = Counter()
+    counter.maybe_set(x)
+    return counter.c
+
+
+def reads_after_method_of_method(x):
+    return Counter().read_own(x)
+
+
+FLOATS = [reads_after_method, reads_after_method_of_method, reads_after, reads_after_early, reads_after_nested, reads_after_branch_call,
           reads_after_setattr, reads_after_local_def, guarded_read]
 
 
@@ -169,7 +204,8 @@ def test_under_grad():
 
 
 def test_ordinary_calls_get_no_checks():
-    """A helper that creates nothing on some paths adds no check to its caller."""
+    """A helper that creates nothing on some paths adds no check to its caller; one
+    that may adds one before the read only."""
     def plain(box, x):
         box.c = x
         return box.c * 2
@@ -180,4 +216,5 @@ def test_ordinary_calls_get_no_checks():
         return box.c + y + jnp.sin(x)
     code = autograph.to_code(caller)
     assert 'check_field' not in code
+    assert 'check_field' not in autograph.to_code(Accumulator.run)
     assert 'check_field' in autograph.to_code(reads_after)

@@ -19,11 +19,12 @@ converter made of one's block), and by a call that passes the parameter on to a 
 that creates it on some paths, or that creates it at all from inside such a statement. In a function that may return from
 inside a statement, every attribute it creates is created on some paths.
 
-`of_tree(function, resolve, made)` reads a FunctionDef (calls resolved by `resolve(name)`
-to a live function or a `Created`; `made`: the names of the functions the converter made
-of blocks, in a tree already converted); `of_function(fn)` reads a live function's
-source, once per code object. A function that (indirectly) calls itself counts what was
-found so far. The result may name more than the program creates (a check where nothing
+`of_tree(function, callees, made)` reads a FunctionDef (its calls resolved by a
+`Callees`: functions by name, methods of objects whose class is known; `made`: the names
+of the functions the converter made of blocks, in a tree already converted);
+`of_function(fn)` reads a live function's source, once per code object (a method's
+calls of its own class's methods on `self` are resolved too). A function that
+(indirectly) calls itself counts what was found so far. The result may name more than the program creates (a check where nothing
 is created does nothing): never less.
 """
 import ast
@@ -55,7 +56,41 @@ _cache = weakref.WeakKeyDictionary()   # code object -> Created
 _active = threading.local()
 
 
-def of_tree(function, resolve, made=frozenset(), ag=None):
+class Callees:
+    """The functions the calls of one function reach: `functions(name)` gives a live
+    function, a Created or None; `classes` maps variables to the class of the object
+    they hold (`self` in a method), whose methods calls such as `self.m(...)` reach."""
+
+    def __init__(self, functions, classes=None):
+        self.functions, self.classes = functions, classes or {}
+
+    def created(self, call, ag=None):
+        """[(variable, attributes created on some paths, attributes created at all)] for
+        the variables `call` passes to a function creating attributes of them (an object
+        whose method is called is passed first)."""
+        func, args = split_call(call, ag)
+        callee = None
+        if isinstance(func, ast.Name):
+            callee = self.functions(func.id)
+        elif (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
+              and func.value.id in self.classes):
+            callee = class_attribute(self.classes[func.value.id], func.attr)
+            args = [func.value] + list(args)
+        if callee is not None and not isinstance(callee, Created):
+            callee = of_function(callee) if inspect.isfunction(callee) else None
+        if callee is None or not callee.anywhere:
+            return []
+        found = []
+        for param, arg in zip(callee.params, args):
+            if isinstance(arg, ast.Starred):
+                break
+            if isinstance(arg, ast.Name) and param in callee.anywhere:
+                found.append((arg.id, callee.some_paths.get(param, frozenset()),
+                              callee.anywhere[param]))
+        return found
+
+
+def of_tree(function, callees, made=frozenset(), ag=None):
     """The Created of the FunctionDef `function` (see the module's docstring)."""
     params = tuple(parameters(function))
     some_paths, anywhere = {}, {}
@@ -75,7 +110,7 @@ def of_tree(function, resolve, made=frozenset(), ag=None):
                 pending += [(s, True) for s in reversed(stmt.body)]
             continue
         for node in _own_nodes(stmt):
-            for name, attrs, some in _creations(node, resolve, ag):
+            for name, attrs, some in _creations(node, callees, ag):
                 add(name, attrs, conditional or some)
         inner = conditional or isinstance(stmt, _COMPOUND)
         for block in blocks(stmt):
@@ -111,7 +146,7 @@ def _own_nodes(stmt):
     return out
 
 
-def _creations(node, resolve, ag):
+def _creations(node, callees, ag):
     """(parameter name, attributes, on some paths only) that the node `node` creates:
     `p.x = v` / `del p.x` (on every path of the statement), `setattr(p, 'x', v)`, and a
     call passing `p` to a function that creates attributes of that parameter."""
@@ -125,16 +160,9 @@ def _creations(node, resolve, ag):
     named = _named_setattr(func, args, ag)
     if named is not None:
         return [named]
-    callee = _callee(func, resolve)
-    if callee is None or not callee.anywhere:
-        return []
     found = []
-    for param, arg in zip(callee.params, args):
-        if isinstance(arg, ast.Starred):
-            break
-        if isinstance(arg, ast.Name):
-            found.append((arg.id, callee.some_paths.get(param, frozenset()), True))
-            found.append((arg.id, callee.anywhere.get(param, frozenset()), False))
+    for name, some_paths, anywhere in callees.created(node, ag):
+        found += [(name, some_paths, True), (name, anywhere, False)]
     return found
 
 
@@ -147,13 +175,6 @@ def _named_setattr(func, args, ag):
             and isinstance(args[1], ast.Constant) and isinstance(args[1].value, str)):
         return args[0].id, {args[1].value}, False
     return None
-
-
-def _callee(func, resolve):
-    found = resolve(func.id) if isinstance(func, ast.Name) else None
-    if found is None or isinstance(found, Created):
-        return found
-    return of_function(found)
 
 
 def of_function(fn):
@@ -178,8 +199,12 @@ def of_function(fn):
     active.add(code)
     try:
         node = parsing.parse_function(fn).node
-        found = (of_tree(node, resolver_of(fn)) if isinstance(node, ast.FunctionDef)
-                 else NOTHING)
+        found = NOTHING
+        if isinstance(node, ast.FunctionDef):
+            owner = owner_class(fn)
+            params = parameters(node)
+            classes = {params[0]: owner} if owner is not None and params else {}
+            found = of_tree(node, Callees(resolver_of(fn), classes))
     except Exception:   # no source: nothing known
         found = NOTHING
     finally:
@@ -188,11 +213,52 @@ def of_function(fn):
     return found
 
 
+def class_attribute(cls, name):
+    """What `cls` (or a class it inherits from) defines as `name` in its body, or None:
+    a method as a plain function (no descriptor runs, no `__getattr__`)."""
+    for klass in cls.__mro__:
+        found = vars(klass).get(name)
+        if found is not None:
+            return found
+    return None
+
+
+def may_create_in_class(cls, skip=None):
+    """Whether a method of `cls` (its own or inherited, other than the one whose code is
+    `skip`) may create attributes (see `_may_create`: told from code objects; library
+    classes' methods are not the user's). Found once per class."""
+    codes = _creating_methods.get(cls)
+    if codes is None:
+        from autograph.library import is_library
+        codes = _creating_methods[cls] = tuple(
+            value.__code__ for klass in cls.__mro__ if klass is not object
+            for value in vars(klass).values()
+            if inspect.isfunction(value) and not is_library(value) and _may_create(value))
+    return any(code is not skip for code in codes)
+
+
+_creating_methods = weakref.WeakKeyDictionary()   # class -> code objects of its methods
+
+
+def owner_class(fn):
+    """The class whose body defined the function `fn` (a method), found from its
+    qualified name in its module, or None (a function, a class defined in a function)."""
+    parts = fn.__qualname__.split('.')
+    if len(parts) < 2 or '<locals>' in parts:
+        return None
+    found = fn.__globals__.get(parts[0])
+    for part in parts[1:-1]:
+        found = getattr(found, part, None)
+    return found if isinstance(found, type) else None
+
+
 def _may_create(fn):
     """Whether `fn` may create an attribute: its code (or code nested in it) stores,
-    deletes or sets one by name, or names a Python function it may pass an object to.
+    deletes or sets one by name, or names a Python function it may pass an object to
+    (a method of its class, for a method).
     (Told from the code object: most helpers are not read at all.)"""
     cells = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
+    owner = owner_class(fn)
     stack = [fn.__code__]
     while stack:
         code = stack.pop()
@@ -201,7 +267,8 @@ def _may_create(fn):
         for name in code.co_names + code.co_freevars:
             cell = cells.get(name)
             value = fn.__globals__.get(name) if cell is None else _contents(cell)
-            if inspect.isfunction(value):
+            if inspect.isfunction(value) or (owner is not None and inspect.isfunction(
+                    class_attribute(owner, name))):
                 return True
         stack += [c for c in code.co_consts if inspect.iscode(c)]
     return False

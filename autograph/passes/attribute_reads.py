@@ -26,6 +26,7 @@ them), up to one that assigns `o.x` or `o` itself. Reads inside lambdas and nest
 functions are not (they may run where Python does not read).
 """
 import ast
+import inspect
 
 from autograph import templates
 from autograph.analysis import created_attributes
@@ -41,37 +42,73 @@ _COMPOUND = (ast.If, ast.While, ast.For)
 
 
 def transform(function, ctx):
-    resolve = _creators(function, ctx)
-    if resolve is not None or ctx.census.has_any(_OWN):
-        function.body = _checked(function.body, frozenset(), ctx, resolve)
+    callees = _creators(function, ctx)
+    if callees is not None or ctx.census.has_any(_OWN):
+        function.body = _checked(function.body, frozenset(), ctx, callees)
     return function
 
 
 def _creators(function, ctx):
-    """`resolve(name)` -> the analysis.created_attributes.Created of the function a call
-    names, for the functions that create attributes of their parameters (live globals
-    and closures, and `def`s of `function`); None when no name refers to one."""
+    """The analysis.created_attributes.Callees of `function`'s calls, where one may
+    reach a function that creates attributes of its parameters (a live global or
+    closure function, a `def` of `function`, a method of `self`'s class or of a
+    variable's bound once to an instance of a global class); else None."""
     globals_ = getattr(ctx.resolver, 'globals', {})
     closure = getattr(ctx.resolver, 'closure', {})
-    found = {}
+    found, classes = {}, {}
     for name in ctx.census.names():
         value = closure.get(name, globals_.get(name))
-        if value is not None and hasattr(value, '__code__'):
+        if inspect.isfunction(value):
             created = created_attributes.of_function(value)
             if created.anywhere:
                 found[name] = created
+        elif isinstance(value, type):
+            classes[name] = value
     local = {}
     if len(ctx.census.scopes) > 1 and ctx.census.has_any(_OWN):
         made = ctx.namer.made
+        callees = created_attributes.Callees(local.get)
         for node in defined_once(function):   # (in order: one may call those before it)
-            local[node.name] = created_attributes.of_tree(node, local.get, made, ctx.ag)
-    if not found and not any(c.anywhere for c in local.values()):
+            local[node.name] = created_attributes.of_tree(node, callees, made, ctx.ag)
+    local = {name: created for name, created in local.items() if created.anywhere}
+    receivers = _receivers(function, ctx, classes)
+    if not (found or local or receivers):
         return None
-    hidden = scope_of(function).locals
-    return lambda name: local.get(name) or (found.get(name) if name not in hidden else None)
+    hidden = scope_of(function).locals if found else frozenset()
+    callees = created_attributes.Callees(
+        lambda name: local.get(name) or (found.get(name) if name not in hidden else None),
+        receivers)
+    if found or local:
+        return callees
+    # (a method called on an object of a known class: read the methods called only)
+    calls = (n for stmt in function.body for n in _walk_scope(stmt) if n.__class__ is ast.Call)
+    return callees if any(callees.created(call, ctx.ag) for call in calls) else None
 
 
-def _checked(stmts, maybe, ctx, resolve):
+def _receivers(function, ctx, classes):
+    """{variable: class} for `self` in a method of a global class and for variables
+    bound once, to `C(...)` of a global class `C` (see `_creators`)."""
+    owner = getattr(ctx.resolver, 'owner', None)
+    found = {}
+    if owner is not None and function is ctx.census.scopes[-1] and function.args.args:
+        found[function.args.args[0].arg] = owner
+    if classes:
+        bindings = {}
+        for node in (n for stmt in function.body for n in _walk_scope(stmt)):
+            if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+                bindings.setdefault(node.id, []).append(node)
+            elif isinstance(node, ast.Assign) and len(node.targets) == 1 and \
+                    isinstance(node.targets[0], ast.Name) and isinstance(node.value, ast.Call):
+                func, _ = split_call(node.value, ctx.ag)
+                if isinstance(func, ast.Name) and func.id in classes:
+                    found.setdefault(node.targets[0].id, classes[func.id])
+        found = {name: cls for name, cls in found.items()
+                 if len(bindings.get(name, ())) <= 1}
+    return {name: cls for name, cls in found.items()
+            if created_attributes.may_create_in_class(cls, skip=ctx.resolver.code)}
+
+
+def _checked(stmts, maybe, ctx, callees):
     out, maybe = [], set(maybe)
     for stmt in stmts:
         own = _own_nodes(stmt) if maybe else ()
@@ -82,7 +119,7 @@ def _checked(stmts, maybe, ctx, resolve):
                 attr=ast.Constant(value=attr), ag=ctx.ag)[0] for name, attr in reads], stmt)
         if not isinstance(stmt, SCOPES):
             for block in blocks(stmt):
-                block[:] = _checked(block, maybe, ctx, resolve)
+                block[:] = _checked(block, maybe, ctx, callees)
         out.append(stmt)
         if maybe:
             maybe -= _attributes(own, (ast.Store, ast.Del))   # (exists after it, or not)
@@ -90,38 +127,30 @@ def _checked(stmts, maybe, ctx, resolve):
             maybe -= {(name, attr) for name, attr in maybe if name in names}
         if isinstance(stmt, _COMPOUND):
             maybe |= _created(stmt, ctx.ag)
-        if resolve is not None and not isinstance(stmt, SCOPES):
-            maybe |= _created_by_calls(stmt, own or _own_nodes(stmt), resolve, ctx.ag)
+        if callees is not None and not isinstance(stmt, SCOPES):
+            maybe |= _created_by_calls(stmt, own or _own_nodes(stmt), callees, ctx.ag)
     return out
 
 
-def _created_by_calls(stmt, own, resolve, ag):
+def _created_by_calls(stmt, own, callees, ag):
     """(name, attr) that the calls of `stmt` may create on some paths: those its own
     expressions `own` make (created on some paths by the function called), and for an
     `if`/`while`/`for`, any its blocks' calls make."""
-    found = _call_creations(own, resolve, ag, 'some_paths')
+    found = _call_creations(own, callees, ag, 'some_paths')
     if isinstance(stmt, _COMPOUND):
         inner = [node for block in blocks(stmt) for s in block for node in _walk_scope(s)]
-        found |= _call_creations(inner, resolve, ag, 'anywhere')
+        found |= _call_creations(inner, callees, ag, 'anywhere')
     return found
 
 
-def _call_creations(nodes, resolve, ag, which):
+def _call_creations(nodes, callees, ag, which):
     found = set()
     for node in nodes:
-        if node.__class__ is not ast.Call:
-            continue
-        func, args = split_call(node, ag)
-        created = resolve(func.id) if isinstance(func, ast.Name) else None
-        if created is None:
-            continue
-        for param, arg in zip(created.params, args):
-            if isinstance(arg, ast.Starred):
-                break
-            if isinstance(arg, ast.Name):
-                found |= {(arg.id, attr) for attr in getattr(created, which).get(param, ())}
+        if node.__class__ is ast.Call:
+            for name, some_paths, anywhere in callees.created(node, ag):
+                found |= {(name, attr) for attr in (some_paths if which == 'some_paths'
+                                                    else anywhere)}
     return found
-
 
 def _attributes(nodes, context):
     """(name, attr) of the `name.attr` nodes among `nodes` in `context` (Load, Store)."""

@@ -31,6 +31,7 @@ import jax
 import numpy as np
 
 from autograph.analysis.activity import activity, scope_of
+from autograph.analysis.created_attributes import owner_class
 from autograph.analysis.receivers import Receivers
 from autograph.passes.base import walk_scope
 from autograph.runtime.python.calls import OVERRIDDEN_BUILTINS, TRANSFORMS
@@ -236,6 +237,8 @@ class LiveResolver:
             except ValueError:  # an empty cell: assigned later
                 pass
         self._classified = {}   # name -> classify(name), for the one conversion
+        self.code = code
+        self.owner = owner_class(fn) if code is not None else None   # (for a method)
 
     def classify(self, name):
         """How a call of `name` is routed. A closure variable is always routed through

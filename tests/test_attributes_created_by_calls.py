@@ -133,11 +133,17 @@ def reads_after_method(x):
     return counter.c
 
 
+def reads_after_method_of_argument(counter, x):
+    counter.maybe_set(x)      # (the class of `counter` is not known when converting)
+    return counter.c
+
+
 def reads_after_method_of_method(x):
     return Counter().read_own(x)
 
 
-FLOATS = [reads_after_method, reads_after_method_of_method, reads_after, reads_after_early, reads_after_nested, reads_after_branch_call,
+FLOATS = [reads_after_method, reads_after_method_of_method, reads_after, reads_after_early,
+          reads_after_nested, reads_after_branch_call,
           reads_after_setattr, reads_after_local_def, guarded_read]
 
 
@@ -164,6 +170,14 @@ def test_plain_calls_python_numbers_and_arrays(fn, x):
     converted = autograph.convert(fn)
     for arg in (x, jnp.float32(x), jnp.float32(x)):   # (the last: a cached call)
         assert_matches(outcome(converted, arg), expected)
+
+
+@pytest.mark.parametrize('x', [-1.5, 2.5])
+def test_a_method_of_an_object_given(x):
+    expected = outcome(reads_after_method_of_argument, Counter(), x)
+    converted = autograph.convert(reads_after_method_of_argument)
+    for arg in (x, jnp.float32(x), jnp.float32(x)):
+        assert_matches(outcome(converted, Counter(), arg), expected)
 
 
 @pytest.mark.parametrize('n', [0, 1, 3])

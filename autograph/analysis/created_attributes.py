@@ -16,16 +16,18 @@ flag (`ag.check_field(box, 'c')`, passes.attribute_reads) although the caller as
 attribute itself. An attribute is created on some paths by an assignment, deletion or
 `setattr` with a constant name inside an `if`, `while` or `for` (or a function the
 converter made of one's block), and by a call that passes the parameter on to a function
-that creates it on some paths, or that creates it at all from inside such a statement. In a function that may return from
-inside a statement, every attribute it creates is created on some paths.
+that creates it on some paths, or that creates it at all from inside such a statement.
+In a function that may return from inside a statement, every attribute it creates is
+created on some paths.
 
 `of_tree(function, callees, made)` reads a FunctionDef (its calls resolved by a
-`Callees`: functions by name, methods of objects whose class is known; `made`: the names
-of the functions the converter made of blocks, in a tree already converted);
-`of_function(fn)` reads a live function's source, once per code object (a method's
-calls of its own class's methods on `self` are resolved too). A function that
-(indirectly) calls itself counts what was found so far. The result may name more than the program creates (a check where nothing
-is created does nothing): never less.
+`Callees`: functions by name, methods of objects whose class is known, methods by name
+for the others; `made`: the names of the functions the converter made of blocks, in a
+tree already converted); `of_function(fn)` reads a live function's source, once per
+code object (a method's calls of its own class's methods on `self` are resolved too). A
+function that (indirectly) calls itself counts what was found so far. The result may
+name more than the program creates (a check where nothing is created does nothing); it
+misses what it cannot read: functions without source, classes the module does not name.
 """
 import ast
 import dataclasses
@@ -59,35 +61,48 @@ _active = threading.local()
 class Callees:
     """The functions the calls of one function reach: `functions(name)` gives a live
     function, a Created or None; `classes` maps variables to the class of the object
-    they hold (`self` in a method), whose methods calls such as `self.m(...)` reach."""
+    they hold (`self` in a method), whose methods calls such as `self.m(...)` reach;
+    `methods` maps method names to the functions of that name that may create
+    attributes in the classes the code can name (see `methods_named`), which a call
+    `o.m(...)` on an object of unknown class may reach."""
 
-    def __init__(self, functions, classes=None):
+    def __init__(self, functions, classes=None, methods=None):
         self.functions, self.classes = functions, classes or {}
+        self.methods = methods or {}
 
     def created(self, call, ag=None):
         """[(variable, attributes created on some paths, attributes created at all)] for
         the variables `call` passes to a function creating attributes of them (an object
         whose method is called is passed first)."""
         func, args = split_call(call, ag)
-        callee = None
+        callees = []
         if isinstance(func, ast.Name):
-            callee = self.functions(func.id)
-        elif (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
-              and func.value.id in self.classes):
-            callee = class_attribute(self.classes[func.value.id], func.attr)
+            callees = [self.functions(func.id)]
+        elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+            receiver = self.classes.get(func.value.id)
+            callees = ([class_attribute(receiver, func.attr)] if receiver is not None
+                       else self.methods.get(func.attr, []))
             args = [func.value] + list(args)
-        if callee is not None and not isinstance(callee, Created):
-            callee = of_function(callee) if inspect.isfunction(callee) else None
-        if callee is None or not callee.anywhere:
-            return []
         found = []
-        for param, arg in zip(callee.params, args):
-            if isinstance(arg, ast.Starred):
-                break
-            if isinstance(arg, ast.Name) and param in callee.anywhere:
-                found.append((arg.id, callee.some_paths.get(param, frozenset()),
-                              callee.anywhere[param]))
+        for callee in callees:
+            if callee is not None and not isinstance(callee, Created):
+                callee = of_function(callee) if inspect.isfunction(callee) else None
+            if callee is not None and callee.anywhere:
+                found += _passed(callee, args)
         return found
+
+
+def _passed(callee, args):
+    """(variable, some paths, anywhere) for the arguments `args` given to the
+    parameters of `callee` (a Created) that it creates attributes of."""
+    found = []
+    for param, arg in zip(callee.params, args):
+        if isinstance(arg, ast.Starred):
+            break
+        if isinstance(arg, ast.Name) and param in callee.anywhere:
+            found.append((arg.id, callee.some_paths.get(param, frozenset()),
+                          callee.anywhere[param]))
+    return found
 
 
 def of_tree(function, callees, made=frozenset(), ag=None):
@@ -225,19 +240,41 @@ def class_attribute(cls, name):
 
 def may_create_in_class(cls, skip=None):
     """Whether a method of `cls` (its own or inherited, other than the one whose code is
-    `skip`) may create attributes (see `_may_create`: told from code objects; library
-    classes' methods are not the user's). Found once per class."""
-    codes = _creating_methods.get(cls)
-    if codes is None:
+    `skip`) may create attributes (see `creating_methods`)."""
+    return any(fn.__code__ is not skip for fn in creating_methods(cls).values())
+
+
+def creating_methods(cls):
+    """{name: function} of the methods of `cls` (its own or inherited, not a library
+    class's, not `__init__` and the like: no call names them) that may create
+    attributes (see `_may_create`: told from code objects). Found once per class."""
+    found = _creating_methods.get(cls)
+    if found is None:
         from autograph.library import is_library
-        codes = _creating_methods[cls] = tuple(
-            value.__code__ for klass in cls.__mro__ if klass is not object
-            for value in vars(klass).values()
-            if inspect.isfunction(value) and not is_library(value) and _may_create(value))
-    return any(code is not skip for code in codes)
+        found = _creating_methods[cls] = {}
+        for klass in reversed(cls.__mro__):   # (a subclass's method replaces its base's)
+            for name, value in vars(klass).items():
+                if inspect.isfunction(value) and not is_library(value) and \
+                        not (name.startswith('__') and name.endswith('__')) and \
+                        _may_create(value):
+                    found[name] = value
+    return found
 
 
-_creating_methods = weakref.WeakKeyDictionary()   # class -> code objects of its methods
+def methods_named(namespace, names):
+    """{name: [functions]} for the `names` (method names a function's code reads) that
+    methods of the classes in `namespace` (a module's globals) define and that may
+    create attributes (`creating_methods`)."""
+    found = {}
+    for value in list(namespace.values()):
+        if isinstance(value, type):
+            for name, fn in creating_methods(value).items():
+                if name in names:
+                    found.setdefault(name, []).append(fn)
+    return found
+
+
+_creating_methods = weakref.WeakKeyDictionary()   # class -> {name: method}
 
 
 def owner_class(fn):

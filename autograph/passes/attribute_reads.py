@@ -18,8 +18,9 @@ runs on a path that left it unset. Where the attribute was there before, or the
 statement ran as Python, the check does nothing.
 
 A call may create one too: `fill(o, n)` where `fill` creates its parameter's `x` on some
-paths (analysis.created_attributes: a global, closure or nested function, read from its
-source), or one called inside such a statement that creates it at all.
+paths (analysis.created_attributes: a global, closure or nested function, or a method:
+`self.fill(n)` in a method, `o.fill(n)` for the module's classes' methods named `fill`,
+read from its source), or one called inside such a statement that creates it at all.
 
 Checked: the statements after such a statement in its block (and the blocks inside
 them), up to one that assigns `o.x` or `o` itself. Reads inside lambdas and nested
@@ -33,7 +34,6 @@ from autograph.analysis import created_attributes
 from autograph.analysis.activity import scope_of
 from autograph.analysis.census import ATTRIBUTE_DICT, ATTRIBUTE_STORE
 from autograph.analysis.walk import SCOPES, blocks, children
-from autograph.analysis.written_parameters import split_call
 from autograph.passes.called_functions import defined_once
 
 _OWN = (ATTRIBUTE_STORE, ATTRIBUTE_DICT, 'setattr', ast.Delete)   # see analysis.census
@@ -51,19 +51,17 @@ def transform(function, ctx):
 def _creators(function, ctx):
     """The analysis.created_attributes.Callees of `function`'s calls, where one may
     reach a function that creates attributes of its parameters (a live global or
-    closure function, a `def` of `function`, a method of `self`'s class or of a
-    variable's bound once to an instance of a global class); else None."""
+    closure function, a `def` of `function`, a method of `self`'s class, a method of
+    that name of a class of the module, for an object of unknown class); else None."""
     globals_ = getattr(ctx.resolver, 'globals', {})
     closure = getattr(ctx.resolver, 'closure', {})
-    found, classes = {}, {}
+    found = {}
     for name in ctx.census.names():
         value = closure.get(name, globals_.get(name))
         if inspect.isfunction(value):
             created = created_attributes.of_function(value)
             if created.anywhere:
                 found[name] = created
-        elif isinstance(value, type):
-            classes[name] = value
     local = {}
     if len(ctx.census.scopes) > 1 and ctx.census.has_any(_OWN):
         made = ctx.namer.made
@@ -71,41 +69,35 @@ def _creators(function, ctx):
         for node in defined_once(function):   # (in order: one may call those before it)
             local[node.name] = created_attributes.of_tree(node, callees, made, ctx.ag)
     local = {name: created for name, created in local.items() if created.anywhere}
-    receivers = _receivers(function, ctx, classes)
-    if not (found or local or receivers):
+    code = getattr(ctx.resolver, 'code', None)
+    owner = getattr(ctx.resolver, 'owner', None)
+    receivers = ({function.args.args[0].arg: owner} if owner is not None
+                 and function is ctx.census.scopes[-1] and function.args.args
+                 and created_attributes.may_create_in_class(owner, skip=code) else {})
+    methods = (created_attributes.methods_named(globals_, _attribute_names(code))
+               if code is not None else {})
+    if not (found or local or receivers or methods):
         return None
     hidden = scope_of(function).locals if found else frozenset()
     callees = created_attributes.Callees(
         lambda name: local.get(name) or (found.get(name) if name not in hidden else None),
-        receivers)
+        receivers, methods)
     if found or local:
         return callees
-    # (a method called on an object of a known class: read the methods called only)
-    calls = (n for stmt in function.body for n in _walk_scope(stmt) if n.__class__ is ast.Call)
+    # (methods called on objects: read the methods called only)
+    calls = (n for stmt in function.body for n in _walk_scope(stmt)
+             if n.__class__ is ast.Call)
     return callees if any(callees.created(call, ctx.ag) for call in calls) else None
 
 
-def _receivers(function, ctx, classes):
-    """{variable: class} for `self` in a method of a global class and for variables
-    bound once, to `C(...)` of a global class `C` (see `_creators`)."""
-    owner = getattr(ctx.resolver, 'owner', None)
-    found = {}
-    if owner is not None and function is ctx.census.scopes[-1] and function.args.args:
-        found[function.args.args[0].arg] = owner
-    if classes:
-        bindings = {}
-        for node in (n for stmt in function.body for n in _walk_scope(stmt)):
-            if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
-                bindings.setdefault(node.id, []).append(node)
-            elif isinstance(node, ast.Assign) and len(node.targets) == 1 and \
-                    isinstance(node.targets[0], ast.Name) and isinstance(node.value, ast.Call):
-                func, _ = split_call(node.value, ctx.ag)
-                if isinstance(func, ast.Name) and func.id in classes:
-                    found.setdefault(node.targets[0].id, classes[func.id])
-        found = {name: cls for name, cls in found.items()
-                 if len(bindings.get(name, ())) <= 1}
-    return {name: cls for name, cls in found.items()
-            if created_attributes.may_create_in_class(cls, skip=ctx.resolver.code)}
+def _attribute_names(code):
+    """The names `code` and the code nested in it read as globals or attributes."""
+    names, stack = set(), [code]
+    while stack:
+        code = stack.pop()
+        names.update(code.co_names)
+        stack += [c for c in code.co_consts if inspect.iscode(c)]
+    return names
 
 
 def _checked(stmts, maybe, ctx, callees):

@@ -127,6 +127,29 @@ class Accumulator:
         return self.total
 
 
+class Maybe:
+    def __init__(self, x):
+        if x > 0:
+            self.c = x + 0.5
+
+
+class Linked:
+    def __init__(self, parent, x):
+        if x > 0:
+            parent.child = x
+
+
+def reads_after_init(x):
+    box = Maybe(x)
+    return box.c
+
+
+def reads_after_init_of_other(x):
+    box = Box()
+    Linked(box, x)
+    return box.child
+
+
 def reads_after_method(x):
     counter = Counter()
     counter.maybe_set(x)
@@ -143,7 +166,8 @@ def reads_after_method_of_method(x):
 
 
 FLOATS = [reads_after_method, reads_after_method_of_method, reads_after, reads_after_early,
-          reads_after_nested, reads_after_branch_call,
+          reads_after_nested, reads_after_branch_call, reads_after_init,
+          reads_after_init_of_other,
           reads_after_setattr, reads_after_local_def, guarded_read]
 
 

@@ -78,6 +78,9 @@ class Callees:
         callees = []
         if isinstance(func, ast.Name):
             callees = [self.functions(func.id)]
+            if isinstance(callees[0], type):   # (its `__init__`, given the new object)
+                callees = [class_attribute(callees[0], '__init__')]
+                args = [None] + list(args)
         elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
             receiver = self.classes.get(func.value.id)
             callees = ([class_attribute(receiver, func.attr)] if receiver is not None
@@ -90,6 +93,20 @@ class Callees:
             if callee is not None and callee.anywhere:
                 found += _passed(callee, args)
         return found
+
+
+    def constructed(self, stmt, ag=None):
+        """[(variable, attributes)] for `v = C(...)` where `C` names a class whose
+        `__init__` creates those attributes of the new object on some paths."""
+        if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
+                and isinstance(stmt.targets[0], ast.Name) and isinstance(stmt.value, ast.Call)):
+            return []
+        func, _ = split_call(stmt.value, ag)
+        cls = self.functions(func.id) if isinstance(func, ast.Name) else None
+        init = class_attribute(cls, '__init__') if isinstance(cls, type) else None
+        created = of_function(init) if inspect.isfunction(init) else NOTHING
+        attrs = created.some_paths.get(created.params[0]) if created.params else None
+        return [(stmt.targets[0].id, attrs)] if attrs else []
 
 
 def _passed(callee, args):

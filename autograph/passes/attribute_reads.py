@@ -51,17 +51,20 @@ def transform(function, ctx):
 def _creators(function, ctx):
     """The analysis.created_attributes.Callees of `function`'s calls, where one may
     reach a function that creates attributes of its parameters (a live global or
-    closure function, a `def` of `function`, a method of `self`'s class, a method of
-    that name of a class of the module, for an object of unknown class); else None."""
+    closure function or class's `__init__`, a `def` of `function`, a method of
+    `self`'s class, a method of that name of a class of the module, for an object of
+    unknown class); else None."""
     globals_ = getattr(ctx.resolver, 'globals', {})
     closure = getattr(ctx.resolver, 'closure', {})
     found = {}
     for name in ctx.census.names():
         value = closure.get(name, globals_.get(name))
-        if inspect.isfunction(value):
-            created = created_attributes.of_function(value)
-            if created.anywhere:
-                found[name] = created
+        if isinstance(value, type):   # (a class: what its `__init__` creates)
+            init = created_attributes.class_attribute(value, '__init__')
+            if inspect.isfunction(init) and created_attributes.of_function(init).anywhere:
+                found[name] = value
+        elif inspect.isfunction(value) and created_attributes.of_function(value).anywhere:
+            found[name] = value
     local = {}
     if len(ctx.census.scopes) > 1 and ctx.census.has_any(_OWN):
         made = ctx.namer.made
@@ -129,6 +132,8 @@ def _created_by_calls(stmt, own, callees, ag):
     expressions `own` make (created on some paths by the function called), and for an
     `if`/`while`/`for`, any its blocks' calls make."""
     found = _call_creations(own, callees, ag, 'some_paths')
+    found.update((name, attr) for name, attrs in callees.constructed(stmt, ag)
+                 for attr in attrs)
     if isinstance(stmt, _COMPOUND):
         inner = [node for block in blocks(stmt) for s in block for node in _walk_scope(s)]
         found |= _call_creations(inner, callees, ag, 'anywhere')

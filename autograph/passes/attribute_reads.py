@@ -129,7 +129,8 @@ def _checked(stmts, maybe, ctx, callees):
 
 def _created_by_calls(stmt, own, callees, ag):
     """(name, attr) that the calls of `stmt` may create on some paths: those its own
-    expressions `own` make (created on some paths by the function called), and for an
+    expressions `own` make (created on some paths by the function called, or by the
+    `__init__` of the class whose new object `stmt` assigns), and for an
     `if`/`while`/`for`, any its blocks' calls make."""
     found = _call_creations(own, callees, ag, 'some_paths')
     found.update((name, attr) for name, attrs in callees.constructed(stmt, ag)
@@ -148,6 +149,7 @@ def _call_creations(nodes, callees, ag, which):
                 found |= {(name, attr) for attr in (some_paths if which == 'some_paths'
                                                     else anywhere)}
     return found
+
 
 def _attributes(nodes, context):
     """(name, attr) of the `name.attr` nodes among `nodes` in `context` (Load, Store)."""

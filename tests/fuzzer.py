@@ -55,6 +55,7 @@ import traceback
 import jax.numpy as jnp
 import numpy as np
 
+from tests.fuzz_created import CreatedShapes, created_module_text
 from tests.fuzz_order import OrderHarness, OrderShapes, order_module_text
 from tests.fuzz_state import Harness, OuterShapes, in_factory, module_text
 
@@ -375,7 +376,7 @@ class ScopeFeatures:
             self.gen.emit(depth, f'a = a + peek_{target}()')
 
 
-class ProgramGenerator(StateGenerators, OuterShapes, OrderShapes):
+class ProgramGenerator(StateGenerators, OuterShapes, OrderShapes, CreatedShapes):
     def __init__(self, seed, scopes=False):
         self.rng = random.Random(seed)
         self.lines = []
@@ -393,6 +394,7 @@ class ProgramGenerator(StateGenerators, OuterShapes, OrderShapes):
         self.key_names = []
         self.init_outer_shapes(seed)   # (see tests/fuzz_state.py: streams of their own)
         self.init_order_shapes(seed)   # (see tests/fuzz_order.py: likewise)
+        self.init_created_shapes(seed)   # (see tests/fuzz_created.py: likewise)
 
     def emit(self, depth, text):
         self.lines.append('    ' * depth + text)
@@ -480,6 +482,7 @@ class ProgramGenerator(StateGenerators, OuterShapes, OrderShapes):
             self.assign(depth)
         self.outer_shapes(depth)
         self.order_shapes(depth)
+        self.created_statement(depth)
 
     def return_statement(self):
         return self.rng.choice(['return a, b, k', 'return a + 1.0, b, k - 1',
@@ -575,10 +578,12 @@ class ProgramGenerator(StateGenerators, OuterShapes, OrderShapes):
         if self.scopes.enabled:
             self.scopes.prelude()
         self.order_prologue()
+        self.created_prologue()
         self.block(1, nesting=3, size=self.rng.randint(2, 4))
         self.state_epilogue()
         self.outer_epilogue()
         self.order_epilogue()
+        self.created_epilogue()
         self.emit(1, 'return a, b, k')
         return '\n'.join(self.lines) + '\n'
 
@@ -594,7 +599,8 @@ def make_program(seed, scopes=True, source=None):
             program = in_factory(name, program)
         source = ('import jax.numpy as jnp\n' + HELPERS + module_text(
             gen.outer_on, gen.outer_closure, gen.between_on)
-                  + order_module_text(gen.ticks_on, gen.named_on) + '\n\n' + program)
+                  + order_module_text(gen.ticks_on, gen.named_on)
+                  + created_module_text(gen.created_on) + '\n\n' + program)
     file = f'<autograph fuzz {seed}>'
     linecache.cache[file] = (len(source), None, source.splitlines(True), file)
     namespace = {'__name__': f'fuzz_{seed}'}
@@ -655,16 +661,26 @@ def run_one(seed, scopes=True, source=None):
         return results
 
     fn = reset()
-    expected = calls(fn, (x, n, np.array(v)))   # items assigned as on NumPy
-    expected.append(state(fn))
+    try:
+        expected = calls(fn, (x, n, np.array(v)))   # items assigned as on NumPy
+    except AttributeError as error:   # (an attribute unset on the path: fuzz_created.py)
+        expected = error
+    else:
+        expected.append(state(fn))
     fn = reset()
     try:
         actual = calls(autograph.convert(fn), args)
     except (autograph.ControlFlowError, autograph.ConversionError):
         return NAMED_ERROR, (f'seed {seed}: a named error on a valid program\n{source}\n'
                              f'{traceback.format_exc()}')
+    except AttributeError as error:
+        if isinstance(expected, AttributeError) and str(error) == str(expected):
+            return None
+        return RAW_ERROR, f'seed {seed}: converted run raised\n{source}\n{traceback.format_exc()}'
     except Exception:
         return RAW_ERROR, f'seed {seed}: converted run raised\n{source}\n{traceback.format_exc()}'
+    if isinstance(expected, AttributeError):
+        return MISMATCH, f'seed {seed}: expected {expected!r}, got {actual}\n{source}'
     actual.append(state(fn))
     if not all(np.shape(e) == np.shape(a) and np.allclose(np.asarray(e), np.asarray(a),
                                                           rtol=1e-4, atol=1e-5)

@@ -150,6 +150,25 @@ def reads_after_init_of_other(x):
     return box.child
 
 
+def flagged_then_loop_helper(x, n):
+    """Present on some paths before a staged loop whose helper may create it again."""
+    box = Maybe(x)
+    i = 0
+    while i < n:
+        fill(box, x - 0.75)
+        i += 1
+    return box.c
+
+
+def flagged_then_branch_helper(x, n):
+    box = Box()
+    if x > 1.0:
+        box.c = x
+    if n > 2:
+        fill(box, x - 0.75)
+    return box.c
+
+
 def reads_after_method(x):
     counter = Counter()
     counter.maybe_set(x)
@@ -202,6 +221,18 @@ def test_a_method_of_an_object_given(x):
     converted = autograph.convert(reads_after_method_of_argument)
     for arg in (x, jnp.float32(x), jnp.float32(x)):
         assert_matches(outcome(converted, Counter(), arg), expected)
+
+
+@pytest.mark.parametrize('fn', [flagged_then_loop_helper, flagged_then_branch_helper])
+@pytest.mark.parametrize('x, n', [(0.2, 3), (1.5, 3), (0.2, 0), (2.5, 0), (0.9, 1)])
+def test_present_on_some_paths_then_created_again_by_a_staged_helper(fn, x, n):
+    """The flag of an attribute present on some paths survives a staged statement whose
+    helper creates it on some paths again (it was lost: found by tests/fuzz_created.py,
+    seed 100039)."""
+    expected = outcome(fn, x, n)
+    converted = autograph.convert(fn)
+    for args in ((x, n), (jnp.float32(x), jnp.int32(n)), (jnp.float32(x), jnp.int32(n))):
+        assert_matches(outcome(converted, *args), expected)
 
 
 @pytest.mark.parametrize('n', [0, 1, 3])

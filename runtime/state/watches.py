@@ -144,10 +144,14 @@ class Journal:
     values, what the functions it calls reach, what the statements inside it carry),
     with their values from before the run: `recording(run)` runs it, noting each place
     as it is first met; `rewind()` puts them all back, for the statement to run again
-    from the same world."""
+    from the same world, with the flags of the attributes created on some paths
+    (runtime.context `fields`) as they were: a run that set such an attribute again (a
+    helper's staged `if`) replaced its flag, which must not outlive the run."""
 
     def __init__(self, functions, values):
         self.reach = Reach(functions)
+        fields = context.current().fields
+        self.flags = None if fields is None else dict(fields)
         self.installed = Installed([], {})
         # (a Keyed dict too: one with keys on some paths only, whose items and flags a
         # run changes in place like a plain dict's)
@@ -172,3 +176,7 @@ class Journal:
 
     def rewind(self):
         self.installed.restore()
+        fields = context.current().fields
+        if fields is not None and self.flags is not None:
+            fields.clear()
+            fields.update(self.flags)

@@ -100,3 +100,22 @@ def test_programs_tick_call_nested_helpers_and_name_attributes():
     # (`hv` defined before the `hw` it calls, and after it)
     assert any(s.index('def hv(') < s.index('def hw(') for s in sources if 'def hv(' in s)
     assert any(s.index('def hv(') > s.index('def hw(') for s in sources if 'def hv(' in s)
+
+
+# --- attributes that helpers create on some paths (tests/fuzz_created.py) --------------
+
+@pytest.mark.parametrize('seed', [100039, 100057])
+def test_attributes_created_on_some_paths_by_helpers(seed):
+    """Seeds whose helpers (a function, one through another, a loop that may not run, a
+    method, an `__init__`) create `slot.got` on some paths, read unguarded at the end
+    (100039: Python raises AttributeError there; the flag was lost, a silent value) and
+    guarded: values, or the same AttributeError."""
+    assert run_one(seed) is None
+
+
+def test_programs_create_attributes_on_some_paths():
+    text = '\n'.join(make_program(seed)[0] for seed in range(100000, 100100))
+    for construct in ('slot = Slot(', 'fill_some(slot, ', 'slot.set_if(', 'fill_early(slot, ',
+                      'fill_through(slot, ', 'fill_loop(slot, n - ', 'getattr(slot, "got", 0.5)',
+                      'hasattr(slot, "got")', 'slot.got * 0.1', 'a = a + slot.got * 0.001'):
+        assert construct in text, construct

@@ -28,7 +28,10 @@ object argument where Python may not evaluate the tick (branches of conditional
 expressions, `and`/`or` operands inside larger expressions, `elif` and `while` tests,
 items and filters of reduced comprehensions), define nested helpers that write the
 caller's array and return early (one through a sibling), or read and set attributes of
-an object argument by computed names (see tests/fuzz_order.py). A failing seed is shrunk
+an object argument by computed names (see tests/fuzz_order.py). About one in four makes
+an object whose attribute helpers, a method or an `__init__` create on some paths and
+reads it guarded or not (see tests/fuzz_created.py: where Python raises AttributeError,
+the converted program must raise it too). A failing seed is shrunk
 by `python -m tests.fuzz_minimise --seed S`.
 
 Every program is valid Python, so the converted run must give Python's values. Three

@@ -180,11 +180,22 @@ def reads_after_method_of_argument(counter, x):
     return counter.c
 
 
+def fill_by_method(counter, x):
+    counter.maybe_set(x)      # (a method of an object given, in a helper)
+
+
+def reads_after_helper_calling_a_method(x):
+    counter = Counter()
+    fill_by_method(counter, x)
+    return counter.c
+
+
 def reads_after_method_of_method(x):
     return Counter().read_own(x)
 
 
-FLOATS = [reads_after_method, reads_after_method_of_method, reads_after, reads_after_early,
+FLOATS = [reads_after_method, reads_after_method_of_method, reads_after_helper_calling_a_method,
+          reads_after, reads_after_early,
           reads_after_nested, reads_after_branch_call, reads_after_init,
           reads_after_init_of_other,
           reads_after_setattr, reads_after_local_def, guarded_read]

@@ -99,7 +99,8 @@ class Callees:
         """[(variable, attributes)] for `v = C(...)` where `C` names a class whose
         `__init__` creates those attributes of the new object on some paths."""
         if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
-                and isinstance(stmt.targets[0], ast.Name) and isinstance(stmt.value, ast.Call)):
+                and isinstance(stmt.targets[0], ast.Name)
+                and isinstance(stmt.value, ast.Call)):
             return []
         func, _ = split_call(stmt.value, ag)
         cls = self.functions(func.id) if isinstance(func, ast.Name) else None
@@ -216,7 +217,8 @@ def of_function(fn):
         return NOTHING
     if code in _cache:
         return _cache[code]
-    if not _may_create(fn):
+    methods = methods_named(fn.__globals__, attribute_names(code))
+    if not (methods or _may_create(fn)):
         _cache[code] = NOTHING
         return NOTHING
     active = getattr(_active, 'codes', None)
@@ -236,7 +238,7 @@ def of_function(fn):
             owner = owner_class(fn)
             params = parameters(node)
             classes = {params[0]: owner} if owner is not None and params else {}
-            found = of_tree(node, Callees(resolver_of(fn), classes))
+            found = of_tree(node, Callees(resolver_of(fn), classes, methods))
     except Exception:   # no source: nothing known
         found = NOTHING
     finally:
@@ -276,6 +278,16 @@ def creating_methods(cls):
                         _may_create(value):
                     found[name] = value
     return found
+
+
+def attribute_names(code):
+    """The names `code` and the code nested in it read as globals or attributes."""
+    names, stack = set(), [code]
+    while stack:
+        code = stack.pop()
+        names.update(code.co_names)
+        stack += [c for c in code.co_consts if inspect.iscode(c)]
+    return names
 
 
 def methods_named(namespace, names):

@@ -77,8 +77,8 @@ def _creators(function, ctx):
     receivers = ({function.args.args[0].arg: owner} if owner is not None
                  and function is ctx.census.scopes[-1] and function.args.args
                  and created_attributes.may_create_in_class(owner, skip=code) else {})
-    methods = (created_attributes.methods_named(globals_, _attribute_names(code))
-               if code is not None else {})
+    names = created_attributes.attribute_names(code) if code is not None else ()
+    methods = created_attributes.methods_named(globals_, names) if names else {}
     if not (found or local or receivers or methods):
         return None
     hidden = scope_of(function).locals if found else frozenset()
@@ -91,16 +91,6 @@ def _creators(function, ctx):
     calls = (n for stmt in function.body for n in _walk_scope(stmt)
              if n.__class__ is ast.Call)
     return callees if any(callees.created(call, ctx.ag) for call in calls) else None
-
-
-def _attribute_names(code):
-    """The names `code` and the code nested in it read as globals or attributes."""
-    names, stack = set(), [code]
-    while stack:
-        code = stack.pop()
-        names.update(code.co_names)
-        stack += [c for c in code.co_consts if inspect.iscode(c)]
-    return names
 
 
 def _checked(stmts, maybe, ctx, callees):

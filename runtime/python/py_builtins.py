@@ -15,7 +15,7 @@ from jax import lax
 from ..errors import here
 from .calls import call
 from .equality import eq
-from . import selections
+from . import ordering, selections
 from ..checks.keys import Keyed, either
 from ..context import field_flag
 from ..checks.raises import raise_if
@@ -53,7 +53,7 @@ def _orderable(items, what):
         raise unordered_items(what, ['traced array'] + others, here(2))
 
 
-def _extremum(name, python_fn, pairwise, arg_best, args, kwargs):
+def _extremum(name, python_fn, pairwise, args, kwargs):
     if len(args) == 1 and isinstance(args[0], selections.Selection):
         items = args[0].python_items()
         if items is None:
@@ -70,7 +70,9 @@ def _extremum(name, python_fn, pairwise, arg_best, args, kwargs):
             return kwargs['default']
         raise ValueError(f'{name}() iterable argument is empty')
     if key is None and isinstance(items, jax.Array):
-        return (jnp.max if name == 'max' else jnp.min)(items, axis=0)
+        if items.ndim > 1 and len(items) > 1 and items[0].size > 1:   # (`row > best`)
+            raise ambiguous_truth(f'{name}()', items.shape[1:], here(2))
+        return ordering.extreme(name, items)
     if key is None and all(type(item) in (tuple, list) for item in items):
         return _sequence_best(name, items)
     if key is None:
@@ -82,7 +84,7 @@ def _extremum(name, python_fn, pairwise, arg_best, args, kwargs):
     keys = [key(item) for item in items]
     _orderable(keys, f'{name}(..., key=)')
     keys = jnp.stack([jnp.asarray(k) for k in keys])
-    chosen = arg_best(keys)                     # the first best, as Python's
+    chosen = ordering.first_best(name, keys)    # the first best, as Python's
     return jax.tree_util.tree_map(lambda s: s[chosen], _stack(items, f'{name}(..., key=)'))
 
 
@@ -117,16 +119,15 @@ def min_(*args, **kwargs):
     """Python reference: `min(*args, key=None, default=...)`; traced items are compared
     as Python compares them, keeping the earlier item unless a later one is smaller
     (`jnp.where(b < a, b, a)`: a NaN first stays, a NaN later is skipped, a tie's gradient
-    goes to the first); `jnp.min` over an array's first axis; `argmin` of the keys;
-    tuples and lists item by item, as Python orders them (`_sequence_best`)."""
-    return _extremum('min', builtins.min, lambda a, b: jnp.where(b < a, b, a), jnp.argmin,
-                     args, kwargs)
+    goes to the first); over an array's first axis and by keys the same way in one
+    reduction (runtime.python.ordering); tuples and lists item by item, as Python orders
+    them (`_sequence_best`)."""
+    return _extremum('min', builtins.min, lambda a, b: jnp.where(b < a, b, a), args, kwargs)
 
 
 def max_(*args, **kwargs):
     """Python reference: `max(*args, key=None, default=...)`; as `min_`, with `b > a`."""
-    return _extremum('max', builtins.max, lambda a, b: jnp.where(b > a, b, a), jnp.argmax,
-                     args, kwargs)
+    return _extremum('max', builtins.max, lambda a, b: jnp.where(b > a, b, a), args, kwargs)
 
 
 def sum_(iterable, /, start=0):
@@ -148,7 +149,8 @@ def sorted_(iterable, /, *, key=None, reverse=False):
     items in ascending order of their keys; equal keys keep their order, also with
     `reverse`. Traced items (a traced array's rows, or a list holding traced scalars) are
     ordered by one stable `jnp.argsort` of their scalar keys; the result is the list of
-    the reordered items."""
+    the reordered items (a NaN among traced keys is a run-time error: see
+    runtime.python.ordering)."""
     items = _items(iterable)
     if not any_traced(items):
         return builtins.sorted(items, key=key, reverse=reverse)
@@ -160,6 +162,7 @@ def sorted_(iterable, /, *, key=None, reverse=False):
     keys = keys if isinstance(keys, jax.Array) else _stack(keys, 'sorted()')
     if jnp.ndim(keys) != 1:
         raise no_order(jnp.shape(keys)[1:], here())
+    ordering.check_no_nan(keys, here())
     order = jnp.argsort(keys, stable=True, descending=reverse)
     ordered = jax.tree_util.tree_map(lambda s: s[order], _stack(items, 'sorted()'))
     return [jax.tree_util.tree_map(lambda s, i=i: s[i], ordered) for i in range(len(items))]

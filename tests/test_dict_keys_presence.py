@@ -3,6 +3,7 @@ Python's would (runtime.checks.keys): `in`, `get`, reads, results and errors, ea
 the same function run as plain Python."""
 import jax
 import jax.numpy as jnp
+import numpy as np
 import pytest
 
 import autograph
@@ -373,3 +374,24 @@ def test_a_keyed_dict_is_put_back_before_a_statement_is_staged_again(x, n):
         assert_same(converted(f32(x), i32(n)), expected)
     assert_same(jax.jit(autograph.convert(restaged_sum, jit=False))(f32(x), i32(n))[:2],
                 expected[:2])
+
+
+def relax_defaultdict(w):
+    """A `defaultdict` (not the runtime's dict of keys present on some paths) written
+    under a traced `if`: its write-back read flags it does not have (a raw AttributeError,
+    found porting corpus batch 4)."""
+    import collections
+    dist = collections.defaultdict(lambda: 1e20)
+    dist[0] = 0.0
+    if dist[0] + w < dist[1]:
+        dist[1] = dist[0] + w
+    return dist
+
+
+@pytest.mark.parametrize('w', [2.0, 3e20])
+def test_a_defaultdict_written_under_a_traced_if(w):
+    expected = relax_defaultdict(np.float32(w))
+    got = autograph.convert(relax_defaultdict)(jnp.float32(w))
+    assert type(got) is type(expected) and sorted(got) == sorted(expected)
+    for k in expected:
+        np.testing.assert_allclose(np.float64(got[k]), np.float64(expected[k]), rtol=1e-6)

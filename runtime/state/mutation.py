@@ -31,6 +31,7 @@ import jax
 from ..errors import here
 from ..messages import aliased_on_some_paths, changed_and_replaced, pytree_changed_in_place
 from .. import context
+from ..checks.keys import Keyed
 from ..context import staged_depth
 from ..values.maybe import Maybe
 from ..values.stacked import Stacked
@@ -236,9 +237,9 @@ def write_back(target, source):
         for key, value in dict.items(source):
             dict.__setitem__(target, key, write_back(dict.__getitem__(target, key), value)
                              if dict.__contains__(target, key) else value)
-        if type(target) is not dict:
+        if isinstance(target, Keyed):   # (not another dict subclass: a defaultdict)
             target.present.clear()
-            target.present.update(source.present)
+            target.present.update(getattr(source, 'present', {}))
         return target
     return source
 

@@ -6,9 +6,7 @@ The program makes a `Slot` whose `__init__` may set `slot.got`, then calls, at a
 depth (in staged branches and loops too), helpers that create `slot.got` where a test on
 traced values holds: a function (`fill_some`), one that returns early before creating it
 (`fill_early`), one that reaches another (`fill_through`), one that creates it in a loop
-that may run zero times (`fill_loop`), and a method (`slot.set_if`, at the top level of
-the program only: called inside a staged statement, a method that creates an attribute
-on some paths is a named error, see runtime.values.split.CalleeAttribute). It reads
+that may run zero times (`fill_loop`), and a method (`slot.set_if`). It reads
 `slot.got` guarded (`hasattr`, `getattr` with a default) and, in some programs,
 unguarded: Python then raises AttributeError on the paths that left it unset, and so
 must the converted program (the harness compares the exception's type).
@@ -80,9 +78,7 @@ class CreatedShapes:
         a, b = r.choice(_FLOATS), r.choice(_FLOATS + ('x',))
         line = r.choice([
             f'fill_some(slot, {b} - 0.25, {a})',
-            # (a method that creates an attribute on some paths, called inside a staged
-            # statement, is a named error: runtime.values.split.CalleeAttribute)
-            f'slot.set_if({b}, {a} * 0.5)' if depth == 1 else f'fill_some(slot, {b}, {a})',
+            f'slot.set_if({b}, {a} * 0.5)',
             f'{a} = {a} + fill_early(slot, {b}, x) * 0.1',
             f'fill_through(slot, {b} - 0.5, {a})',
             f'fill_loop(slot, n - {r.randrange(4)}, {a})',

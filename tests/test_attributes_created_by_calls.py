@@ -298,3 +298,46 @@ def test_ordinary_calls_get_no_checks():
     assert 'check_field' not in code
     assert 'check_field' not in autograph.to_code(Accumulator.run)
     assert 'check_field' in autograph.to_code(reads_after)
+
+
+# --- a method that creates an attribute, called in a staged statement ------------------
+
+class Accumulator2:
+    def __init__(self):
+        self.total = 0.
+
+    def add(self, value):
+        self.total = self.total + value
+        self.last = value   # an attribute the object does not have yet
+
+
+def adds_through_a_method(x):
+    acc = Accumulator2()
+    for i in range(3):
+        if x > i:
+            acc.add(x)
+    return acc.last
+
+
+def adds_under_an_if(x, n):
+    counter = Counter()
+    for i in range(n):
+        if x > 1.0:
+            counter.maybe_set(x)
+    return counter.c
+
+
+@pytest.mark.parametrize('x', [2.0, 0.5, -1.0])
+def test_a_method_creating_an_attribute_in_a_staged_statement(x):
+    """The attribute a method creates, called under a staged `if` (in a loop), exists
+    afterwards where Python's does (it was a named error: the caller's read was not
+    checked, see runtime.values.split.CalleeAttribute)."""
+    for fn, args in ((adds_through_a_method, (x,)), (adds_under_an_if, (x, 3)),
+                     (adds_under_an_if, (x, 0))):
+        expected = outcome(fn, *args)
+        converted = autograph.convert(fn)
+        staged = tuple(jnp.float32(a) if isinstance(a, float) else jnp.int32(a) for a in args)
+        for call_args in (args, staged, staged):
+            assert_matches(outcome(converted, *call_args), expected)
+        if not isinstance(expected, AttributeError):
+            assert_same(jax.jit(converted)(*staged), expected)

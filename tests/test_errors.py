@@ -309,31 +309,3 @@ def test_caret_points_at_the_column_in_an_indented_function():
     import linecache
     line = linecache.getline(__file__, info.value.lineno)
     assert line[info.value.offset - 1:].startswith('yield')
-
-
-class Accumulator:
-    def __init__(self):
-        self.total = 0.
-
-    def add(self, value):
-        self.total = self.total + value
-        self.last = value   # an attribute the object does not have yet
-
-
-def adds_through_a_method(x):
-    acc = Accumulator()
-    for i in range(3):
-        if x > i:
-            acc.add(x)
-    return acc.last
-
-
-def test_an_attribute_a_method_creates_in_staged_code_is_a_named_error():
-    # (a presence flag would leave its later plain read unchecked: see
-    # runtime.values.split.CalleeAttribute)
-    assert adds_through_a_method(2.) == 2.   # Python (AttributeError for x <= 0)
-    for x in (2., -1.):
-        with pytest.raises(autograph.ControlFlowError,
-                           match=r"'acc.last' is assigned in the true branch of the `if` at "
-                                 r".*test_errors.py:\d+ but not in the false branch"):
-            autograph.convert(adds_through_a_method)(jnp.float32(x))

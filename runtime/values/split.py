@@ -62,11 +62,11 @@ class Undefined:
 
 class CalleeAttribute(Undefined):
     """An attribute, absent here, that a method the converted code calls may create
-    (`acc.add(x)` setting `acc.last`, see runtime.state.method_state): unlike one the
-    converted code assigns itself, whose later reads the converter checks, it gets no
-    presence flag when a staged statement sets it on some paths only (a later plain read
-    would see the placeholder): that stays a named error (runtime.checks.absent.is_absent
-    takes only `Undefined` itself)."""
+    (`acc.add(x)` setting `acc.last`, see runtime.state.method_state). Where a staged
+    statement sets it on some paths only it gets a presence flag, as one the converted
+    code assigns itself (runtime.checks.absent.is_absent): the converter checks the
+    reads after a call of a method it can name that creates it
+    (autograph.analysis.created_attributes)."""
 
     __slots__ = ()
 

@@ -276,3 +276,19 @@ def test_an_attribute_deleted_on_some_paths_exists_where_pythons_does(fn, x):
             assert got[0] == 'AttributeError'
         else:
             assert_same(got[0], expected[0])
+
+
+# --- a Python int beyond JAX's integers as state of a staged statement -----------------
+
+def keeps_a_huge_int(w):
+    x = 10**20
+    if w < 1.0:
+        x = w
+    return x
+
+
+def test_a_python_int_beyond_int32_in_staged_state_is_a_named_error():
+    """It was OverflowError from inside the runtime (corpus batch 4: `inf = 10**20`)."""
+    assert keeps_a_huge_int(2.0) == 10**20
+    with pytest.raises(autograph.ControlFlowError, match='100000000000000000000'):
+        autograph.convert(keeps_a_huge_int)(f32(0.5))

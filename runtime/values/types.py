@@ -6,14 +6,26 @@ import jax.numpy as jnp
 from jax import export
 from jax._src.lax.lax import _convert_element_type   # lax.convert_element_type, keeping weak
 
+from ..errors import ControlFlowError
 from ..messages import condition_shape
 from .varying import axes_of, typed, vary
 
 
 def aval(value):
     """The type of a value: shape, dtype, weak type and, inside `jax.shard_map`, the
-    manual axes it varies over (runtime.values.varying)."""
-    t = jax.typeof(value)
+    manual axes it varies over (runtime.values.varying). A Python int beyond JAX's
+    integers (int32 without jax_enable_x64) is a named error: staged code would have to
+    carry it as an array."""
+    try:
+        t = jax.typeof(value)
+    except OverflowError:
+        if type(value) is not int:
+            raise
+        raise ControlFlowError(
+            f'the Python int {value} is state of a staged statement (a branch or loop '
+            f'whose test is traced) but does not fit in JAX\'s integers (int32, int64 '
+            f'with jax_enable_x64), so it cannot be carried as an array. Use a float '
+            f'(e.g. 1e20 or float("inf") for "infinity").') from None
     return typed(t.shape, t.dtype, t.weak_type, axes_of(t))
 
 

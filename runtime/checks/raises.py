@@ -34,7 +34,7 @@ import sys
 import jax
 
 from . import check_outcomes, checks, handlers
-from .. import context
+from .. import context, origin
 from .checks import instance as _instance
 from ..values.types import predicate
 from ..context import staged_depth
@@ -77,9 +77,37 @@ class on_path:
             return self.fn(*args)
         except _Raised:
             return self.fallback(*args)
+        except _LOOKUP_ERRORS as error:
+            location = _user_location(error)
+            if location is None:
+                raise
+            try:   # Python raises it only where this path runs: a run-time check
+                raise_if(True, _remade, (type(error), error.args), location=location)
+            except _Raised:
+                return self.fallback(*args)
+            raise
         finally:
             frames.pop()
             self.raised = frame.raised
+
+
+_LOOKUP_ERRORS = (AttributeError, KeyError, IndexError, ZeroDivisionError)
+"""Python's errors that the user's code raises while a staged branch or loop body is
+traced (`o.missing`, `d['absent']`, `xs[9]` of a Python list, `1 / 0` of Python numbers):
+Python raises them only where that path runs, so they become checks on the path."""
+
+
+def _remade(kind, args):
+    """The exception `kind(*args)` (a check keeps its type and arguments, the same each
+    time a loop body is traced again, not the exception object)."""
+    return kind(*args)
+
+
+def _user_location(error):
+    """The user's line (of the innermost generated-code frame) that `error` came
+    through, or None where it came from no user code."""
+    found = origin.user_frames(error.__traceback__)
+    return found[-1] if found else None
 
 
 def _path_conditions(frames):
@@ -106,15 +134,16 @@ def raise_(make, args=()):
     raise_if(True, make, args)
 
 
-def raise_if(cond, make, args=()):
-    """Python reference: `if cond: raise make(*args)` (see the module docstring)."""
+def raise_if(cond, make, args=(), location=None):
+    """Python reference: `if cond: raise make(*args)` (see the module docstring).
+    `location`: the user's line, where the caller is not the generated statement."""
     traced = is_traced(cond)
     if not traced and not cond:
         return
     scope = handlers.catching(_made_now(make, args)) if handlers.active() else None
     if scope is not None:
         if traced or staged_depth() > scope.depth:
-            handlers.report(scope, _made_now(make, args), here(), traced)
+            handlers.report(scope, _made_now(make, args), location or here(), traced)
             return
         # caught by the user's `except` while tracing: its handler reads the real values
         raise _instance(make(*args))
@@ -122,7 +151,7 @@ def raise_if(cond, make, args=()):
         if staged_depth() == 0:
             raise _made_now(make, args)
         cond = True
-    location = here()
+    location = location or here()
     flag = None if cond is True else predicate(cond, location, '`raise` condition')
     errors = checks.current()
     if errors is not None:

@@ -19,6 +19,7 @@ import re
 import signal
 import sys
 
+from tests.fuzz_speed import fast_compiles, rare_collections
 from tests.fuzzer import MISMATCH, make_program, run_one
 
 COUNTER = re.compile(r'^\s*i\d+ \+= 1$')   # (a `while` loop's counter: never removed)
@@ -129,6 +130,8 @@ def main(argv=None):
     parser.add_argument('--out', default=None, help='file to write the result to')
     parser.add_argument('--source', default=None, help="a saved module of the program")
     options = parser.parse_args(argv)
+    fast_compiles()   # (see tests/fuzz_speed.py)
+    rare_collections()
     start = None
     if options.source:
         with open(options.source, encoding='utf-8') as f:

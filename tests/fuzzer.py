@@ -44,7 +44,9 @@ explained.
                            [--outer-state-only] [--order-only]
 
 With --x64 the programs run with jax_enable_x64: the inputs stay 32-bit, the Python
-numbers in the programs become weakly typed 64-bit values, as in JAX.
+numbers in the programs become weakly typed 64-bit values, as in JAX. The command's
+workers compile with XLA's cheap settings and collect garbage rarely (tests/fuzz_speed.py:
+the same programs and checks, a quarter less CPU time; most of what is left is tracing).
 """
 import argparse
 import functools
@@ -60,6 +62,7 @@ import numpy as np
 
 from tests.fuzz_created import CreatedShapes, created_module_text
 from tests.fuzz_order import OrderHarness, OrderShapes, order_module_text
+from tests.fuzz_speed import fast_compiles, rare_collections
 from tests.fuzz_state import Harness, OuterShapes, in_factory, module_text
 
 HELPERS = '''
@@ -697,6 +700,11 @@ def _leaves(results):
     return [leaf for result in results for leaf in result]
 
 
+def _start_worker():
+    import autograph   # noqa: F401 (imported before the collector's freeze)
+    rare_collections()
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument('--programs', type=int, default=2000)
@@ -714,6 +722,7 @@ def main(argv=None):
     options = parser.parse_args(argv)
     if options.x64:
         os.environ['JAX_ENABLE_X64'] = '1'   # read by the worker processes as they start
+    fast_compiles()   # (likewise: see tests/fuzz_speed.py)
     counts = {MISMATCH: 0, NAMED_ERROR: 0, RAW_ERROR: 0}
     seeds = range(options.seed, options.seed + options.programs)
     if options.outer_state_only:
@@ -722,7 +731,7 @@ def main(argv=None):
         seeds = [seed for seed in seeds if has_order_shapes(seed)]
     options.programs = len(seeds)
     run = functools.partial(run_one, scopes=options.scopes)
-    with multiprocessing.get_context('spawn').Pool(options.jobs) as pool:
+    with multiprocessing.get_context('spawn').Pool(options.jobs, _start_worker) as pool:
         for i, problem in enumerate(pool.imap(run, seeds)):
             if problem:
                 kind, text = problem

@@ -119,3 +119,25 @@ def test_programs_create_attributes_on_some_paths():
                       'fill_through(slot, ', 'fill_loop(slot, n - ', 'getattr(slot, "got", 0.5)',
                       'hasattr(slot, "got")', 'slot.got * 0.1', 'a = a + slot.got * 0.001'):
         assert construct in text, construct
+
+
+# --- the command's settings (tests/fuzz_speed.py) ----------------------------------------
+
+def test_fast_compiles_adds_its_flags_once_to_the_users(monkeypatch):
+    import os
+
+    import jax
+
+    from tests.fuzz_speed import XLA_FLAGS, fast_compiles
+    monkeypatch.setenv('XLA_FLAGS', '--xla_force_host_platform_device_count=2')
+    monkeypatch.delenv('JAX_DISABLE_MOST_OPTIMIZATIONS', raising=False)
+    before = jax.config.values['jax_disable_most_optimizations']
+    try:
+        fast_compiles()
+        fast_compiles()
+        assert os.environ['XLA_FLAGS'].split() == [
+            '--xla_force_host_platform_device_count=2', *XLA_FLAGS]
+        assert os.environ['JAX_DISABLE_MOST_OPTIMIZATIONS'] == '1'
+        assert jax.config.values['jax_disable_most_optimizations']
+    finally:
+        jax.config.update('jax_disable_most_optimizations', before)

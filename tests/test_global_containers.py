@@ -3,6 +3,7 @@ of coefficients, a dict of settings, a tuple of functions), held by a global, a 
 cell or an attribute, are read at call time as Python reads them: changed between two
 calls, the second call sees the new contents (it traces again); unchanged, the trace is
 reused. Compared with plain Python over successive calls."""
+import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
@@ -181,3 +182,54 @@ def test_a_global_list_a_helper_changes_in_a_staged_loop_stays_the_same_list(fn,
         result, levels = _levels_after(converted, jnp.float32(x), jnp.asarray(v))
         np.testing.assert_allclose(result, expected[0], rtol=1e-6)
         np.testing.assert_allclose(levels, expected[1], rtol=1e-6)
+
+
+def _inside(converted):
+    """`converted`'s result and the global's values read right after it, in the caller's
+    trace (where Python's reads would see them)."""
+    def run(x, v):
+        result = converted(x, v)
+        assert LEVELS is LEVELS_BEFORE
+        return result, jnp.stack([jnp.asarray(level, jnp.float32) for level in LEVELS])
+    return run
+
+
+def _python_after(fn, x, v):
+    result, levels = _levels_after(fn, x, v)
+    return float(result), levels
+
+
+@pytest.mark.parametrize('jit', [True, False])
+@pytest.mark.parametrize('fn', [raise_in_loop, raise_by_path])
+@pytest.mark.parametrize('x', [1.0, -1.0])
+def test_the_global_list_under_jit_vmap_and_grad_of_the_converted_function(fn, x, jit):
+    """Under a caller's `jax.jit`, `jax.vmap` and `jax.grad`, the helper's writes in the
+    staged loop go to the global's own list, and the values read after the call are
+    Python's. (Plain `raise_by_path` cannot run under these transforms: its `if` tests a
+    traced value. So each is compared with plain Python on concrete values: per element
+    for `vmap`, and by finite differences for `grad`.)"""
+    v = np.array([0.0, 1.0, 2.0], np.float32)
+    converted = autograph.convert(fn, jit=jit)
+    try:
+        LEVELS[:] = [0.0, 0.0, 0.0]
+        result, levels = jax.jit(_inside(converted))(jnp.float32(x), jnp.asarray(v))
+        expected = _python_after(fn, x, v)
+        np.testing.assert_allclose(result, expected[0], rtol=1e-6)
+        np.testing.assert_allclose(levels, expected[1], rtol=1e-6)
+
+        xs = np.array([x, x + 0.5, -x], np.float32)
+        LEVELS[:] = [0.0, 0.0, 0.0]
+        results, levels = jax.vmap(_inside(converted), in_axes=(0, None))(
+            jnp.asarray(xs), jnp.asarray(v))
+        expected = [_python_after(fn, float(e), v) for e in xs]
+        np.testing.assert_allclose(results, [e[0] for e in expected], rtol=1e-6)
+        np.testing.assert_allclose(levels, [e[1] for e in expected], rtol=1e-6)
+
+        LEVELS[:] = [0.0, 0.0, 0.0]
+        grad = jax.grad(lambda x: converted(x, jnp.asarray(v)))(jnp.float32(x))
+        h, v64 = 1e-3, v.astype(np.float64)
+        slope = (_python_after(fn, x + h, v64)[0] - _python_after(fn, x - h, v64)[0]) / (2 * h)
+        np.testing.assert_allclose(grad, slope, rtol=1e-5)
+        assert LEVELS is LEVELS_BEFORE
+    finally:
+        LEVELS[:] = [0.0, 0.0, 0.0]   # (the transforms leave their tracers in it)

@@ -222,10 +222,7 @@ def call_writing(positions, fn, *args, **kwargs):
 
     NumPy's `a[i] = v` in `fn` changes the caller's array; a JAX array is rebound in `fn`
     instead, and `fn`'s converted code reports the final values of such parameters
-    (`written`): those come back here, for the caller to rebind its variables. A
-    parameter `fn` changes only by `a += e` changes a NumPy array in place, and
-    rebinds `fn`'s own variable where it is anything else (a JAX array): there the
-    caller keeps its value (see runtime.context's `numpy_meaning`)."""
+    (`written`): those come back here, for the caller to rebind its variables."""
     target = context.converter.converted_callable(fn)
     function = getattr(target, '__func__', target)
     code = getattr(function, '__code__', None)
@@ -235,13 +232,9 @@ def call_writing(positions, fn, *args, **kwargs):
     params = code.co_varnames[:code.co_argcount]
     if inspect.ismethod(target):
         params = params[1:]
-    rebound = {p for p in positions if not context.numpy_meaning(args[p])}
-    if rebound:   # (the parameters only `+=` changes: where the caller's is no NumPy array)
-        updated = context.converter.updated_only(function)
-        rebound = {p for p in rebound if p < len(params) and params[p] in updated}
     return (result.value, *[result.parameters.get(params[p], args[p])
-                            if p < len(params) and _in_place(args[p]) and p not in rebound
-                            else args[p] for p in positions])
+                            if p < len(params) and _in_place(args[p]) else args[p]
+                            for p in positions])
 
 
 _IMMUTABLE = (int, float, complex, str, bytes, tuple, frozenset, type(None), np.generic)

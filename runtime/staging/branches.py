@@ -263,8 +263,7 @@ def _merge_branches(names, traced, raised, returned, site, unread):
                 fills[b][i] = FILL
         specs.append(spec[first])
         source.append(first)
-    numpy = frozenset.intersection(*[traced[b].state.numpy for b in live])
-    return State(names, specs, numpy=numpy), fills, source
+    return State(names, specs), fills, source
 
 
 def _read_or_alike(i, name, branches, traced, unread):

@@ -94,7 +94,6 @@ class Callees:
                 found += _passed(callee, args)
         return found
 
-
     def constructed(self, stmt, ag=None):
         """[(variable, attributes)] for `v = C(...)` where `C` names a class whose
         `__init__` creates those attributes of the new object on some paths."""

@@ -331,7 +331,7 @@ def adds_under_an_if(x, n):
 def test_a_method_creating_an_attribute_in_a_staged_statement(x):
     """The attribute a method creates, called under a staged `if` (in a loop), exists
     afterwards where Python's does (it was a named error: the caller's read was not
-    checked, see runtime.values.split.CalleeAttribute)."""
+    checked: it was carried as an attribute without a presence flag)."""
     for fn, args in ((adds_through_a_method, (x,)), (adds_under_an_if, (x, 3)),
                      (adds_under_an_if, (x, 0))):
         expected = outcome(fn, *args)

@@ -32,7 +32,7 @@ from .raises import raise_if
 from ..errors import here
 from ..messages import condition_shape, optional_truth
 from ..protocol import RETURN_VALUE
-from ..values.split import CalleeAttribute, Undefined, Unbound
+from ..values.split import Undefined, Unbound
 
 
 _OPERATORS = {'add': '+', 'sub': '-', 'mul': '*', 'truediv': '/', 'floordiv': '//',
@@ -96,10 +96,10 @@ def is_absent(value):
     an `Undefined` that Python may read (not the return value, nor an `unread` one, which
     staged code fills with zeros), and not a closure-visible `Unbound` (runtime.state.nonlocals).
     An attribute that staged code creates (`acc.last`, its label dotted names) is one too,
-    also one a called method creates (a CalleeAttribute): runtime.state.mutation sets it
-    where its flag says."""
-    return (type(value) in (Undefined, CalleeAttribute) and not value.unread
-            and value.name != RETURN_VALUE
+    also one a called method creates (runtime.state.method_state; the converter checks
+    the reads after such a call, autograph.analysis.created_attributes):
+    runtime.state.mutation sets it where its flag says."""
+    return (type(value) is Undefined and not value.unread and value.name != RETURN_VALUE
             and all(part.isidentifier() for part in value.name.split('.')))
 
 

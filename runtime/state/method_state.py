@@ -15,11 +15,6 @@ import types
 from .. import context
 
 
-class MethodAttribute(str):
-    """The name of an attribute a called method assigns (not the converted code itself):
-    one the object lacks is carried as a CalleeAttribute (runtime.values.split)."""
-
-
 def method_fields(obj, method, label):
     """{'label.attr': (obj, attr)} for the attributes of `obj` that `type(obj).method`
     assigns on `self`."""
@@ -27,4 +22,4 @@ def method_fields(obj, method, label):
     if not isinstance(function, types.FunctionType) or context.converter.is_library(function):
         return {}   # (an array's `sum`, a list's `append`: no user attributes)
     attributes = context.converter.assigned_on_self(function.__code__)
-    return {f'{label}.{attr}': (obj, MethodAttribute(attr)) for attr in attributes}
+    return {f'{label}.{attr}': (obj, attr) for attr in attributes}

@@ -35,8 +35,7 @@ from ..checks.keys import Keyed
 from ..context import staged_depth
 from ..values.maybe import Maybe
 from ..values.stacked import Stacked
-from ..values.split import CalleeAttribute, Undefined, pack, unpack
-from .method_state import MethodAttribute
+from ..values.split import Undefined, pack, unpack
 from .places import PlaceField
 
 _MUTABLE = (list, dict)
@@ -275,7 +274,7 @@ def _get(label, holder, attr):
     try:
         value = getattr(holder, attr)
     except AttributeError:
-        return CalleeAttribute(label) if isinstance(attr, MethodAttribute) else Undefined(label)
+        return Undefined(label)
     flag = context.field_flag(*_owner(holder, attr))
     return value if flag is None else Maybe(value, flag, Undefined(label))
 

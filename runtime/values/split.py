@@ -60,17 +60,6 @@ class Undefined:
         self._fail()
 
 
-class CalleeAttribute(Undefined):
-    """An attribute, absent here, that a method the converted code calls may create
-    (`acc.add(x)` setting `acc.last`, see runtime.state.method_state). Where a staged
-    statement sets it on some paths only it gets a presence flag, as one the converted
-    code assigns itself (runtime.checks.absent.is_absent): the converter checks the
-    reads after a call of a method it can name that creates it
-    (autograph.analysis.created_attributes)."""
-
-    __slots__ = ()
-
-
 class Unbound(Undefined):
     """A closure-visible variable (see nonlocals.py) that has no value, on some path.
 

@@ -20,6 +20,7 @@ read live, as in the original. Two details keep names meaning what they meant:
 """
 import ast
 import dataclasses
+import functools
 import itertools
 import re
 import types
@@ -27,6 +28,7 @@ import types
 from autograph.errors import ConversionError
 from autograph.runtime import origin
 from autograph.syntax_trees import compile_tree, parse
+from autograph.unparsing import compact, unparse, unparse_lines
 
 FACTORY = 'create_converted'
 _counter = itertools.count()
@@ -74,25 +76,24 @@ def generate(node, source_file, runtime_name, freevars, class_name=None, facts=N
     is_lambda = isinstance(node, ast.Lambda)
     inner_name = '<lambda>' if is_lambda else node.name
     params = [runtime_name] + [v for v in freevars if v != runtime_name]
-    if is_lambda:
-        body = [ast.Return(value=node)]
-    else:
-        definition = node
-        if class_name:
-            definition = ast.ClassDef(name=class_name, bases=[], keywords=[], body=[node],
-                                      decorator_list=[], type_params=[])
-        own_names = [n for n in (inner_name, class_name) if n and n not in params]
-        body = ([ast.Global(names=own_names)] if own_names else []) + [definition]
-    function_text = _compact(unparse(node)) if not is_lambda else None
+    first_line = getattr(node, 'lineno', None) or 1
+    body = _factory_body(node, params, inner_name, class_name)
+    header_lines = len(body) + bool(class_name)   # the factory's lines before the function
+    lines = None if is_lambda else unparse_lines(node, header_lines + 1)
+    function_text = (lines[0] if lines else compact(unparse(node))) if not is_lambda \
+        else None
     text, tree = _factory(params, body, function_text if not class_name
                           else _class_text(class_name, node, function_text))
 
     file = f'<autograph {next(_counter)}: {inner_name} from {origin.short(source_file)}>'
-    first_line = getattr(node, 'lineno', None) or 1
-    module = ast.Module(body=[_function(FACTORY, params, body)], type_ignores=[])
-    origin.register(file, text, lambda: _line_map(tree if tree is not None else parse(text),
-                                                  module, source_file, inner_name,
-                                                  first_line, facts() if facts else {}))
+    if lines:
+        old_lines = [(line, first_line) for line in range(1, header_lines + 1)] + lines[1]
+        line_map = functools.partial(_recorded_line_map, old_lines, source_file, inner_name)
+    else:
+        module = ast.Module(body=[_function(FACTORY, params, body)], type_ignores=[])
+        line_map = functools.partial(_line_map, tree, text, module, source_file, inner_name,
+                                     first_line)
+    origin.register(file, text, lambda: line_map(facts() if facts else {}))
     try:
         compiled = (compile(text, file, 'exec', dont_inherit=True) if tree is None
                     else compile_tree(tree, file, 'exec'))
@@ -103,6 +104,19 @@ def generate(node, source_file, runtime_name, freevars, class_name=None, facts=N
     code = _find_code(compiled, inner_name)
     source = function_text + '\n' if function_text is not None else unparse_function(node)
     return Generated(source, file, code, runtime_name)
+
+
+def _factory_body(node, params, inner_name, class_name):
+    """The statements of the factory: `global` of the function's own names, then the
+    function (inside a class named `class_name` if given); a lambda is returned."""
+    if isinstance(node, ast.Lambda):
+        return [ast.Return(value=node)]
+    definition = node
+    if class_name:
+        definition = ast.ClassDef(name=class_name, bases=[], keywords=[], body=[node],
+                                  decorator_list=[], type_params=[])
+    own_names = [n for n in (inner_name, class_name) if n and n not in params]
+    return ([ast.Global(names=own_names)] if own_names else []) + [definition]
 
 
 def _class_text(class_name, node, function_text):
@@ -132,9 +146,9 @@ def _factory(params, body, function_text=None):
     (tracebacks show it).
     """
     header = f'def {FACTORY}({", ".join(params)}):'
-    texts = [_compact(ast.unparse(stmt)) for stmt in body[:-1]]
+    texts = [compact(ast.unparse(stmt)) for stmt in body[:-1]]
     texts.append(function_text if function_text is not None
-                 else _compact(unparse(body[-1])))
+                 else compact(unparse(body[-1])))
     lines = [header]
     for text in texts:
         lines += [_INDENT + line if line else line for line in text.split('\n')]
@@ -200,103 +214,7 @@ def defining_class(qualname):
 
 def unparse_function(node):
     """The source of a converted function, as `to_code` shows it."""
-    return _compact(unparse(node)) + '\n'
-
-
-def unparse(node):
-    """`ast.unparse(node)`: the same text, a third faster (see `_Unparser`)."""
-    return _Unparser().visit(node) if _Unparser is not None else ast.unparse(node)
-
-
-def _extensible():
-    """Whether `ast` has the private unparser class, with the methods `_Unparser`
-    replaces."""
-    base = getattr(ast, '_Unparser', None)
-    return base is not None and hasattr(ast, '_Precedence') and all(
-        hasattr(base, name) for name in ('traverse', 'write', 'get_precedence', 'block',
-                                         'delimit'))
-
-
-if _extensible():
-    class _Unparser(ast._Unparser):
-        """`ast.unparse`'s own unparser, its `visit_<Class>` methods found in a per-class
-        table (`ast.NodeVisitor.visit` builds the method's name and looks it up for every
-        node) and its blocks and brackets entered without a generator each: the same
-        methods write the same text. (The standard one is used where this private class
-        is not there to extend.)"""
-        _methods = {}   # node class -> its visit_<Class>
-
-        def traverse(self, node):
-            if node.__class__ is ast.Name:   # (the commonest node: `visit_Name` inline)
-                self._source.append(node.id)
-                return
-            if node.__class__ is list:
-                for item in node:
-                    self.traverse(item)
-                return
-            method = self._methods.get(node.__class__)
-            if method is None:
-                cls = type(self)
-                method = self._methods[node.__class__] = getattr(
-                    cls, 'visit_' + node.__class__.__name__, cls.generic_visit)
-            method(self, node)
-
-        def write(self, *text):
-            self._source += text
-
-        def get_precedence(self, node, default=ast._Precedence.TEST):
-            return self._precedences.get(node, default)   # (an enum member is slow to get)
-
-        def block(self, *, extra=None):
-            return _Block(self, extra)
-
-        def delimit(self, start, end):
-            return _Delimiter(self, start, end)
-else:   # pragma: no cover
-    _Unparser = None
-
-
-class _Block:
-    """`ast._Unparser.block` (the `:` and indentation of a block) as a class rather than
-    a generator: unparsing enters one for every block, bracket and parenthesis."""
-    __slots__ = ('unparser', 'extra')
-
-    def __init__(self, unparser, extra):
-        self.unparser, self.extra = unparser, extra
-
-    def __enter__(self):
-        self.unparser.write(':')
-        if self.extra:
-            self.unparser.write(self.extra)
-        self.unparser._indent += 1
-
-    def __exit__(self, kind, value, traceback):
-        if kind is None:
-            self.unparser._indent -= 1
-
-
-class _Delimiter:
-    """`ast._Unparser.delimit`: `start`, what is written inside, then `end`."""
-    __slots__ = ('unparser', 'start', 'end')
-
-    def __init__(self, unparser, start, end):
-        self.unparser, self.start, self.end = unparser, start, end
-
-    def __enter__(self):
-        self.unparser.write(self.start)
-
-    def __exit__(self, kind, value, traceback):
-        if kind is None:
-            self.unparser.write(self.end)
-
-
-def _compact(text):
-    """Drop the blank lines `ast.unparse` puts before nested definitions."""
-    lines = text.split('\n')
-    keep = [line for i, line in enumerate(lines)
-            if line.strip() or i + 1 >= len(lines)
-            or not lines[i + 1].lstrip().startswith(('def ', '@', 'class '))]
-    return '\n'.join(keep)
+    return compact(unparse(node)) + '\n'
 
 
 def _fill_locations(tree, default_line):
@@ -312,10 +230,23 @@ def _fill_locations(tree, default_line):
     visit(tree, default_line, 0)
 
 
-def _line_map(compiled, module, source_file, function_name, first_line, facts):
-    """Generated line -> the user's Location, by walking the compiled tree (parsed from
-    the generated source) and the converted one together. (Computed when first needed:
-    for an error message or a traceback.)"""
+def _recorded_line_map(old_lines, source_file, function_name, facts):
+    """Generated line -> the user's Location, from the (line, line before) pairs recorded
+    while unparsing (see autograph.unparsing.unparse_lines); a line's first pair counts.
+    (The map `_line_map` makes, without parsing the text again.)"""
+    line_map = {}
+    for line, old in old_lines:
+        if line not in line_map:
+            line_map[line] = origin.Location(source_file, old, function_name, facts.get(old))
+    return line_map
+
+
+def _line_map(compiled, text, module, source_file, function_name, first_line, facts):
+    """Generated line -> the user's Location, by walking the compiled tree (`compiled`,
+    or parsed from the generated source `text`) and the converted one together. (Computed
+    when first needed: for an error message or a traceback.)"""
+    if compiled is None:
+        compiled = parse(text)
     _fill_locations(module, first_line)
     line_map = {}
     for new, old in zip(ast.walk(compiled), ast.walk(module)):

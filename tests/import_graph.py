@@ -28,7 +28,7 @@ LAYERS = [
     ('autograph.codegen', 'autograph.parsing', 'autograph.templates', 'autograph.limits',
      'autograph.prebuilt'),
     ('autograph.errors', 'autograph.syntax_trees', 'autograph.attached',
-     'autograph.library'),
+     'autograph.library', 'autograph.unparsing'),
     # the runtime: the `ag` namespace, then its packages from the top down
     ('autograph.runtime',),
     (_RT + 'operators',),

@@ -33,8 +33,9 @@ import numpy as np
 from autograph.analysis.activity import activity, scope_of
 from autograph.analysis.created_attributes import owner_class
 from autograph.analysis.receivers import Receivers
+from autograph.analysis.selections import may_hold_a_selection, sliced_names
 from autograph.passes.base import walk_scope
-from autograph.runtime.python.calls import OVERRIDDEN_BUILTINS, TRANSFORMS
+from autograph.runtime.python.calls import OVERRIDDEN_BUILTINS, REDUCTIONS, TRANSFORMS
 from autograph.runtime.values.stacked import STACKERS
 
 _CONTAINER_METHODS = frozenset().union(
@@ -81,6 +82,7 @@ def transform(function, ctx):
         calls.receivers = Receivers(function, nodes, ctx.resolver, local_names,
                                     _CONTAINER_METHODS)
     calls.user_objects = ctx.user_objects[function] = calls.user_objects_in(function, nodes)
+    calls.nodes = nodes
     for node in found:
         calls.rewrite(node)
     return function
@@ -108,6 +110,8 @@ class _Calls:
         self.appended = appended   # lists the function collects values in
         self.user_objects = set()  # local names bound only to objects made by user code
         self.receivers = None      # analysis.receivers, where a container method is called
+        self.nodes = ()            # the nodes of the function's own scope
+        self.sliced = None         # those of its names that may hold a selection
 
     def user_objects_in(self, function, nodes):
         """Local names every binding of which is `name = f(...)` with `f` user code (a
@@ -140,7 +144,8 @@ class _Calls:
     def rewrite(self, node):
         """Route the call `node` (in place): as is, to an `ag` builtin, or via ag.call."""
         kind, name = self._classify(node.func)
-        if kind == Resolution.LIBRARY and self._stacks_collected_list(node):
+        if kind == Resolution.LIBRARY and (self._stacks_collected_list(node)
+                                            or self._reduces_a_slice(node)):
             kind = Resolution.USER
         if _is_item_call(node) and (kind == Resolution.LIBRARY or (
                 isinstance(node.func.value, ast.Name) and node.func.value.id != self.receiver)):
@@ -165,6 +170,17 @@ class _Calls:
         return (len(node.args) == 1 and not node.keywords
                 and isinstance(node.args[0], ast.Name) and node.args[0].id in self.appended
                 and self._known(node.func) in STACKERS)
+
+    def _reduces_a_slice(self, node):
+        """`jnp.mean(x[mask], axis=0)`, `jnp.any(x[i:j] > 0)`, `jnp.sum(window)` with
+        `window` assigned such an expression: a slice of run-time length (and arithmetic
+        of it) reduces itself (see runtime.python.calls.REDUCTIONS), which `ag.call` asks
+        it to."""
+        if not node.args or self._known(node.func) not in REDUCTIONS:
+            return False
+        if self.sliced is None:   # (asked only where such a call is made)
+            self.sliced = sliced_names(self.nodes)
+        return may_hold_a_selection(node.args[0], self.sliced)
 
     def _classify(self, func):
         kind, name = self._classify_callee(func)
@@ -361,4 +377,4 @@ class StaticResolver:
     def known_name(self, dotted):
         base, _, rest = dotted.partition('.')
         full = self.imports.get(base, base) + ('.' + rest if rest else '')
-        return full if full in TRANSFORMS or full in STACKERS else None
+        return full if full in TRANSFORMS or full in STACKERS or full in REDUCTIONS else None

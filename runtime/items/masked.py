@@ -14,9 +14,10 @@ outside the mask computes Python's value exactly:
                              slice raises Python's ValueError when the program runs
     mean                     jnp.mean(window, where=mask)       (divides by the count)
 
-as methods (`s.sum()`, also through `np.sum(s)`, which calls the method), also after
+as methods (`s.sum()`, also through `np.sum(s)`, which calls the method, and `jnp.sum(s)`,
+which converted code asks the slice for: see `__ag_reduce__`), also after
 arithmetic and comparisons item by item with scalars (`((s - m) ** 2).mean()`,
-`(s > 0).any()`: a masked slice again). Every other use (`s @ w`, `.shape`, `jnp.sum(s)`,
+`(s > 0).any()`: a masked slice again). Every other use (`s @ w`, `.shape`, `jnp.cumsum(s)`,
 returning it) would need the items as an array of that length: it is a
 ControlFlowError naming the slice and saying its length depends on a traced value (and in
 a loop over a Python range or an array's rows, the loop then runs as Python: see
@@ -81,6 +82,11 @@ class Masked:
 
     def all(self, *args, **kwargs):
         return self._reduce('all', *args, **kwargs)
+
+    def __ag_reduce__(self, method, *args, **kwargs):
+        """`jnp.sum(s, ...)`, `jnp.mean(s, ...)`, ...: the method `s.sum(...)`, ... (see
+        runtime.python.calls.REDUCTIONS)."""
+        return getattr(self, method)(*args, **kwargs)
 
     def __getattr__(self, name):
         if name.startswith('_'):

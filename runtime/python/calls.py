@@ -71,12 +71,20 @@ def _resolve(dotted):
     return getattr(importlib.import_module(module), attr)
 
 
-_KNOWN = {id(_resolve(name)): name for name in TRANSFORMS | set(STACKERS)}
+REDUCTIONS = {f'jax.numpy.{name}': method for name, method in (
+    ('sum', 'sum'), ('prod', 'prod'), ('mean', 'mean'), ('max', 'max'), ('min', 'min'),
+    ('amax', 'max'), ('amin', 'min'), ('any', 'any'), ('all', 'all'))}
+"""JAX's reductions -> the method name of each: given a value that reduces itself (a
+slice of run-time length, runtime.items.masked: `jnp.mean(x[mask], axis=0)`), `call`
+asks it (`__ag_reduce__`), as NumPy's `np.mean(obj)` calls `obj.mean()`."""
+
+_KNOWN = {id(_resolve(name)): name for name in TRANSFORMS | set(STACKERS) | set(REDUCTIONS)}
 
 
 def known_name(value):
     """'jax.grad', 'jax.numpy.stack', ... for the library functions `call` treats
-    specially (see TRANSFORMS and runtime.values.stacked.STACKERS); None for anything else."""
+    specially (see TRANSFORMS, REDUCTIONS and runtime.values.stacked.STACKERS); None for
+    anything else."""
     return _KNOWN.get(id(value)) if value is not None else None
 
 
@@ -102,6 +110,8 @@ def _call(fn, args, kwargs, slot=None):
         if name in STACKERS and len(args) == 1 and not kwargs and \
                 isinstance(args[0], Stacked) and args[0].stacked() is not None:
             return args[0].stacked()
+        if name in REDUCTIONS and args and hasattr(args[0], '__ag_reduce__'):
+            return args[0].__ag_reduce__(REDUCTIONS[name], *args[1:], **kwargs)
         if name in TRANSFORMS:
             args = [_converted_functions(a) for a in args]
             kwargs = {k: _converted_functions(v) for k, v in kwargs.items()}

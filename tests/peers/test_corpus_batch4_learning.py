@@ -319,11 +319,6 @@ def blobs(k, n=9):
         jax.random.normal(k2, (3, 2)) * 2.0
 
 
-@pytest.mark.xfail(strict=True, raises=autograph.ControlFlowError, reason=(
-    'project bug (named): `jnp.mean(X[mask], axis=0)` is refused as a selection of run-time '
-    'length, although the method form `X[mask].mean(axis=0)` is read as a masked reduction '
-    '(with it this case passes, the empty cluster\'s nan included). Repro: '
-    'corpus_masked_mean_function_form.py'))
 def test_kmeans_script_masked_means_and_break():
     X, c0 = blobs(key(0))
     X1, c1 = blobs(key(1))
@@ -361,11 +356,6 @@ def k_means(a, key, k=3, lim_iter=100):
     return centers, iter
 
 
-@pytest.mark.xfail(strict=True, raises=autograph.ControlFlowError, reason=(
-    'project bug (named): `jnp.mean(X[mask], axis=0)` is refused as a selection of run-time '
-    'length, although the method form `X[mask].mean(axis=0)` is read as a masked reduction '
-    '(with it this case passes, the empty cluster\'s nan included). Repro: '
-    'corpus_masked_mean_function_form.py'))
 def test_kmeans_int_points_float_centres_in_a_while():
     a = jax.random.randint(key(5), (10, 2), 0, 100)
     agree(k_means, (a, key(6)), (a, key(7)), (a[::-1], key(8)))

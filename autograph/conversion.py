@@ -41,7 +41,7 @@ from autograph.passes.calls import LiveResolver
 _generated = {}              # id(code object) -> (weakref, Generated)
 _generating = {}             # id(code object) -> the lock of its conversion under way
 _lock = threading.RLock()    # guards the tables (re-entrant for GC callbacks)
-_warned = weakref.WeakSet()  # code objects warned about
+_refused = weakref.WeakKeyDictionary()  # code object -> why it is called unconverted
 _ATTRIBUTE = '__autograph_converted__'   # see autograph.attached
 _BUILTIN_NAMES = frozenset(dir(builtins))
 
@@ -237,10 +237,16 @@ def _convert_or_warn(fn):
     try:
         return convert_function(fn)
     except (ConversionError, SyntaxError) as error:
-        if fn.__code__ not in _warned:
-            _warned.add(fn.__code__)
+        if fn.__code__ not in _refused:
+            _refused[fn.__code__] = str(error)
             warnings.warn(f'{fn.__qualname__} is called unconverted: {error}', stacklevel=4)
         return fn
+
+
+def refusal(code):
+    """Why the user function of `code` is called unconverted (the ConversionError of its
+    conversion), or None."""
+    return _refused.get(code)
 
 
 class _Hook:
@@ -249,6 +255,7 @@ class _Hook:
     converts_init = staticmethod(converts_init)
     assigned_on_self = staticmethod(self_attributes.assigned_on_self)
     is_library = staticmethod(is_library)
+    refusal = staticmethod(refusal)
 
     @staticmethod
     def is_converted(fn):

@@ -9,7 +9,10 @@ own exception; any other error keeps its type and gains notes naming the user's 
 JAX's UnexpectedTracerError becomes an `EscapedTracer` that says how a traced value escapes
 in converted code; JAX's errors for a traced array given to Python code that needs its
 value (`np.asarray(x)`, `x.tolist()`, `jnp.zeros(n)` with a traced `n`), raised on a
-converted line of the user's, become a `TracedValueNeeded` naming that line and the fix; JAX's error for `jax.jvp` through a
+converted line of the user's, become a `TracedValueNeeded` naming that line and the fix;
+an error JAX or NumPy raise inside a user function that could not be converted, and so ran
+as plain Python on JAX values, becomes a ConversionError naming it and why it could not be
+converted (`_failed_unconverted`); JAX's error for `jax.jvp` through a
 reverse-differentiable staged loop gains a note with the fix. The caller re-raises the
 result (`raise_user_facing`): the user's own exception as Python chains it, any other
 `from` its cause, so a user's `raise ... from` keeps its cause.
@@ -21,7 +24,7 @@ import jax
 import numpy
 
 from autograph.runtime.staging import loop_autodiff
-from autograph.runtime import messages, origin
+from autograph.runtime import context, messages, origin
 from autograph.runtime.errors import AutographError, ControlFlowError
 from autograph.runtime.checks.checks import user_exception
 
@@ -53,6 +56,9 @@ def user_facing(error):
     if user is not None:
         return user
     origin.add_user_notes(error)
+    unconverted = _failed_unconverted(error)
+    if unconverted is not None:
+        return unconverted
     if isinstance(error, jax.errors.UnexpectedTracerError):
         return _escaped(error)
     if isinstance(error, _VALUE_NEEDED) or _traced_shape(error):
@@ -113,6 +119,41 @@ def _traced_shape(error):
 
 
 _LIBRARIES = tuple(os.path.dirname(module.__file__) + os.sep for module in (jax, numpy))
+
+
+def _failed_unconverted(error):
+    """A ConversionError for `error`, raised by JAX or NumPy inside a user function that
+    could not be converted and so ran as plain Python on JAX values (a traced value where
+    Python needs a concrete one, an item written on a JAX array), naming the function,
+    why it could not be converted and where it failed; None for any other error."""
+    tb, refused, last = error.__traceback__, None, None
+    while tb is not None:
+        reason = context.converter.refusal(tb.tb_frame.f_code)
+        if reason is not None:
+            refused = (tb.tb_frame.f_code, reason)
+        last = tb
+        tb = tb.tb_next
+    if refused is None or not (isinstance(error, _JAX_ERRORS) or  # (frames JAX hides)
+                               last.tb_frame.f_code.co_filename.startswith(_LIBRARIES)):
+        return None
+    code, reason = refused
+    failed = ConversionError(
+        f'{getattr(code, "co_qualname", code.co_name)} '
+        f'({origin.short(code.co_filename)}:{code.co_firstlineno}) is called unconverted, '
+        f'since it cannot be converted: {reason}. Run as plain Python on the JAX values it '
+        f'was given, it failed: {type(error).__name__}: {_first_line(error)}. Change it '
+        f'as that says, so that it converts.')
+    for note in getattr(error, '__notes__', ()):
+        failed.add_note(note)
+    return failed
+
+
+_JAX_ERRORS = _VALUE_NEEDED + (jax.errors.NonConcreteBooleanIndexError,)
+
+
+def _first_line(error):
+    lines = str(error).splitlines()
+    return lines[0] if lines else ''
 
 
 def _raised_at(error):

@@ -255,14 +255,19 @@ class _NoConverter:
     def is_converted(fn):
         return False
 
+    @staticmethod
+    def refusal(code):
+        return None
+
 
 converter = _NoConverter()
 """What the converter installs (`install_converter`): `converted_callable(fn)` gives the
 converted version of a function converted code calls (or `fn` itself for library code
 and for converted code: a function defined inside converted code, which `is_converted`),
 `converts_init(cls)` whether `cls(...)` runs its `__init__` converted,
-`assigned_on_self(code)` the attributes a method assigns on its first parameter, and
-`is_library(obj)` whether an object is library code."""
+`assigned_on_self(code)` the attributes a method assigns on its first parameter,
+`is_library(obj)` whether an object is library code, and `refusal(code)` why the user
+function of a code object is called unconverted (or None)."""
 
 
 def install_converter(hook):

@@ -41,6 +41,15 @@ def compact(text):
     return '\n'.join(keep)
 
 
+def _elifs(node):
+    """The `if` statements `ast.unparse` writes as the `elif`s of the `if` `node`."""
+    found = []
+    while len(node.orelse) == 1 and node.orelse[0].__class__ is ast.If:
+        node = node.orelse[0]
+        found.append(node)
+    return found
+
+
 def _extensible():
     """Whether `ast` has the private unparser class, with the methods `_Unparser`
     replaces and `_LineRecorder` extends."""
@@ -88,8 +97,8 @@ if _extensible():
 
     class _LineRecorder(_Unparser):
         """`_Unparser`, recording the line each statement (and `except` or `case`
-        clause: a case has the line of its pattern) starts on: the line of its first
-        `fill` after its decorators'. The nested unparsers an f-string's parts get
+        clause: a case has the line of its pattern; and `elif`, an `if` in an `else`)
+        starts on: the line of its first `fill` after its decorators'. The nested unparsers an f-string's parts get
         record nothing (their `line` is None). (It overrides no `visit_<Class>`: it
         shares `_Unparser`'s table of them.)"""
         _statements = {}   # node class -> whether it is a statement or a clause
@@ -100,6 +109,7 @@ if _extensible():
             self.old = old_line        # the enclosing statement's line before
             self.old_lines = []
             self.pending = None        # (statement, decorator lines before its own)
+            self.elifs = []            # per `if` being written, its `elif`s still to write
 
         def traverse(self, node):
             cls = node.__class__
@@ -114,12 +124,19 @@ if _extensible():
             outer = self.old
             self.old = getattr(node.pattern if cls is _CASE else node, 'lineno', None) or outer
             self.pending = (node, len(getattr(node, 'decorator_list', ())))
+            if cls is ast.If:
+                self.elifs.append(_elifs(node))
             super().traverse(node)
+            if cls is ast.If:
+                self.elifs.pop()
             self.old = outer
 
         def fill(self, text=''):
             if self.line is not None:
                 self.line += 1
+                if text == 'elif ':   # (an `if` alone in an `else`, written unvisited)
+                    self.pending = (self.elifs[-1].pop(0), 0)
+                    self.old = getattr(self.pending[0], 'lineno', None) or self.old
                 if self.pending is not None:
                     node, decorators = self.pending
                     self.pending = (node, decorators - 1) if decorators else None

@@ -11,22 +11,23 @@ import pytest
 from autograph import codegen, parsing, passes, unparsing
 from autograph.naming import Namer
 from autograph.passes.base import Context
+from autograph.passes import match
 from autograph.passes.calls import LiveResolver
 from examples import seeds
 from tests.helpers import jnp
 
 
-def _converted_tree(fn):
+def _converted_tree(fn, pipeline=passes.PIPELINE):
     source = parsing.parse_function(fn)
     namer = Namer.for_code(fn.__code__)
     ctx = Context(file=source.file, namer=namer, ag=namer.new('ag'),
                   resolver=LiveResolver(fn))
-    return passes.run(source.node, ctx)
+    return passes.run(source.node, ctx, pipeline)
 
 
-def _maps(fn, first_line):
+def _maps(fn, first_line, pipeline=passes.PIPELINE):
     """(recorded line map, the map of the text parsed again, text, ast.unparse's)."""
-    node = _converted_tree(fn)
+    node = _converted_tree(fn, pipeline)
     text, old_lines = unparsing.unparse_lines(node, first_line)
     recorded = codegen._recorded_line_map(old_lines, 'user.py', fn.__name__, {})
     padded = '\n' * (first_line - 1) + text   # (the text where the factory puts it)
@@ -59,6 +60,24 @@ def formatted(x, n):
     if x > 0:
         name = f'{name}:{n:>3}'
     return x, name
+
+
+def chained(k, x):
+    """An if/elif chain (which passes.control_flow stages: see the test of `elif`)."""
+    if k == 0:
+        y = x
+    elif k == 1:
+        if k > 0:
+            y = -x
+        elif k < -5:
+            y = x
+        else:
+            y = 2 * x
+    elif k == 2:
+        y = x + 1
+    else:
+        y = x - 1
+    return y
 
 
 def handled(x, n):
@@ -105,7 +124,7 @@ def matched(x, n):
     return y
 
 
-SHAPES = [documented, decorated_helper, formatted, handled, with_class, matched] + [
+SHAPES = [documented, decorated_helper, formatted, chained, handled, with_class, matched] + [
     f for _, f in inspect.getmembers(seeds, inspect.isfunction)
     if f.__module__ == seeds.__name__]
 
@@ -117,6 +136,16 @@ def test_recorded_line_map_is_the_reparsed_one(fn, first_line):
     assert text == unparsed
     assert recorded == reference
     assert len(recorded) >= len(inspect.getsource(fn).splitlines()) // 2
+
+
+@pytest.mark.parametrize('fn', [chained, matched], ids=['chained', 'matched'])
+def test_elif_lines_are_recorded(fn):
+    # (the pipeline up to passes.match: `elif`s as the user wrote them, and as the
+    # match pass writes a `match` of values)
+    pipeline = passes.PIPELINE[:passes.PIPELINE.index(match) + 1]
+    recorded, reference, text, unparsed = _maps(fn, 2, pipeline)
+    assert text == unparsed and 'elif ' in text
+    assert recorded == reference
 
 
 def test_a_docstring_across_lines_is_not_recorded_but_parsed_again():

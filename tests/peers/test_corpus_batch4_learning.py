@@ -322,7 +322,7 @@ def blobs(k, n=9):
 def test_kmeans_script_masked_means_and_break():
     X, c0 = blobs(key(0))
     X1, c1 = blobs(key(1))
-    agree(kmeans_script, (X, c0, 1000), (X1, c1, 1000))
+    agree(kmeans_script, (X, c0, 40), (X1, c1, 40))   # (neither breaks: 40 epochs suffice)
     far = c0.at[2].set(jnp.array([50.0, 50.0]))   # a cluster that no point joins: nan
     agree(kmeans_script, (X, far, 5))
     agree_vmap(lambda c: kmeans_script(X, c, 100), jnp.stack([c0, c1, c0[::-1]]))
@@ -358,5 +358,5 @@ def k_means(a, key, k=3, lim_iter=100):
 
 def test_kmeans_int_points_float_centres_in_a_while():
     a = jax.random.randint(key(5), (10, 2), 0, 100)
-    agree(k_means, (a, key(6)), (a, key(7)), (a[::-1], key(8)))
-    agree_vmap(lambda k: k_means(a, k), jax.random.split(key(9), 4))
+    agree(k_means, (a, key(6), 3, 15), (a, key(7), 3, 15), (a[::-1], key(8), 3, 15))
+    agree_vmap(lambda k: k_means(a, k, 3, 15), jax.random.split(key(9), 3))

@@ -19,7 +19,7 @@ from autograph.errors import ConversionError
 from autograph.naming import Namer
 from autograph.parsing import parse_file
 from autograph.passes.base import Context
-from autograph.passes.calls import StaticResolver
+from autograph.passes.static_resolver import StaticResolver
 
 _DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 

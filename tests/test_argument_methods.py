@@ -18,7 +18,8 @@ import autograph
 from autograph.analysis.activity import scope_of
 from autograph.analysis.receivers import Receivers
 from autograph.passes.base import walk_scope
-from autograph.passes.calls import _CONTAINER_METHODS, StaticResolver
+from autograph.passes.calls import _CONTAINER_METHODS
+from autograph.passes.static_resolver import StaticResolver
 from tests.helpers import assert_same, converted
 
 

@@ -8,7 +8,7 @@ import pytest
 
 import autograph
 from autograph.analysis.independence import dump
-from autograph.passes.calls import StaticResolver
+from autograph.passes.static_resolver import StaticResolver
 
 IMPORTS = 'import jax.numpy as jnp\nimport numpy as np\nimport math\n'
 

@@ -15,6 +15,7 @@ from autograph.passes import (
     comprehensions,
     control_flow,
     directives,
+    exits,
     expressions,
     fence,
     identity,
@@ -40,6 +41,7 @@ from autograph.runtime.origin import short
 
 PIPELINE = [
     fence,         # reject generators/async with a caret at the user's line
+    exits,         # exit(code), sys.exit(code) -> raise SystemExit(code)
     unreachable,   # drop code after return/raise/break/continue and endless loops
     directives,    # autograph.set_loop_options(...) -> ctx.loop_options
     super_calls,   # super() -> super(__class__, self), for code moved into branch functions

@@ -30,7 +30,7 @@ import inspect
 import jax
 import numpy as np
 
-from autograph.analysis.activity import activity, scope_of
+from autograph.analysis.activity import scope_of
 from autograph.analysis.created_attributes import owner_class
 from autograph.analysis.receivers import Receivers
 from autograph.analysis.selections import may_hold_a_selection, sliced_names
@@ -112,6 +112,7 @@ class _Calls:
         self.receivers = None      # analysis.receivers, where a container method is called
         self.nodes = ()            # the nodes of the function's own scope
         self.sliced = None         # those of its names that may hold a selection
+        self.user_results = None   # those assigned what a call of user code returns
 
     def user_objects_in(self, function, nodes):
         """Local names every binding of which is `name = f(...)` with `f` user code (a
@@ -145,7 +146,8 @@ class _Calls:
         """Route the call `node` (in place): as is, to an `ag` builtin, or via ag.call."""
         kind, name = self._classify(node.func)
         if kind == Resolution.LIBRARY and (self._stacks_collected_list(node)
-                                            or self._reduces_a_slice(node)):
+                                            or self._reduces_a_slice(node)
+                                            or self._given_a_user_result(node)):
             kind = Resolution.USER
         if _is_item_call(node) and (kind == Resolution.LIBRARY or (
                 isinstance(node.func.value, ast.Name) and node.func.value.id != self.receiver)):
@@ -181,6 +183,36 @@ class _Calls:
         if self.sliced is None:   # (asked only where such a call is made)
             self.sliced = sliced_names(self.nodes)
         return may_hold_a_selection(node.args[0], self.sliced)
+
+    def _given_a_user_result(self, node):
+        """`jnp.sum(h(x))`, or `r = h(x)` then `jnp.sum(r)` (a function of a library
+        module or a global library function; not a method, `xs.append(r)`, which may
+        take None): what user code returns may be None on some paths (an optional
+        value), which `ag.call` checks before library code sees it."""
+        base = node.func
+        while base.__class__ is ast.Attribute:
+            base = base.value
+        if base.__class__ is not ast.Name or base.id in self.local_names or \
+                self.ctx.resolver.classify(base.id) != Resolution.LIBRARY:
+            return False
+        for arg in node.args + [k.value for k in node.keywords]:
+            if arg.__class__ is ast.Call and self._is_user_call(arg):
+                return True
+            if arg.__class__ is ast.Name:
+                if self.user_results is None:   # (asked only where a name is given)
+                    self.user_results = {
+                        t.id for n in self.nodes if n.__class__ is ast.Assign
+                        and n.value.__class__ is ast.Call and self._is_user_call(n.value)
+                        for t in n.targets if t.__class__ is ast.Name}
+                if arg.id in self.user_results:
+                    return True
+        return False
+
+    def _is_user_call(self, call):
+        func = call.func   # (`ag.call(h, ...)` where the call was routed already)
+        if _dotted(func) == f'{self.ctx.ag}.call' and call.args:
+            func = call.args[0]
+        return self._classify(func)[0] == Resolution.USER
 
     def _classify(self, func):
         kind, name = self._classify_callee(func)
@@ -323,58 +355,3 @@ class LiveResolver:
         for attr in attrs:
             value = getattr(value, attr, None)
         return known_name(value)
-
-
-class StaticResolver:
-    """Resolves names from a module's import statements, without running it."""
-
-    def __init__(self, module):
-        self.imports = {}
-        self.defined = set()
-        for node in module.body:
-            if isinstance(node, ast.Import):
-                for alias in node.names:
-                    self.imports[alias.asname or alias.name.split('.')[0]] = (
-                        alias.name if alias.asname else alias.name.split('.')[0])
-            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-                for alias in node.names:
-                    self.imports[alias.asname or alias.name] = f'{node.module}.{alias.name}'
-            else:
-                self.defined |= activity(node).writes
-
-    def classify(self, name):
-        from autograph.library import is_library_module
-        if name in self.imports:
-            module = self.imports[name]
-            return Resolution.LIBRARY if is_library_module(module) else Resolution.USER
-        if name in self.defined:
-            return Resolution.USER
-        if hasattr(builtins, name):
-            return Resolution.BUILTIN
-        return Resolution.USER
-
-    def is_library_name(self, name):
-        """True for a name imported from a library module; a global the module defines
-        holds what running it would make: unknown (False)."""
-        return self.classify(name) == Resolution.LIBRARY
-
-    def is_user_object(self, name):
-        """Unknown without running the module: array computations stay plain calls."""
-        return False
-
-    def holds_sequence(self, name):
-        """Unknown without running the module: comparisons stay as written."""
-        return False
-
-    def module_name(self, name):
-        """The dotted name `import` binds to `name` (a module, or a name imported from
-        one), or None."""
-        return self.imports.get(name) if name not in self.defined else None
-
-    def is_builtin(self, name):
-        return self.classify(name) == Resolution.BUILTIN
-
-    def known_name(self, dotted):
-        base, _, rest = dotted.partition('.')
-        full = self.imports.get(base, base) + ('.' + rest if rest else '')
-        return full if full in TRANSFORMS or full in STACKERS or full in REDUCTIONS else None

@@ -160,12 +160,14 @@ def _array_item(array, index):
 
 
 def check_bounds(array, key):
-    """NumPy's IndexError, raised while tracing, for a Python integer of `key` (an index
-    into the JAX array `array`: integers, slices, None) out of range of its axis (JAX
-    would drop such a write silently); a negative integer in range counts from the end.
-    A traced integer keeps JAX's meaning, as a read at it does (a write out of range
-    writes nothing, a read clamps: docs/guide.md); keys of other forms (Ellipsis, index
-    arrays, masks) are left to JAX. Inside a staged branch the error is that path's."""
+    """NumPy's IndexError for a write at an index of `key` (into the JAX array `array`:
+    integers, index arrays, slices, None) out of range of its axis, where JAX would drop
+    the write silently; a negative index in range counts from the end. A Python integer,
+    and an index array (a list of integers, an integer array) whose values are known
+    while tracing, are checked then; a traced index array when the program runs. A
+    traced integer scalar keeps JAX's meaning (a write out of range writes nothing), as
+    reads do (they clamp: docs/guide.md); masks and Ellipsis are left to JAX. Inside a
+    staged branch the error is that path's."""
     parts = key if isinstance(key, tuple) else (key,)
     if any(p is Ellipsis for p in parts):
         return
@@ -175,10 +177,37 @@ def check_bounds(array, key):
             continue
         if axis >= array.ndim:
             return   # (JAX's own error: too many indices)
+        n = array.shape[axis]
         if isinstance(part, (int, np.integer)) and not isinstance(part, bool):
-            n = array.shape[axis]
             raise_if(not -n <= part < n, _out_of_bounds, (part, axis, n))
+        elif _is_index_array(part):
+            _check_index_array(index_array(part), axis, n)
         axis += 1
+
+
+def _is_index_array(part):
+    """An index array as NumPy reads one: a list of integers (not bools), or an integer
+    array of at least one dimension."""
+    if isinstance(part, list):
+        return bool(part) and all(_is_integer(k) for k in part)
+    return isinstance(part, (jax.Array, np.ndarray)) and part.ndim > 0 and \
+        jnp.issubdtype(part.dtype, jnp.integer)
+
+
+def _is_integer(k):
+    return (isinstance(k, (int, np.integer)) and not isinstance(k, bool)) or (
+        isinstance(k, jax.Array) and k.ndim == 0 and jnp.issubdtype(k.dtype, jnp.integer))
+
+
+def _check_index_array(indices, axis, n):
+    if not is_traced(indices):
+        values = np.asarray(indices).ravel()
+        bad = values[(values < -n) | (values >= n)]
+        raise_if(bad.size > 0, _out_of_bounds, (int(bad[0]) if bad.size else 0, axis, n))
+        return
+    outside = jnp.logical_or(indices < -n, indices >= n).ravel()
+    raise_if(jnp.any(outside), _out_of_bounds,
+             (indices.ravel()[jnp.argmax(outside)], axis, n))
 
 
 def _out_of_bounds(index, axis, size):
@@ -187,11 +216,10 @@ def _out_of_bounds(index, axis, size):
 
 def index_array(key):
     """A list of indices (`M[[i, j]]`) as NumPy takes it: an index array (JAX takes
-    only arrays, and a list with traced items cannot become a NumPy one)."""
-    if isinstance(key, list) and key and all(
-            isinstance(k, (int, jax.Array)) and not isinstance(k, bool) and jnp.ndim(k) == 0
-            for k in key) and any_traced(key):
-        return jnp.stack([jnp.asarray(k) for k in key])
+    only arrays)."""
+    if isinstance(key, list) and key and all(_is_integer(k) for k in key):
+        return jnp.stack([jnp.asarray(k) for k in key]) if any_traced(key) \
+            else jnp.asarray(np.asarray(key))
     return key
 
 

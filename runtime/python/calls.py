@@ -17,9 +17,11 @@ import numpy as np
 from ..errors import here
 from ..messages import caller_array_unknown, staged_recursion
 from ..checks import check_outcomes
+from ..checks.absent import present
 from ..checks.keys import Keyed
 from .. import context, origin
 from ..context import staged_depth
+from ..values.maybe import Maybe
 from ..values.split import Undefined, is_dynamic, is_traced
 from ..values.stacked import STACKERS, Stacked
 
@@ -112,6 +114,8 @@ def _call(fn, args, kwargs, slot=None):
             return args[0].stacked()
         if name in REDUCTIONS and args and hasattr(args[0], '__ag_reduce__'):
             return args[0].__ag_reduce__(REDUCTIONS[name], *args[1:], **kwargs)
+        if any(isinstance(a, Maybe) for a in (*args, *kwargs.values())):
+            args, kwargs = _present(fn, args, kwargs)
         if name in TRANSFORMS:
             args = [_converted_functions(a) for a in args]
             kwargs = {k: _converted_functions(v) for k, v in kwargs.items()}
@@ -143,6 +147,16 @@ def _call(fn, args, kwargs, slot=None):
 
 
 origin.forwards(call, _call)
+
+
+def _present(fn, args, kwargs):
+    """`args` and `kwargs` for library code, their optional values (None on some paths)
+    given as their values, with a check that raises Python's TypeError where one is None
+    (library code would fail on None there)."""
+    def error():
+        return TypeError(f'{getattr(fn, "__name__", fn)!s}() was given None')
+    return ([present(a, error) for a in args],
+            {k: present(v, error) for k, v in kwargs.items()})
 
 
 def _construct(cls, args, kwargs):

@@ -98,9 +98,9 @@ if _extensible():
     class _LineRecorder(_Unparser):
         """`_Unparser`, recording the line each statement (and `except` or `case`
         clause: a case has the line of its pattern; and `elif`, an `if` in an `else`)
-        starts on: the line of its first `fill` after its decorators'. The nested unparsers an f-string's parts get
-        record nothing (their `line` is None). (It overrides no `visit_<Class>`: it
-        shares `_Unparser`'s table of them.)"""
+        starts on: the line of its first `fill` after its decorators'. The nested
+        unparsers an f-string's parts get record nothing (their `line` is None). (It
+        overrides no `visit_<Class>`: it shares `_Unparser`'s table of them.)"""
         _statements = {}   # node class -> whether it is a statement or a clause
 
         def __init__(self, line=None, old_line=None, **options):

@@ -259,8 +259,9 @@ def test_other_uses_of_a_slice_of_varying_length_are_a_named_error():
     assert site(f, "x[max(0") in message
     assert 'depends on a value known only when the program runs' in message
 
-    def g(x, i):
-        return jnp.sum(x[:i])
+    def g(x, i):   # (a reduction, also as a function: tests/test_masked_reductions.py)
+        return jnp.sum(x[:i]) + jnp.cumsum(x)[0]
+    assert_same(autograph.convert(g)(jnp.arange(6.), i32(4)), g(np.arange(6.), 4))
 
     def h(x, i):
         return x[:i]
@@ -270,7 +271,10 @@ def test_other_uses_of_a_slice_of_varying_length_are_a_named_error():
 
     def other_bounds(x, i):
         return (x[i:] * x[:i]).sum()
-    for fn in (g, h, m, other_bounds):
+
+    def cumulative(x, i):
+        return jnp.cumsum(x[:i])
+    for fn in (h, m, other_bounds, cumulative):
         with pytest.raises(autograph.ControlFlowError, match='depends on a value known only'):
             autograph.convert(fn)(jnp.arange(6.), i32(1))
 

@@ -395,3 +395,69 @@ def test_a_defaultdict_written_under_a_traced_if(w):
     assert type(got) is type(expected) and sorted(got) == sorted(expected)
     for k in expected:
         np.testing.assert_allclose(np.float64(got[k]), np.float64(expected[k]), rtol=1e-6)
+
+
+# --- a key that every iteration of a loop that surely runs sets -------------------------
+
+def reads_then_sets(v, a):
+    """A loop over an array's rows (it surely runs) sets `d['t']` in every iteration, and
+    reads it with `get` and `in` before: absent in the first iteration, as in Python
+    (fuzzer seed 100554: carried as present, zeros, from the first iteration on). After
+    the loop the key is surely there: the dict's keys are known while tracing."""
+    d = {}
+    b = a * 0.0
+    for e in v:
+        b = b + d.get('t', 0.25) * 0.1 + ('t' in d)
+        d['t'] = a * 0.5 + e
+    return b, d['t'], len(d), sorted(d)
+
+
+def reads_then_sets_range(a):
+    d = {'s': a}
+    for i in range(12):   # (a staged range loop: a Python bound, traced state)
+        d['t'] = d.get('t', 1.0) * 0.5 + a * i
+    return d['t'], len(d), 't' in d
+
+
+OUTER = {'s': 0.0}
+
+
+def global_reads_then_sets(v, a):
+    """The same with a module-level dict written with no `global` statement (as in the
+    fuzzer's program): its key after the call too."""
+    b = a * 0.0
+    for e in v:
+        b = b + OUTER.get('t', 0.25) * 0.1
+        OUTER['t'] = a * 0.5 + e
+    return b
+
+
+@pytest.mark.parametrize('fn, args', [
+    (reads_then_sets, (jnp.arange(3.), f32(1.))),
+    (reads_then_sets, (jnp.ones((1,)), f32(-2.))),
+    (reads_then_sets_range, (f32(0.75),)),
+], ids=lambda v: getattr(v, '__name__', ''))
+def test_a_key_set_by_every_iteration_is_absent_in_the_first(fn, args):
+    expected = fn(*args)
+    assert_same(autograph.convert(fn)(*args), expected)
+    assert_same(autograph.convert(fn, jit=False)(*args), expected)
+    if fn is reads_then_sets_range:
+        assert_same(jax.jit(autograph.convert(fn))(*args), expected)
+        assert_same(jax.grad(lambda a: autograph.convert(fn)(a)[0])(args[0]),
+                    jax.grad(lambda a: fn(a)[0])(args[0]))
+    else:
+        vs, a = jnp.stack([args[0], args[0] * 2.0]), jnp.stack([args[1], args[1] + 1.0])
+        got = jax.vmap(lambda v, a: autograph.convert(fn)(v, a)[:2])(vs, a)
+        assert_same(got, tuple(jnp.stack(p) for p in zip(*[fn(*row)[:2]
+                                                              for row in zip(vs, a)])))
+
+
+def test_a_global_key_set_by_every_iteration():
+    v, a = jnp.arange(3.), f32(1.)
+    OUTER.clear()
+    OUTER['s'] = 0.0
+    expected = global_reads_then_sets(v, a), dict(OUTER)
+    for _ in range(2):   # (the second call runs the compiled program again)
+        OUTER.clear()
+        OUTER['s'] = 0.0
+        assert_same((autograph.convert(global_reads_then_sets)(v, a), dict(OUTER)), expected)

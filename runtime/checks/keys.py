@@ -327,12 +327,14 @@ def unflagged(value):
     return {k: unflagged(part) for k, part in dict.items(value)}
 
 
-def reflagged(grown, value, out, may_skip):
+def reflagged(grown, value, out):
     """`grown` (a loop's initial `value` completed by the keys the body `out` gives, see
     runtime.values.split.grow) with the keys that exist on some paths only flagged: those
     flagged in `value` keep their flag; a key `value` has that the body gives on some
-    paths only is there (true); a key it lacks is not (false) where the body gives it on
-    some paths only, or the loop `may_skip` (may run zero times)."""
+    paths only is there (true); a key it lacks is not (false), even where every iteration
+    sets it: the first iteration reads it before setting it as absent, as Python does
+    (`d.get(k, 0)`, `k in d`). (After a loop that surely runs, a flag every iteration
+    sets is known again: runtime.staging.carry.)"""
     if not (isinstance(grown, dict) and isinstance(value, dict)):
         return grown
     was, now = flags(value), flags(out)
@@ -341,12 +343,12 @@ def reflagged(grown, value, out, may_skip):
         had = dict.__contains__(value, key)
         given = isinstance(out, dict) and dict.__contains__(out, key)
         parts[key] = reflagged(part, item(value, key) if had else None,
-                               item(out, key) if given else None, may_skip)
+                               item(out, key) if given else None)
         if key in was:
             present[key] = was[key]
         elif had and key in now:
             present[key] = jnp.asarray(True)
-        elif not had and (may_skip or key in now):
+        elif not had:
             present[key] = jnp.asarray(False)
     return Keyed(parts, present) if present or isinstance(grown, Keyed) else parts
 

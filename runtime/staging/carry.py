@@ -11,6 +11,7 @@ import contextvars
 import dataclasses
 
 import jax.numpy as jnp
+from jax.extend.core import Literal
 
 from ..checks import checks, keys
 from ..checks.absent import Maybe, is_absent, lifted, placeholder
@@ -74,13 +75,13 @@ def carried(body, names, values, location, item_avals=(), allow_append=False,
         fresh = _overwritten(names, values, state, traced, len(item_avals)) \
             if runs or after else ()
         fresh = fresh if runs else set(fresh) & after
-        values, changed = _reconcile(names, values, state, traced, location, fresh,
-                                     may_skip=not runs)
+        values, changed = _reconcile(names, values, state, traced, location, fresh)
         if layout is not None and traced.errors_out != layout:
             layout, changed = layout.union(traced.errors_out), True
         if not changed:
             return Carry(traced, leaves, state, errors, layout,
-                         _unchanged(traced, len(leaves), len(item_avals)))
+                         _unchanged(traced, len(leaves), len(item_avals)),
+                         _given_bools(traced, len(leaves)) if runs else {})
     raise carry_unsettled(location)
 
 
@@ -93,6 +94,8 @@ class Carry:
     errors: object         # the path's error state (None: its checks report themselves)
     layout: object         # the layout the loop carries it with
     unchanged: frozenset = frozenset()   # state leaves no iteration changes (positions)
+    given: dict = dataclasses.field(default_factory=dict)   # {position: the Python bool
+    #   every iteration gives that state leaf}: its value after a loop that surely runs
 
     def __iter__(self):    # (traced, leaves, state)
         return iter((self.traced, self.leaves, self.state))
@@ -147,7 +150,7 @@ class Carry:
         out, n = self.full(out), len(self.leaves)
         if self.errors is not None:
             checks.replace(checks.Errors(self.errors.table, self.layout, out[n:]))
-        return self.state.unflatten(out[:n])
+        return self.state.unflatten([self.given.get(k, x) for k, x in enumerate(out[:n])])
 
 
 _AFTER = contextvars.ContextVar('overwritten_after', default=frozenset())
@@ -182,6 +185,16 @@ def _unchanged(traced, count, n_extra):
     return frozenset(k for k, (v, out) in enumerate(zip(ins, outs)) if out is v)
 
 
+def _given_bools(traced, count):
+    """{position: value} of the `count` state leaves that the body gives as a Python bool
+    whatever came in (a presence flag of a variable or dict key that every iteration
+    sets): after a loop that surely runs, that bool is the leaf's value, known while
+    tracing (as after a staged `if` whose branches all give it, runtime.staging.branches)."""
+    outs = traced.jaxpr.jaxpr.outvars[:count]
+    return {k: v.val for k, v in enumerate(outs)
+            if isinstance(v, Literal) and type(v.val) is bool}
+
+
 def _overwritten(names, values, state, traced, n_extra):
     """The names (of plain values) whose incoming leaves no output of the body reads."""
     unread, start, found = traced.unread_leaves(n_extra), 0, set()
@@ -194,11 +207,12 @@ def _overwritten(names, values, state, traced, n_extra):
     return found
 
 
-def _reconcile(names, values, state, traced, location, fresh=(), may_skip=True):
+def _reconcile(names, values, state, traced, location, fresh=()):
     """Initial values adjusted to what one iteration produces, or a named error. A name
     in `fresh` (see `_overwritten`) takes the body's type and structure. A dict key the
-    loop creates exists after it on the paths that set it only (runtime.checks.keys),
-    where the loop `may_skip` (run zero times) or sets it on some paths only."""
+    loop creates is absent as it starts and present from the iteration that sets it on
+    (runtime.checks.keys: a flag, known after a loop that surely runs and sets it in
+    every iteration, see `_given_bools`)."""
     new_values, changed = [], False
     outs = iter(traced.out_avals())
     for name, value, spec, out_spec, after in zip(
@@ -228,7 +242,7 @@ def _reconcile(names, values, state, traced, location, fresh=(), may_skip=True):
             out = merge(out_spec, [zeros(a) for a in out_avals])
             grown = grow(keys.unflagged(value), keys.unflagged(out))
             if grown is not None and split(grown)[1].same_as(split(keys.unflagged(out))[1]):
-                new_values.append(keys.reflagged(grown, value, out, may_skip))
+                new_values.append(keys.reflagged(grown, value, out))
                 changed = True
                 continue
             raise carry_mismatch(name, describe(value), after, location,

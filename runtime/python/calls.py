@@ -114,7 +114,8 @@ def _call(fn, args, kwargs, slot=None):
             return args[0].stacked()
         if name in REDUCTIONS and args and hasattr(args[0], '__ag_reduce__'):
             return args[0].__ag_reduce__(REDUCTIONS[name], *args[1:], **kwargs)
-        if any(isinstance(a, Maybe) for a in (*args, *kwargs.values())):
+        if any(isinstance(a, Maybe) for a in (*args, *kwargs.values())) and \
+                context.converter.is_library(fn):   # (not a user function left as is)
             args, kwargs = _present(fn, args, kwargs)
         if name in TRANSFORMS:
             args = [_converted_functions(a) for a in args]

@@ -29,7 +29,7 @@ import weakref
 
 from autograph import runtime
 from autograph import attached, codegen, limits, parsing, passes, prebuilt, site_facts
-from autograph.analysis import self_attributes
+from autograph.analysis import self_attributes, written_parameters
 from autograph.runtime import context, origin
 from autograph.runtime.backends import dispatch
 from autograph.errors import ConversionError
@@ -256,6 +256,7 @@ class _Hook:
     assigned_on_self = staticmethod(self_attributes.assigned_on_self)
     is_library = staticmethod(is_library)
     refusal = staticmethod(refusal)
+    updated_only = staticmethod(written_parameters.updated_only)
 
     @staticmethod
     def is_converted(fn):

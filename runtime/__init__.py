@@ -14,7 +14,7 @@ from .python.selections import len_ as len
 from .python.identity import is_, is_not
 from .items.items import setitem, update_item
 from .items.item_writes import setitems
-from .items.views import alias, read_view, view, write_view
+from .items.views import alias, numpy_kind, read_view, view, view_of, write_view
 from .loops.iterables import enumerate_ as enumerate
 from .loops.iterables import range_ as range
 from .loops.iterables import zip_ as zip
@@ -62,11 +62,13 @@ __all__ = ['Undefined', 'alias', 'all', 'and_', 'any', 'assert_', 'attributes', 
            'if_exp', 'if_exp_chain', 'if_stmt', 'in_', 'int', 'item', 'is_', 'is_not', 'keep',
            'kept_item',
            'len', 'max',
-           'message', 'message_percent', 'method_fields', 'min', 'ne', 'not_', 'or_', 'pow',
+           'message', 'message_percent', 'method_fields', 'min', 'ne', 'not_', 'numpy_kind',
+           'or_', 'pow',
            'python_subject', 'raise_', 'raise_if', 'range', 'read_view', 'repeat', 'repr',
            'reraise',
            'selection', 'setattr', 'setitem', 'setitems', 'sorted',
-           'span', 'static', 'str', 'sum', 'text', 'update_item', 'view', 'while_stmt', 'window',
+           'span', 'static', 'str', 'sum', 'text', 'update_item', 'view', 'view_of', 'while_stmt',
+           'window',
            'windows', 'write_view', 'written', 'zip']
 
 _calls.use_versions({**{name: globals()[name] for name in _calls.OVERRIDDEN_BUILTINS},

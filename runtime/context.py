@@ -38,6 +38,10 @@ of one hidden stack per module:
   plain value, the flag says where Python's has the attribute (`field_flag`); and the
   plain dicts it gave keys on some paths only, {('dict', id): (dict, the flagged dict
   the variable holds)} (`changed_dict`; runtime.state.mutation sets both);
+- `numpy`: while a converted Function runs, the traced values that stand for NumPy
+  arrays, {id: value} (the arrays it was given as NumPy arrays, and what staged
+  statements and views make of them: `stands_for_numpy`); views of those are NumPy's
+  views (runtime.items.views), views of any other traced value copies, as JAX's are;
 - `symbolic`: whether the converted function being run was given arrays with symbolic
   dimensions (`jax.export`): its tests are then traced, not computed while tracing
   (runtime.operators.conditionals.tested).
@@ -57,6 +61,8 @@ import itertools
 import sys
 import threading
 import weakref
+
+import numpy as np
 
 
 @dataclasses.dataclass
@@ -79,6 +85,7 @@ class TracingContext:
     logs: object = None
     symbolic: bool = False
     fields: dict = None
+    numpy: dict = None
 
 
 _current = contextvars.ContextVar('autograph_tracing_context', default=None)
@@ -99,6 +106,47 @@ def current():
 
 
 _NOTHING = object()
+
+
+def stands_for_numpy(value):
+    """Whether traced `value` stands for a NumPy array (see `numpy`)."""
+    marks = current().numpy
+    return bool(marks) and marks.get(id(value)) is value
+
+
+def numpy_meaning(value):
+    """Whether `value` has NumPy's meaning (views, in-place changes): a NumPy array, or
+    a traced value that stands for one (see `numpy`)."""
+    return isinstance(value, np.ndarray) or stands_for_numpy(value)
+
+
+def kind_unknown(value):
+    """Whether traced `value` may stand for a NumPy array or a JAX array alike: a
+    converted Function given NumPy arrays runs (see `numpy`), and `value` is not noted
+    as standing for one (a value NumPy's code may have made of them)."""
+    marks = current().numpy
+    return bool(marks) and marks.get(id(value)) is not value and \
+        isinstance(value, jax_tracer()) and value.ndim > 0   # (0-d: a number)
+
+
+def jax_tracer():
+    import jax
+    return jax.core.Tracer
+
+
+def numpy_marks(values=()):
+    """A new `numpy`: this one's marks and `values` (a converted Function run inside
+    another's trace keeps the marks of the one around it)."""
+    return {**(current().numpy or {}), **{id(value): value for value in values}}
+
+
+def mark_numpy(value):
+    """Note traced `value` as standing for a NumPy array (where a Function runs); gives
+    `value`."""
+    marks = current().numpy
+    if marks is not None:
+        marks[id(value)] = value
+    return value
 
 
 def field_flag(holder, name):
@@ -248,6 +296,10 @@ class _NoConverter:
         return ()
 
     @staticmethod
+    def updated_only(fn):
+        return ()
+
+    @staticmethod
     def is_library(obj):
         return False
 
@@ -266,8 +318,9 @@ converted version of a function converted code calls (or `fn` itself for library
 and for converted code: a function defined inside converted code, which `is_converted`),
 `converts_init(cls)` whether `cls(...)` runs its `__init__` converted,
 `assigned_on_self(code)` the attributes a method assigns on its first parameter,
-`is_library(obj)` whether an object is library code, and `refusal(code)` why the user
-function of a code object is called unconverted (or None)."""
+`is_library(obj)` whether an object is library code, `refusal(code)` why the user
+function of a code object is called unconverted (or None), and `updated_only(fn)` the
+parameters a function changes in place only by `p += e`."""
 
 
 def install_converter(hook):

@@ -674,8 +674,9 @@ def run_one(seed, scopes=True, source=None):
     else:
         expected.append(state(fn))
     fn = reset()
-    try:
-        actual = calls(autograph.convert(fn), args)
+    try:   # (the same NumPy array: a JAX array's `w[:3]` is a copy, whose items a helper
+        # writes where plain Python cannot write a JAX array's, see runtime.items.views)
+        actual = calls(autograph.convert(fn), (x, n, np.array(v)))
     except (autograph.ControlFlowError, autograph.ConversionError):
         return NAMED_ERROR, (f'seed {seed}: a named error on a valid program\n{source}\n'
                              f'{traceback.format_exc()}')

@@ -95,10 +95,13 @@ def test_views_skip_functions_whose_views_do_not_change():
         assert 'ag.view' in autograph.to_code(changed) and analysis.calls == 1
     import jax.numpy as jnp
     check(reader, jnp.arange(6.0).reshape(3, 2), i32(3))
-    plain = np.arange(6.0).reshape(3, 2)
-    changed(plain)
+    plain, given = np.arange(6.0).reshape(3, 2), np.arange(6.0).reshape(3, 2)
+    changed(plain)   # (a NumPy array: the row is a view, the caller's array changes)
+    assert np.asarray(autograph.convert(changed)(given)).tolist() == plain.tolist()
+    assert given.tolist() == plain.tolist()
+    jax_plain = changed(jnp.arange(6.0).reshape(3, 2))   # (a JAX array: a copy)
     assert np.asarray(autograph.convert(changed)(jnp.arange(6.0).reshape(3, 2))).tolist() \
-        == plain.tolist()
+        == np.asarray(jax_plain).tolist()
 
 
 PLAIN_INDEX = '''

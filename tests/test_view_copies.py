@@ -32,12 +32,23 @@ def _loops(fn, *args, **options):
     return [e for e in equations(jaxpr.jaxpr) if e.primitive.name in ('while', 'scan')]
 
 
-def _same_as_python(fn, *args):
+def _numpy_loops(fn, *args):
+    """The loops of the trace of `fn` converted, called with NumPy arrays `args`."""
+    jaxpr = autograph.convert(fn).get_concrete_function(*args).jaxpr
+    return [e for e in equations(jaxpr.jaxpr) if e.primitive.name in ('while', 'scan')]
+
+
+def _same_as_python(fn, *args, given=jnp.asarray):
+    """`fn` converted (twice, and eagerly) on `given(arg)` for each of `args`, and under
+    `jax.jit` with JAX arrays, against plain Python on NumPy arrays: the meaning of JAX
+    arrays where the views of the program are copies, NumPy's only where `given` makes
+    NumPy arrays (a JAX array's `n[i]` is a copy)."""
     expected = fn(*copy.deepcopy(args))
     for convert in (autograph.convert(fn), autograph.convert(fn, jit=False)):
         for _ in range(2):
-            assert_same(convert(*map(jnp.asarray, args)), expected)
-    assert_same(jax.jit(autograph.convert(fn))(*map(jnp.asarray, args)), expected)
+            assert_same(convert(*map(given, copy.deepcopy(args))), expected)
+    if given is jnp.asarray:
+        assert_same(jax.jit(autograph.convert(fn))(*map(jnp.asarray, args)), expected)
     return expected
 
 
@@ -49,9 +60,19 @@ def test_a_copy_leaves_the_loop_vectorised_and_the_vector_unchanged():
 
 def test_a_view_writes_the_matrix_rows_loop_by_loop():
     n, out = np.arange(12, dtype=np.int32).reshape(4, 3), np.zeros(4, np.int32)
-    expected = _same_as_python(decrement_rows, n, out)
+    expected = _same_as_python(decrement_rows, n, out, given=np.asarray)
     assert not np.array_equal(expected[0], n)   # (Python's rows did change)
-    assert _loops(decrement_rows, jnp.asarray(n), jnp.asarray(out)) != []
+    assert _numpy_loops(decrement_rows, n, out) != []
+
+
+def test_a_jax_matrix_has_no_views_and_its_loop_stays_vectorised():
+    """A JAX matrix's `n[i]` is a copy: `k -= 1` rebinds `k` only (JAX's meaning; the
+    caller's rows stay as they were), and the iterations are independent."""
+    n, out = np.arange(12, dtype=np.int32).reshape(4, 3), np.zeros(4, np.int32)
+    got = autograph.convert(decrement_rows)(jnp.asarray(n), jnp.asarray(out))
+    expected = decrement_rows(np.array(n), np.array(out))[1]   # (`out` has no views)
+    assert_same(got, (n, expected))
+    assert _loops(decrement_rows, jnp.asarray(n), jnp.asarray(out)) == []
 
 
 @pytest.mark.parametrize('values', [[3.0, 1.0, 2.0, 0.5, 4.0], [1.0, 2.0], [2.0, 1.0]])

@@ -2,14 +2,14 @@
 
     v = a[i]        # a view binding: `v` is a view of `a` (when `i` is a basic index)
     c = a           # a whole alias: a view of all of `a` (where its group is written
-                    # by item or by a helper, see `_aliases_written`)
+                    # by item or by a helper, or has a `known` kind: `_aliases_written`)
     v += e          # an in-place change of `v`: `a` changes too
     a[0] = 9        # an in-place change of `a`: `v` sees it
     v = v + e       # a rebinding: `v` is a new array from here on
     a = a * 2       # a rebinding of the base: `v` is still a view of the array `a` held
 
 analysis.view_bindings finds the statements `v = b[key]`, `v = b` and the loops `for v
-in b:`.
+in b:`. `Views(..., known)`: names whose kind (NumPy or JAX) passes.views passes on.
 `Views(...)` follows, through branches and loops, which bindings reach each statement
 (the origins of each name: a view binding, or OTHER for any other binding or none) and,
 per base, whether it was rebound since its views were taken (MOVED: False, True or
@@ -55,14 +55,14 @@ _SAME = frozenset({False})
 
 
 class Views:
-    def __init__(self, function, bindings, resolve, ctx):
+    def __init__(self, function, bindings, resolve, ctx, known=frozenset()):
         self.ctx, self.resolve, self.after, self.before = ctx, resolve, {}, {}
-        changed, by_item = set(), set()
+        changed, self.by_item = set(), set()   # (by_item: changed by item or helper)
         for stmt in function.body:   # (each walks the statements in it too)
             effects = self._effects(stmt)
             changed.update(effects[2])
-            by_item.update(effects[3])
-        self.tracked = groups(_aliases_written(bindings, by_item), changed)
+            self.by_item.update(effects[3])
+        self.tracked = groups(_aliases_written(bindings, self.by_item | known), changed)
         self.key_names = {}
         for name, _ in sorted(set(self.tracked.values())):
             if name not in self.key_names:
@@ -386,7 +386,8 @@ def groups(bindings, changed):
 
 def _aliases_written(bindings, by_item):
     """The bindings but the whole aliases (`c = a`) of a group that no item write or
-    helper changes: there `c += e` may mean a new array (a JAX array's), as before."""
+    helper changes (nor has a `known` kind, see `Views`): there `c += e` may mean a new
+    array (a JAX array's), as before."""
     names = {name for pair in groups(bindings, by_item).values() for name in pair}
     return {stmt: pair for stmt, pair in bindings.items()
             if not is_whole(stmt) or pair[0] in names}

@@ -220,6 +220,44 @@ def of_function(fn):
     return names
 
 
+_updated = weakref.WeakKeyDictionary()   # code object -> tuple of names
+
+
+def updated_only(fn):
+    """The parameters live function `fn` changes in place only by `p += e` (no item
+    written, no view of it taken, not passed where a call writes it): NumPy's in-place
+    update, which its caller sees; on a JAX array (or a number) a rebinding of `fn`'s
+    own variable, which its caller does not see (runtime.python.calls.call_writing)."""
+    code = getattr(fn, '__code__', None)
+    written = of_function(fn)
+    if not written:
+        return ()
+    if code not in _updated:
+        from autograph import parsing
+        try:
+            _updated[code] = _updated_only(parsing.parse_function(fn).node,
+                                           resolver_of(fn), written)
+        except Exception:   # no source: nothing known (each write counts as an item's)
+            _updated[code] = ()
+    return _updated[code]
+
+
+def _updated_only(function, resolve, written):
+    augmented, other = set(), set()
+    for node in own_nodes(function):
+        if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+            augmented.add(node.target.id)
+        elif isinstance(node, ast.Subscript) and not isinstance(node.ctx, ast.Load):
+            other.add(_base(node))
+        elif isinstance(node, ast.Call):
+            func, args = split_call(node)
+            other.update(argument_base(args[p]) for p in positions_written(func, args, resolve))
+        pair = _view_binding(node, None)
+        if pair is not None:
+            other.add(pair[1])
+    return tuple(p for p in written if p in augmented and p not in other)
+
+
 def resolver_of(fn):
     """`resolve(name)`: the Python function a name in `fn` refers to, or None."""
     cells = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))

@@ -12,7 +12,8 @@ program of that key. The first is the costly one, and it depends only on what th
 arguments are, not on their arrays: so it is done once per *entry*, kept by the call's
 `fingerprint`:
 
-    an array          only that it is one (JAX keys shapes and dtypes: see below)
+    an array          only that it is one, and whether a NumPy one (JAX keys shapes
+                      and dtypes: see below)
     a Python value    its type and value
     any other object  the very object (a bound method: its instance and function)
     a container       its structure, and the above for each leaf
@@ -55,11 +56,12 @@ import types
 import weakref
 
 import jax
+import numpy as np
 
 from autograph.function.keys import ArrayKey
 from autograph.function.logs import kept_apart
-from autograph.function.plans import (ARRAY, KINDS, METHOD, MISS, OBJECT, OTHER, TREE, VALUE,
-                                      NoPlan, forget_kinds, plan)
+from autograph.function.plans import (ARRAY, KINDS, METHOD, MISS, NUMPY, OBJECT, OTHER, TREE,
+                                      VALUE, NoPlan, forget_kinds, plan)
 from autograph.runtime.checks import check_outcomes
 from autograph.library import verdict_changes, verdicts_epoch
 from autograph.runtime.context import innermost_embedding as active_embedding
@@ -71,6 +73,7 @@ _flatten = jax.tree_util.tree_flatten
 # MISS: what `CallCache.call` gives when the call takes the full path. The kinds, and
 # _KINDS: id(type) -> kind, while the type lives (see `_kind`), are shared with `plans`.
 _ARRAY, _VALUE, _OBJECT, _METHOD, _TREE, _OTHER = ARRAY, VALUE, OBJECT, METHOD, TREE, OTHER
+_NUMPY = NUMPY
 _KINDS = KINDS
 
 
@@ -93,8 +96,9 @@ def _kind_of(value):
     leaf = leaf_kind(value)
     if isinstance(value, jax.ShapeDtypeStruct):
         return _OTHER
-    if leaf is not None:
-        return _ARRAY if leaf == 'array' else _VALUE
+    if leaf is not None:   # (a NumPy array: a kind of its own, as it keys a call)
+        return (_NUMPY if isinstance(value, np.ndarray) else _ARRAY) if leaf == 'array' \
+            else _VALUE
     if not is_pytree_leaf(value):
         return _TREE
     return _METHOD if type(value) is types.MethodType else _OBJECT
@@ -106,8 +110,8 @@ def fingerprint(values, marks, objects, arrays):
     kinds = _KINDS
     for value in values:
         kind = kinds.get(id(type(value))) or _kind(value)
-        if kind is _ARRAY:
-            marks.append(_ARRAY)
+        if kind is _ARRAY or kind is _NUMPY:
+            marks.append(kind)
             arrays.append(value)
         elif kind is _VALUE:
             marks += (type(value), value)
@@ -151,6 +155,9 @@ class CallCache:
                 marks.append(id(value))
             elif kind is _VALUE:
                 marks += (type(value), value)
+            elif kind is _NUMPY:
+                marks.append(_NUMPY)
+                arrays.append(value)
             elif kind is _TREE:   # (a container of arrays, the common case, here)
                 leaves, treedef = _flatten(value)
                 marks.append(treedef)

@@ -14,6 +14,7 @@ JAX's promotion keeps the traced dtype (3.0 for float32[], never 2.5 for int32[]
 `check_signature` checks a call against a Function's `input_signature`, which fixes the
 shape and dtype of each (positional) argument, as tf.function's does.
 """
+import dataclasses
 import functools
 
 import jax
@@ -67,9 +68,15 @@ class ConcreteFunction:
                 key, leaves, (args, kwargs) = self.function._key(args, kwargs)
             if key != self.key:
                 key, leaves = self._converted_to_traced_types(key, leaves)
-            if key != self.key:
+            concrete = self
+            if key != self.key and _as_jax(key) == _as_jax(self.key):   # (NumPy arrays
+                # for JAX ones, or the reverse: the trace of their meaning, see keys)
+                concrete = self.function._concrete.get(key) or \
+                    self.function._concrete_function(key)
+            elif key != self.key:
                 raise self._incompatible(key)
-            return self.function._state.written_back(self.call_leaves(leaves), args, kwargs)
+            return self.function._state.written_back(concrete.call_leaves(leaves), args,
+                                                     kwargs)
         except Exception as error:
             raise_user_facing(error)
 
@@ -160,6 +167,12 @@ class ConcreteFunction:
         return '\n'.join(lines)
 
     __repr__ = __str__
+
+
+def _as_jax(key):
+    """`key` with its NumPy arrays keyed as JAX arrays."""
+    return key[0], tuple(dataclasses.replace(k, numpy=False) if isinstance(k, ArrayKey)
+                         else k for k in key[1])
 
 
 def _without_state(kwargs):

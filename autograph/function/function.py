@@ -288,10 +288,13 @@ class Function:
         key, leaves = full_key(static, arrays)
         self._concrete_function(key)
         args, kwargs = jax.tree_util.tree_unflatten(key[0], leaves)
-        return self._traced_call(key, args, kwargs)
+        numpy = [leaf for k, leaf in zip(key[1], leaves) if getattr(k, 'numpy', False)]
+        with context.setting(numpy=context.numpy_marks(numpy)):
+            return self._traced_call(key, args, kwargs)
 
     def _traced_call(self, key, args, kwargs):
-        """Run the converted function while tracing it for `key`."""
+        """Run the converted function while tracing it for `key` (the traced values that
+        stand for its NumPy arrays noted in the context: see runtime.context's `numpy`)."""
         self.trace_count += 1
         self._trace_calls.append(self._calls)
         self._trace_keys.append(key)
@@ -318,7 +321,8 @@ class Function:
         trace, if any, where its failed checks are reported by a callback (and the state
         it changes is written by the code itself)."""
         places = self._state.places(args, kwargs, potential=True)
-        with context.setting(fields={}):   # (read by given_back_to too)
+        # (`fields`: read by given_back_to too)
+        with context.setting(fields={}, numpy=context.numpy_marks()):
             with context.setting(discovered={}), checks.threaded(checks.Table()) as scope:
                 value, _ = self._run_converted(args, kwargs)   # (NumPy written in place)
             check_outcomes.report(scope.errors)

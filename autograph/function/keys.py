@@ -4,7 +4,9 @@ A call is keyed by its arguments, bound to the function's parameters with their 
 (so `f(x)` and `f(x, b=2)` are one trace of `def f(a, b=2)`), flattened as a pytree: the
 key is the tree's structure plus a key per leaf,
 
-    ArrayKey   an array (or jax.ShapeDtypeStruct): shape, dtype and weak type
+    ArrayKey   an array (or jax.ShapeDtypeStruct): shape, dtype and weak type, and
+               whether it is a NumPy array (whose views write through, whose `+=`
+               changes it in place: NumPy's meaning, see runtime.items.views)
     ValueKey   a Python scalar, string, bytes or None: the value itself, and its type
     ObjectKey  any other object: by hash and `==`, or by identity
 
@@ -42,10 +44,12 @@ class ArrayKey:
     shape: tuple
     dtype: object
     weak_type: bool = False
+    numpy: bool = False
 
     def __str__(self):
         weak = ' (weakly typed)' if self.weak_type else ''
-        return f'{np.dtype(self.dtype).name}[{",".join(map(str, self.shape))}]{weak}'
+        numpy = ' (NumPy)' if self.numpy else ''
+        return f'{np.dtype(self.dtype).name}[{",".join(map(str, self.shape))}]{weak}{numpy}'
 
 
 @dataclasses.dataclass(frozen=True)
@@ -120,7 +124,9 @@ def leaf_key(leaf):
     if isinstance(leaf, jax.Array):   # (its aval, when it has one: jax.typeof is slower)
         aval = getattr(leaf, 'aval', None) or jax.typeof(leaf)
         return ArrayKey(leaf.shape, leaf.dtype, aval.weak_type)
-    if isinstance(leaf, (np.ndarray, np.generic)):
+    if isinstance(leaf, np.ndarray):
+        return ArrayKey(leaf.shape, leaf.dtype, numpy=True)
+    if isinstance(leaf, np.generic):
         return ArrayKey(leaf.shape, leaf.dtype)
     if isinstance(leaf, _PYTHON_VALUES):
         return ValueKey(leaf)
@@ -133,12 +139,17 @@ def call_key(args, kwargs):
     return (treedef, tuple(leaf_key(leaf) for leaf in leaves)), leaves
 
 
+NUMPY = 'numpy'
+"""A NumPy array's place in a static part (see `static_part`)."""
+
+
 def static_part(key):
     """What a key holds besides its arrays' shapes and dtypes: (structure, the leaves'
-    keys with None for each array). Keys with one static part share a jax.jit, which
-    keys the arrays itself (see `Function._static_jit`)."""
+    keys with None for each JAX array, NUMPY for each NumPy array). Keys with one static
+    part share a jax.jit, which keys the arrays itself (see `Function._static_jit`)."""
     treedef, keys = key
-    return treedef, tuple(None if isinstance(k, ArrayKey) else k for k in keys)
+    return treedef, tuple((NUMPY if k.numpy else None) if isinstance(k, ArrayKey) else k
+                          for k in keys)
 
 
 def full_key(static, arrays):
@@ -147,9 +158,11 @@ def full_key(static, arrays):
     arrays = iter(arrays)
     leaves, full = [], []
     for k in keys:
-        if k is None:
+        if k is None or k is NUMPY:
             leaf = next(arrays)
-            full.append(leaf_key(leaf))
+            array_key = leaf_key(leaf)
+            full.append(dataclasses.replace(array_key, numpy=True) if k is NUMPY
+                        else array_key)
         else:
             leaf = k.value if isinstance(k, ValueKey) else k.obj
             full.append(k)

@@ -10,7 +10,8 @@ A plan is one entry and one static part of its state, as they served a call, wri
 out as a straight-line Python function (its text is its `source` attribute) that tests
 each thing once:
 
-    an argument array        its type is an array type (any shape: jax.jit keys those)
+    an argument array        its type is an array type (any shape: jax.jit keys those),
+                             a NumPy one where it was (see `NUMPY`)
     an argument object       the very object, of the same type (by id: the cache goes
                              back to its entries when an entry's object goes), while
                              no type's kind was found again (`forget_kinds`)
@@ -44,7 +45,8 @@ from autograph.runtime.state.places import MISSING
 
 MISS = object()   # what a call gives when it must take the full path
 
-ARRAY, VALUE, OBJECT, METHOD, TREE, OTHER = range(1, 7)
+ARRAY, VALUE, OBJECT, METHOD, TREE, OTHER, NUMPY = range(1, 8)   # (NUMPY: a NumPy
+# array, an array of another meaning than a JAX one: see autograph.function.keys)
 KINDS = {}   # id(type) -> one of the above, while the type lives (see `calls._kind`)
 KINDS_CLEARED = [0]   # how many times KINDS was emptied (see `forget_kinds`)
 
@@ -86,7 +88,7 @@ class _Source:
     def __init__(self, cache, entry, jitted):
         self.lines = []
         self.names = {'call': cache.call, 'ran': cache.ran, 'entry': entry,
-                      'jitted': jitted, 'kinds': KINDS, 'ARRAY': ARRAY,
+                      'jitted': jitted, 'kinds': KINDS, 'ARRAY': ARRAY, 'NUMPY': NUMPY,
                       'MISSING': MISSING, 'LEAF_KINDS': LEAF_KINDS,
                       'flatten': jax.tree_util.tree_flatten}
         self.read = {}   # (id of a dict or of an object, name) -> the variable read there
@@ -126,8 +128,8 @@ class _Source:
 
     def leaf(self, variable, value, kind):
         """Test an array or a Python value; the variable, when it is an array."""
-        if kind is ARRAY:
-            self.test(f'kinds.get(id(type({variable}))) is not ARRAY')
+        if kind is ARRAY or kind is NUMPY:
+            self.test(f'kinds.get(id(type({variable}))) is not {_NAMES[kind]}')
             return variable
         if kind is not VALUE:
             raise NoPlan(type(value).__name__)
@@ -139,27 +141,29 @@ class _Source:
     def tree(self, variable, value):
         """Test a container: its structure, every leaf an array; `*leaves`."""
         leaves, treedef = jax.tree_util.tree_flatten(value)
-        if not all(KINDS.get(id(type(leaf))) is ARRAY for leaf in leaves):
-            raise NoPlan('a container of Python values')
+        kinds = {KINDS.get(id(type(leaf))) for leaf in leaves}
+        if not kinds <= {ARRAY} and kinds != {NUMPY}:
+            raise NoPlan('a container of Python values, or of arrays of both kinds')
+        kind = _NAMES[NUMPY if kinds == {NUMPY} else ARRAY]
         if _flat_dict(value, leaves):
-            return self.flat_dict(variable, value)
+            return self.flat_dict(variable, value, kind)
         self.lines.append(f'{variable}_leaves, {variable}_tree = flatten({variable})')
         self.test(f'{variable}_tree != {self.name("TREE", treedef)}')
         self.lines += [f'for leaf in {variable}_leaves:',
-                       '    if kinds.get(id(type(leaf))) is not ARRAY:',
+                       f'    if kinds.get(id(type(leaf))) is not {kind}:',
                        '        return call(args)']
         return f'*{variable}_leaves'
 
-    def flat_dict(self, variable, value):
-        """Test a plain dict of arrays under string keys: its keys (which are its
-        structure: JAX flattens its values in the order of its sorted keys), every value
-        an array; the values, in that order."""
+    def flat_dict(self, variable, value, kind):
+        """Test a plain dict of arrays (of `kind`) under string keys: its keys (which
+        are its structure: JAX flattens its values in the order of its sorted keys),
+        every value an array; the values, in that order."""
         self.test(f'type({variable}) is not dict or {variable}.keys() != '
                   f'{self.name("KEYS", frozenset(value))}')
         items = [f'{variable}[{self.name("KEY", key)}]' for key in sorted(value)]
         self.lines.append(f'{variable}_leaves = ({"".join(item + ", " for item in items)})')
         self.lines += [f'for leaf in {variable}_leaves:',
-                       '    if kinds.get(id(type(leaf))) is not ARRAY:',
+                       f'    if kinds.get(id(type(leaf))) is not {kind}:',
                        '        return call(args)']
         return f'*{variable}_leaves'
 
@@ -201,7 +205,7 @@ class _Source:
                 variable = f's{i}'
                 self.lines.append(f'{variable} = {self.name("GET", place.get)}()')
                 dynamic.append(self.leaf(variable, value, kind))
-            elif kind is ARRAY:
+            elif kind is ARRAY or kind is NUMPY:
                 dynamic.append(variable)
             elif kind is VALUE:
                 value = self.name('VALUE', value)
@@ -224,6 +228,9 @@ class _Source:
         serve = namespace['serve']
         serve.source = text
         return serve
+
+
+_NAMES = {ARRAY: 'ARRAY', NUMPY: 'NUMPY'}
 
 
 def _flat_dict(value, leaves):

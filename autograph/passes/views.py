@@ -45,15 +45,18 @@ path, which the converted code cannot follow.
 import ast
 
 from autograph.analysis.activity import scope_of
+from autograph.analysis.array_kinds import JAX, ArrayKinds, given_kinds, module_names
 from autograph.analysis.census import ITEM_STORE
 from autograph.analysis.dataflow import Dataflow
 from autograph.analysis.view_bindings import containers, is_whole, view_bindings
 from autograph.analysis.views import Views, groups
+from autograph.analysis.written_parameters import parameters
 from autograph.passes import sequences
 from autograph.passes.base import StatementRewriter, fix_missing_locations, walk_scope
 from autograph.passes.called_functions import call_resolver, names_writing_function
 
-ONLY_WITH = (ast.Subscript, ast.For, ast.Call)   # see analysis.census (`c = a; f(c)`)
+ONLY_WITH = (ast.Subscript, ast.For, ast.Call, ast.AugAssign)   # see analysis.census
+# (`c = a; f(c)`; `c = a; c += e`)
 
 
 def transform(function, ctx):
@@ -74,13 +77,88 @@ def transform(function, ctx):
                 and not (is_whole(stmt) and pair[1] in lists)}
     if not bindings:
         return function
-    analysis = Views(function, bindings, call_resolver(function, ctx), ctx)
+    names, kept = _bindings(function)
+    known = _known_aliases(function, found, names, kept)
+    analysis = Views(function, bindings, call_resolver(function, ctx), ctx, known)
     if not analysis.tracked:
         return function
     _drop_dead_reads(function, analysis, ctx)
-    _Rewrite(ctx, analysis, _kept_names(function, analysis, ctx)).block(function.body)
+    kinds = ArrayKinds(names, set(parameters(function)), module_names(ctx.resolver), ctx.ag)
+    given = given_kinds(sorted(analysis.modes), kinds,
+                        {base for base, modes in analysis.modes.items() if modes == {'param'}})
+    flags = {base: ctx.namer.new(f'{base}_is_numpy') for base in sorted(given)
+             if given[base] is not JAX and given[base].params}
+    written = {n for pair in groups(bindings, analysis.by_item).values() for n in pair}
+    _Rewrite(ctx, analysis, _kept_names(function, analysis, ctx), (flags, given),
+             known - written).block(function.body)
+    _note_kinds(function, given, flags, ctx)
     fix_missing_locations(function)
     return function
+
+
+def _note_kinds(function, given, flags, ctx):
+    """`a_is_numpy = ag.numpy_kind(a)` first in the body (after a docstring), for each
+    base whose kind the parameters given decide (see analysis.array_kinds)."""
+    body = function.body
+    start = int(isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)
+                and isinstance(body[0].value.value, str))
+    body[start:start] = [ast.copy_location(_parse(
+        f'{flags[base]} = {ctx.ag}.numpy_kind({_kind_arguments(given[base])})'), body[start])
+        for base in sorted(flags)]
+
+
+def _kind_arguments(kind):
+    made = ', made=True' if kind.made else ''
+    return ', '.join(sorted(kind.params)) + made
+
+
+def _bindings(function):
+    """({name: the expressions `function` binds to it, None for a binding of another
+    form}, the parameters it never rebinds (changes in place, `a += e`, are no
+    bindings): those hold the caller's arrays throughout)."""
+    params = set(parameters(function))
+    bindings, seen = {}, set()
+    for node in walk_scope(function):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 \
+                and isinstance(node.targets[0], ast.Name):
+            bindings.setdefault(node.targets[0].id, []).append(node.value)
+            seen.add(id(node.targets[0]))
+        elif isinstance(node, ast.AugAssign):   # (a change in place: no binding)
+            seen.add(id(node.target))
+        elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load) \
+                and id(node) not in seen:
+            bindings.setdefault(node.id, []).append(None)
+    return bindings, params - set(bindings)
+
+
+def _known_aliases(function, found, bindings, kept):
+    """The whole aliases `c = a` of a parameter `a` that holds the caller's array
+    throughout, where each binding of `c` is one: `c is a` wherever `c` is read, so
+    `c += e` changes `a` in place where the caller gave a NumPy array (NumPy's
+    meaning), and rebinds `c` only where it gave a JAX array (passes `numpy=`)."""
+    numbers = _numbers(function)
+    return {view for stmt, (view, base) in found.items() if is_whole(stmt) and
+            base in kept and not {view, base} & numbers and
+            all(isinstance(value, ast.Name) and value.id == base
+                for value in bindings.get(view, [None]))}
+
+
+def _numbers(function):
+    """The names `function` uses as numbers: compared in the test of an `if` or a
+    `while`, given to `range`, or an index (their `c += e` rebinds `c` only)."""
+    found = set()
+    for node in walk_scope(function):
+        parts = []
+        if isinstance(node, (ast.If, ast.While)):
+            parts = [n for n in ast.walk(node.test) if isinstance(n, ast.Compare)]
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+                node.func.id == 'range':
+            parts = node.args
+        elif isinstance(node, ast.Subscript):
+            parts = [node.slice]
+        found.update(n.id for part in parts for n in ast.walk(part)
+                     if isinstance(n, ast.Name))
+    return found
 
 
 def _kept_names(function, analysis, ctx):
@@ -138,9 +216,10 @@ def _drop_dead_reads(function, analysis, ctx):
 
 
 class _Rewrite(StatementRewriter):
-    def __init__(self, ctx, analysis, kept):
+    def __init__(self, ctx, analysis, kept, given, known):
         super().__init__(ctx)
-        self.analysis, self.kept = analysis, kept
+        self.analysis, self.kept, self.known = analysis, kept, known
+        self.given, self.kinds = given   # ({base: its flag}, {base: its kind})
         self.own = {base for base in kept if analysis.modes[base] != {'param'}}
         self.acted = {a[1] for actions in analysis.after.values() for a in actions}
 
@@ -168,14 +247,27 @@ class _Rewrite(StatementRewriter):
         name, base = self.analysis.tracked[stmt]
         if is_whole(stmt) and name not in self.acted:
             return [stmt] + self._start(base)
-        call = (ast.Call(func=self.ctx.runtime('alias'), args=[_load(base)], keywords=[])
+        call = (ast.Call(func=self.ctx.runtime('alias'), args=[_load(base)],
+                         keywords=self._numpy(base) if name in self.known else [])
                 if is_whole(stmt) else
                 ast.Call(func=self.ctx.runtime('view'),
-                         args=[_load(base), _key(stmt.value.slice, self.ctx)], keywords=[]))
+                         args=[_load(base), key_expression(stmt.value.slice, self.ctx)],
+                         keywords=self._numpy(base)))
         return [ast.Assign(targets=[ast.Tuple(elts=[_store(name),
                                                     _store(self.analysis.key_names[name])],
                                               ctx=ast.Store())], value=call)
                 ] + self._start(base)
+
+    def _numpy(self, base):
+        """`numpy=a_is_numpy` for a view of a base whose kind the function's code
+        decides (see analysis.array_kinds): `numpy=False` for a JAX array's, `True`
+        for one that NumPy makes of no parameter."""
+        kind = self.kinds.get(base)
+        if kind is None:
+            return []
+        value = ast.Constant(False) if kind is JAX else \
+            _load(self.given[base]) if kind.params else ast.Constant(True)
+        return [ast.keyword(arg='numpy', value=value)]
 
     def _start(self, base):
         """After a view of `base` is taken: `a_old, a_is_old = a, True` (a base of its
@@ -227,7 +319,8 @@ class _Rewrite(StatementRewriter):
         loop.iter = ast.Call(func=self.ctx.runtime('enumerate'), args=[loop.iter],
                              keywords=[])
         call = ast.Call(func=self.ctx.runtime('view'),
-                        args=[_load(base), _load(index), _load(name)], keywords=[])
+                        args=[_load(base), _load(index), _load(name)],
+                        keywords=self._numpy(base))
         first = [ast.Assign(targets=[ast.Tuple(elts=[
             _store(name), _store(self.analysis.key_names[name])], ctx=ast.Store())],
             value=call)] + self._start(base)
@@ -235,11 +328,11 @@ class _Rewrite(StatementRewriter):
                          for s in first]
 
 
-def _key(node, ctx):
+def key_expression(node, ctx):
     """A subscript's key as an expression: `1:n` -> `slice(1, n)`, `:, k` ->
     `(slice(None), k)`, `i:i + 2` -> `ag.span(i, 2)` (a window that `i` traced moves)."""
     if isinstance(node, ast.Tuple):
-        return ast.Tuple(elts=[_key(e, ctx) for e in node.elts], ctx=ast.Load())
+        return ast.Tuple(elts=[key_expression(e, ctx) for e in node.elts], ctx=ast.Load())
     if not isinstance(node, ast.Slice):
         return node
     window = sequences.span(node, ctx)

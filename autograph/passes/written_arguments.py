@@ -45,6 +45,7 @@ from autograph.passes.argument_reports import (bound, follow, given, kept_by_cal
                                                names_kept, report)
 from autograph.passes.base import StatementRewriter
 from autograph.passes.called_functions import call_resolver, names_writing_function
+from autograph.passes.views import key_expression
 
 
 def transform(function, ctx):
@@ -186,6 +187,7 @@ class _CallSites(StatementRewriter):
                 store = _as_store(arg)
                 self.ctx.census = self.ctx.census.adding(ITEM_STORE)
                 after.append(ast.Assign(targets=[store], value=ast.Name(id=view, ctx=ast.Load())))
+                args = self._view_given(args, position)
         rebinding = ast.Call(
             func=self.ctx.runtime('call_writing'),
             args=[ast.Tuple(elts=[ast.Constant(p) for p in positions], ctx=ast.Load()),
@@ -193,6 +195,18 @@ class _CallSites(StatementRewriter):
             keywords=call.keywords)
         return [ast.Assign(targets=[ast.Tuple(elts=targets, ctx=ast.Store())],
                            value=rebinding)] + after
+
+    def _view_given(self, args, position):
+        """`args` with `a[k]` at `position` given as `ag.view_of(a, k)`: NumPy's view, the
+        array `a[k] += e` in the function changes in place, where `a` is a NumPy array
+        (a JAX array's `a[k]` is a new array, which `+=` rebinds: see
+        runtime.python.calls.call_writing)."""
+        arg = args[position]
+        if not isinstance(arg.value, ast.Name):
+            return args
+        part = ast.Call(func=self.ctx.runtime('view_of'),
+                        args=[arg.value, key_expression(arg.slice, self.ctx)], keywords=[])
+        return [*args[:position], ast.copy_location(part, arg), *args[position + 1:]]
 
     def _kept(self, name, kept):
         """After `a, a_written = ag.call_writing(..., a)` where `a` may be the caller's

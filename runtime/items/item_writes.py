@@ -29,13 +29,17 @@ import jax.numpy as jnp
 from jax import lax
 
 from .indexing import check_bounds
-from .items import setitem
+from .items import numpy_kept, setitem
 from ..values.split import any_traced
 from ..values.slot import Slot
 
 
 def setitems(target, keys, values, window=None):
     """Python reference: `for k, v in zip(keys, values): target[k] = v; return target`."""
+    return numpy_kept(target, _setitems(target, keys, values, window))
+
+
+def _setitems(target, keys, values, window=None):
     if isinstance(target, Slot) and all(target.key(key) for key in keys):
         # (an iteration's part in a vectorised loop: the same write within the part)
         window = None if window is None else tuple(window)[target.depth:]

@@ -23,6 +23,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from . import indexing, slicing
+from ..context import mark_numpy, numpy_meaning
 from ..errors import here
 from ..messages import numpy_traced_write, traced_key
 from ..values.stacked import Stacked
@@ -43,8 +44,22 @@ def setitem(target, key, value):
 
     For a JAX array: `target.at[key].set(value)`, with `value` cast to the array's dtype
     and broadcast to the selected shape as NumPy's item assignment does. In a vectorised
-    loop, the iteration's Slot of an array (runtime.loops.vectorized) is updated.
+    loop, the iteration's Slot of an array (runtime.loops.vectorized) is updated. A
+    traced array that stands for a NumPy array is written in place in Python: the new
+    traced array stands for the same NumPy array (see `numpy_kept`).
     """
+    return numpy_kept(target, _setitem(target, key, value))
+
+
+def numpy_kept(target, written):
+    """`written`, the array `target` is once changed in place, noted as standing for a
+    NumPy array where `target` does (see runtime.context's `numpy`)."""
+    if written is not target and is_traced(written) and numpy_meaning(target):
+        mark_numpy(written)
+    return written
+
+
+def _setitem(target, key, value):
     if isinstance(target, Slot):
         return target.with_value(_set_part(target.value, target.key(key), value))
     key = slicing.as_key(target, key)
@@ -83,6 +98,10 @@ def update_item(target, key, op, value):
     `value` is evaluated before `target[key]` is read (Python reads the item first; the
     two differ only if computing `value` changes that item).
     """
+    return numpy_kept(target, _update_item(target, key, op, value))
+
+
+def _update_item(target, key, op, value):
     if isinstance(target, Slot):
         key = target.key(key)
         if key == ():

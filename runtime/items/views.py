@@ -16,16 +16,22 @@ NumPy's rule for `a[key]` (a NumPy or JAX array `a`): a basic key (ints, integer
 scalars, slices, windows `i:i + k` that a traced `i` moves (`ag.span`), None, Ellipsis,
 or a tuple of those) gives a view, except where it selects a single item (as many integers as `a` has axes, nothing else: NumPy gives a
 scalar, a copy); an index array or a boolean mask (fancy indexing) gives a copy. The key
-is None for a copy and for anything that is not an array (a list's item is the object
-itself, and a list's slice is a copy, as in Python): then `write_view` and `read_view`
-change nothing.
+is None for a copy: then `write_view` and `read_view` change nothing.
+
+Only NumPy arrays have views: a JAX array's `a[i]` is a new array (JAX copies), so a view
+of a base that does not stand for a NumPy array (`numpy_meaning`: a NumPy array, or a
+traced value standing for one, see runtime.context's `numpy`) is a copy too, as plain
+Python gives it on that array. A list's item is the object itself: where it is a NumPy
+array, its in-place changes are the list's (the key is its index); a list's slice is a
+copy, as in Python.
 """
 import jax
 import jax.numpy as jnp
 import numpy as np
 
+from ..context import kind_unknown, mark_numpy, numpy_meaning
 from ..errors import here
-from ..messages import view_base_unknown
+from ..messages import array_kind_unknown, view_base_unknown
 from ..values.split import is_traced
 from .indexing import getitem
 from .items import setitem
@@ -35,23 +41,58 @@ _ARRAYS = (jax.Array, np.ndarray)
 _NONE = object()
 
 
-def view(base, key, item=_NONE):
+def view(base, key, item=_NONE, numpy=None):
     """Python reference: `(base[key], key if base[key] is a view of base else None)`.
     `item`: the item a loop `for item in base` gives (for a base that is no array, such
-    as an iterator, it is the item, as it is)."""
-    if not (isinstance(base, _ARRAYS) and _is_basic(key)):
-        return (getitem(base, key) if item is _NONE else item), None
+    as an iterator, it is the item, as it is). `numpy`: whether a traced `base` stands
+    for a NumPy array, where the converter knows it (a parameter that holds the
+    caller's array: its `numpy_meaning` at entry; see autograph.analysis.array_kinds);
+    else its `numpy_meaning` now (and for a concrete `base`, its type)."""
+    if not isinstance(base, _ARRAYS):   # (a list's item: the object itself)
+        value = getitem(base, key) if item is _NONE else item
+        same = type(base) is list and isinstance(key, (int, np.integer)) \
+            and isinstance(value, _ARRAYS)
+        return value, (key if same and numpy_meaning(value) else None)
+    value = _read(base, key)
+    if numpy is None or not is_traced(base):
+        if numpy is None and _is_basic(key) and kind_unknown(base):
+            raise array_kind_unknown(here())
+        numpy = numpy_meaning(base)
+    if not (_is_basic(key) and numpy):
+        return value, None   # (fancy indexing, or a JAX array: a copy)
     parts = _parts(key)
     whole = any(p is None or p is Ellipsis or isinstance(p, (slice, span)) for p in parts)
-    return _read(base, key), (key if whole or len(parts) < jnp.ndim(base) else None)
+    if not (whole or len(parts) < jnp.ndim(base)):
+        return value, None   # (a single item: a scalar)
+    return _numpy(value), key
 
 
-def alias(base):
+def numpy_kind(*values, made=False):
+    """Python reference: whether NumPy's arithmetic of `values` (`values[0] * 2.0 -
+    values[1]`) gives a NumPy array: some value is one (see runtime.context's
+    `numpy_meaning`), or a NumPy function makes part of it (`made`: `np.zeros(3) * b`),
+    and no value is another array (a JAX array wins)."""
+    arrays = [value for value in values if isinstance(value, _ARRAYS)]
+    return (made or bool(arrays)) and all(map(numpy_meaning, arrays))
+
+
+def view_of(base, key):
+    """Python reference: `base[key]`, given to a function that changes it in place (see
+    autograph.passes.written_arguments): where it is a NumPy view, its changes are
+    `base`'s (a traced one is noted as standing for a NumPy array, see `view`)."""
+    return view(base, key)[0]
+
+
+def alias(base, numpy=None):
     """Python reference: `(base, key)` for `c = base`, with the key of all of `base`
-    (`...`: NumPy's `c is base`, writes through either one are seen by the other) for
-    an array of one axis or more; None (nothing followed) for anything else (a list or
-    dict is the same object already; a 0-d array stands for a number here)."""
-    whole = isinstance(base, _ARRAYS) and jnp.ndim(base) > 0
+    (`...`: `c is base`, writes through either one are seen by the other) for an
+    array of one axis or more, a JAX array too (the same object: its item writes, which
+    converted code makes in place, are seen through both names); None (nothing
+    followed) for anything else (a list or dict is the same object already; a 0-d
+    array stands for a number here). `numpy`: whether `base` is a NumPy array, where
+    the alias is followed for its `c += e` only (autograph.passes.views): a JAX array's
+    `c += e` rebinds `c`, so nothing is followed where it is False."""
+    whole = isinstance(base, _ARRAYS) and jnp.ndim(base) > 0 and numpy is not False
     return base, (Ellipsis if whole else None)
 
 
@@ -66,8 +107,8 @@ def write_view(base, key, value, where=True):
     if key is None or not (is_traced(where) or where):
         return base
     if not is_traced(where):
-        return setitem(base, key, value)
-    return _select(where, setitem(_now(base), key, value), _now(base))
+        return _numpy(setitem(base, key, value), base, value)
+    return _numpy(_select(where, setitem(_now(base), key, value), _now(base)), base, value)
 
 
 def read_view(base, key, value, where=True):
@@ -77,8 +118,17 @@ def read_view(base, key, value, where=True):
     if key is None or not (is_traced(where) or where):
         return value
     if not is_traced(where):
-        return _read(base, key)
-    return _select(where, _read(_now(base), key), _now(value))
+        return _numpy(_read(base, key), base, value)
+    return _numpy(_select(where, _read(_now(base), key), _now(value)), base, value)
+
+
+def _numpy(value, *sources):
+    """`value`, noted as standing for a NumPy array where it is traced and made of a
+    view or base that stands for one (see `view`; a JAX array's whole alias has a key
+    too, see `alias`)."""
+    if is_traced(value) and (not sources or any(map(numpy_meaning, sources))):
+        mark_numpy(value)
+    return value
 
 
 def _select(where, value, other):

@@ -85,6 +85,23 @@ def view_base_unknown(value, saved, location):
         fix="Rebind the variable on every path, or make the view a copy (`v = a[i].copy()`)")
 
 
+def array_kind_unknown(location):
+    """A traced array viewed (or changed in place by a helper) where the converter cannot
+    tell a NumPy array (views write through, `x += e` changes it in place) from a JAX
+    array (a copy, a rebinding): the call was given NumPy arrays, and this one is made
+    where its kind is not followed (a function's result, arrays of both kinds joined)."""
+    return problem(
+        IN_PLACE_CHANGE, 'an array is viewed or changed in place here whose kind, a NumPy '
+                         "array or a JAX array, the converted code cannot tell", location,
+        statement=True,
+        happened='(the call was given NumPy arrays, and this one is made of them by code '
+                 'whose result kind is not followed, or is a NumPy array on some paths only)',
+        why="a NumPy array's view writes through to it and its `x += e` changes it in "
+            "place, a JAX array's are copies: the results differ",
+        fix='Make it with NumPy arithmetic or `np.*` of the arguments on every path, or '
+            'with `jnp.*` for a JAX array, or take a copy (`v = a[i].copy()`)')
+
+
 def nested_too_deep(limit, location):
     """Staged branches and loop bodies nested more than `limit` deep."""
     return problem(

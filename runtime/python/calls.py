@@ -15,7 +15,7 @@ import jax
 import numpy as np
 
 from ..errors import here
-from ..messages import caller_array_unknown, staged_recursion
+from ..messages import array_kind_unknown, caller_array_unknown, staged_recursion
 from ..checks import check_outcomes
 from ..checks.absent import present
 from ..checks.keys import Keyed
@@ -247,7 +247,11 @@ def call_writing(positions, fn, *args, **kwargs):
 
     NumPy's `a[i] = v` in `fn` changes the caller's array; a JAX array is rebound in `fn`
     instead, and `fn`'s converted code reports the final values of such parameters
-    (`written`): those come back here, for the caller to rebind its variables."""
+    (`written`): those come back here, for the caller to rebind its variables. A
+    parameter `fn` changes only by `a += e` changes a NumPy array in place, and
+    rebinds `fn`'s own variable where it is anything else (a JAX array): there the
+    caller keeps its value (see runtime.context's `numpy_meaning`); where the caller's
+    may be either, a ControlFlowError (`kind_unknown`)."""
     target = context.converter.converted_callable(fn)
     function = getattr(target, '__func__', target)
     code = getattr(function, '__code__', None)
@@ -257,9 +261,15 @@ def call_writing(positions, fn, *args, **kwargs):
     params = code.co_varnames[:code.co_argcount]
     if inspect.ismethod(target):
         params = params[1:]
+    rebound = {p for p in positions if not context.numpy_meaning(args[p])}
+    if rebound:   # (the parameters only `+=` changes: where the caller's is no NumPy array)
+        updated = context.converter.updated_only(function)
+        rebound = {p for p in rebound if p < len(params) and params[p] in updated}
+        if any(context.kind_unknown(args[p]) and _in_place(args[p]) for p in rebound):
+            raise array_kind_unknown(here())
     return (result.value, *[result.parameters.get(params[p], args[p])
-                            if p < len(params) and _in_place(args[p]) else args[p]
-                            for p in positions])
+                            if p < len(params) and _in_place(args[p]) and p not in rebound
+                            else args[p] for p in positions])
 
 
 _IMMUTABLE = (int, float, complex, str, bytes, tuple, frozenset, type(None), np.generic)

@@ -263,7 +263,8 @@ def _merge_branches(names, traced, raised, returned, site, unread):
                 fills[b][i] = FILL
         specs.append(spec[first])
         source.append(first)
-    return State(names, specs), fills, source
+    numpy = frozenset.intersection(*[traced[b].state.numpy for b in live])
+    return State(names, specs, numpy=numpy), fills, source
 
 
 def _read_or_alike(i, name, branches, traced, unread):

@@ -13,6 +13,7 @@ import dataclasses
 import jax.numpy as jnp
 from jax.extend.core import Literal
 
+from .. import context
 from ..checks import checks, keys
 from ..checks.absent import Maybe, is_absent, lifted, placeholder
 from ..messages import carry_mismatch, carry_unsettled, list_hint
@@ -56,9 +57,9 @@ def carried(body, names, values, location, item_avals=(), allow_append=False,
     body = _lifting(body, names, len(item_avals))
     errors = checks.current()
     layout = None if errors is None else errors.layout
-    pinned, after = _flags(names, values), _AFTER.get()
+    pinned, after, lost = _flags(names, values), _AFTER.get(), frozenset()
     for _ in range(7):
-        leaves, state = State.flatten(names, values, pinned)
+        leaves, state = State.flatten(names, values, pinned, lost)
         try:
             traced = trace(body, state, list(item_avals) + [aval(x) for x in leaves],
                            names, n_extra=len(item_avals),
@@ -67,10 +68,9 @@ def carried(body, names, values, location, item_avals=(), allow_append=False,
             if Undefined(error.name) not in values:
                 raise
             raise carry_mismatch(error.name, 'undefined', None, location) from None
-        changing = {name for name, spec, out in zip(names, state.specs, traced.state.specs)
-                    if name in pinned and not spec.same_as(out)}
-        if changing:   # (carried as arrays from the next trace on)
-            pinned -= changing
+        changing, unmarked = _unsettled(names, pinned, state, traced)
+        if changing or unmarked:   # (carried as arrays, or not as NumPy's, from now on)
+            pinned, lost = pinned - changing, lost | unmarked
             continue
         fresh = _overwritten(names, values, state, traced, len(item_avals)) \
             if runs or after else ()
@@ -83,6 +83,18 @@ def carried(body, names, values, location, item_avals=(), allow_append=False,
                          _unchanged(traced, len(leaves), len(item_avals)),
                          _given_bools(traced, len(leaves)) if runs else {})
     raise carry_unsettled(location)
+
+
+def _unsettled(names, pinned, state, traced):
+    """(the pinned Python bools the body changes, the leaves that stand for NumPy arrays
+    as the loop starts and not as the body gives them back: see runtime.context's
+    `numpy`). Both are carried otherwise from the next trace on: as arrays, and as
+    values an iteration may have made other than NumPy's (the record is kept only where
+    every iteration keeps it)."""
+    changing = {name for name, spec, out in zip(names, state.specs, traced.state.specs)
+                if name in pinned and not spec.same_as(out)}
+    followed = context.current().numpy is not None   # (a converted Function runs)
+    return changing, (state.numpy - traced.state.numpy if followed else frozenset())
 
 
 @dataclasses.dataclass

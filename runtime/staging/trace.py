@@ -62,25 +62,37 @@ def probe(fn, args):
 @dataclasses.dataclass
 class State:
     """Per-variable specs of a flattened state, to map leaves back to variable names.
-    The Python bools of the `pinned` names are static (see runtime.staging.carry)."""
+    The Python bools of the `pinned` names are static (see runtime.staging.carry).
+    `numpy`: the leaves that stand for NumPy arrays, as (variable, leaf of it) positions
+    (see runtime.context's `numpy`): the leaves made of them by `unflatten` (a body's
+    inputs, a statement's outputs) stand for NumPy arrays too."""
     names: tuple
     specs: list
     pinned: frozenset = frozenset()
+    numpy: frozenset = frozenset()
 
     @classmethod
-    def flatten(cls, names, values, pinned=frozenset()):
-        leaves, specs, names = [], [], tuple(names)
+    def flatten(cls, names, values, pinned=frozenset(), lost=frozenset()):
+        """(leaves, State) of `values`; `lost`: positions not to note as NumPy's (see
+        runtime.staging.carry)."""
+        leaves, specs, names, numpy = [], [], tuple(names), set()
         for i, value in enumerate(values):
             dynamic, spec = split(value, bool(pinned) and names[i] in pinned)
+            numpy.update((i, j) for j, leaf in enumerate(dynamic) if context.numpy_meaning(leaf))
             leaves += dynamic
             specs.append(spec)
-        return leaves, cls(names, specs, frozenset(pinned))
+        return leaves, cls(names, specs, frozenset(pinned), frozenset(numpy) - lost)
 
     def unflatten(self, leaves):
         values, start = [], 0
-        for spec in self.specs:
+        for i, spec in enumerate(self.specs):
             count = spec.dynamic_count
-            values.append(merge(spec, leaves[start:start + count]))
+            mine = leaves[start:start + count]
+            if self.numpy:
+                for j, leaf in enumerate(mine):
+                    if (i, j) in self.numpy and isinstance(leaf, jax.core.Tracer):
+                        context.mark_numpy(leaf)
+            values.append(merge(spec, mine))
             start += count
         return tuple(values)
 

@@ -37,16 +37,17 @@ def contents(value):
     return ('value', id(value))
 
 
-def put(place, value, in_place=False):
+def put(place, value, in_place=False, arrays=False):
     """Give `place` `value`: containers are filled in place, the rest assigned; with
     `in_place`, a writable NumPy array of `value`'s shape gets `value` as its items (as
-    NumPy's item assignment gives them: cast to its dtype)."""
+    NumPy's item assignment gives them: cast to its dtype); with `arrays`, so do the
+    NumPy arrays a container holds (see `write_back`)."""
     if value is MISSING:
         place.delete()
         return
     current = place.get()
     if type(current) in (list, dict, Keyed) and type(value) is type(current):
-        write_back(current, value)
+        write_back(current, value, arrays)
     elif in_place and type(current) is np.ndarray and current.flags.writeable \
             and np.shape(value) == current.shape:
         np.copyto(current, np.asarray(value), casting='unsafe')
@@ -136,5 +137,5 @@ def write(places, changed, partial=False, in_place=()):
     for label, value in changed.items():
         place = by_label.get(label)
         if place is not None:
-            put(place, value, label in in_place)
+            put(place, value, label in in_place, arrays=True)
     return True

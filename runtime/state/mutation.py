@@ -27,6 +27,7 @@ all this is a no-op.
 import sys
 
 import jax
+import numpy as np
 
 from ..errors import here
 from ..messages import aliased_on_some_paths, changed_and_replaced, pytree_changed_in_place
@@ -215,17 +216,27 @@ def _write_back_object(target, source):
     return False
 
 
-def write_back(target, source):
+def write_back(target, source, arrays=False):
     """`target` with the contents of `source` (lists and dicts, recursively, in place,
     and objects `_write_back_object` can update); `source` itself where the two are not
-    containers of the same kind."""
+    containers of the same kind. With `arrays` (after a compiled call: `source` is
+    concrete), a NumPy array that a container holds gets the items of the array of its
+    shape that `source` holds there, in place (a list's NumPy arrays have NumPy's
+    meaning in converted code: `for a in xs: a += 1` changes them, see
+    runtime.items.views)."""
     if target is source or _write_back_object(target, source):
+        return target
+    if arrays and type(target) is np.ndarray and target.flags.writeable and \
+            isinstance(source, (jax.Array, np.ndarray)) and \
+            not isinstance(source, jax.core.Tracer) and np.shape(source) == target.shape:
+        np.copyto(target, np.asarray(source), casting='unsafe')
         return target
     if isinstance(target, list) and type(source) is list:   # a loop's list state too
         # (through list's own methods: the runtime writing a Collecting list of a staged
         # loop is not a read of it by the user, see runtime.state.lists)
         items = list(list.__iter__(target))
-        list.__setitem__(target, slice(None), [write_back(t, s) for t, s in zip(items, source)]
+        list.__setitem__(target, slice(None), [write_back(t, s, arrays)
+                                               for t, s in zip(items, source)]
                          + source[len(items):])
         return target
     if isinstance(target, dict) and isinstance(source, dict) and (
@@ -234,7 +245,8 @@ def write_back(target, source):
         for key in [k for k in dict.keys(target) if not dict.__contains__(source, k)]:
             dict.__delitem__(target, key)
         for key, value in dict.items(source):
-            dict.__setitem__(target, key, write_back(dict.__getitem__(target, key), value)
+            dict.__setitem__(target, key, write_back(dict.__getitem__(target, key), value,
+                                                     arrays)
                              if dict.__contains__(target, key) else value)
         if isinstance(target, Keyed):   # (not another dict subclass: a defaultdict)
             target.present.clear()

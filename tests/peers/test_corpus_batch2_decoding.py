@@ -1,16 +1,18 @@
 """Corpus of public functions, second batch, decoding: a log-domain Viterbi that grows its
 back-pointer table with `hstack` and walks it back with a `while`, greedy CTC decoding
-(one sequence with `continue`s, a batch written through column views with masks), and
+(one sequence with `continue`s, a batch written through column views with masks: NumPy's
+views for the NumPy original, JAX's copies for the jnp port), and
 two beam-search decoders that sort Python lists of candidates by a traced score. Edits:
 `np.` becomes `jnp.` where traced values flow, `math.log` becomes `jnp.log`.
 
 Sources and edits: tests/peers/CORPUS.md; the checks (converted against the same code run
 as plain Python, the ground truth): tests/peers/corpus_harness.py."""
 import jax.numpy as jnp
+import numpy as np
 import pytest
 
 import autograph
-from tests.peers.corpus_harness import agree, agree_vmap, i32
+from tests.peers.corpus_harness import agree, agree_vmap, close, i32
 
 A = jnp.array([[0.7, 0.2, 0.1], [0.3, 0.5, 0.2], [0.2, 0.3, 0.5]])
 B = jnp.array([[0.6, 0.3, 0.1], [0.1, 0.6, 0.3], [0.2, 0.2, 0.6]])
@@ -100,9 +102,50 @@ def test_greedy_ctc_decode_with_continues():
     agree(greedy_ctc_decode, (EMISSIONS,), (EMISSIONS[::-1],))
 
 
+def batch_greedy_ctc_decode_numpy(log_prob, blank_idx=0, zero_infinity=False):
+    """The original, on NumPy arrays (np, not jnp): its column views write through."""
+    if zero_infinity:
+        log_prob = np.nan_to_num(log_prob, nan=0.0, posinf=0.0, neginf=-1e10)
+
+    idxs = np.argmax(log_prob, axis=-1)
+    decoded = idxs.copy()
+
+    prev_idxs = -1 * np.ones(idxs.shape[0])
+    for i in range(idxs.shape[1]):
+        batch = idxs[:, i]
+        decode_batch = decoded[:, i]
+
+        decode_batch[batch == blank_idx] = -1
+        decode_batch[batch == prev_idxs] = -1
+        prev_idxs = batch
+
+    return decoded
+
+
+def batch_greedy_ctc_decode_jax_meaning(log_prob, blank_idx=0):
+    """The port's meaning on JAX arrays: a JAX array's column `decoded[:, i]` is a new
+    array, and `decode_batch[mask] = -1` is `decode_batch = decode_batch.at[mask].set(-1)`
+    (plain Python refuses it), so `decoded` stays the argmax."""
+    idxs = jnp.argmax(log_prob, axis=-1)
+    decoded = idxs.copy()
+    for i in range(idxs.shape[1]):
+        decode_batch = decoded[:, i]
+        decode_batch = decode_batch.at[idxs[:, i] == blank_idx].set(-1)   # noqa: F841
+    return decoded
+
+
 def test_batch_greedy_ctc_decode_writes_through_column_views():
-    batch = jnp.stack([EMISSIONS, EMISSIONS[::-1], EMISSIONS[:, ::-1]])
-    agree(batch_greedy_ctc_decode, (batch,), (batch[::-1],))
+    """The NumPy original on NumPy arrays: NumPy's views (the ground truth, plain
+    Python); the jnp port on JAX arrays: JAX's meaning, copies."""
+    batch = np.asarray(jnp.stack([EMISSIONS, EMISSIONS[::-1], EMISSIONS[:, ::-1]]))
+    conv = autograph.convert(batch_greedy_ctc_decode_numpy)
+    for args in [(batch,), (batch[::-1].copy(),)]:
+        expected = batch_greedy_ctc_decode_numpy(*[a.copy() for a in args])
+        assert (expected == -1).any()   # (the column views were written)
+        close(conv(*args), expected)
+    conv = autograph.convert(batch_greedy_ctc_decode)
+    for args in [(jnp.asarray(batch),), (jnp.asarray(batch[::-1]),)]:
+        close(conv(*args), batch_greedy_ctc_decode_jax_meaning(*args))
 
 
 # --- SmartDataAnalytics/kgirnet: beam_search_decoder (sorted tuples, reverse=True) -------

@@ -14,7 +14,7 @@ from .python.selections import len_ as len
 from .python.identity import is_, is_not
 from .items.items import setitem, update_item
 from .items.item_writes import setitems
-from .items.views import alias, numpy_kind, read_view, view, view_of, write_view
+from .items.views import alias, numpy_kind, read_view, seen, view, view_of, write_view
 from .loops.iterables import enumerate_ as enumerate
 from .loops.iterables import range_ as range
 from .loops.iterables import zip_ as zip
@@ -66,7 +66,7 @@ __all__ = ['Undefined', 'alias', 'all', 'and_', 'any', 'assert_', 'attributes', 
            'or_', 'pow',
            'python_subject', 'raise_', 'raise_if', 'range', 'read_view', 'repeat', 'repr',
            'reraise',
-           'selection', 'setattr', 'setitem', 'setitems', 'sorted',
+           'seen', 'selection', 'setattr', 'setitem', 'setitems', 'sorted',
            'span', 'static', 'str', 'sum', 'text', 'update_item', 'view', 'view_of', 'while_stmt',
            'window',
            'windows', 'write_view', 'written', 'zip']

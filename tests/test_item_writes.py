@@ -230,10 +230,12 @@ def test_keys_reading_the_array_stay_stores_in_order():
 
 
 def test_generated_code():
-    assert 'ag.setitems(a, (j, j + 1), (item, item_1), window=(2,))' in autograph.to_code(
-        bubble_sort)
+    # (`reads=`: the values read items of `a`, views where `a` is a NumPy array's rows)
+    assert 'ag.setitems(a, (j, j + 1), (item, item_1), window=(2,), reads=(j + 1, j), ' \
+        'numpy=a_is_numpy)' in autograph.to_code(bubble_sort)
     code = autograph.to_code(sort_backwards)   # j - 1 may be -1: no box
-    assert 'ag.setitems(a, (j - 1, j), (item, item_1))' in code
+    assert 'ag.setitems(a, (j - 1, j), (item, item_1), reads=(j, j - 1), ' \
+        'numpy=a_is_numpy)' in code
     assert 'window' not in code
 
     def parameter(a, j):   # j may be negative

@@ -33,9 +33,11 @@ import ast
 
 from autograph import templates
 from autograph.analysis.activity import scope_of
-from autograph.analysis.walk import nodes
+from autograph.analysis.array_kinds import JAX
 from autograph.analysis.census import ITEM_STORE
 from autograph.passes.base import StatementRewriter, walk_scope
+from autograph.passes.item_windows import counters, window
+from autograph.passes.views import array_kinds, note_kinds, numpy_keyword
 
 ONLY_WITH = (ITEM_STORE,)   # see analysis.census (passes.written_arguments adds its own)
 
@@ -50,8 +52,9 @@ def transform(function, ctx):
     scope = scope_of(function)
     rebindable = scope.locals | set(scope.declared)
     outer = _outer_items(function, scope, ctx) if function is ctx.census.scopes[-1] else {}
-    rewriter = _ItemAssignments(ctx, rebindable | set(outer), _counters(function, scope, ctx))
+    rewriter = _ItemAssignments(ctx, function, rebindable | set(outer), counters(function, scope, ctx))
     rewriter.block(function.body)
+    note_kinds(function, rewriter.given, rewriter.flags, ctx)
     _declare(function, outer)
     return function
 
@@ -94,10 +97,10 @@ def _declare(function, outer):
 
 
 class _ItemAssignments(StatementRewriter):
-    def __init__(self, ctx, rebindable, counters):
+    def __init__(self, ctx, function, rebindable, counters):
         super().__init__(ctx)
-        self.rebindable = rebindable
-        self.counters = counters
+        self.function, self.rebindable, self.counters = function, rebindable, counters
+        self.kinds, self.given, self.flags = None, {}, {}
 
     def rewrite(self, stmt):
         new = None
@@ -154,17 +157,21 @@ class _ItemAssignments(StatementRewriter):
     def assign(self, target, value):
         """Statements that store `value` into `target` as Python's `target = value`."""
         if isinstance(target, (ast.Tuple, ast.List)) and self.rewritable(target):
-            together = self.items_together(target)
+            reads = self.view_reads(target, value)
+            together = self.items_together(target, reads)
             if together is not None:
                 return together(value)
             temps, stores = [], []
-            for element in target.elts:
+            for i, element in enumerate(target.elts):
                 starred = isinstance(element, ast.Starred)
                 inner = element.value if starred else element
                 temp = self.ctx.namer.new('item')
                 store = templates.name(temp, ast.Store())
                 temps.append(ast.Starred(value=store, ctx=ast.Store()) if starred else store)
-                stores += self.assign(inner, _load(temp))
+                read = reads[i] if reads else None
+                stores += self.assign(inner, _load(temp) if read is None else ast.Call(
+                    func=self.ctx.runtime('seen'), keywords=self.numpy(read[0]),
+                    args=[_load(read[0]), _key(_copy(read[1])), _load(temp)]))
             return [_assign(ast.Tuple(elts=temps, ctx=ast.Store()), value)] + stores
         if not self.is_item(target):
             return [_assign(target, value)]
@@ -175,13 +182,60 @@ class _ItemAssignments(StatementRewriter):
         return hoisted + self.store(target, lambda container, key: self.call(
             'setitem', [container, key, value]))
 
-    def items_together(self, target):
+    def view_reads(self, target, value):
+        """For `x[k], x[p] = x[p], x[k]` (item targets only, a tuple of as many values):
+        per value, (`x`, its key) where it reads an item of a variable `x` the targets
+        store into, not known to be a JAX array, with a key that calls nothing and reads
+        no such variable, else None. NumPy's `x[p]` of rows is a view: by the time it is
+        stored, it holds what the stores before it made (runtime.items.views.seen).
+        None where no value is such a read."""
+        if not (isinstance(value, (ast.Tuple, ast.List))
+                and len(value.elts) == len(target.elts)) or not all(
+                map(self.is_item, target.elts)):
+            return None
+        bases = {b.id for b in _item_bases(target)}
+        reads = [self.item_read(e) for e in value.elts]
+        reads = [(name, key) if name in bases and not _calls(key) and not any(
+            isinstance(n, ast.Name) and n.id in bases for n in ast.walk(key))
+            and self.kind(name) is not JAX else None
+            for name, key in (r or (None, None) for r in reads)]
+        return reads if any(reads) else None
+
+    def kind(self, name):
+        """The kind of the arrays variable `name` holds (analysis.array_kinds; the
+        function's kinds made once); a flag `x_is_numpy` is noted where the parameters'
+        kinds decide it (passes.views.note_kinds)."""
+        if self.kinds is None:
+            self.kinds = array_kinds(self.function, self.ctx)
+        kind = self.kinds.kind(name)
+        if kind not in (None, JAX) and kind.params and name not in self.flags:
+            self.given[name] = kind
+            self.flags[name] = self.ctx.namer.new(f'{name}_is_numpy')
+        return kind
+
+    def numpy(self, name):
+        """`numpy=` for `ag.setitems`/`ag.seen` of variable `name` (see `kind`)."""
+        return numpy_keyword(self.kind(name), self.flags.get(name))
+
+    def item_read(self, node):
+        """(`x`, `k`) for `x[k]` or `ag.getitem(x, k)` of a variable `x`, else None."""
+        if isinstance(node, ast.Call) and len(node.args) == 2 and not node.keywords \
+                and ast.dump(node.func) == ast.dump(self.ctx.runtime('getitem')):
+            container, key = node.args
+        elif isinstance(node, ast.Subscript):
+            container, key = node.value, node.slice
+        else:
+            return None
+        return (container.id, key) if isinstance(container, ast.Name) else None
+
+    def items_together(self, target, reads=None):
         """For `x[k1], x[k2], ... = value` (items of one variable, keys that read neither
         `x` nor call anything, so computing them all first means the same): a function
         of `value` giving `item, item_1, ... = value; x = ag.setitems(x, (k1, k2, ...),
         (item, item_1, ...))`, one write of the items (see runtime/items/item_writes.py), with
         `window=` the shape of the box the keys lie in when they differ by constants
-        (`x[j], x[j + 1]`). None for other targets."""
+        (`x[j], x[j + 1]`), and `reads=` the keys of `view_reads`. None for other
+        targets."""
         elements = target.elts
         if len(elements) < 2 or not all(
                 isinstance(e, ast.Subscript) and isinstance(e.value, ast.Name)
@@ -196,10 +250,15 @@ class _ItemAssignments(StatementRewriter):
             return None
         temps = [self.ctx.namer.new('item') for _ in elements]
         keywords = []
-        window = _window(keys, self.counters)
-        if window is not None:
+        box = window(keys, self.counters)
+        if box is not None:
             keywords.append(ast.keyword(arg='window', value=ast.Tuple(
-                elts=[ast.Constant(value=w) for w in window], ctx=ast.Load())))
+                elts=[ast.Constant(value=w) for w in box], ctx=ast.Load())))
+        if reads:
+            keywords.append(ast.keyword(arg='reads', value=ast.Tuple(elts=[
+                ast.Constant(value=None) if r is None else _key(_copy(r[1]))
+                for r in reads], ctx=ast.Load())))
+            keywords += self.numpy(base)
 
         def statements(value):
             call = ast.Call(func=self.ctx.runtime('setitems'), keywords=keywords, args=[
@@ -273,110 +332,6 @@ def _key(node):
     if isinstance(node, ast.Tuple):
         return ast.Tuple(elts=[_key(e) for e in node.elts], ctx=ast.Load())
     return node
-
-
-WINDOW_ITEMS = 64
-"""The most items the box of `ag.setitems(..., window=)` holds (it is read and written
-whole)."""
-
-
-def _counters(function, scope, ctx):
-    """The names that only ever hold items of a `range` counting up from 0 or another
-    non-negative constant: each is assigned only as the target of such `for` loops
-    (`range` is `ag.range` by now, see passes.calls)."""
-    ranges = {ast.dump(ctx.runtime('range'))}
-    if 'range' not in scope.locals:
-        ranges.add(ast.dump(templates.name('range')))
-    stored, counting = {}, {}
-    for node in nodes(function):
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-            stored[node.id] = stored.get(node.id, 0) + 1
-        for name in _bound_otherwise(node):   # (never a counter)
-            stored[name] = stored.get(name, 0) + 2
-        if (isinstance(node, ast.For) and isinstance(node.target, ast.Name)
-                and _counts_up(node.iter, ranges)):
-            counting[node.target.id] = counting.get(node.target.id, 0) + 1
-    return {name for name, n in counting.items()
-            if stored.get(name) == n and name not in scope.declared}
-
-
-def _bound_otherwise(node):
-    """Names `node` binds other than by assignment: parameters (of nested functions
-    too), imports, `match` captures."""
-    if isinstance(node, ast.arg):
-        return [node.arg]
-    if isinstance(node, ast.alias):
-        return [(node.asname or node.name).split('.')[0]]
-    if isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name:
-        return [node.name]
-    if isinstance(node, ast.MatchMapping) and node.rest:
-        return [node.rest]
-    return []
-
-
-def _counts_up(call, ranges):
-    """`range(n)`, `range(a, n)`, `range(a, n, s)` with constants a >= 0, s > 0."""
-    if not (isinstance(call, ast.Call) and ast.dump(call.func) in ranges
-            and not call.keywords and 1 <= len(call.args) <= 3):
-        return False
-    start = call.args[0] if len(call.args) > 1 else ast.Constant(value=0)
-    step = call.args[2] if len(call.args) > 2 else ast.Constant(value=1)
-    return all(isinstance(c, ast.Constant) and type(c.value) is int
-               for c in (start, step)) and start.value >= 0 and step.value > 0
-
-
-def _window(keys, counters):
-    """The shape of the box that the keys lie in when, axis by axis, they are one
-    expression plus integer constants (`j`, `j + 1`: (2,)) and, along an axis where
-    they differ, none can be negative (a counter of `range` plus constants >= 0: a
-    negative index next to a non-negative one would name items at both ends); else
-    None."""
-    parts = [k.elts if isinstance(k, ast.Tuple) else [k] for k in keys]
-    if len({len(p) for p in parts}) != 1:
-        return None
-    window = []
-    for axis in zip(*parts):
-        terms = [_offset(expr) for expr in axis]
-        if len({base for base, _ in terms}) != 1:
-            return None
-        offsets = [offset for _, offset in terms]
-        base = terms[0][0]
-        if max(offsets) != min(offsets) and (min(offsets) < 0 or base is not None and (
-                not isinstance(axis[0], (ast.Name, ast.BinOp))
-                or _base_name(axis[0]) not in counters)):
-            return None
-        window.append(max(offsets) - min(offsets) + 1)
-    size = 1
-    for w in window:
-        size *= w
-    return tuple(window) if size <= WINDOW_ITEMS else None
-
-
-def _base_name(expr):
-    """The variable of `j` or `j + c` / `c + j` / `j - c`."""
-    if isinstance(expr, ast.BinOp):
-        expr = expr.right if isinstance(expr.left, ast.Constant) else expr.left
-    return expr.id if isinstance(expr, ast.Name) else None
-
-
-def _offset(expr):
-    """`expr` as (its variable part as text, an integer constant): `j + 1` -> ('j', 1)."""
-    def constant(node):
-        return (isinstance(node, ast.Constant) and type(node.value) is int) or (
-            isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub)
-            and constant(node.operand))
-
-    def value(node):
-        return -value(node.operand) if isinstance(node, ast.UnaryOp) else node.value
-    if constant(expr):
-        return None, value(expr)
-    if isinstance(expr, ast.BinOp) and isinstance(expr.op, (ast.Add, ast.Sub)):
-        sign = 1 if isinstance(expr.op, ast.Add) else -1
-        if constant(expr.right):
-            return ast.dump(expr.left), sign * value(expr.right)
-        if constant(expr.left) and sign == 1:
-            return ast.dump(expr.right), value(expr.left)
-    return ast.dump(expr), 0
 
 
 def _calls(expr):

@@ -83,7 +83,7 @@ def transform(function, ctx):
     if not analysis.tracked:
         return function
     _drop_dead_reads(function, analysis, ctx)
-    kinds = ArrayKinds(names, set(parameters(function)), module_names(ctx.resolver), ctx.ag)
+    kinds = array_kinds(function, ctx, names)
     given = given_kinds(sorted(analysis.modes), kinds,
                         {base for base, modes in analysis.modes.items() if modes == {'param'}})
     flags = {base: ctx.namer.new(f'{base}_is_numpy') for base in sorted(given)
@@ -91,12 +91,19 @@ def transform(function, ctx):
     written = {n for pair in groups(bindings, analysis.by_item).values() for n in pair}
     _Rewrite(ctx, analysis, _kept_names(function, analysis, ctx), (flags, given),
              known - written).block(function.body)
-    _note_kinds(function, given, flags, ctx)
+    note_kinds(function, given, flags, ctx)
     fix_missing_locations(function)
     return function
 
 
-def _note_kinds(function, given, flags, ctx):
+def array_kinds(function, ctx, names=None):
+    """The kinds of the arrays `function`'s variables hold (see analysis.array_kinds);
+    `names`: its bindings (`_bindings`), where known."""
+    names = _bindings(function)[0] if names is None else names
+    return ArrayKinds(names, set(parameters(function)), module_names(ctx.resolver), ctx.ag)
+
+
+def note_kinds(function, given, flags, ctx):
     """`a_is_numpy = ag.numpy_kind(a)` first in the body (after a docstring), for each
     base whose kind the parameters given decide (see analysis.array_kinds)."""
     body = function.body
@@ -105,6 +112,17 @@ def _note_kinds(function, given, flags, ctx):
     body[start:start] = [ast.copy_location(_parse(
         f'{flags[base]} = {ctx.ag}.numpy_kind({_kind_arguments(given[base])})'), body[start])
         for base in sorted(flags)]
+
+
+def numpy_keyword(kind, flag):
+    """`numpy=a_is_numpy` (`flag`) for a base whose `kind` the function's code decides
+    (see analysis.array_kinds): `numpy=False` for a JAX array's, `True` for one that
+    NumPy makes of no parameter; none where the kind is unknown."""
+    if kind is None:
+        return []
+    value = ast.Constant(False) if kind is JAX else \
+        _load(flag) if kind.params else ast.Constant(True)
+    return [ast.keyword(arg='numpy', value=value)]
 
 
 def _kind_arguments(kind):
@@ -259,15 +277,7 @@ class _Rewrite(StatementRewriter):
                 ] + self._start(base)
 
     def _numpy(self, base):
-        """`numpy=a_is_numpy` for a view of a base whose kind the function's code
-        decides (see analysis.array_kinds): `numpy=False` for a JAX array's, `True`
-        for one that NumPy makes of no parameter."""
-        kind = self.kinds.get(base)
-        if kind is None:
-            return []
-        value = ast.Constant(False) if kind is JAX else \
-            _load(self.given[base]) if kind.params else ast.Constant(True)
-        return [ast.keyword(arg='numpy', value=value)]
+        return numpy_keyword(self.kinds.get(base), self.given.get(base))
 
     def _start(self, base):
         """After a view of `base` is taken: `a_old, a_is_old = a, True` (a base of its

@@ -30,12 +30,25 @@ from jax import lax
 
 from .indexing import check_bounds
 from .items import numpy_kept, setitem
+from .views import is_view, seen
 from ..values.split import any_traced
 from ..values.slot import Slot
 
 
-def setitems(target, keys, values, window=None):
-    """Python reference: `for k, v in zip(keys, values): target[k] = v; return target`."""
+def setitems(target, keys, values, window=None, reads=None, numpy=None):
+    """Python reference: `for k, v in zip(keys, values): target[k] = v; return target`.
+
+    `reads`: for each value, the key of `target` the statement read it at, or None (see
+    autograph.passes.item_assignments). Where such a read is a NumPy view, the value
+    stored is what the view holds by then (`views.seen`): NumPy's `x[k], x[p] = x[p],
+    x[k]` of rows leaves both rows equal to row `p`. `numpy`: whether `target` stands for
+    a NumPy array, where the converter knows it (see `views.view`)."""
+    if reads is not None and any(is_view(target, read, numpy) for read in reads
+                                 if read is not None):
+        for key, value, read in zip(keys, values, reads):
+            target = setitem(target, key, value if read is None else
+                             seen(target, read, value, numpy))
+        return target
     return numpy_kept(target, _setitems(target, keys, values, window))
 
 

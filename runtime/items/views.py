@@ -54,17 +54,40 @@ def view(base, key, item=_NONE, numpy=None):
             and isinstance(value, _ARRAYS)
         return value, (key if same and numpy_meaning(value) else None)
     value = _read(base, key)
-    if numpy is None or not is_traced(base):
-        if numpy is None and _is_basic(key) and kind_unknown(base):
-            raise array_kind_unknown(here())
-        numpy = numpy_meaning(base)
-    if not (_is_basic(key) and numpy):
-        return value, None   # (fancy indexing, or a JAX array: a copy)
+    key = _view_key(base, key, numpy)
+    return (value if key is None else _numpy(value)), key
+
+
+def seen(base, key, value, numpy=None):
+    """Python reference: `value`, which the same statement read as `base[key]` before it
+    stored items of `base` (`a[k], a[p] = a[p], a[k]`, see autograph.passes.
+    item_assignments): where that read is a NumPy view (a row of a NumPy array), what
+    the view holds now, `base[key]` (NumPy's swap of rows leaves both rows equal to row
+    `p`); else `value` (an item, a copy, a JAX array's row, a list's object).
+    `numpy`: as `view`'s."""
+    if not isinstance(base, _ARRAYS):
+        return value
+    return read_view(base, _view_key(base, key, numpy), value)
+
+
+def is_view(base, key, numpy=None):
+    """Python reference: whether `base[key]` is a NumPy view of `base` (see `view`)."""
+    return isinstance(base, _ARRAYS) and _view_key(base, key, numpy) is not None
+
+
+def _view_key(base, key, numpy=None):
+    """`key` where `base[key]` of array `base` is a NumPy view, else None (see `view`)."""
+    if not _is_basic(key):
+        return None   # (fancy indexing: a copy)
     parts = _parts(key)
     whole = any(p is None or p is Ellipsis or isinstance(p, (slice, span)) for p in parts)
     if not (whole or len(parts) < jnp.ndim(base)):
-        return value, None   # (a single item: a scalar)
-    return _numpy(value), key
+        return None   # (a single item: a scalar)
+    if numpy is None or not is_traced(base):
+        if numpy is None and kind_unknown(base):
+            raise array_kind_unknown(here())
+        numpy = numpy_meaning(base)
+    return key if numpy else None   # (a JAX array's: a copy)
 
 
 def numpy_kind(*values, made=False):

@@ -332,7 +332,7 @@ def test_item_assignment_generated_code():
     code = autograph.to_code(items)
     assert 'x = ag.setitem(x, i, 5.0)' in code
     assert "x = ag.update_item(x, slice(1, 4), '+=', 1.0)" in code
-    assert 'x = ag.setitems(x, (i, j), (item, item_1))' in code
+    assert 'x = ag.setitems(x, (i, j), (item, item_1), reads=(j, i), numpy=x_is_numpy)' in code
 
 
 def test_item_evaluation_order_with_calls_in_keys():

@@ -37,7 +37,8 @@ from autograph.analysis.array_kinds import JAX
 from autograph.analysis.census import ITEM_STORE
 from autograph.passes.base import StatementRewriter, walk_scope
 from autograph.passes.item_windows import counters, window
-from autograph.passes.views import array_kinds, note_kinds, numpy_keyword
+from autograph.passes.views import (array_kinds, declare, note_kinds, numpy_keyword,
+                                   outer_names)
 
 ONLY_WITH = (ITEM_STORE,)   # see analysis.census (passes.written_arguments adds its own)
 
@@ -52,10 +53,11 @@ def transform(function, ctx):
     scope = scope_of(function)
     rebindable = scope.locals | set(scope.declared)
     outer = _outer_items(function, scope, ctx) if function is ctx.census.scopes[-1] else {}
-    rewriter = _ItemAssignments(ctx, function, rebindable | set(outer), counters(function, scope, ctx))
+    rewriter = _ItemAssignments(ctx, function, rebindable | set(outer),
+                                counters(function, scope, ctx))
     rewriter.block(function.body)
     note_kinds(function, rewriter.given, rewriter.flags, ctx)
-    _declare(function, outer)
+    declare(function, outer)
     return function
 
 
@@ -65,14 +67,12 @@ def _outer_items(function, scope, ctx):
     are declared and rebound like declared ones, so a NumPy array or a list of arrays that
     the call reads as state gets the write (with Python's `__setitem__` a traced value
     could not be stored into it). Builtins and unknown names keep Python's form."""
-    outer = {}
+    names = set()
     for node in walk_scope(function):
         target = node.target if isinstance(node, (ast.AugAssign, ast.AnnAssign)) else None
         for t in (node.targets if isinstance(node, ast.Assign) else [target] if target else []):
-            for name in {b.id for b in _item_bases(t)} - scope.locals - set(scope.declared):
-                if name in ctx.resolver.free or name in ctx.resolver.globals:
-                    outer[name] = 'nonlocal' if name in ctx.resolver.free else 'global'
-    return outer
+            names |= {b.id for b in _item_bases(t)}
+    return outer_names(names, scope, ctx)
 
 
 def _item_bases(target):
@@ -85,15 +85,6 @@ def _item_bases(target):
     while isinstance(node, ast.Subscript):
         node = node.value
     return [node] if node is not target and isinstance(node, ast.Name) else []
-
-
-def _declare(function, outer):
-    """`global G` / `nonlocal c` first in `function` (after its docstring) for `outer`."""
-    at = 1 if ast.get_docstring(function, clean=False) is not None else 0
-    for label, kind in (('global', ast.Global), ('nonlocal', ast.Nonlocal)):
-        names = sorted(n for n, how in outer.items() if how == label)
-        if names:
-            function.body.insert(at, ast.copy_location(kind(names=names), function.body[0]))
 
 
 class _ItemAssignments(StatementRewriter):

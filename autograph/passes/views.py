@@ -70,7 +70,9 @@ def transform(function, ctx):
             not groups(found, _changed_here(function)):
         return function   # (no call writes an argument: the changes are all in sight)
     scope = scope_of(function)
-    rebindable = scope.locals | set(scope.declared)   # (not a free variable's array)
+    outer = outer_names({base for _, base in found.values()}, scope, ctx) \
+        if ctx.census is not None and function is ctx.census.scopes[-1] else {}
+    rebindable = scope.locals | set(scope.declared) | set(outer)
     lists = containers(function)   # (`e = d` of a dict: the same object already)
     bindings = {stmt: pair for stmt, pair in found.items()
                 if pair[1] in rebindable and pair[0] != ctx.return_value
@@ -92,8 +94,33 @@ def transform(function, ctx):
     _Rewrite(ctx, analysis, _kept_names(function, analysis, ctx), (flags, given),
              known - written).block(function.body)
     note_kinds(function, given, flags, ctx)
+    stored = {n.id for n in walk_scope(function)
+              if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    declare(function, {name: how for name, how in outer.items() if name in stored})
     fix_missing_locations(function)
     return function
+
+
+def outer_names(names, scope, ctx):
+    """{name: 'global' or 'nonlocal'} of `names` that are the converted function's
+    globals or closure variables (not its own nor declared): where it writes their
+    arrays' items or views, they are declared (`declare`) and rebound like its own, and
+    a Function reads them as state (a NumPy array's changes reach it in place)."""
+    outer = {}
+    for name in set(names) - scope.locals - set(scope.declared):
+        if name in ctx.resolver.free or name in ctx.resolver.globals:
+            outer[name] = 'nonlocal' if name in ctx.resolver.free else 'global'
+    return outer
+
+
+def declare(function, outer):
+    """`global G` / `nonlocal c` first in `function` (after its docstring) for `outer`
+    (see `outer_names`)."""
+    at = 1 if ast.get_docstring(function, clean=False) is not None else 0
+    for label, kind in (('global', ast.Global), ('nonlocal', ast.Nonlocal)):
+        names = sorted(n for n, how in outer.items() if how == label)
+        if names:
+            function.body.insert(at, ast.copy_location(kind(names=names), function.body[0]))
 
 
 def array_kinds(function, ctx, names=None):

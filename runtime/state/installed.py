@@ -7,7 +7,8 @@ import numpy as np
 from .. import context
 from ..checks.keys import Keyed
 from ..values.maybe import Maybe
-from ..values.split import Undefined
+from ..messages import numpy_traced_write
+from ..values.split import Undefined, is_traced
 from .mutation import reinstate, write_back
 from .kinds import holds_arrays
 from .places import MISSING
@@ -50,6 +51,8 @@ def put(place, value, in_place=False, arrays=False):
         write_back(current, value, arrays)
     elif in_place and type(current) is np.ndarray and current.flags.writeable \
             and np.shape(value) == current.shape:
+        if is_traced(value):   # (written under a caller's jit: NumPy needs numbers now)
+            raise numpy_traced_write([place.label], None)
         np.copyto(current, np.asarray(value), casting='unsafe')
     else:
         place.set(value)

@@ -37,8 +37,8 @@ from autograph.analysis.array_kinds import JAX
 from autograph.analysis.census import ITEM_STORE
 from autograph.passes.base import StatementRewriter, walk_scope
 from autograph.passes.item_windows import counters, window
-from autograph.passes.views import (array_kinds, declare, note_kinds, numpy_keyword,
-                                   outer_names)
+from autograph.passes.kind_flags import KindFlags
+from autograph.passes.views import declare, outer_names
 
 ONLY_WITH = (ITEM_STORE,)   # see analysis.census (passes.written_arguments adds its own)
 
@@ -56,7 +56,7 @@ def transform(function, ctx):
     rewriter = _ItemAssignments(ctx, function, rebindable | set(outer),
                                 counters(function, scope, ctx))
     rewriter.block(function.body)
-    note_kinds(function, rewriter.given, rewriter.flags, ctx)
+    rewriter.kinds.note()
     declare(function, outer)
     return function
 
@@ -90,8 +90,8 @@ def _item_bases(target):
 class _ItemAssignments(StatementRewriter):
     def __init__(self, ctx, function, rebindable, counters):
         super().__init__(ctx)
-        self.function, self.rebindable, self.counters = function, rebindable, counters
-        self.kinds, self.given, self.flags = None, {}, {}
+        self.rebindable, self.counters = rebindable, counters
+        self.kinds = KindFlags(function, ctx)   # (of the arrays `view_reads` finds)
 
     def rewrite(self, stmt):
         new = None
@@ -161,7 +161,7 @@ class _ItemAssignments(StatementRewriter):
                 temps.append(ast.Starred(value=store, ctx=ast.Store()) if starred else store)
                 read = reads[i] if reads else None
                 stores += self.assign(inner, _load(temp) if read is None else ast.Call(
-                    func=self.ctx.runtime('seen'), keywords=self.numpy(read[0]),
+                    func=self.ctx.runtime('seen'), keywords=self.kinds.keyword(read[0]),
                     args=[_load(read[0]), _key(_copy(read[1])), _load(temp)]))
             return [_assign(ast.Tuple(elts=temps, ctx=ast.Store()), value)] + stores
         if not self.is_item(target):
@@ -188,25 +188,9 @@ class _ItemAssignments(StatementRewriter):
         reads = [self.item_read(e) for e in value.elts]
         reads = [(name, key) if name in bases and not _calls(key) and not any(
             isinstance(n, ast.Name) and n.id in bases for n in ast.walk(key))
-            and self.kind(name) is not JAX else None
+            and self.kinds.kind(name) is not JAX else None
             for name, key in (r or (None, None) for r in reads)]
         return reads if any(reads) else None
-
-    def kind(self, name):
-        """The kind of the arrays variable `name` holds (analysis.array_kinds; the
-        function's kinds made once); a flag `x_is_numpy` is noted where the parameters'
-        kinds decide it (passes.views.note_kinds)."""
-        if self.kinds is None:
-            self.kinds = array_kinds(self.function, self.ctx)
-        kind = self.kinds.kind(name)
-        if kind not in (None, JAX) and kind.params and name not in self.flags:
-            self.given[name] = kind
-            self.flags[name] = self.ctx.namer.new(f'{name}_is_numpy')
-        return kind
-
-    def numpy(self, name):
-        """`numpy=` for `ag.setitems`/`ag.seen` of variable `name` (see `kind`)."""
-        return numpy_keyword(self.kind(name), self.flags.get(name))
 
     def item_read(self, node):
         """(`x`, `k`) for `x[k]` or `ag.getitem(x, k)` of a variable `x`, else None."""
@@ -249,7 +233,7 @@ class _ItemAssignments(StatementRewriter):
             keywords.append(ast.keyword(arg='reads', value=ast.Tuple(elts=[
                 ast.Constant(value=None) if r is None else _key(_copy(r[1]))
                 for r in reads], ctx=ast.Load())))
-            keywords += self.numpy(base)
+            keywords += self.kinds.keyword(base)
 
         def statements(value):
             call = ast.Call(func=self.ctx.runtime('setitems'), keywords=keywords, args=[

@@ -45,15 +45,15 @@ path, which the converted code cannot follow.
 import ast
 
 from autograph.analysis.activity import scope_of
-from autograph.analysis.array_kinds import JAX, ArrayKinds, given_kinds, module_names
+from autograph.analysis.array_kinds import JAX, given_kinds
 from autograph.analysis.census import ITEM_STORE
 from autograph.analysis.dataflow import Dataflow
 from autograph.analysis.view_bindings import containers, is_whole, view_bindings
 from autograph.analysis.views import Views, groups
-from autograph.analysis.written_parameters import parameters
 from autograph.passes import sequences
 from autograph.passes.base import StatementRewriter, fix_missing_locations, walk_scope
 from autograph.passes.called_functions import call_resolver, names_writing_function
+from autograph.passes.kind_flags import array_kinds, bound_values, note_kinds, numpy_keyword
 
 ONLY_WITH = (ast.Subscript, ast.For, ast.Call, ast.AugAssign)   # see analysis.census
 # (`c = a; f(c)`; `c = a; c += e`)
@@ -79,7 +79,7 @@ def transform(function, ctx):
                 and not (is_whole(stmt) and pair[1] in lists)}
     if not bindings:
         return function
-    names, kept = _bindings(function)
+    names, kept = bound_values(function)
     known = _known_aliases(function, found, names, kept)
     analysis = Views(function, bindings, call_resolver(function, ctx), ctx, known)
     if not analysis.tracked:
@@ -121,59 +121,6 @@ def declare(function, outer):
         names = sorted(n for n, how in outer.items() if how == label)
         if names:
             function.body.insert(at, ast.copy_location(kind(names=names), function.body[0]))
-
-
-def array_kinds(function, ctx, names=None):
-    """The kinds of the arrays `function`'s variables hold (see analysis.array_kinds);
-    `names`: its bindings (`_bindings`), where known."""
-    names = _bindings(function)[0] if names is None else names
-    return ArrayKinds(names, set(parameters(function)), module_names(ctx.resolver), ctx.ag)
-
-
-def note_kinds(function, given, flags, ctx):
-    """`a_is_numpy = ag.numpy_kind(a)` first in the body (after a docstring), for each
-    base whose kind the parameters given decide (see analysis.array_kinds)."""
-    body = function.body
-    start = int(isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)
-                and isinstance(body[0].value.value, str))
-    body[start:start] = [ast.copy_location(_parse(
-        f'{flags[base]} = {ctx.ag}.numpy_kind({_kind_arguments(given[base])})'), body[start])
-        for base in sorted(flags)]
-
-
-def numpy_keyword(kind, flag):
-    """`numpy=a_is_numpy` (`flag`) for a base whose `kind` the function's code decides
-    (see analysis.array_kinds): `numpy=False` for a JAX array's, `True` for one that
-    NumPy makes of no parameter; none where the kind is unknown."""
-    if kind is None:
-        return []
-    value = ast.Constant(False) if kind is JAX else \
-        _load(flag) if kind.params else ast.Constant(True)
-    return [ast.keyword(arg='numpy', value=value)]
-
-
-def _kind_arguments(kind):
-    made = ', made=True' if kind.made else ''
-    return ', '.join(sorted(kind.params)) + made
-
-
-def _bindings(function):
-    """({name: the expressions `function` binds to it, None for a binding of another
-    form}, the parameters it never rebinds (changes in place, `a += e`, are no
-    bindings): those hold the caller's arrays throughout)."""
-    params = set(parameters(function))
-    bindings, seen = {}, set()
-    for node in walk_scope(function):
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 \
-                and isinstance(node.targets[0], ast.Name):
-            bindings.setdefault(node.targets[0].id, []).append(node.value)
-            seen.add(id(node.targets[0]))
-        elif isinstance(node, ast.AugAssign):   # (a change in place: no binding)
-            seen.add(id(node.target))
-        elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load) \
-                and id(node) not in seen:
-            bindings.setdefault(node.id, []).append(None)
-    return bindings, params - set(bindings)
 
 
 def _known_aliases(function, found, bindings, kept):

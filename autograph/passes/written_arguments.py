@@ -15,6 +15,11 @@ and in such a function (`def swap(a, i, j)`):
     return value            ->  return ag.written(value, a=a)
     (the end of the body)   ->  return ag.written(None, a=a)
 
+Where the function's code decides whether the variable given holds a NumPy array
+(`b = a + 0.0`, `b = jnp.zeros(3)`; see passes.kind_flags), the positions say it:
+`ag.call_writing({0: b_is_numpy}, bump, b)` (a helper's `x += e` changes a NumPy array
+in place and rebinds its own name for a JAX array).
+
 `ag.written` gives a plain `value` except to `ag.call_writing`, which gets the values too
 (they flow out of staged branches and loops as part of the result). A parameter written
 and then rebound (`a[:2] = v; a = a * 2`) reports the array it held before the
@@ -45,6 +50,7 @@ from autograph.passes.argument_reports import (bound, follow, given, kept_by_cal
                                                names_kept, report)
 from autograph.passes.base import StatementRewriter
 from autograph.passes.called_functions import call_resolver, names_writing_function
+from autograph.passes.kind_flags import KindFlags
 from autograph.passes.views import key_expression
 
 
@@ -75,8 +81,11 @@ def transform(function, ctx):
             f"(`{name} = {name}.copy()`)", ctx, node if node is not None else function)
     by_call = kept_by_calls(function, entry, resolve, ctx.ag)
     if named or len(ctx.census.scopes) > 1:   # (else no call writes its arguments)
-        _CallSites(ctx, resolve, _in_place(ctx, scope.locals | set(scope.declared)),
-                   saved, (entry, flags)).block(function.body)
+        sites = _CallSites(ctx, resolve, _in_place(ctx, scope.locals | set(scope.declared)),
+                           saved, (entry, flags))
+        sites.kinds = KindFlags(function, ctx)
+        sites.block(function.body)
+        sites.kinds.note()
     if entry.saves or entry.maybe_saves or entry.flagged:
         follow(function, entry, saved, flags, by_call, ctx)   # (after: see `_CallSites`)
     if entry.written:
@@ -133,6 +142,7 @@ class _CallSites(StatementRewriter):
         self.entry, self.flags = flagged   # (see analysis.entry_values)
         self.sure = self.maybe = ()   # the parameters the statement rewritten rebinds
                                       # while surely / maybe the caller's array
+        self.kinds = None   # (passes.kind_flags, set by `transform`)
 
     def rewrite(self, stmt):
         self.sure = self.entry.saves.get(stmt, ())
@@ -188,13 +198,22 @@ class _CallSites(StatementRewriter):
                 self.ctx.census = self.ctx.census.adding(ITEM_STORE)
                 after.append(ast.Assign(targets=[store], value=ast.Name(id=view, ctx=ast.Load())))
                 args = self._view_given(args, position)
-        rebinding = ast.Call(
-            func=self.ctx.runtime('call_writing'),
-            args=[ast.Tuple(elts=[ast.Constant(p) for p in positions], ctx=ast.Load()),
-                  func, *args],
-            keywords=call.keywords)
+        rebinding = ast.Call(func=self.ctx.runtime('call_writing'),
+                             args=[self._kinds_at(positions, args), func, *args],
+                             keywords=call.keywords)
         return [ast.Assign(targets=[ast.Tuple(elts=targets, ctx=ast.Store())],
                            value=rebinding)] + after
+
+    def _kinds_at(self, positions, args):
+        """`(0, 2)`, the positions written, or `{0: b_is_numpy, 2: None}` where the
+        function's code decides whether the variable given holds a NumPy array (see
+        passes.kind_flags; runtime.python.calls.call_writing)."""
+        kinds = [self.kinds.value(args[p].id) if isinstance(args[p], ast.Name) else None
+                 for p in positions]
+        if all(kind is None for kind in kinds):
+            return ast.Tuple(elts=[ast.Constant(p) for p in positions], ctx=ast.Load())
+        return ast.Dict(keys=[ast.Constant(p) for p in positions],
+                        values=[kind or ast.Constant(None) for kind in kinds])
 
     def _view_given(self, args, position):
         """`args` with `a[k]` at `position` given as `ag.view_of(a, k)`: NumPy's view, the

@@ -251,7 +251,8 @@ def call_writing(positions, fn, *args, **kwargs):
     parameter `fn` changes only by `a += e` changes a NumPy array in place, and
     rebinds `fn`'s own variable where it is anything else (a JAX array): there the
     caller keeps its value (see runtime.context's `numpy_meaning`); where the caller's
-    may be either, a ControlFlowError (`kind_unknown`)."""
+    may be either, a ControlFlowError (`kind_unknown`). `positions` may be a dict
+    {position: whether the argument is a NumPy array, where the converter knows it}."""
     target = context.converter.converted_callable(fn)
     function = getattr(target, '__func__', target)
     code = getattr(function, '__code__', None)
@@ -261,11 +262,15 @@ def call_writing(positions, fn, *args, **kwargs):
     params = code.co_varnames[:code.co_argcount]
     if inspect.ismethod(target):
         params = params[1:]
-    rebound = {p for p in positions if not context.numpy_meaning(args[p])}
+    known = positions if isinstance(positions, dict) else {}
+    numpy = {p: context.numpy_meaning(args[p]) if known.get(p) is None else known[p]
+             for p in positions}
+    rebound = {p for p in positions if not numpy[p]}
     if rebound:   # (the parameters only `+=` changes: where the caller's is no NumPy array)
         updated = context.converter.updated_only(function)
         rebound = {p for p in rebound if p < len(params) and params[p] in updated}
-        if any(context.kind_unknown(args[p]) and _in_place(args[p]) for p in rebound):
+        if any(known.get(p) is None and context.kind_unknown(args[p]) and _in_place(args[p])
+               for p in rebound):
             raise array_kind_unknown(here())
     return (result.value, *[result.parameters.get(params[p], args[p])
                             if p < len(params) and _in_place(args[p]) and p not in rebound

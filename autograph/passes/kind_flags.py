@@ -1,0 +1,98 @@
+"""The kinds of a function's arrays, NumPy's or JAX's, as its generated code gives them to
+the runtime (see analysis.array_kinds): `numpy=False` for a JAX array, `numpy=True` for
+one NumPy makes of no parameter, and `numpy=b_is_numpy` for one whose kind the caller's
+arrays decide, with `b_is_numpy = ag.numpy_kind(a)` first in the body. Passes that make
+in-place changes explicit (item_assignments, written_arguments) ask it per variable."""
+import ast
+
+from autograph.analysis.array_kinds import JAX, ArrayKinds, module_names
+from autograph.analysis.written_parameters import parameters
+from autograph.passes.base import walk_scope
+
+
+class KindFlags:
+    """`kind(name)`, `keyword(name)` and `value(name)` for the variables of `function`;
+    `note()` puts the flags they asked for first in its body. Made before a pass
+    rewrites the function: its bindings are the user's (`a = a * 2`, not `a =
+    ag.setitem(a, i, v)`)."""
+
+    def __init__(self, function, ctx):
+        self.function, self.ctx = function, ctx
+        self.kinds, self.given, self.flags = array_kinds(function, ctx), {}, {}
+
+    def kind(self, name):
+        """JAX, None (unknown: the value decides when the program runs) or a Kind."""
+        kind = self.kinds.kind(name)
+        if kind not in (None, JAX) and kind.params and name not in self.flags:
+            self.given[name] = kind
+            self.flags[name] = self.ctx.namer.new(f'{name}_is_numpy')
+        return kind
+
+    def keyword(self, name):
+        """[`numpy=...`] for variable `name`, or [] where its kind is unknown."""
+        return numpy_keyword(self.kind(name), self.flags.get(name))
+
+    def value(self, name):
+        """The expression of `keyword`'s value, or None where the kind is unknown."""
+        return numpy_value(self.kind(name), self.flags.get(name))
+
+    def note(self):
+        note_kinds(self.function, self.given, self.flags, self.ctx)
+
+
+def array_kinds(function, ctx, names=None):
+    """The kinds of the arrays `function`'s variables hold (see analysis.array_kinds);
+    `names`: its bindings (`bound_values`), where known."""
+    names = bound_values(function)[0] if names is None else names
+    return ArrayKinds(names, set(parameters(function)), module_names(ctx.resolver), ctx.ag)
+
+
+def note_kinds(function, given, flags, ctx):
+    """`a_is_numpy = ag.numpy_kind(a)` first in the body (after a docstring), for each
+    base whose kind the parameters given decide (see analysis.array_kinds)."""
+    body = function.body
+    start = int(isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)
+                and isinstance(body[0].value.value, str))
+    body[start:start] = [ast.copy_location(ast.parse(
+        f'{flags[base]} = {ctx.ag}.numpy_kind({_kind_arguments(given[base])})').body[0],
+        body[start]) for base in sorted(flags)]
+
+
+def numpy_keyword(kind, flag):
+    """[`numpy=a_is_numpy`] (`flag`) for a base whose `kind` the function's code decides
+    (see analysis.array_kinds): `numpy=False` for a JAX array's, `True` for one that
+    NumPy makes of no parameter; none where the kind is unknown."""
+    value = numpy_value(kind, flag)
+    return [] if value is None else [ast.keyword(arg='numpy', value=value)]
+
+
+def numpy_value(kind, flag):
+    """The value of `numpy_keyword`'s keyword, or None."""
+    if kind is None:
+        return None
+    return ast.Constant(False) if kind is JAX else \
+        ast.Name(id=flag, ctx=ast.Load()) if kind.params else ast.Constant(True)
+
+
+def _kind_arguments(kind):
+    made = ', made=True' if kind.made else ''
+    return ', '.join(sorted(kind.params)) + made
+
+
+def bound_values(function):
+    """({name: the expressions `function` binds to it, None for a binding of another
+    form}, the parameters it never rebinds (changes in place, `a += e`, are no
+    bindings): those hold the caller's arrays throughout)."""
+    params = set(parameters(function))
+    bindings, seen = {}, set()
+    for node in walk_scope(function):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 \
+                and isinstance(node.targets[0], ast.Name):
+            bindings.setdefault(node.targets[0].id, []).append(node.value)
+            seen.add(id(node.targets[0]))
+        elif isinstance(node, ast.AugAssign):   # (a change in place: no binding)
+            seen.add(id(node.target))
+        elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load) \
+                and id(node) not in seen:
+            bindings.setdefault(node.id, []).append(None)
+    return bindings, params - set(bindings)

@@ -1,0 +1,68 @@
+"""A helper that changes its array argument by `x += e` only: a NumPy array is changed
+in place (the caller sees it), a JAX array's `x += e` rebinds the helper's own name (the
+caller's is as it was). Where the caller's variable is made by NumPy's arithmetic of its
+arguments (`b = a + 0.0`) or by `jnp.*`, its kind is known from the code, so the call
+has Python's meaning for both kinds (before, a call given NumPy arrays named it an
+array of unknown kind).
+
+Ground truth: the same function run unconverted on the same inputs; for JAX inputs,
+plain Python on JAX arrays (whose `x += e` rebinds)."""
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import autograph
+
+
+def bump(x):
+    x += 1.0
+
+
+def copy_then_bump(a):
+    b = a + 0.0
+    bump(b)
+    return b
+
+
+def scaled_then_bump_in_a_loop(a, n):
+    b = a * 2.0
+    for _ in range(n):
+        bump(b)
+    return b - a
+
+
+def jax_local_then_bump(a):
+    b = jnp.asarray(a) * 1.0
+    bump(b)
+    return b
+
+
+@pytest.mark.parametrize('fn, args', [
+    (copy_then_bump, ()), (scaled_then_bump_in_a_loop, (3,)), (jax_local_then_bump, ())])
+@pytest.mark.parametrize('kind', ['numpy', 'jax'])
+def test_helper_update_as_python(fn, args, kind):
+    a = np.arange(3, dtype=np.float32)
+    given = (lambda: a.copy()) if kind == 'numpy' else (lambda: jnp.asarray(a))
+    plain = fn(given(), *args)
+    converted = autograph.convert(fn)
+    for _ in range(2):
+        np.testing.assert_array_equal(np.asarray(converted(given(), *args)), plain)
+
+
+def test_numpy_meaning_really_differs():
+    a = np.arange(3, dtype=np.float32)
+    assert not np.array_equal(copy_then_bump(a.copy()), copy_then_bump(jnp.asarray(a)))
+
+
+def test_under_a_callers_jit_and_grad_jax_meaning():
+    a = jnp.arange(3.0)
+    converted = autograph.convert(copy_then_bump)
+    np.testing.assert_array_equal(jax.jit(converted)(a), copy_then_bump(a))
+    np.testing.assert_array_equal(jax.grad(lambda v: converted(v).sum())(a),
+                                  jax.grad(lambda v: copy_then_bump(v).sum())(a))
+
+
+def test_generated_code_gives_the_kind():
+    assert 'ag.call_writing({0: b_is_numpy}, bump, b)' in autograph.to_code(copy_then_bump)
+    assert 'ag.call_writing({0: False}, bump, b)' in autograph.to_code(jax_local_then_bump)

@@ -14,7 +14,8 @@ from .python.selections import len_ as len
 from .python.identity import is_, is_not
 from .items.items import setitem, update_item
 from .items.item_writes import setitems
-from .items.views import alias, numpy_kind, read_view, seen, view, view_of, write_view
+from .items.views import (alias, attribute_view, numpy_kind, read_view, seen, view, view_of,
+                          write_view)
 from .loops.iterables import enumerate_ as enumerate
 from .loops.iterables import range_ as range
 from .loops.iterables import zip_ as zip
@@ -53,7 +54,7 @@ from .values.text import str_ as str
 from .values.text import message, message_percent, text
 from .python.display import emit
 
-__all__ = ['Undefined', 'alias', 'all', 'and_', 'any', 'assert_', 'attributes', 'bool', 'call',
+__all__ = ['attribute_view', 'Undefined', 'alias', 'all', 'and_', 'any', 'assert_', 'attributes', 'bool', 'call',
            'call_writing',
            'caused', 'check_defined', 'check_field', 'compare', 'complex', 'comprehension_test', 'emit',
            'enumerate', 'eq',

@@ -48,7 +48,7 @@ from autograph.analysis.activity import scope_of
 from autograph.analysis.array_kinds import JAX, given_kinds
 from autograph.analysis.census import ITEM_STORE
 from autograph.analysis.dataflow import Dataflow
-from autograph.analysis.view_bindings import containers, is_whole, view_bindings
+from autograph.analysis.view_bindings import containers, is_whole, may_be_basic, view_bindings
 from autograph.analysis.views import Views, groups
 from autograph.passes import sequences
 from autograph.passes.base import StatementRewriter, fix_missing_locations, walk_scope
@@ -63,6 +63,7 @@ def transform(function, ctx):
     if not isinstance(function, ast.FunctionDef) or not _may_change_in_place(ctx):
         return function
     found = view_bindings(function)
+    _checked_attribute_views(function, found, ctx)
     if not found:
         return function
     if ctx.census is not None and len(ctx.census.scopes) == 1 and \
@@ -191,6 +192,34 @@ def _changed_here(function):
             if node.__class__ is ast.Name:
                 changed.add(node.id)
     return changed
+
+
+def _checked_attribute_views(function, found, ctx):
+    """`v = ag.attribute_view(obj.a, key)` for `v = obj.a[key]` (and `w =
+    ag.attribute_view(obj.a, whole=True)` for `w = obj.a`) where `v` is changed in place
+    or `obj.a`'s items are written: NumPy's view of an attribute's array is not
+    followed, so a named error where it is one (runtime.items.views.attribute_view)."""
+    changed = _changed_here(function)
+    pairs = found.values()   # (analysis.view_bindings: of variables)
+    for _ in pairs:   # (a base whose view is changed is changed: `w = obj.a; v = w[0]`)
+        changed |= {base for name, base in pairs if name in changed}
+    written = {ast.dump(n.value) for n in walk_scope(function) if isinstance(n, ast.Subscript)
+               and not isinstance(n.ctx, ast.Load) and isinstance(n.value, ast.Attribute)}
+    for node in walk_scope(function):
+        if not (isinstance(node, ast.Assign) and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name)):
+            continue
+        value, name = node.value, node.targets[0].id
+        if isinstance(value, ast.Attribute) and name in changed:
+            args, keywords = [value], [ast.keyword(arg='whole', value=ast.Constant(True))]
+        elif isinstance(value, ast.Subscript) and isinstance(value.value, ast.Attribute) \
+                and may_be_basic(value.slice) and (
+                    name in changed or ast.dump(value.value) in written):
+            args, keywords = [value.value, key_expression(value.slice, ctx)], []
+        else:
+            continue
+        node.value = ast.copy_location(ast.Call(func=ctx.runtime('attribute_view'),
+                                                args=args, keywords=keywords), value)
 
 
 def _drop_dead_reads(function, analysis, ctx):

@@ -31,7 +31,7 @@ import numpy as np
 
 from ..context import kind_unknown, mark_numpy, numpy_meaning
 from ..errors import here
-from ..messages import array_kind_unknown, view_base_unknown
+from ..messages import array_kind_unknown, attribute_view_changed, view_base_unknown
 from ..values.split import is_traced
 from .indexing import getitem
 from .items import setitem
@@ -68,6 +68,17 @@ def seen(base, key, value, numpy=None):
     if not isinstance(base, _ARRAYS):
         return value
     return read_view(base, _view_key(base, key, numpy), value)
+
+
+def attribute_view(base, key=Ellipsis, whole=False):
+    """Python reference: `base[key]` (`base` itself where `whole`), of an attribute's
+    array (`v = self.w[0]`, `w = self.w`) that the function changes in place through
+    the name it binds, or whose items it writes: where it is a NumPy view (or the NumPy
+    array itself), a ControlFlowError (views of attributes' arrays are not followed:
+    the converted code would change a copy)."""
+    if isinstance(base, _ARRAYS) and _view_key(base, key) is not None:
+        raise attribute_view_changed(here())
+    return base if whole else getitem(base, key)
 
 
 def is_view(base, key, numpy=None):

@@ -102,6 +102,19 @@ def array_kind_unknown(location):
             'with `jnp.*` for a JAX array, or take a copy (`v = a[i].copy()`)')
 
 
+def attribute_view_changed(location):
+    """A view of an attribute's NumPy array (`v = self.w[0]`) changed in place, or read
+    where the attribute's items are written: not followed by the converted code."""
+    return problem(
+        IN_PLACE_CHANGE, "a view of an attribute's NumPy array is taken here, and changed "
+                         "in place, or the attribute's items are written", location,
+        statement=True,
+        why="NumPy's view writes through to the attribute's array and sees its writes; "
+            "the converted code follows views of variables only, and would change a copy",
+        fix='Write the items through the attribute (`self.w[0] += e`), or take a copy '
+            '(`.copy()`)')
+
+
 def nested_too_deep(limit, location):
     """Staged branches and loop bodies nested more than `limit` deep."""
     return problem(

@@ -51,6 +51,7 @@ class Mutations:
         self.values = tuple(values)
         self.names = tuple(names)
         self.fields = _resolve(fields) + list(extra)
+        self.named = len(self.fields) - len(extra)   # (the converter's: the user's objects)
         self.watch = watch
         if watch is not None:   # (what the statement carries, the watch leaves alone)
             watch.carried |= {holder.key if isinstance(holder, PlaceField)
@@ -65,6 +66,9 @@ class Mutations:
         self.aliases = {}       # output index -> [(existing container, changed?)] per path
         self.all_names = self.names + tuple(label for label, _, _ in self.fields)
         self.state = self.values + tuple(_get(*field) for field in self.fields)
+        self.own_fields = {k for k, (_, holder, attr) in enumerate(self.fields)
+                           if attr in getattr(holder, '__dict__', {attr: None})}
+        self.rebound_fields = set()   # fields a traced path rebound (`obj.xs = ...`)
 
     @property
     def active(self):
@@ -99,6 +103,9 @@ class Mutations:
                 out = pack(self.names, out)
                 if tracing:
                     self._record(values, before, out)
+                    self.rebound_fields |= {k for k, (field, value) in enumerate(zip(
+                        self.fields[:self.named], args[leading + n:]))
+                        if _get(*field) is not value}
                 return unpack(self.all_names, out + tuple(_get(*f) for f in self.fields))
             finally:
                 if tracing:
@@ -128,9 +135,9 @@ class Mutations:
         """The statement's results for `names` (from one value per name in `all_names`),
         after setting the attributes and writing changed containers back into the
         objects that came in."""
-        for field, value in zip(self.fields, results[len(self.names):]):
+        for k, (field, value) in enumerate(zip(self.fields, results[len(self.names):])):
             if not isinstance(value, Undefined):
-                _set(field, value)
+                self._set_field(k, field, value)
         out = []
         for i, (name, after) in enumerate(zip(self.names, results)):
             if i in self.aliases:
@@ -149,6 +156,26 @@ class Mutations:
                 raise pytree_changed_in_place(name, type(target).__name__, here())
             out.append(write_back(target, after))
         return unpack(self.names, tuple(out))
+
+    def _set_field(self, k, field, value):
+        """The attribute of field `k` holds `value` after the statement; where it held a
+        list that every traced path changed in place (`obj.xs.append(v)`, not `obj.xs =
+        ...`), that very list holds `value`'s items and stays where it was (a class's
+        list reached through an instance: `append` changes the class's list). (A place
+        found while tracing, a PlaceField, is given back by the Function: its lists may
+        be logs, see runtime.state.logs; so are the `extra` fields.)"""
+        came = self.state[len(self.values) + k]
+        if type(came) is not list or k in self.rebound_fields or value is came \
+                or not isinstance(value, (list, Stacked)) or k >= self.named \
+                or isinstance(field[1], PlaceField):
+            _set(field, value)
+            return
+        came[:] = list(value)
+        holder, attr = field[1], field[2]
+        if attr in getattr(holder, '__dict__', {}) and k not in self.own_fields:
+            del holder.__dict__[attr]   # (the statement's tracing left it on the instance)
+        elif k in self.own_fields:
+            _set(field, came)
 
     def _unchanged(self, i, after):
         """Output `i`: the input container that every traced path gave back as it

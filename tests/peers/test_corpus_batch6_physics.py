@@ -213,14 +213,6 @@ def test_nbody_force_item_updates_of_class_attribute_lists():
     agree(body_force_step, (key(3), 0.01), (key(4), 0.05))
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    'project bug (silent): `self.x.append(...)` in a staged loop (4 iterations or more) on '
-    'a list that is a class attribute reached through the instance, read after the loop '
-    '(`self.x[j]`, `jnp.stack(B.vx)`), leaves the class\'s lists empty after the converted '
-    'call (the returned stacks are right), where Python leaves 4 items each. Repro: `class '
-    'Acc: vs = []`; `def g(x): a = Acc(); for i in range(5): a.vs.append(x + i); return '
-    'jnp.stack(a.vs)`; after convert(g)(1.0) `Acc.vs == []` (without the read after the '
-    'loop, with `Acc.vs.append`, or with an instance\'s own list the items are kept)'))
 def test_nbody_class_lists_hold_the_concrete_values_after_a_converted_call():
     autograph.convert(body_force_step)(key(5), 0.01)
     after_converted = [list(Body.vx), list(Body.x)]

@@ -186,10 +186,10 @@ class _ItemAssignments(StatementRewriter):
             return None
         bases = {b.id for b in _item_bases(target)}
         reads = [self.item_read(e) for e in value.elts]
-        reads = [(name, key) if name in bases and not _calls(key) and not any(
-            isinstance(n, ast.Name) and n.id in bases for n in ast.walk(key))
-            and self.kinds.kind(name) is not JAX else None
-            for name, key in (r or (None, None) for r in reads)]
+        reads = [(name, key) if name in bases and not _calls(_slices_dropped(key))
+                 and not any(isinstance(n, ast.Name) and n.id in bases for n in ast.walk(key))
+                 and self.kinds.kind(name) is not JAX else None
+                 for name, key in (r or (None, None) for r in reads)]
         return reads if any(reads) else None
 
     def item_read(self, node):
@@ -307,6 +307,15 @@ def _key(node):
     if isinstance(node, ast.Tuple):
         return ast.Tuple(elts=[_key(e) for e in node.elts], ctx=ast.Load())
     return node
+
+
+def _slices_dropped(key):
+    """`key` without its `slice(...)` parts (a key `ag.getitem` is given: `(i, slice(None))`)."""
+    if isinstance(key, ast.Tuple):
+        return ast.Tuple(elts=[_slices_dropped(e) for e in key.elts], ctx=ast.Load())
+    if isinstance(key, ast.Call) and isinstance(key.func, ast.Name) and key.func.id == 'slice':
+        return ast.Tuple(elts=list(key.args), ctx=ast.Load())
+    return key
 
 
 def _calls(expr):

@@ -8,11 +8,13 @@ which may be traced.
     xs[max(0, i - 2):i + 3]  -> ag.window(xs, i, 5, shift=-2, low=0)   (at most 5 items)
     xs[a:b], xs[:n]  -> ag.getslice(xs, a, b), ag.getslice(xs, None, n)
     x[:, j:j + 3]    -> ag.windows(x, (slice(None, None, None), ag.span(j, 3)))
-    x[0], x[1:], x[:, j], x.at[i]     stay (a constant, a literal slice or a tuple of
-                                         indices: array indexing, which JAX handles itself)
-    x[i, j], x[i, :]  -> ag.getitem(x, (i, j)), ag.getitem(x, (i, slice(None)))
-                         in a loop over i marked independent that reads `x` at its index
-                         (analysis.independence: a vectorised body reads its own item)
+    x[0], x[1:], x[:, 0], x.at[i]     stay (a constant, a literal slice or a tuple of
+                                         them: array indexing, which JAX handles itself)
+    x[i, j], x[:, j]  -> ag.getitem(x, (i, j)), ag.getitem(x, (slice(None), j))
+                         (a tuple with a computed index: a NumPy array's read out of range
+                         is NumPy's IndexError, see runtime.items.indexing; in a loop over
+                         i marked independent that reads `x` at its index, the iteration's
+                         item, analysis.independence)
     [0] * (n + 1)    -> ag.repeat([0], n + 1)    (a list literal repeated)
 
 `ag.getitem` is `seq[i]` unless `seq` is a Python list or tuple and `i` is traced; then it
@@ -53,6 +55,9 @@ class _Indexing(ScopeTransformer):
         if isinstance(node.slice, ast.Tuple) and any(traced_bounds(e) for e in node.slice.elts):
             return ast.copy_location(self._slices(node.value, node.slice), node)
         if self._read_at_index(node):
+            return ast.copy_location(ast.Call(func=self.ctx.runtime('getitem'), args=[
+                node.value, _key(node.slice)], keywords=[]), node)
+        if isinstance(node.slice, ast.Tuple) and any(map(computed_index, node.slice.elts)):
             return ast.copy_location(ast.Call(func=self.ctx.runtime('getitem'), args=[
                 node.value, _key(node.slice)], keywords=[]), node)
         if not computed_index(node.slice):

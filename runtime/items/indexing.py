@@ -19,6 +19,7 @@ import numpy as np
 from jax import lax
 
 from .. import context
+from ..context import numpy_meaning
 from ..checks.absent import present
 from ..checks.raises import raise_if
 from .masked import selected
@@ -147,7 +148,9 @@ def _common_types(leaves):
 
 def _array_item(array, index):
     """`array[index]`, with NumPy's meaning of a list of traced indices (an index array),
-    and a named error for a traced boolean mask (its result's length depends on data)."""
+    and a named error for a traced boolean mask (its result's length depends on data).
+    For an array that stands for a NumPy array, an index out of range is NumPy's
+    IndexError (a JAX array's read clamps it, as JAX does)."""
     parts = index if isinstance(index, tuple) else (index,)   # (`x[i, mask]` too)
     if any(isinstance(p, jax.Array) and is_traced(p) and p.dtype == jnp.bool_
            for p in parts):
@@ -156,18 +159,21 @@ def _array_item(array, index):
         if masked is None:
             raise boolean_mask(location)
         return masked
+    if numpy_meaning(array):
+        check_bounds(array, index, scalars=True)
     return array[index_array(index)]
 
 
-def check_bounds(array, key):
+def check_bounds(array, key, scalars=False):
     """NumPy's IndexError for a write at an index of `key` (into the JAX array `array`:
     integers, index arrays, slices, None) out of range of its axis, where JAX would drop
     the write silently; a negative index in range counts from the end. A Python integer,
     and an index array (a list of integers, an integer array) whose values are known
     while tracing, are checked then; a traced index array when the program runs. A
     traced integer scalar keeps JAX's meaning (a write out of range writes nothing), as
-    reads do (they clamp: docs/guide.md); masks and Ellipsis are left to JAX. Inside a
-    staged branch the error is that path's."""
+    a JAX array's reads do (they clamp: docs/guide.md), except with `scalars` (a read of
+    an array that stands for a NumPy array: checked when the program runs); masks and
+    Ellipsis are left to JAX. Inside a staged branch the error is that path's."""
     parts = key if isinstance(key, tuple) else (key,)
     if any(p is Ellipsis for p in parts):
         return
@@ -180,6 +186,8 @@ def check_bounds(array, key):
         n = array.shape[axis]
         if isinstance(part, (int, np.integer)) and not isinstance(part, bool):
             raise_if(not -n <= part < n, _out_of_bounds, (part, axis, n))
+        elif scalars and _is_integer(part):   # (a traced integer scalar)
+            raise_if((part < -n) | (part >= n), _out_of_bounds, (part, axis, n))
         elif _is_index_array(part):
             _check_index_array(index_array(part), axis, n)
         axis += 1

@@ -1,0 +1,88 @@
+"""A read of a NumPy array at an index out of range is NumPy's IndexError: at a Python
+integer while tracing, at a traced index when the program runs (a resampler's walk
+`c = c + w[i]` past the end). A JAX array's read clamps the index, as plain JAX does,
+and so does any read under the caller's `jax.jit` (the arguments are JAX arrays there).
+
+Ground truth: the same function run unconverted on the same inputs."""
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import autograph
+
+
+def read(x, i):
+    return x[i]
+
+
+def read_row_item(m, i, j):
+    return m[i, j]
+
+
+def walk(w, u):
+    """The cumulative-weight walk of a low-variance resampler."""
+    c = w[0]
+    i = 0
+    while u > c:
+        i = i + 1
+        c = c + w[i]
+    return i, c
+
+
+W = np.array([0.2, 0.3, 0.4], np.float32)
+
+
+class Raised:
+    def __init__(self, error):
+        self.message = str(error)
+
+
+def outcome(fn, *args):
+    try:
+        return fn(*args)
+    except IndexError as e:
+        return Raised(e)
+
+
+@pytest.mark.parametrize('i', [0, 2, -1, -3, 3, -4, 7])
+def test_python_index(i):
+    want = outcome(read, W, i)
+    got = outcome(autograph.convert(read), W.copy(), i)
+    if isinstance(want, Raised):
+        assert isinstance(got, Raised) and got.message == want.message
+    else:
+        assert float(got) == float(want)
+
+
+@pytest.mark.parametrize('u', [0.1, 0.45, 0.85, 0.95, 2.0])
+def test_traced_index_in_a_staged_loop(u):
+    want = outcome(walk, W, np.float32(u))
+    converted = autograph.convert(walk)
+    for _ in range(2):
+        got = outcome(converted, W.copy(), np.float32(u))
+        if isinstance(want, Raised):
+            assert isinstance(got, Raised) and 'out of bounds' in got.message
+        else:
+            assert int(got[0]) == want[0] and np.isclose(float(got[1]), want[1])
+
+
+def test_matrix_items():
+    m = np.arange(6, dtype=np.float32).reshape(2, 3)
+    converted = autograph.convert(read_row_item)
+    assert float(converted(m, 1, 2)) == 5.0
+    with pytest.raises(IndexError, match='axis 1 with size 3'):
+        converted(m, 1, 3)
+    with pytest.raises(IndexError, match='axis 0 with size 2'):
+        converted(m, jnp.int32(2), 0)
+
+
+def test_jax_arrays_clamp_as_plain_jax():
+    w = jnp.asarray(W)
+    assert float(autograph.convert(read)(w, 3)) == float(read(w, 3))
+    assert float(jax.jit(autograph.convert(read))(W, 5)) == float(jax.jit(read)(W, 5))
+    got = jax.vmap(autograph.convert(walk), in_axes=(None, 0))(w, jnp.array([0.1, 0.95]))
+    want = jax.vmap(lambda u: jax.lax.while_loop(
+        lambda s: u > s[1], lambda s: (s[0] + 1, s[1] + w[s[0] + 1]), (0, w[0])))(
+        jnp.array([0.1, 0.95]))
+    np.testing.assert_array_equal(np.asarray(got[0]), np.asarray(want[0]))

@@ -375,3 +375,27 @@ def shrink_in_a_helper(a, tol):
 @pytest.mark.parametrize('tol', [0.5, 1e-9], ids=['value', 'None'])
 def test_an_optional_result_of_a_function_that_writes_its_parameter(fn, tol):
     same_effects(fn, lambda: (np.array([3.0, -1.0, 2.0], np.float32), tol))
+
+
+def write_first(a):
+    a[0] = 5.0
+    return a[1]
+
+
+def returns_a_writing_call(a):
+    if a[0] > 0:
+        return write_first(a)
+    return a[2]
+
+
+@pytest.mark.parametrize('first', [1.0, -1.0])
+def test_a_writing_call_returned_under_a_traced_if(first):
+    """`if c: return h(a)` stays an `if` (not `return h(a) if c else ...`): the
+    helper's write reaches the caller's array (corpus batch 6's quickselect)."""
+    a = np.array([first, 2.0, 3.0], np.float32)
+    plain, given = a.copy(), a.copy()
+    want = returns_a_writing_call(plain)
+    assert float(autograph.convert(returns_a_writing_call)(given)) == want
+    np.testing.assert_array_equal(given, plain)
+    got = jax.jit(autograph.convert(returns_a_writing_call))(jnp.asarray(a))
+    assert float(got) == (2.0 if first > 0 else 3.0)

@@ -24,6 +24,7 @@
    `finally` and `__exit__` run before the function returns, as in Python).
 """
 import ast
+import builtins
 
 from autograph import templates
 from autograph.passes.base import (LOOPS, SCOPES, blocks, contains, guard_exits, map_loops,
@@ -171,11 +172,22 @@ def _flag_returns(stmt, rest, ctx, flags):
 
 
 def _as_conditional_expression(stmt):
-    """`if c: return a else: return b` -> `return a if c else b`."""
-    if all(len(b) == 1 and isinstance(b[0], ast.Return) for b in (stmt.body, stmt.orelse)):
+    """`if c: return a else: return b` -> `return a if c else b`, where neither value
+    calls a function by its bare name (a helper that writes items of its arguments must
+    be a statement of its own for its writes to reach the caller's array, see
+    passes.written_arguments: `if c: return h(a)` stays an `if`)."""
+    if all(len(b) == 1 and isinstance(b[0], ast.Return) for b in (stmt.body, stmt.orelse)) \
+            and not any(_calls_by_name(b[0].value) for b in (stmt.body, stmt.orelse)):
         none = ast.Constant(value=None)
         expression = ast.IfExp(test=stmt.test, body=stmt.body[0].value or none,
                                 orelse=stmt.orelse[0].value or none)
         return ast.copy_location(ast.Return(value=ast.copy_location(expression, stmt)),
                                   stmt)
     return stmt
+
+
+def _calls_by_name(node):
+    """Whether expression `node` calls a name that is not a builtin (`h(a)`)."""
+    return node is not None and any(
+        isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+        and not hasattr(builtins, n.func.id) for n in ast.walk(node))

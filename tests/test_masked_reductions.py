@@ -101,3 +101,20 @@ def test_reductions_of_plain_arrays_stay_plain_calls():
     code = autograph.to_code(plain)
     assert 'jnp.sum(z)' in code and 'jnp.mean(y)' in code and 'ag.call' not in code
     assert_same(autograph.convert(plain)(jnp.asarray(X), jnp.asarray(X)), plain(X, X))
+
+
+def counts(x, labels):
+    """A histogram's count per bin (corpus batch 6: `len(x[bin_mask])`)."""
+    rows = x[labels == 1]
+    return len(x[labels == 0]), rows.size, len(x[x[:, 0] > 0.2])
+
+
+def test_len_and_size_of_a_selection_count_its_items():
+    want = counts(X, LABELS)
+    got = autograph.convert(counts)(jnp.asarray(X), jnp.asarray(LABELS))
+    assert [int(g) for g in got] == list(want)
+    batch = jax.vmap(autograph.convert(counts), in_axes=(None, 0))(
+        jnp.asarray(X), jnp.stack([jnp.asarray(LABELS), jnp.asarray(LABELS[::-1])]))
+    other = counts(X, LABELS[::-1])
+    assert [[int(v) for v in column] for column in batch] == [
+        [w, o] for w, o in zip(want, other)]

@@ -83,6 +83,22 @@ class Masked:
     def all(self, *args, **kwargs):
         return self._reduce('all', *args, **kwargs)
 
+    def __ag_len__(self):
+        """`len(s)`: its items along the first axis, counted when the program runs where
+        that axis's length varies (an int32 traced value)."""
+        if 0 not in self._axes:
+            return self._data.shape[0]
+        kept = self._kept()
+        return jnp.sum(jnp.any(kept, axis=tuple(range(1, kept.ndim)))).astype(jnp.int32)
+
+    @property
+    def size(self):
+        """`s.size`: its items, counted when the program runs (an int32 traced value)."""
+        return jnp.sum(self._kept()).astype(jnp.int32)
+
+    def _kept(self):
+        return jnp.broadcast_to(self._mask, self._data.shape)
+
     def __ag_reduce__(self, method, *args, **kwargs):
         """`jnp.sum(s, ...)`, `jnp.mean(s, ...)`, ...: the method `s.sum(...)`, ... (see
         runtime.python.calls.REDUCTIONS)."""

@@ -101,9 +101,12 @@ def selection(pairs):
 def len_(value, /):
     """Python reference: `len(value)`. A selection with a traced flag counts its kept
     items when the program runs (an int32 traced value); so does a dict whose keys exist
-    on some paths only (runtime.checks.keys) its keys present."""
+    on some paths only (runtime.checks.keys) its keys present, and a slice of an array
+    by a traced mask (`len(x[x > 0])`) its items along the first axis."""
     if isinstance(value, Keyed):
         return value.count()
+    if hasattr(type(value), '__ag_len__'):   # (a masked slice: runtime.items.masked)
+        return value.__ag_len__()
     if not isinstance(value, Selection):
         return builtins.len(value)
     count = 0

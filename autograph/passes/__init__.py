@@ -23,6 +23,7 @@ from autograph.passes import (
     loop_else,
     loop_exits,
     match,
+    outer_containers,
     raises,
     returns,
     sequences,
@@ -42,6 +43,7 @@ from autograph.runtime.origin import short
 PIPELINE = [
     fence,         # reject generators/async with a caret at the user's line
     exits,         # exit(code), sys.exit(code) -> raise SystemExit(code)
+    outer_containers,  # G.append(v) in a loop, G read: `global G` (carried as state)
     unreachable,   # drop code after return/raise/break/continue and endless loops
     directives,    # autograph.set_loop_options(...) -> ctx.loop_options
     super_calls,   # super() -> super(__class__, self), for code moved into branch functions

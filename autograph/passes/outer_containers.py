@@ -1,0 +1,61 @@
+"""Globals and closure variables whose lists, dicts or sets the function changes by their
+methods inside an `if`, `while` or `for` (`G.append(v)`, `D.update(e)`), and also reads
+(`jnp.stack(G)`, `len(G)`: a list only appended to is else a log), are declared (`global G`, `nonlocal G`): a staged statement
+then carries them as it carries the names the function declares (passes.control_flow:
+`nonlocals=`), and the Function reads them as state and gives their new contents back
+into the very objects (runtime.state), as Python's methods change them in place.
+
+    G = []                              G = []
+    def f(x):                           def f(x):
+        for i in range(4):      ->          global G
+            G.append(x + i)                 for i in range(4):
+        return jnp.stack(G)                     G.append(x + i)
+                                            return jnp.stack(G)
+
+Without it, the traced body appended traced values to the global list (an escaped
+tracer). A list the function only appends to and never reads is a log, kept out of the
+call (autograph/function/logs.py), and stays as it is.
+"""
+import ast
+
+from autograph.analysis.activity import scope_of
+from autograph.analysis.logs import APPENDING
+from autograph.passes.base import walk_scope
+from autograph.passes.views import declare, outer_names
+
+ONLY_WITH = (ast.If, ast.For, ast.While)   # see analysis.census
+
+MUTATING = frozenset({'append', 'extend', 'insert', 'pop', 'remove', 'clear', 'sort',
+                      'reverse', 'update', 'setdefault', 'popitem', 'add', 'discard'})
+"""The methods of list, dict and set that change the object in place."""
+
+
+def transform(function, ctx):
+    if not isinstance(function, ast.FunctionDef) or ctx.census is None \
+            or function is not ctx.census.scopes[-1]:
+        return function
+    appended, changed, receivers = set(), set(), set()
+    for node in walk_scope(function):
+        if isinstance(node, (ast.If, ast.For, ast.While)):
+            for inner in walk_scope(node):
+                method, receiver = _method_call(inner)
+                if receiver is not None:
+                    (appended if method in APPENDING else changed).add(receiver.id)
+        receiver = _method_call(node)[1]
+        if receiver is not None:
+            receivers.add(id(receiver))
+    if not (appended or changed):
+        return function
+    read = {n.id for n in walk_scope(function) if isinstance(n, ast.Name)
+            and isinstance(n.ctx, ast.Load) and id(n) not in receivers}
+    declare(function, outer_names(changed | (appended & read), scope_of(function), ctx))
+    return function
+
+
+def _method_call(node):
+    """(`m`, `G`) of a call `G.m(...)` of a method `m` that changes `G` in place, else
+    (None, None)."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+            and node.func.attr in MUTATING and isinstance(node.func.value, ast.Name):
+        return node.func.attr, node.func.value
+    return None, None

@@ -107,19 +107,14 @@ POS = jnp.array([[0.5, 1.2], [-0.1, 0.3], [1.05, -0.2], [0.4, 0.6]])
 VEL = jnp.array([[0.1, 0.2], [-0.3, 0.1], [0.2, -0.4], [0.0, 0.1]])
 
 
-@pytest.mark.xfail(strict=True, raises=jax.errors.NonConcreteBooleanIndexError, reason=(
-    'project bug (raw): `x[over, axis] = 2 * L - x[over, axis]` under the traced '
-    '`if jnp.any(over)` fails with JAX\'s own NonConcreteBooleanIndexError ("Array boolean '
-    'indices must be concrete; got Array boolean indices must be concrete; got bool[4]", '
-    '"Raised by the compiled program"), where the same write outside the `if` is the '
-    'project\'s BooleanMaskIndex naming the line (then a fixed-shapes limit: the selection '
-    'has a run-time length). Repro: `def f(x): m = x[:, 0] > 0.5; if jnp.any(m): x[m, 0] = '
-    '-x[m, 0]; return x` on a (3, 2) array'))
+@pytest.mark.xfail(strict=True, raises=autograph.ControlFlowError, reason=(
+    'fixed shapes (named): `x[over, axis] = 2 * L - x[over, axis]` under the traced '
+    '`if jnp.any(over)` reads a selection of as many items as the traced mask has true '
+    'values, a run-time length (the project names the line: BooleanMaskIndex). Before, '
+    'the read under the `if` was JAX\'s raw NonConcreteBooleanIndexError (a tuple index '
+    'with a computed part is now read through ag.getitem)'))
 def test_wall_bounce_masked_writes_under_any_of_the_mask():
-    try:
-        agree(bounced, (POS, VEL), (POS * 0.5 + 0.2, -VEL))
-    except autograph.ControlFlowError as error:   # named now: reclassify as fixed shapes
-        raise AssertionError(f'the raw error is named now: {error}') from error
+    agree(bounced, (POS, VEL), (POS * 0.5 + 0.2, -VEL))
 
 
 # --- iOknes/AST2000: particlebox.py (script) ----------------------------------------------

@@ -167,13 +167,11 @@ def test_lomuto_partition_tuple_swaps_at_a_traced_index():
     agree_vmap(partitioned, jnp.stack([FLOATS, FLOATS[::-1], -FLOATS]))
 
 
-@pytest.mark.xfail(strict=True, raises=autograph.ConversionError, reason=(
-    'project bug (named): `return select(array, q + 1, stop, k)` under the traced `elif q < k` '
-    'is refused as "a call that writes items of an array it is given, inside `and`/`or`, a '
-    'conditional expression, a lambda or a comprehension", but it is a statement of its '
-    'own; repro: `def h(a): a[0] = 5.0; return a[1]` and `def f(a): if a[0] > 0: return '
-    'h(a); return a[2]` (`r = h(a); return r` converts). The recursion on the traced `q` '
-    'would then be a depth known only at run time'))
+@pytest.mark.xfail(strict=True, raises=autograph.ControlFlowError, reason=(
+    'fixed shapes (named): `select` recurses under the traced `elif q < k`, a depth known '
+    'only at run time (the project stops at 16 levels and names the call). Before, '
+    '`return select(...)` under the `if` was refused as a writing call inside a '
+    'conditional expression (the returns were folded into one), fixed in passes.returns'))
 def test_quickselect_recursion_on_the_traced_pivot_place():
     agree(lambda a: select(a, 0, len(a) - 1, 2), (UNSORTED,), (FLOATS,))
 
@@ -318,13 +316,6 @@ def hist(x, binmin, binmax, nbins, log=False):
 SAMPLES = jax.random.uniform(key(0), (24,)) * 10.0
 
 
-@pytest.mark.xfail(strict=True, raises=autograph.ControlFlowError, reason=(
-    'project bug (named): `histogram[i] = len(x[bin_mask])` is refused ("is used here as '
-    '`__len__`: the number of items of the slice depends on a value known only when the '
-    'program runs"), but the count is a number a compiled program holds (`bin_mask.sum()`): '
-    'the masked reductions read exactly (`x[mask].sum()`, `.mean()`, ...) do not include '
-    '`len(x[mask])`, `x[mask].size` or `x[mask].shape[0]`. Repro: `def f(x): return '
-    'len(x[x > 0.5])` on a (4,) array'))
 def test_histogram_len_of_a_masked_selection_per_bin():
     agree(lambda x: hist(x, 0.0, 10.0, 5), (SAMPLES,), (SAMPLES[::-1] * 0.5,))
     agree(lambda x: hist(x, 0.1, 10.0, 4, log=True), (SAMPLES,))

@@ -108,6 +108,21 @@ def test_a_list_of_python_integers_is_an_index_array():
                     swap_rows(u.copy(), k))
 
 
+def augmented_at_a_list(x, v):
+    w = v * 1.0
+    w[[1, 0, 1]] += x   # (NumPy's buffered update: item 1 gets x once)
+    return w
+
+
+@pytest.mark.parametrize('make', [np.asarray, jnp.asarray])
+def test_an_augmented_write_at_a_list_of_integers(make):
+    """(the fuzzer's seed 500013: the read of `w[[1, 0, 1]] += x` reached JAX as a list)"""
+    v = np.arange(4, dtype=np.float32)
+    want = augmented_at_a_list(np.float32(1.5), v.copy())
+    np.testing.assert_array_equal(
+        np.asarray(autograph.convert(augmented_at_a_list)(np.float32(1.5), make(v))), want)
+
+
 @pytest.mark.parametrize('fn, args', [
     (swap_rows, (2,)), (swap_rows_by_array, (2,)), (swap_rows_by_array, (i32(2),))])
 def test_a_write_at_an_index_array_out_of_range_is_numpys_index_error(fn, args):

@@ -120,7 +120,9 @@ def _update_item(target, key, op, value):
         return setitem(target, key, _UPDATES[op](indexing.getitem(target, key), value))
     if not isinstance(target, jax.Array):
         _check_static(target, key, value)
-    return setitem(target, key, _UPDATES[op](target[key], value))
+        return setitem(target, key, _UPDATES[op](target[key], value))
+    # (a list of integers is NumPy's index array: JAX takes arrays only)
+    return setitem(target, key, _UPDATES[op](target[indexing.index_array(key)], value))
 
 
 def _numpy_shaped(target, key, value):

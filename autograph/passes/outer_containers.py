@@ -20,6 +20,7 @@ import ast
 
 from autograph.analysis.activity import scope_of
 from autograph.analysis.logs import APPENDING
+from autograph.analysis.walk import SCOPES, children
 from autograph.passes.base import walk_scope
 from autograph.passes.views import declare, outer_names
 
@@ -35,15 +36,18 @@ def transform(function, ctx):
             or function is not ctx.census.scopes[-1]:
         return function
     appended, changed, receivers = set(), set(), set()
-    for node in walk_scope(function):
-        if isinstance(node, (ast.If, ast.For, ast.While)):
-            for inner in walk_scope(node):
-                method, receiver = _method_call(inner)
-                if receiver is not None:
-                    (appended if method in APPENDING else changed).add(receiver.id)
-        receiver = _method_call(node)[1]
+    stack = [(child, False) for child in children(function)]
+    while stack:   # (each node once, with whether an `if` or loop holds it)
+        node, inside = stack.pop()
+        if isinstance(node, SCOPES):
+            continue
+        method, receiver = _method_call(node)
         if receiver is not None:
             receivers.add(id(receiver))
+            if inside:
+                (appended if method in APPENDING else changed).add(receiver.id)
+        inside = inside or isinstance(node, (ast.If, ast.For, ast.While))
+        stack += [(child, inside) for child in children(node)]
     if not (appended or changed):
         return function
     read = {n.id for n in walk_scope(function) if isinstance(n, ast.Name)

@@ -31,8 +31,12 @@ caller's array and return early (one through a sibling), or read and set attribu
 an object argument by computed names (see tests/fuzz_order.py). About one in four makes
 an object whose attribute helpers, a method or an `__init__` create on some paths and
 reads it guarded or not (see tests/fuzz_created.py: where Python raises AttributeError,
-the converted program must raise it too). A failing seed is shrunk
-by `python -m tests.fuzz_minimise --seed S`.
+the converted program must raise it too). About one in four writes `w` at index arrays
+(out of range on some paths: IndexError), reduces selections of run-time length, calls
+`sys.exit` under a traced test, gives an optional result to jnp functions (TypeError
+where it is None) or views arrays it makes with NumPy and JAX (see tests/fuzz_arrays.py:
+where Python raises, the converted program must raise the same type). A failing seed is
+shrunk by `python -m tests.fuzz_minimise --seed S`.
 
 Every program is valid Python, so the converted run must give Python's values. Three
 kinds of failure are counted: a *mismatch* (a different value) and a *raw error* (a crash
@@ -41,7 +45,7 @@ ConversionError on a valid program) is a limitation of staging that must be rare
 explained.
 
     python -m tests.fuzzer --programs 2000 [--seed 0] [--jobs 2] [--x64] [--no-scopes]
-                           [--outer-state-only] [--order-only]
+                           [--outer-state-only] [--order-only] [--arrays-only]
 
 With --x64 the programs run with jax_enable_x64: the inputs stay 32-bit, the Python
 numbers in the programs become weakly typed 64-bit values, as in JAX. The command's
@@ -60,6 +64,7 @@ import traceback
 import jax.numpy as jnp
 import numpy as np
 
+from tests.fuzz_arrays import PYTHON_ERRORS, ArrayShapes, arrays_module_text, same_error
 from tests.fuzz_created import CreatedShapes, created_module_text
 from tests.fuzz_order import OrderHarness, OrderShapes, order_module_text
 from tests.fuzz_speed import fast_compiles, rare_collections
@@ -382,7 +387,7 @@ class ScopeFeatures:
             self.gen.emit(depth, f'a = a + peek_{target}()')
 
 
-class ProgramGenerator(StateGenerators, OuterShapes, OrderShapes, CreatedShapes):
+class ProgramGenerator(StateGenerators, OuterShapes, OrderShapes, CreatedShapes, ArrayShapes):
     def __init__(self, seed, scopes=False):
         self.rng = random.Random(seed)
         self.lines = []
@@ -401,6 +406,7 @@ class ProgramGenerator(StateGenerators, OuterShapes, OrderShapes, CreatedShapes)
         self.init_outer_shapes(seed)   # (see tests/fuzz_state.py: streams of their own)
         self.init_order_shapes(seed)   # (see tests/fuzz_order.py: likewise)
         self.init_created_shapes(seed)   # (see tests/fuzz_created.py: likewise)
+        self.init_array_shapes(seed)   # (see tests/fuzz_arrays.py: likewise)
 
     def emit(self, depth, text):
         self.lines.append('    ' * depth + text)
@@ -489,6 +495,7 @@ class ProgramGenerator(StateGenerators, OuterShapes, OrderShapes, CreatedShapes)
         self.outer_shapes(depth)
         self.order_shapes(depth)
         self.created_statement(depth)
+        self.arrays_statement(depth)
 
     def return_statement(self):
         return self.rng.choice(['return a, b, k', 'return a + 1.0, b, k - 1',
@@ -585,11 +592,13 @@ class ProgramGenerator(StateGenerators, OuterShapes, OrderShapes, CreatedShapes)
             self.scopes.prelude()
         self.order_prologue()
         self.created_prologue()
+        self.arrays_prologue()
         self.block(1, nesting=3, size=self.rng.randint(2, 4))
         self.state_epilogue()
         self.outer_epilogue()
         self.order_epilogue()
         self.created_epilogue()
+        self.arrays_epilogue()
         self.emit(1, 'return a, b, k')
         return '\n'.join(self.lines) + '\n'
 
@@ -606,7 +615,8 @@ def make_program(seed, scopes=True, source=None):
         source = ('import jax.numpy as jnp\n' + HELPERS + module_text(
             gen.outer_on, gen.outer_closure, gen.between_on)
                   + order_module_text(gen.ticks_on, gen.named_on)
-                  + created_module_text(gen.created_on) + '\n\n' + program)
+                  + created_module_text(gen.created_on) + arrays_module_text(gen.arrays_on)
+                  + '\n\n' + program)
     file = f'<autograph fuzz {seed}>'
     linecache.cache[file] = (len(source), None, source.splitlines(True), file)
     namespace = {'__name__': f'fuzz_{seed}'}
@@ -624,6 +634,11 @@ def has_order_shapes(seed):
     """Whether the program for `seed` has one of the shapes of tests/fuzz_order.py."""
     gen = ProgramGenerator(seed)
     return gen.ticks_on or gen.nested_on or gen.named_on
+
+
+def has_array_shapes(seed):
+    """Whether the program for `seed` has the shape of tests/fuzz_arrays.py."""
+    return ProgramGenerator(seed).arrays_on
 
 
 def inputs_for(seed):
@@ -669,7 +684,7 @@ def run_one(seed, scopes=True, source=None):
     fn = reset()
     try:
         expected = calls(fn, (x, n, np.array(v)))   # items assigned as on NumPy
-    except AttributeError as error:   # (an attribute unset on the path: fuzz_created.py)
+    except PYTHON_ERRORS as error:   # (fuzz_created.py, fuzz_arrays.py)
         expected = error
     else:
         expected.append(state(fn))
@@ -680,13 +695,13 @@ def run_one(seed, scopes=True, source=None):
     except (autograph.ControlFlowError, autograph.ConversionError):
         return NAMED_ERROR, (f'seed {seed}: a named error on a valid program\n{source}\n'
                              f'{traceback.format_exc()}')
-    except AttributeError as error:
-        if isinstance(expected, AttributeError) and str(error) == str(expected):
+    except PYTHON_ERRORS as error:
+        if same_error(expected, error):
             return None
         return RAW_ERROR, f'seed {seed}: converted run raised\n{source}\n{traceback.format_exc()}'
     except Exception:
         return RAW_ERROR, f'seed {seed}: converted run raised\n{source}\n{traceback.format_exc()}'
-    if isinstance(expected, AttributeError):
+    if isinstance(expected, PYTHON_ERRORS):
         return MISMATCH, f'seed {seed}: expected {expected!r}, got {actual}\n{source}'
     actual.append(state(fn))
     if not all(np.shape(e) == np.shape(a) and np.allclose(np.asarray(e), np.asarray(a),
@@ -719,6 +734,9 @@ def main(argv=None):
     parser.add_argument('--order-only', action='store_true',
                         help='of the seeds, run only the programs with ticks, nested helpers '
                              'or attributes by computed names (tests/fuzz_order.py)')
+    parser.add_argument('--arrays-only', action='store_true',
+                        help='of the seeds, run only the programs with index arrays, '
+                             'selections, exits or made arrays (tests/fuzz_arrays.py)')
     options = parser.parse_args(argv)
     if options.x64:
         os.environ['JAX_ENABLE_X64'] = '1'   # read by the worker processes as they start
@@ -729,6 +747,8 @@ def main(argv=None):
         seeds = [seed for seed in seeds if has_outer_state(seed)]
     if options.order_only:
         seeds = [seed for seed in seeds if has_order_shapes(seed)]
+    if options.arrays_only:
+        seeds = [seed for seed in seeds if has_array_shapes(seed)]
     options.programs = len(seeds)
     run = functools.partial(run_one, scopes=options.scopes)
     with multiprocessing.get_context('spawn').Pool(options.jobs, _start_worker) as pool:

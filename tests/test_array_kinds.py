@@ -58,6 +58,14 @@ def jax_made(a):
     return b
 
 
+def at_updated(a):
+    b = jnp.zeros(3)
+    b = b.at[1].set(a[0])      # (only a JAX array has `.at`: its update is a JAX array)
+    v = b[1:]
+    v += 1.0
+    return b + a
+
+
 def agreeing_paths(a, c):
     if c > 0:
         b = a * 2.0
@@ -91,6 +99,7 @@ CASES = [   # (function, inputs as NumPy arrays; JAX's meaning is plain Python's
     (agreeing_paths, lambda: (vector(), -1.0)),
     (agreeing_paths, lambda: (vector(), jnp.float32(1.0))),
     (agreeing_paths, lambda: (vector(), jnp.float32(-1.0))),
+    (at_updated, lambda: (vector(),)),
 ]
 IDS = [f'{fn.__name__}-{i}' for i, (fn, _) in enumerate(CASES)]
 

@@ -10,6 +10,7 @@ Python's rules, per expression:
     np.zeros(3)          a NumPy array (of no argument array)
     a.copy(), a.T, a.astype(t), a.reshape(s)   as `a`
     jnp.cumsum(a)        a JAX function (`jax.*`): a JAX array
+    a.at[i].set(e)       a JAX array's update (NumPy's arrays have no `.at`): a JAX array
     x if c else y        as `x` and `y`, where the two agree
     b                    a variable: as each of its bindings, where all agree
     anything else        unknown: the kind of the value when the program runs
@@ -87,6 +88,8 @@ class ArrayKinds:
             return kind if kind is JAX else Kind(kind.params, kind.made or made)
         if func.attr in _KEEPING:   # (a method of the array: its own kind)
             return self.of(func.value, visiting)
+        if _at_update(func):
+            return JAX
         return None
 
 
@@ -127,6 +130,14 @@ def module_names(resolver):
         top = value.__name__.split('.')[0]
         return top if top in ('numpy', 'jax') else None
     return modules
+
+
+def _at_update(func):
+    """Whether `func` is `a.at[i].set` (`.add`, `.get`, ...): only a JAX array has
+    `.at`, and its updates make JAX arrays."""
+    value = func.value
+    return isinstance(value, ast.Subscript) and isinstance(value.value, ast.Attribute) \
+        and value.value.attr == 'at'
 
 
 def _mixed(left, right):

@@ -50,8 +50,9 @@ def damp(p):
     return p * 0.5 + 0.1
 
 
-def wave(p):
-    return jnp.sin(p) * 1.5
+def wave(p):   # (|slope| < 1: iterated, float32 rounding does not grow; at 1.5 the
+    # compiled and the plain run, whose roundings differ, drifted apart: seed 1)
+    return jnp.sin(p) * 0.75
 
 
 def clipped(p):

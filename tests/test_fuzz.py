@@ -141,3 +141,28 @@ def test_fast_compiles_adds_its_flags_once_to_the_users(monkeypatch):
         assert jax.config.values['jax_disable_most_optimizations']
     finally:
         jax.config.update('jax_disable_most_optimizations', before)
+
+
+# --- index arrays, selections, exits, optional results, made arrays (tests/fuzz_arrays.py)
+
+@pytest.mark.parametrize('seed', [500344, 500421, 500565])
+def test_index_arrays_selections_exits_optional_results_and_made_arrays(seed):
+    """Seeds whose plain run raises IndexError (500344: `w[jnp.array([k % 5, 3])] += ...`
+    out of range on its path), TypeError (500421: `jnp.sum(maybe_half(x, 0.0))` given
+    None) and SystemExit (500565: `sys.exit(2)` under a traced test), after selections'
+    reductions and views of arrays made by NumPy and JAX: the converted run raises the
+    same type, or gives the same values on the paths that do not raise."""
+    assert run_one(seed) is None
+
+
+def test_programs_use_index_arrays_selections_exits_and_made_arrays():
+    text = '\n'.join(make_program(seed)[0] for seed in range(500000, 500200))
+    for construct in ('w[[', '] += a * 0.1', 'w[np.array([', 'w[jnp.array([k % 5, ',
+                      '= jnp.stack([', 'v[jnp.array([k % 4, ', 'jnp.sum(v[v > ', '].sum() * 0.1',
+                      'jnp.sum(sel', 'if jnp.any(', 'jnp.max(', 'jnp.mean(', '.mean() * 0.1',
+                      'sys.exit(', ' exit(', 'raise SystemExit(', 'jnp.sqrt(jnp.abs(maybe_half(',
+                      'u = v * 2.0', 'nz = np.zeros(4, np.float32)', 'z = jnp.zeros(4)',
+                      '= u[1:3]', '= nz[', '= z[', 'z = z.at['):
+        assert construct in text, construct
+    import re   # (an index from traced control flow: assigned under an `if`, then used)
+    assert re.search(r'if .*:\n +ix\d+ = .*\n +w\[jnp\.array\(\[ix\d+, ', text)

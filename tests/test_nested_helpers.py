@@ -133,3 +133,30 @@ def test_a_return_python_never_takes_leaves_the_others(n):
     assert_same(jax.tree_util.tree_map(lambda v: v[0], batched), expected)
     assert_same(jax.tree_util.tree_map(lambda v: v[1], batched),
                 return_never_taken(np.float32(2.0), 1))
+
+
+def through_a_sibling_in_nested_loops(v, n):
+    """(the fuzzer's seed 1) `hv` calls its sibling `hw`, which writes its argument's
+    item, inside two nested staged loops: hv writes its parameter too."""
+    b = jnp.sum(v) * 0.5
+    w = v * 1.0
+
+    def hw(a, f):
+        a[1] = a[1] - f
+        return f
+
+    def hv(a, f):
+        r = hw(a, f * 0.5)
+        return r
+    for _ in range(n):
+        for _ in range(1, n, 2):
+            b = b + hv(w, b) * 0.1
+    return b, jnp.sum(w)
+
+
+@pytest.mark.parametrize('make', [np.asarray, jnp.asarray])
+def test_a_helper_writing_through_its_sibling_in_nested_loops(make):
+    v = np.array([0.33, -1.3, 0.9, 0.45], np.float32)
+    want = through_a_sibling_in_nested_loops(v.copy(), 5)
+    got = autograph.convert(through_a_sibling_in_nested_loops)(make(v), jnp.int32(5))
+    assert_same(got, want)

@@ -60,9 +60,10 @@ def transform(function, ctx):
     named = ctx.census is None or names_writing_function(ctx)
     if not named and function not in ctx.kept_arrays and not (
             ctx.census.has_any((ITEM_STORE, ast.AugAssign))
-            and may_write_parameters(function, ctx.ag)):
+            and (len(ctx.census.scopes) > 1 or may_write_parameters(function, ctx.ag))):
         return function   # (nothing to rewrite: no call writes, no parameter written,
-        #                    no view written into the caller's array: passes.views)
+        #                    no view written into the caller's array: passes.views; a
+        #                    `def` of the tree may write, called by another: `hv` -> `hw`)
     scope = scope_of(function)
     resolve = call_resolver(function, ctx, scope)
     entry = entry_of_tree(function, resolve, ctx.ag)

@@ -27,6 +27,7 @@ import ast
 import builtins
 
 from autograph import templates
+from autograph.analysis.walk import children
 from autograph.passes.base import (LOOPS, SCOPES, blocks, contains, guard_exits, map_loops,
                                    may_hold)
 from autograph.passes.unreachable import is_endless
@@ -181,13 +182,22 @@ def _as_conditional_expression(stmt):
         none = ast.Constant(value=None)
         expression = ast.IfExp(test=stmt.test, body=stmt.body[0].value or none,
                                 orelse=stmt.orelse[0].value or none)
+        expression.calls_no_name = True   # (a chain of elifs is checked once per level)
         return ast.copy_location(ast.Return(value=ast.copy_location(expression, stmt)),
                                   stmt)
     return stmt
 
 
 def _calls_by_name(node):
-    """Whether expression `node` calls a name that is not a builtin (`h(a)`)."""
-    return node is not None and any(
-        isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
-        and not hasattr(builtins, n.func.id) for n in ast.walk(node))
+    """Whether expression `node` calls a name that is not a builtin (`h(a)`); the
+    conditional expressions made here are known not to."""
+    stack = [] if node is None else [node]
+    while stack:
+        node = stack.pop()
+        if getattr(node, 'calls_no_name', False):
+            continue
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                and not hasattr(builtins, node.func.id):
+            return True
+        stack += children(node)
+    return False

@@ -36,7 +36,8 @@ from autograph.passes import (
     views,
     written_arguments,
 )
-from autograph.analysis.census import census
+from autograph.analysis.census import ITEM_STORE, census
+from autograph.analysis.own_arrays import own_arrays
 from autograph.passes.base import walk_scope
 from autograph.runtime.origin import short
 
@@ -93,6 +94,8 @@ def run(root, ctx, pipeline=PIPELINE):
             scope, ctx.sharing[scope], names, found.present)
         if has_for:
             ctx.independent_loops.update(independent_loops(scope, ctx.resolver, names))
+        if found.has_any((ITEM_STORE,)):
+            ctx.own_arrays[scope] = own_arrays(scope, ctx.resolver)
     for scope in scopes:
         for step in pipeline:
             if ctx.census.has_any(getattr(step, 'ONLY_WITH', ctx.census.present)):

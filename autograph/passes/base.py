@@ -21,7 +21,8 @@ class Context:
     which variables of each scope nested functions see, from the user's code before any
     pass ran;
     `assigned_before_reads[scope]` the variables Python never reads unassigned (see
-    analysis.definite), also from the user's code; `independent_loops[for_loop]` the
+    analysis.definite), also from the user's code, and `own_arrays[scope]` the NumPy
+    arrays it makes and keeps to itself (analysis.own_arrays); `independent_loops[for_loop]` the
     verdict of analysis.independence on the user's loop. `dataflow[scope]` are the
     analyses a pass made and left valid (it changed nothing), for the next pass to take.
     """
@@ -42,6 +43,7 @@ class Context:
     dataflow: dict = dataclasses.field(default_factory=dict)  # scope -> (Scope, Dataflow)
     census: object = None    # what the function's tree holds (analysis.census)
     kept_arrays: dict = dataclasses.field(default_factory=dict)  # see passes.views
+    own_arrays: dict = dataclasses.field(default_factory=dict)  # scope -> names (user's)
 
     def copy(self, nodes):
         """A deep copy of `nodes` whose loops keep their entries in the side tables."""

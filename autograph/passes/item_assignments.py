@@ -7,7 +7,9 @@
                               x = ag.setitems(x, (i, j), (item, item_1))
 
 so a JAX array gets a new value (`x.at[i].set(v)`) and the name is rebound, while lists,
-dicts and NumPy arrays are changed in place as before. Targets whose base is a variable
+dicts and NumPy arrays are changed in place as before (a NumPy array the function made
+and keeps to itself, given a traced value, becomes a traced array: `own=True`, see
+analysis.own_arrays). Targets whose base is a variable
 this function may rebind (a local, or one declared global/nonlocal) are rewritten, and
 items of attributes (`self.w[i] = v` -> `self.w = ag.setitem(self.w, i, v)`: the
 object's attribute is set, a list's or NumPy array's is the same object again). The
@@ -92,6 +94,7 @@ class _ItemAssignments(StatementRewriter):
         super().__init__(ctx)
         self.rebindable, self.counters = rebindable, counters
         self.kinds = KindFlags(function, ctx)   # (of the arrays `view_reads` finds)
+        self.own = ctx.own_arrays.get(function, frozenset())   # (see analysis.own_arrays)
 
     def rewrite(self, stmt):
         new = None
@@ -234,6 +237,8 @@ class _ItemAssignments(StatementRewriter):
                 ast.Constant(value=None) if r is None else _key(_copy(r[1]))
                 for r in reads], ctx=ast.Load())))
             keywords += self.kinds.keyword(base)
+        if base in self.own:
+            keywords.append(_own())
 
         def statements(value):
             call = ast.Call(func=self.ctx.runtime('setitems'), keywords=keywords, args=[
@@ -269,12 +274,20 @@ class _ItemAssignments(StatementRewriter):
             containers.append(ast.Subscript(value=_copy(containers[-1]),
                                             slice=_copy(key), ctx=ast.Load()))
         value = new_container(containers[-1], keys[-1])
+        if len(keys) == 1 and isinstance(base, ast.Name) and base.id in self.own:
+            value.keywords.append(_own())   # (a traced write makes it a traced array)
         for container, key in zip(reversed(containers[:-1]), reversed(keys[:-1])):
             value = self.call('setitem', [container, _copy(key), value])
         return hoisted + [_assign(_stored(base), value)]
 
     def call(self, op, args):
         return ast.Call(func=self.ctx.runtime(op), args=args, keywords=[])
+
+
+def _own():
+    """`own=True`: the write is to a NumPy array the function made and keeps to itself
+    (analysis.own_arrays), which a traced value makes a traced array."""
+    return ast.keyword(arg='own', value=ast.Constant(True))
 
 
 def _loaded(base):

@@ -39,16 +39,27 @@ _UPDATES = {
 """The augmented assignment operators, as `update_item` takes them."""
 
 
-def setitem(target, key, value):
+def setitem(target, key, value, own=False):
     """Python reference: `target[key] = value; return target`.
 
     For a JAX array: `target.at[key].set(value)`, with `value` cast to the array's dtype
     and broadcast to the selected shape as NumPy's item assignment does. In a vectorised
     loop, the iteration's Slot of an array (runtime.loops.vectorized) is updated. A
     traced array that stands for a NumPy array is written in place in Python: the new
-    traced array stands for the same NumPy array (see `numpy_kept`).
+    traced array stands for the same NumPy array (see `numpy_kept`). `own`: `target` is
+    a NumPy array the function made and keeps to itself (see `owned`).
     """
+    if own and _owned(target, key, value):
+        return mark_numpy(_setitem(jnp.asarray(target), key, value))
     return numpy_kept(target, _setitem(target, key, value))
+
+
+def _owned(target, key, value):
+    """Whether the write of `value` at `key` makes the NumPy array `target`, which the
+    function made and no other object holds (autograph.analysis.own_arrays), a traced
+    array standing for it: NumPy cannot hold a traced value, and no holder of the array
+    is left with its old values."""
+    return isinstance(target, np.ndarray) and any_traced((key, value))
 
 
 def numpy_kept(target, written):
@@ -88,7 +99,7 @@ def _setitem(target, key, value):
     return target
 
 
-def update_item(target, key, op, value):
+def update_item(target, key, op, value, own=False):
     """Python reference: `target[key] op value; return target` for an augmented operator
     `op` ('+=', '-=', ...): read the item, combine it with `value` in place if it can
     (`operator.iadd`...), store it back.
@@ -96,8 +107,10 @@ def update_item(target, key, op, value):
     For a JAX array this is NumPy's buffered update `x.at[key].set(x[key] op value)`: an
     index repeated in `key` is updated once, as in NumPy (not accumulated as by `.at[].add`).
     `value` is evaluated before `target[key]` is read (Python reads the item first; the
-    two differ only if computing `value` changes that item).
+    two differ only if computing `value` changes that item). `own`: as `setitem`'s.
     """
+    if own and _owned(target, key, value):
+        return mark_numpy(_update_item(jnp.asarray(target), key, op, value))
     return numpy_kept(target, _update_item(target, key, op, value))
 
 

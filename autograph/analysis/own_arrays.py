@@ -1,0 +1,141 @@
+"""The NumPy arrays a function makes and keeps to itself (for passes.item_assignments).
+
+    d = np.zeros((n + 1, m + 1))     # made here: a NumPy function, `a.copy()`, `a * 2`
+    d[i, j] = d[i - 1, j] + cost     # a traced value: NumPy cannot hold it, so the write
+                                     # makes `d` a traced array standing for the NumPy
+                                     # array (`ag.setitem(d, (i, j), ..., own=True)`)
+
+Python's `d[i, j] = v` changes the array in place, and every holder of the array sees the
+change. A traced value can only be stored into a new (JAX) array, which only the name
+`d` then holds: that is Python's meaning only where nothing else holds the array. So a
+name is *own* where every binding of it makes a new array (a NumPy function that makes
+one, `x.copy()`, arithmetic) and the function never gives the array away: the name is
+read only to index it (`d[i]`), in arithmetic and comparisons, by attributes and methods
+that make new values (`d.shape`, `d.sum()`), as an argument of a function that only reads
+it (JAX's, `math`'s, NumPy's reductions, `len`, `print`...), as a loop's iterable, in a
+`return`, or bound whole to another name (`c = d`: passes.views follows that alias). In
+a container display, stored into an attribute or an item, given to any other function,
+read by a nested function or a lambda, or declared global or nonlocal, it is not own, and
+a traced write stays the named error (runtime numpy_traced_write): a copy would leave the
+other holders with the old values.
+"""
+import ast
+
+from autograph.analysis.array_kinds import module_names
+from autograph.analysis.walk import SCOPES, children
+
+_MAKERS = frozenset({
+    'zeros', 'ones', 'empty', 'full', 'zeros_like', 'ones_like', 'empty_like', 'full_like',
+    'array', 'copy', 'arange', 'linspace', 'eye', 'identity', 'tile', 'repeat',
+    'concatenate', 'stack', 'vstack', 'hstack', 'outer', 'dot', 'matmul', 'cumsum',
+    'where', 'maximum', 'minimum', 'clip', 'sort', 'abs', 'sqrt', 'exp', 'log'})
+"""NumPy functions that give a new array (not a view of an argument, as `np.asarray`,
+`np.reshape` or `np.transpose` may)."""
+
+_READERS = _MAKERS | frozenset({
+    'sum', 'mean', 'max', 'min', 'argmax', 'argmin', 'amax', 'amin', 'std', 'var', 'prod',
+    'any', 'all', 'allclose', 'isclose', 'array_equal', 'argsort', 'count_nonzero',
+    'trace', 'einsum', 'square', 'sign', 'floor', 'ceil', 'round', 'sin', 'cos', 'tanh',
+    'isnan', 'isinf', 'isfinite', 'norm', 'solve', 'inv', 'det', 'shape', 'size', 'ndim'})
+"""NumPy functions that read an array given to them and keep no hold of it."""
+
+_METHODS = frozenset({
+    'shape', 'ndim', 'size', 'dtype', 'copy', 'sum', 'mean', 'max', 'min', 'argmax',
+    'argmin', 'std', 'var', 'prod', 'any', 'all', 'astype', 'item', 'tolist', 'cumsum',
+    'dot', 'clip', 'round', 'argsort', 'nonzero', 'trace'})
+"""Attributes and methods of an array that give a new value (not `.T`, `.reshape`,
+`.view`, `.ravel`: views)."""
+
+_BUILTINS = frozenset({'len', 'print', 'float', 'int', 'abs', 'min', 'max', 'sum',
+                       'round', 'str', 'repr', 'format', 'bool', 'isinstance'})
+
+
+def own_arrays(function, resolver):
+    """The names of `function`'s own NumPy arrays (see the module docstring)."""
+    modules = module_names(resolver)
+    made, other, given = set(), set(), set()
+    parents = {}
+    for node in _nodes(function, parents):
+        if isinstance(node, (ast.Global, ast.Nonlocal)):
+            given.update(node.names)
+        elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            parent = parents.get(id(node))
+            if isinstance(parent, ast.Assign) and parent.targets == [node] and \
+                    _makes(parent.value, modules):
+                made.add(node.id)
+            else:
+                other.add(node.id)
+        elif isinstance(node, ast.Name) and not _reads_only(node, parents, modules):
+            given.add(node.id)
+    for scope in _nested(function):
+        given.update(n.id for n in ast.walk(scope) if isinstance(n, ast.Name))
+    return made - other - given - {a.arg for a in _parameters(function)}
+
+
+def _nodes(function, parents):
+    """The nodes of `function`'s body (nested scopes left out, see `_nested`), noting
+    each one's parent in `parents`."""
+    stack = list(function.body)
+    while stack:
+        node = stack.pop()
+        yield node
+        if isinstance(node, SCOPES):
+            continue
+        for child in children(node):
+            parents[id(child)] = node
+            stack.append(child)
+
+
+def _nested(function):
+    return [n for n in ast.walk(function) if isinstance(n, SCOPES) and n is not function]
+
+
+def _parameters(function):
+    args = function.args
+    return [*args.posonlyargs, *args.args, *args.kwonlyargs,
+            *([args.vararg] if args.vararg else []), *([args.kwarg] if args.kwarg else [])]
+
+
+def _makes(value, modules):
+    """Whether expression `value` makes a new array (or a number)."""
+    if isinstance(value, (ast.BinOp, ast.UnaryOp)):
+        return True
+    if not isinstance(value, ast.Call) or not isinstance(value.func, ast.Attribute):
+        return False
+    func = value.func
+    if func.attr == 'copy' and not value.args:
+        return True   # (`x.copy()`, `np.copy(x)`)
+    return func.attr in _MAKERS and _module(func.value, modules) == 'numpy'
+
+
+def _module(node, modules):
+    while isinstance(node, ast.Attribute):   # (`np.random.rand`, `np.linalg.norm`)
+        node = node.value
+    return modules(node.id) if isinstance(node, ast.Name) else None
+
+
+def _reads_only(name, parents, modules):
+    """Whether this read of a name keeps the array to the function (see the module
+    docstring)."""
+    parent = parents.get(id(name))
+    if isinstance(parent, (ast.BinOp, ast.UnaryOp, ast.Compare, ast.BoolOp, ast.Return,
+                           ast.AugAssign, ast.For, ast.Expr, ast.If, ast.While)):
+        return True
+    if isinstance(parent, ast.Subscript):
+        return True   # (`d[i]`; `a[d]`: an index array, copied)
+    if isinstance(parent, ast.Attribute):
+        return parent.attr in _METHODS
+    if isinstance(parent, ast.Assign):
+        return len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name)
+    if isinstance(parent, ast.Tuple):   # (`return d, n`)
+        return isinstance(parents.get(id(parent)), ast.Return)
+    if isinstance(parent, ast.keyword):
+        parent = parents.get(id(parent))
+    if isinstance(parent, ast.Call) and name is not parent.func:
+        func = parent.func
+        if isinstance(func, ast.Name):
+            return func.id in _BUILTINS
+        if isinstance(func, ast.Attribute):
+            module = _module(func.value, modules)
+            return module == 'jax' or (module == 'numpy' and func.attr in _READERS)
+    return False

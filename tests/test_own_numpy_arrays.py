@@ -1,0 +1,122 @@
+"""A NumPy array the function makes and keeps to itself (`d = np.zeros(...)`, analysis.
+own_arrays), written with a traced value: NumPy cannot hold it, and no other object holds
+the array, so the write makes `d` a traced array (Python's values, whatever the loops
+around it). Where another object may hold the array (a list, an attribute, a helper given
+it), the write stays the named error. Ground truth: the same function run as plain
+Python on NumPy arrays."""
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import autograph
+from tests.helpers import assert_same
+
+
+def edit_distance(a, b):
+    n, m = len(a), len(b)
+    d = np.zeros((n + 1, m + 1))
+    for i in range(n + 1):
+        d[i, 0] = i
+    for j in range(m + 1):
+        d[0, j] = j
+    for i in range(1, n + 1):
+        for j in range(1, m + 1):
+            cost = 0.0 if a[i - 1] == b[j - 1] else 1.0
+            d[i, j] = min(d[i - 1, j] + 1, d[i, j - 1] + 1, d[i - 1, j - 1] + cost)
+    return d[n, m]
+
+
+def doubled(a):
+    out = np.zeros(3)
+    for i in range(3):
+        out[i] = a[i] * 2
+        if out[i] > 100:
+            break
+    return out
+
+
+def first_of(a):
+    out = np.ones(3)
+    out[0] = a[0]
+    out[1] += a[1]
+    out[2], out[0] = a[0], a[2]
+    return out, out.sum()
+
+
+def counted(a, n):
+    out = np.zeros(3)
+    i = 0
+    while i < n:
+        out[i] = a[i] * 2
+        i += 1
+    return out
+
+
+A = np.array([1.0, 2.0, 3.0, 2.0])
+B = np.array([1.0, 3.0, 2.0])
+
+
+@pytest.mark.parametrize('fn, args', [
+    (edit_distance, (A, B)), (edit_distance, (B, B)), (doubled, (A[:3],)),
+    (first_of, (A[:3],)), (counted, (A[:3], 2)), (counted, (A[:3], 0))])
+def test_a_traced_write_makes_the_own_array_traced(fn, args):
+    expected = fn(*args)
+    converted = autograph.convert(fn)
+    for _ in range(2):
+        assert_same(converted(*args), expected)
+    jax_args = tuple(jnp.asarray(x) if isinstance(x, np.ndarray) else x for x in args)
+    assert_same(jax.jit(converted)(*jax_args), expected)
+
+
+def test_under_vmap_and_grad():
+    batch = jax.vmap(autograph.convert(doubled))(jnp.stack([A[:3], -A[:3]]))
+    assert_same(batch[1], doubled(-A[:3]))
+    grad = jax.grad(lambda a: autograph.convert(first_of)(a)[1])(jnp.asarray(A[:3]))
+    np.testing.assert_allclose(grad, [1.0, 1.0, 1.0])
+
+
+def test_the_generated_code_says_own():
+    assert 'own=True' in autograph.to_code(doubled)
+
+
+class Box:
+    pass
+
+
+def kept_in_a_list(a):
+    out = np.zeros(3)
+    keep = [out]
+    out[0] = a[0]
+    return keep[0]
+
+
+def kept_by_an_attribute(a):
+    out = np.zeros(3)
+    box = Box()
+    box.arr = out
+    out[0] = a[0]
+    return box.arr
+
+
+def given_to_a_helper(a):
+    out = np.zeros(3)
+    remember(out)
+    out[0] = a[0]
+    return out
+
+
+KEPT = []
+
+
+def remember(x):
+    KEPT.append(x)
+
+
+@pytest.mark.parametrize('fn', [kept_in_a_list, kept_by_an_attribute, given_to_a_helper])
+def test_an_array_another_object_may_hold_stays_a_named_error(fn):
+    assert 'own=True' not in autograph.to_code(fn)
+    with pytest.raises(autograph.ControlFlowError, match='NumPy array is written with a '
+                                                         'traced value'):
+        autograph.convert(fn)(jnp.asarray(A[:3]))
+    KEPT.clear()

@@ -1,10 +1,14 @@
 """The syntax of NumPy's views (for analysis.views): the statements that bind a view,
 `v = b[key]` with a key that may be basic, `v = b` (a whole alias: NumPy's `v is b`, a
-view of all of `b`) and `for v in b:`, and the names that the parts of a statement bind.
+view of all of `b`) and `for v in b:`, the names that the parts of a statement bind, and
+what a statement reads, binds and changes in place (`effects`); the groups of views that
+changes reach (`groups`), and the whole aliases whose kind the function decides
+(`known_aliases`).
 """
 import ast
 
 from autograph.analysis.walk import SCOPES, children
+from autograph.analysis.written_parameters import argument_base, positions_written, split_call
 
 
 def view_bindings(function):
@@ -123,3 +127,89 @@ def blocks(stmt):
         return [stmt.body] + [h.body for h in stmt.handlers] + [stmt.orelse,
                                                                 stmt.finalbody]
     return [c.body for c in stmt.cases]
+
+
+def groups(bindings, changed):
+    """The bindings whose view, or base, is changed in place, or is a view or base of
+    one that is (a group of views)."""
+    changed, grew = set(changed), True
+    while grew:
+        grew = False
+        for view, base in bindings.values():
+            if (view in changed) != (base in changed):
+                changed |= {view, base}
+                grew = True
+    return {stmt: pair for stmt, pair in bindings.items() if pair[0] in changed}
+
+
+def aliases_written(bindings, by_item):
+    """The bindings but the whole aliases (`c = a`) of a group that no item write or
+    helper changes (nor has a `known` kind, see `Views`): there `c += e` may mean a new
+    array (a JAX array's), as before."""
+    names = {name for pair in groups(bindings, by_item).values() for name in pair}
+    return {stmt: pair for stmt, pair in bindings.items()
+            if not is_whole(stmt) or pair[0] in names}
+
+
+def known_aliases(function, found, bindings, kept):
+    """The whole aliases `c = a` of a parameter `a` that holds the caller's array
+    throughout, where each binding of `c` is one: `c is a` wherever `c` is read, so
+    `c += e` changes `a` in place where the caller gave a NumPy array (NumPy's
+    meaning), and rebinds `c` only where it gave a JAX array (passes `numpy=`)."""
+    numbers = _numbers(function)
+    return {view for stmt, (view, base) in found.items() if is_whole(stmt) and
+            base in kept and not {view, base} & numbers and
+            all(isinstance(value, ast.Name) and value.id == base
+                for value in bindings.get(view, [None]))}
+
+
+def _numbers(function):
+    """The names `function` uses as numbers: compared in the test of an `if` or a
+    `while`, given to `range`, or an index (their `c += e` rebinds `c` only)."""
+    found = set()
+    for node in own(function.body):
+        parts = []
+        if isinstance(node, (ast.If, ast.While)):
+            parts = [n for n in ast.walk(node.test) if isinstance(n, ast.Compare)]
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+                node.func.id == 'range':
+            parts = node.args
+        elif isinstance(node, ast.Subscript):
+            parts = [node.slice]
+        found.update(n.id for part in parts for n in ast.walk(part)
+                     if isinstance(n, ast.Name))
+    return found
+
+
+def effects(stmt, ag, resolve):
+    """(names read, names bound, names changed in place, those changed by an item write
+    or a helper) by the simple statement `stmt` (by a compound one: by the statements in
+    it too); `ag`, `resolve`: the runtime's name and the resolver of called functions."""
+    loads, stores, changed, by_item = [], [], [], []
+    updated, local = set(), set()   # (`x += ...`'s `x`; a comprehension's variables)
+    for node in own([stmt]):
+        if isinstance(node, ast.AugAssign):
+            updated.add(id(node.target))
+        elif isinstance(node, ast.comprehension):
+            local.update(id(n) for n in own([node.target]))
+        if isinstance(node, ast.Name):
+            if id(node) in local:
+                continue
+            if id(node) in updated:
+                loads.append(node.id)
+                changed.append(node.id)
+            elif isinstance(node.ctx, ast.Load):
+                loads.append(node.id)
+            else:
+                stores.append(node.id)
+        elif isinstance(node, ast.Subscript) and not isinstance(node.ctx, ast.Load):
+            by_item.append(root(node))
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            stores.append(node.name)
+        elif isinstance(node, ast.Call):   # (a helper writing its arguments)
+            func, args = split_call(node, ag)
+            if func is not node.func:
+                by_item += [argument_base(args[p])
+                            for p in positions_written(func, args, resolve)]
+    changed += by_item
+    return loads, stores, list(dict.fromkeys(n for n in changed if n is not None)), by_item

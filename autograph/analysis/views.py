@@ -2,7 +2,8 @@
 
     v = a[i]        # a view binding: `v` is a view of `a` (when `i` is a basic index)
     c = a           # a whole alias: a view of all of `a` (where its group is written
-                    # by item or by a helper, or has a `known` kind: `_aliases_written`)
+                    # by item or by a helper, or has a `known` kind: see
+                    # view_bindings.aliases_written)
     v += e          # an in-place change of `v`: `a` changes too
     a[0] = 9        # an in-place change of `a`: `v` sees it
     v = v + e       # a rebinding: `v` is a new array from here on
@@ -22,7 +23,8 @@ both, on some paths), and records:
   reads the view `u` again from there. The mode says where that array is: 'same' (in
   `b`), 'moved' (in the array `b` held when rebound: kept in a variable of its own),
   'either' (rebound on some paths: a flag says), 'if same' (a read only where `b` still
-  holds the views' array);
+  holds the views' array), 'if view' (`v` is a whole alias of `b` on some paths only:
+  a flag says, see `check_view_flags`);
 - `before[stmt]`: (b, 'plain' or 'either') where `stmt` rebinds a base whose views live
   on: its array is kept first; `moving`, the bases so kept, `flagged`, those that a flag
   follows, `modes[b]`: 'param' (a parameter whose views were taken of the caller's
@@ -37,10 +39,10 @@ whose old array the converted code did not keep (its base rebound by a loop's ta
 import ast
 
 from autograph.analysis import view_errors as errors
-from autograph.analysis.view_bindings import (blocks, header, is_whole, own, root,
-                                             self_view, stored)
-from autograph.analysis.written_parameters import (argument_base, parameters,
-                                                   positions_written, split_call)
+from autograph.analysis.walk import blocks as statement_lists
+from autograph.analysis.view_bindings import (aliases_written, blocks, effects, groups,
+                                             header, is_whole, own, self_view, stored)
+from autograph.analysis.written_parameters import parameters
 from autograph.errors import unsupported
 
 OTHER = 'other'     # an origin: any binding that is not a tracked view's (or none)
@@ -57,12 +59,13 @@ _SAME = frozenset({False})
 class Views:
     def __init__(self, function, bindings, resolve, ctx, known=frozenset()):
         self.ctx, self.resolve, self.after, self.before = ctx, resolve, {}, {}
+        self.function, self.bound_at = function, {}   # (name: the statements binding it)
         changed, self.by_item = set(), set()   # (by_item: changed by item or helper)
         for stmt in function.body:   # (each walks the statements in it too)
-            effects = self._effects(stmt)
-            changed.update(effects[2])
-            self.by_item.update(effects[3])
-        self.tracked = groups(_aliases_written(bindings, self.by_item | known), changed)
+            found = effects(stmt, self.ctx.ag, self.resolve)
+            changed.update(found[2])
+            self.by_item.update(found[3])
+        self.tracked = groups(aliases_written(bindings, self.by_item | known), changed)
         self.key_names = {}
         for name, _ in sorted(set(self.tracked.values())):
             if name not in self.key_names:
@@ -146,7 +149,7 @@ class Views:
         return out
 
     def _simple(self, stmt, state, record):
-        loads, stores, changed, _ = self._effects(stmt)
+        loads, stores, changed, _ = effects(stmt, self.ctx.ag, self.resolve)
         for name in loads:
             self._check_fresh(name, state, stmt)
         actions = []
@@ -180,13 +183,18 @@ class Views:
                     raise unsupported(errors.lost(current), self.ctx, stmt)
                 break
             bases = {self.tracked[o][1] for o in views}
-            if len(views) != len(origins) or len(bases) != 1:
+            base = min(bases)
+            some_paths = len(views) != len(origins)
+            if len(bases) != 1 or (some_paths and not self._alias_on_some_paths(
+                    origins, base)):
                 raise unsupported(errors.on_some_paths(
                     current, bases, 'is changed in place here'), self.ctx, stmt)
-            base = bases.pop()
             mode = self._mode(base, state, current, stmt)
+            if some_paths and mode != 'same':
+                raise unsupported(errors.lost(current), self.ctx, stmt)
+            mode = 'if view' if some_paths else mode
             actions.append(('write', current, base, mode))
-            if mode != 'same':
+            if mode not in ('same', 'if view'):
                 changed.append((base, 'old'))
                 break
             if base in [b for b, _ in changed]:
@@ -238,13 +246,36 @@ class Views:
                            and self.tracked[o][1] == base]
                 if name in done or not of_base:
                     continue
-                if len(of_base) == len(origins):
-                    actions.append(('read', name, base, mode))
+                if len(of_base) == len(origins) or (
+                        mode == 'same' and self._alias_on_some_paths(origins, base)):
+                    actions.append(('read', name, base,
+                                    mode if len(of_base) == len(origins) else 'if view'))
                     done.add(name)
                     queue.append((name, 'current'))
                 else:
                     state[name] = origins | {STALE}
         return state
+
+    def _alias_on_some_paths(self, origins, base):
+        """Whether `origins` are whole aliases `c = base` on some paths and other
+        bindings on the others (`x0 = x1` at the end of a sweep that reads `x0` and
+        writes `x1`): a flag follows which (`c_is_view`, see passes.views), where each
+        other binding of the name is a statement of its own (`check_view_flags`)."""
+        return OTHER in origins and all(
+            o == OTHER or (o in self.tracked and self.tracked[o][1] == base and is_whole(o))
+            for o in origins)
+
+    def check_view_flags(self):
+        """The names a flag follows (`_alias_on_some_paths`): an UnsupportedSyntax where
+        a loop's target, a `with`, `except` or `match` binds one (no statement of its
+        own to set the flag after)."""
+        flagged = {a[1] for acts in self.after.values() for a in acts if a[3] == 'if view'}
+        for name in sorted(flagged):
+            for stmt in self.bound_at.get(name, ()):
+                if not isinstance(stmt, ast.stmt) or statement_lists(stmt):
+                    raise unsupported(errors.on_some_paths(
+                        name, {}, 'is bound here'), self.ctx, stmt or self.function)
+        return flagged
 
     def _read_mode(self, base, which, state, stmt):
         """How the views of `base` are read again after its array `which` changed:
@@ -266,6 +297,7 @@ class Views:
         """`name` bound at `stmt` (a tracked view binding, or anything else): the views
         of its old value keep that value, which the converted code keeps (`_move`)."""
         state = dict(state)
+        self.bound_at.setdefault(name, set()).add(stmt)
         views = {o for o in state.get(name, ()) if o in self.tracked}
         if (MOVED, name) in state and any(self._views_of(name, state)):
             state = self._move(name, state, stmt, record, bool(views))
@@ -320,40 +352,6 @@ class Views:
             'param' if entry == frozenset({True}) else 'mixed')
         return state
 
-    def _effects(self, stmt):
-        """(names read, names bound, names changed in place, those changed by an item
-        write or a helper) by the simple statement `stmt` (by a compound one: by the
-        statements in it too)."""
-        loads, stores, changed, by_item = [], [], [], []
-        updated, local = set(), set()   # (`x += ...`'s `x`; a comprehension's variables)
-        for node in own([stmt]):
-            if isinstance(node, ast.AugAssign):
-                updated.add(id(node.target))
-            elif isinstance(node, ast.comprehension):
-                local.update(id(n) for n in own([node.target]))
-            if isinstance(node, ast.Name):
-                if id(node) in local:
-                    continue
-                if id(node) in updated:
-                    loads.append(node.id)
-                    changed.append(node.id)
-                elif isinstance(node.ctx, ast.Load):
-                    loads.append(node.id)
-                else:
-                    stores.append(node.id)
-            elif isinstance(node, ast.Subscript) and not isinstance(node.ctx, ast.Load):
-                by_item.append(root(node))
-            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                stores.append(node.name)
-            elif isinstance(node, ast.Call):   # (a helper writing its arguments)
-                func, args = split_call(node, self.ctx.ag)
-                if func is not node.func:
-                    by_item += [argument_base(args[p])
-                                for p in positions_written(func, args, self.resolve)]
-        changed += by_item
-        return loads, stores, list(dict.fromkeys(n for n in changed if n is not None)), \
-            by_item
-
     def _loads(self, node, state, stmt):
         for inner in own([node]):
             if isinstance(inner, ast.Name) and isinstance(inner.ctx, ast.Load):
@@ -369,28 +367,6 @@ class Views:
             bases = {self.tracked[o][1] for o in origins if o in self.tracked}
             raise unsupported(errors.on_some_paths(
                 name, bases, 'is read here after its base changed'), self.ctx, stmt)
-
-
-def groups(bindings, changed):
-    """The bindings whose view, or base, is changed in place, or is a view or base of
-    one that is (a group of views)."""
-    changed, grew = set(changed), True
-    while grew:
-        grew = False
-        for view, base in bindings.values():
-            if (view in changed) != (base in changed):
-                changed |= {view, base}
-                grew = True
-    return {stmt: pair for stmt, pair in bindings.items() if pair[0] in changed}
-
-
-def _aliases_written(bindings, by_item):
-    """The bindings but the whole aliases (`c = a`) of a group that no item write or
-    helper changes (nor has a `known` kind, see `Views`): there `c += e` may mean a new
-    array (a JAX array's), as before."""
-    names = {name for pair in groups(bindings, by_item).values() for name in pair}
-    return {stmt: pair for stmt, pair in bindings.items()
-            if not is_whole(stmt) or pair[0] in names}
 
 
 def _join(one, other):

@@ -48,8 +48,10 @@ from autograph.analysis.activity import scope_of
 from autograph.analysis.array_kinds import JAX, given_kinds
 from autograph.analysis.census import ITEM_STORE
 from autograph.analysis.dataflow import Dataflow
-from autograph.analysis.view_bindings import containers, is_whole, may_be_basic, view_bindings
-from autograph.analysis.views import Views, groups
+from autograph.analysis.view_bindings import (containers, groups, is_whole, known_aliases,
+                                             may_be_basic, own, view_bindings)
+from autograph.analysis.walk import blocks
+from autograph.analysis.views import Views
 from autograph.passes import sequences
 from autograph.passes.base import StatementRewriter, fix_missing_locations, walk_scope
 from autograph.passes.called_functions import call_resolver, names_writing_function
@@ -81,7 +83,7 @@ def transform(function, ctx):
     if not bindings:
         return function
     names, kept = bound_values(function)
-    known = _known_aliases(function, found, names, kept)
+    known = known_aliases(function, found, names, kept)
     analysis = Views(function, bindings, call_resolver(function, ctx), ctx, known)
     if not analysis.tracked:
         return function
@@ -92,8 +94,13 @@ def transform(function, ctx):
     flags = {base: ctx.namer.new(f'{base}_is_numpy') for base in sorted(given)
              if given[base] is not JAX and given[base].params}
     written = {n for pair in groups(bindings, analysis.by_item).values() for n in pair}
-    _Rewrite(ctx, analysis, _kept_names(function, analysis, ctx), (flags, given),
-             known - written).block(function.body)
+    view_flags = {name: (ctx.namer.new(f'{name}_is_view'), analysis.key_names[name])
+                  for name in sorted(analysis.check_view_flags())}
+    rewrite = _Rewrite(ctx, analysis, _kept_names(function, analysis, ctx), (flags, given),
+                       known - written)
+    rewrite.view_flags = view_flags
+    rewrite.block(function.body)
+    _start_view_flags(function, view_flags)
     note_kinds(function, given, flags, ctx)
     stored = {n.id for n in walk_scope(function)
               if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
@@ -124,34 +131,14 @@ def declare(function, outer):
             function.body.insert(at, ast.copy_location(kind(names=names), function.body[0]))
 
 
-def _known_aliases(function, found, bindings, kept):
-    """The whole aliases `c = a` of a parameter `a` that holds the caller's array
-    throughout, where each binding of `c` is one: `c is a` wherever `c` is read, so
-    `c += e` changes `a` in place where the caller gave a NumPy array (NumPy's
-    meaning), and rebinds `c` only where it gave a JAX array (passes `numpy=`)."""
-    numbers = _numbers(function)
-    return {view for stmt, (view, base) in found.items() if is_whole(stmt) and
-            base in kept and not {view, base} & numbers and
-            all(isinstance(value, ast.Name) and value.id == base
-                for value in bindings.get(view, [None]))}
-
-
-def _numbers(function):
-    """The names `function` uses as numbers: compared in the test of an `if` or a
-    `while`, given to `range`, or an index (their `c += e` rebinds `c` only)."""
-    found = set()
-    for node in walk_scope(function):
-        parts = []
-        if isinstance(node, (ast.If, ast.While)):
-            parts = [n for n in ast.walk(node.test) if isinstance(n, ast.Compare)]
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
-                node.func.id == 'range':
-            parts = node.args
-        elif isinstance(node, ast.Subscript):
-            parts = [node.slice]
-        found.update(n.id for part in parts for n in ast.walk(part)
-                     if isinstance(n, ast.Name))
-    return found
+def _start_view_flags(function, view_flags):
+    """`c_is_view, c_key = False, ...` first in `function` (after its docstring), for
+    each name `c` that is a whole alias on some paths only (analysis.views, 'if view'):
+    no alias where the function starts."""
+    at = 1 if ast.get_docstring(function, clean=False) is not None else 0
+    for flag, key in view_flags.values():
+        for text in (f'{key} = ...', f'{flag} = False'):
+            function.body.insert(at, ast.copy_location(_parse(text), function.body[0]))
 
 
 def _kept_names(function, analysis, ctx):
@@ -258,6 +245,7 @@ class _Rewrite(StatementRewriter):
             new[len(saves)] = ast.Assign(targets=[_store(returned)], value=stmt.value)
         for kind, name, base, mode in analysis.after.get(stmt, ()):
             new += self._action(kind, name, base, mode)
+        new += self._view_flags(stmt)
         if returned is not None:
             new.append(ast.Return(value=_load(returned)))
         return [ast.fix_missing_locations(ast.copy_location(s, stmt)) for s in new]
@@ -278,6 +266,17 @@ class _Rewrite(StatementRewriter):
                                                     _store(self.analysis.key_names[name])],
                                               ctx=ast.Store())], value=call)
                 ] + self._start(base)
+
+    def _view_flags(self, stmt):
+        """After a statement binding a name a flag follows (see `_start_view_flags`):
+        `c_is_view = True` where it is the alias `c = base`, else False."""
+        if not self.view_flags or blocks(stmt):
+            return []
+        bound = {n.id for n in own([stmt]) if n.__class__ is ast.Name
+                 and n.ctx.__class__ is ast.Store and n.id in self.view_flags}
+        alias = self.analysis.tracked.get(stmt, (None,))[0]
+        return [_parse(f'{self.view_flags[name][0]} = {name == alias}')
+                for name in sorted(bound)]
 
     def _numpy(self, base):
         return numpy_keyword(self.kinds.get(base), self.given.get(base))
@@ -309,6 +308,11 @@ class _Rewrite(StatementRewriter):
         it again from there (see analysis.views for the modes)."""
         ag, key = self.ctx.ag, self.analysis.key_names[name]
         old, flag = self.kept.get(base, (None, None))
+        if mode == 'if view':   # (`c`, a whole alias of `base` where its flag says)
+            flag = self.view_flags[name][0]
+            if kind == 'write':
+                return [_parse(f'{base} = {ag}.write_view({base}, {key}, {name}, '
+                               f'where={flag})')]
         if kind == 'write':
             if mode == 'same':
                 return [_parse(f'{base} = {ag}.write_view({base}, {key}, {name})')]
@@ -317,9 +321,9 @@ class _Rewrite(StatementRewriter):
             return [_parse(f'{base} = {ag}.write_view({base}, {key}, {name}, where={flag})'),
                     _parse(f'{old} = {ag}.write_view({old}, {key}, {name}, '
                            f'where={ag}.not_({flag}))')]
-        source = {'same': base, 'if same': base, 'moved': old,
+        source = {'same': base, 'if same': base, 'if view': base, 'moved': old,
                   'either': f'{ag}.given({flag}, {base}, {old})'}[mode]
-        where = f', where={flag}' if mode == 'if same' else ''
+        where = f', where={flag}' if mode in ('if same', 'if view') else ''
         return [_parse(f'{name} = {ag}.read_view({source}, {key}, {name}{where})')]
 
     def _items(self, loop):

@@ -96,12 +96,6 @@ def gauss_siedel(A, b):
     return x0
 
 
-@pytest.mark.xfail(strict=True, raises=autograph.errors.UnsupportedSyntax, reason=(
-    'project bug (named): after the first sweep `x0 = x1` makes the two names one NumPy '
-    'array, so the later sweeps read in `x0` what they write in `x1` (Gauss-Seidel proper); '
-    'the static view analysis sees `x0` at the loop head as either its own array or a view '
-    'of `x1` and refuses the read, although the loop (`range(10)`) has a Python bound '
-    'and each iteration binds `x0` the same way'))
 def test_gauss_seidel_script_names_one_array_after_the_first_sweep():
     A = jnp.array([[4.0, 0.0, 1.0], [1.0, 4.0, 1.0], [1.0, 0.0, 4.0]])
     b = jnp.array([3.0, -1.0, 2.0])

@@ -17,7 +17,9 @@ it (JAX's, `math`'s, NumPy's reductions, `len`, `print`...), as a loop's iterabl
 a container display, stored into an attribute or an item, given to any other function,
 read by a nested function or a lambda, or declared global or nonlocal, it is not own, and
 a traced write stays the named error (runtime numpy_traced_write): a copy would leave the
-other holders with the old values.
+other holders with the old values. Where the array it stores so is already traced (a
+NumPy argument, one a staged loop carries), its item writes are a named error too
+(`held=True`, runtime numpy_held_write): the holder would keep the old array.
 """
 import ast
 
@@ -51,11 +53,15 @@ _BUILTINS = frozenset({'len', 'print', 'float', 'int', 'abs', 'min', 'max', 'sum
 
 
 def own_arrays(function, resolver):
-    """The names of `function`'s own NumPy arrays (see the module docstring)."""
+    """(the names of `function`'s own NumPy arrays, the names whose value it stores into
+    a container, an attribute or an item: see `_stored`)."""
     modules = module_names(resolver)
-    made, other, given = set(), set(), set()
+    made, other, given, held = set(), set(), set(), set()
     parents = {}
     for node in _nodes(function, parents):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and \
+                _stored(node, parents):
+            held.add(node.id)
         if isinstance(node, (ast.Global, ast.Nonlocal)):
             given.update(node.names)
         elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
@@ -69,7 +75,26 @@ def own_arrays(function, resolver):
             given.add(node.id)
     for scope in _nested(function):
         given.update(n.id for n in ast.walk(scope) if isinstance(n, ast.Name))
-    return made - other - given - {a.arg for a in _parameters(function)}
+    return made - other - given - {a.arg for a in _parameters(function)}, held
+
+
+def _stored(name, parents):
+    """Whether this read of a name stores its value where another object holds it: an
+    item of a list, tuple, set or dict display (not a returned tuple), an attribute or
+    an item (`box.a = x`, `d[k] = x`), or a container's method (`xs.append(x)`)."""
+    parent = parents.get(id(name))
+    if isinstance(parent, (ast.List, ast.Set, ast.Dict)):
+        return True
+    if isinstance(parent, ast.Tuple):
+        return not isinstance(parents.get(id(parent)), ast.Return)
+    if isinstance(parent, ast.Assign):
+        return any(not isinstance(t, ast.Name) for t in parent.targets)
+    return isinstance(parent, ast.Call) and name is not parent.func and \
+        isinstance(parent.func, ast.Attribute) and parent.func.attr in _STORING
+
+
+_STORING = frozenset({'append', 'extend', 'insert', 'add', 'setdefault', 'update',
+                      'appendleft', 'put'})
 
 
 def _nodes(function, parents):

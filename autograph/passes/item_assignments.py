@@ -94,7 +94,7 @@ class _ItemAssignments(StatementRewriter):
         super().__init__(ctx)
         self.rebindable, self.counters = rebindable, counters
         self.kinds = KindFlags(function, ctx)   # (of the arrays `view_reads` finds)
-        self.own = ctx.own_arrays.get(function, frozenset())   # (see analysis.own_arrays)
+        self.own, self.held = ctx.own_arrays.get(function, ((), ()))   # (analysis.own_arrays)
 
     def rewrite(self, stmt):
         new = None
@@ -237,8 +237,7 @@ class _ItemAssignments(StatementRewriter):
                 ast.Constant(value=None) if r is None else _key(_copy(r[1]))
                 for r in reads], ctx=ast.Load())))
             keywords += self.kinds.keyword(base)
-        if base in self.own:
-            keywords.append(_own())
+        keywords += self.array_keywords(base)
 
         def statements(value):
             call = ast.Call(func=self.ctx.runtime('setitems'), keywords=keywords, args=[
@@ -274,20 +273,21 @@ class _ItemAssignments(StatementRewriter):
             containers.append(ast.Subscript(value=_copy(containers[-1]),
                                             slice=_copy(key), ctx=ast.Load()))
         value = new_container(containers[-1], keys[-1])
-        if len(keys) == 1 and isinstance(base, ast.Name) and base.id in self.own:
-            value.keywords.append(_own())   # (a traced write makes it a traced array)
+        if len(keys) == 1 and isinstance(base, ast.Name):
+            value.keywords += self.array_keywords(base.id)
         for container, key in zip(reversed(containers[:-1]), reversed(keys[:-1])):
             value = self.call('setitem', [container, _copy(key), value])
         return hoisted + [_assign(_stored(base), value)]
 
+    def array_keywords(self, name):
+        """[`own=True`] for a NumPy array the function made and keeps to itself, which a
+        traced value makes a traced array; [`held=True`] for one it stores where another
+        object holds it (see analysis.own_arrays)."""
+        return [ast.keyword(arg=arg, value=ast.Constant(True))
+                for arg, names in (('own', self.own), ('held', self.held)) if name in names]
+
     def call(self, op, args):
         return ast.Call(func=self.ctx.runtime(op), args=args, keywords=[])
-
-
-def _own():
-    """`own=True`: the write is to a NumPy array the function made and keeps to itself
-    (analysis.own_arrays), which a traced value makes a traced array."""
-    return ast.keyword(arg='own', value=ast.Constant(True))
 
 
 def _loaded(base):

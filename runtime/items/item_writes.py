@@ -30,22 +30,24 @@ import numpy as np
 from jax import lax
 
 from .indexing import check_bounds
-from .items import numpy_kept, setitem
+from .items import check_held, numpy_kept, setitem
 from .views import is_view, seen
 from ..context import mark_numpy
 from ..values.split import any_traced
 from ..values.slot import Slot
 
 
-def setitems(target, keys, values, window=None, reads=None, numpy=None, own=False):
+def setitems(target, keys, values, window=None, reads=None, numpy=None, own=False,
+             held=False):
     """Python reference: `for k, v in zip(keys, values): target[k] = v; return target`.
 
     `reads`: for each value, the key of `target` the statement read it at, or None (see
     autograph.passes.item_assignments). Where such a read is a NumPy view, the value
     stored is what the view holds by then (`views.seen`): NumPy's `x[k], x[p] = x[p],
     x[k]` of rows leaves both rows equal to row `p`. `numpy`: whether `target` stands for
-    a NumPy array, where the converter knows it (see `views.view`). `own`: as
+    a NumPy array, where the converter knows it (see `views.view`). `own`, `held`: as
     `items.setitem`'s."""
+    check_held(target, held)
     if own and isinstance(target, np.ndarray) and any_traced((keys, values)):
         target = mark_numpy(jnp.asarray(target))   # (see items.setitem)
     if reads is not None and any(is_view(target, read, numpy) for read in reads

@@ -25,7 +25,7 @@ import numpy as np
 from . import indexing, slicing
 from ..context import mark_numpy, numpy_meaning
 from ..errors import here
-from ..messages import numpy_traced_write, traced_key
+from ..messages import numpy_held_write, numpy_traced_write, traced_key
 from ..values.stacked import Stacked
 from ..values.split import any_traced, is_traced
 from ..values.slot import Slot
@@ -39,7 +39,7 @@ _UPDATES = {
 """The augmented assignment operators, as `update_item` takes them."""
 
 
-def setitem(target, key, value, own=False):
+def setitem(target, key, value, own=False, held=False):
     """Python reference: `target[key] = value; return target`.
 
     For a JAX array: `target.at[key].set(value)`, with `value` cast to the array's dtype
@@ -47,11 +47,23 @@ def setitem(target, key, value, own=False):
     loop, the iteration's Slot of an array (runtime.loops.vectorized) is updated. A
     traced array that stands for a NumPy array is written in place in Python: the new
     traced array stands for the same NumPy array (see `numpy_kept`). `own`: `target` is
-    a NumPy array the function made and keeps to itself (see `owned`).
+    a NumPy array the function made and keeps to itself (see `_owned`); `held`: one it
+    also stored where another object holds it (see `check_held`).
     """
+    check_held(target, held)
     if own and _owned(target, key, value):
         return mark_numpy(_setitem(jnp.asarray(target), key, value))
     return numpy_kept(target, _setitem(target, key, value))
+
+
+def check_held(target, held):
+    """A named error where `target`, traced and standing for a NumPy array, is `held` by
+    another object too (a list, dict, attribute or item the function stored it in, see
+    autograph.analysis.own_arrays): the write makes a new array, which that holder would
+    not see, where Python's in-place write reaches it."""
+    if held and is_traced(target) and numpy_meaning(target):
+        location = here()
+        raise numpy_held_write(_assigned_names(location), location)
 
 
 def _owned(target, key, value):
@@ -99,7 +111,7 @@ def _setitem(target, key, value):
     return target
 
 
-def update_item(target, key, op, value, own=False):
+def update_item(target, key, op, value, own=False, held=False):
     """Python reference: `target[key] op value; return target` for an augmented operator
     `op` ('+=', '-=', ...): read the item, combine it with `value` in place if it can
     (`operator.iadd`...), store it back.
@@ -107,8 +119,10 @@ def update_item(target, key, op, value, own=False):
     For a JAX array this is NumPy's buffered update `x.at[key].set(x[key] op value)`: an
     index repeated in `key` is updated once, as in NumPy (not accumulated as by `.at[].add`).
     `value` is evaluated before `target[key]` is read (Python reads the item first; the
-    two differ only if computing `value` changes that item). `own`: as `setitem`'s.
+    two differ only if computing `value` changes that item). `own`, `held`: as
+    `setitem`'s.
     """
+    check_held(target, held)
     if own and _owned(target, key, value):
         return mark_numpy(_update_item(jnp.asarray(target), key, op, value))
     return numpy_kept(target, _update_item(target, key, op, value))

@@ -12,7 +12,7 @@ from .python.filtering import filter_ as filter
 from .python.selections import keep, selection
 from .python.selections import len_ as len
 from .python.identity import is_, is_not
-from .items.items import setitem, update_item
+from .items.items import check_held, held_update, setitem, update_item
 from .items.item_writes import setitems
 from .items.views import (alias, attribute_view, numpy_kind, read_view, seen, view, view_of,
                           write_view)
@@ -56,10 +56,10 @@ from .python.display import emit
 
 __all__ = ['attribute_view', 'Undefined', 'alias', 'all', 'and_', 'any', 'assert_', 'attributes', 'bool', 'call',
            'call_writing',
-           'caused', 'check_defined', 'check_field', 'compare', 'complex', 'comprehension_test', 'emit',
+           'caused', 'check_defined', 'check_held', 'check_field', 'compare', 'complex', 'comprehension_test', 'emit',
            'enumerate', 'eq',
            'filter',
-           'delattr', 'float', 'for_stmt', 'format', 'getattr', 'getitem', 'given', 'hasattr', 'getslice', 'handlers', 'if_chain',
+           'delattr', 'float', 'for_stmt', 'format', 'getattr', 'getitem', 'given', 'hasattr', 'getslice', 'handlers', 'held_update', 'if_chain',
            'if_exp', 'if_exp_chain', 'if_stmt', 'in_', 'int', 'item', 'is_', 'is_not', 'keep',
            'kept_item',
            'len', 'max',

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import autograph
-from tests.helpers import site
+from tests.helpers import assert_same, site
 
 G = np.zeros(4)
 L = [np.zeros(3)]
@@ -196,7 +196,7 @@ def location(fn, text):
     return r'\S*' + re.escape(site(fn, text)) + r'\b'
 
 
-# --- a NumPy array the function makes itself cannot hold traced values -------------------
+# --- a NumPy array the function makes: traced where only it holds it ---------------------
 
 def numpy_buffer(x, n):
     b = np.zeros(3)
@@ -211,17 +211,30 @@ def numpy_buffer_traced_index(i):
     return b
 
 
-@pytest.mark.parametrize('fn, args, line', [
-    (numpy_buffer, (jnp.asarray(2.0), 3), 'b[i] = x * i'),
-    (numpy_buffer_traced_index, (jnp.asarray(1),), 'b[i] += 1.0'),
-])
-def test_a_numpy_array_given_a_traced_value_is_a_named_error(fn, args, line):
-    """Python (eagerly) stores the number; under a trace it is known only when the
-    program runs, which a NumPy array cannot wait for (JAX's own jit refuses it too)."""
+def numpy_buffer_listed(x, n):
+    b = np.zeros(3)
+    listed = [b]
+    for i in range(n):
+        b[i] = x * i
+    return listed
+
+
+@pytest.mark.parametrize('fn, args, traced', [
+    (numpy_buffer, (2.0, 3), (jnp.asarray(2.0), 3)),
+    (numpy_buffer_traced_index, (1,), (jnp.asarray(1),))])
+def test_a_numpy_array_the_function_keeps_takes_a_traced_value(fn, args, traced):
+    """Python stores the number; under a trace it is known only when the program runs,
+    and the array only the function holds becomes a traced one (analysis.own_arrays)."""
+    assert_same(autograph.convert(fn)(*traced), fn(*args))
+
+
+def test_a_numpy_array_a_list_holds_given_a_traced_value_is_a_named_error():
+    """Where a list holds the array too, a traced copy would leave the list the old
+    one: NumPy cannot hold the traced value (JAX's own jit refuses it too)."""
     with pytest.raises(autograph.ControlFlowError, match=(
-            r"'b': a NumPy array is written with a traced value at " + location(fn, line)
-            + r'.*jnp\.zeros')):
-        autograph.convert(fn)(*args)
+            r"'b': a NumPy array is written with a traced value at "
+            + location(numpy_buffer_listed, 'b[i] = x * i') + r'.*jnp\.zeros')):
+        autograph.convert(numpy_buffer_listed)(jnp.asarray(2.0), 3)
 
 
 def test_the_suggested_jax_array_gives_pythons_values():

@@ -184,3 +184,49 @@ def test_with_python_values_the_holder_sees_the_write():
         return keep[0]
     assert_same(autograph.convert(concrete)(3), concrete(3))
     assert 'held=True' in autograph.to_code(concrete)
+
+
+def bump(x, v):
+    x[0] = v
+
+
+def written_by_a_helper(a, n):
+    keep = [a]
+    i = 0
+    while i < n:
+        bump(a, a[1] + i)
+        i += 1
+    return keep[0], a
+
+
+def changed_by_plus_equals(a, n):
+    keep = [a]
+    i = 0
+    while i < n:
+        a += 1.0
+        i += 1
+    return keep[0], a
+
+
+def changed_through_a_view(a, n):
+    keep = {'a': a}
+    for i in range(n):
+        row = a[0:2]
+        row += a[2]
+        if a[2] > 100:
+            break
+    return keep['a'], a
+
+
+@pytest.mark.parametrize('fn', [written_by_a_helper, changed_by_plus_equals,
+                                changed_through_a_view])
+def test_other_changes_in_place_of_a_held_traced_array_are_named_errors(fn):
+    with pytest.raises(autograph.ControlFlowError, match='also holds is changed in place'):
+        autograph.convert(fn)(A[:3].copy(), jnp.int32(2))
+
+
+@pytest.mark.parametrize('fn', [written_by_a_helper, changed_by_plus_equals,
+                                changed_through_a_view])
+def test_with_python_values_they_change_the_held_array(fn):
+    expected = fn(A[:3].copy(), 2)   # (jit=False: Python values run as Python)
+    assert_same(autograph.convert(fn, jit=False)(A[:3].copy(), 2), expected)

@@ -24,7 +24,7 @@ NumPy argument, one a staged loop carries), its item writes are a named error to
 import ast
 
 from autograph.analysis.array_kinds import module_names
-from autograph.analysis.walk import SCOPES, children
+from autograph.analysis.walk import SCOPES, children, nodes
 
 _MAKERS = frozenset({
     'zeros', 'ones', 'empty', 'full', 'zeros_like', 'ones_like', 'empty_like', 'full_like',
@@ -57,25 +57,35 @@ def own_arrays(function, resolver):
     a container, an attribute or an item: see `_stored`)."""
     modules = module_names(resolver)
     made, other, given, held = set(), set(), set(), set()
-    parents = {}
-    for node in _nodes(function, parents):
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and \
-                _stored(node, parents):
-            held.add(node.id)
-        if isinstance(node, (ast.Global, ast.Nonlocal)):
+    parents, stack = {}, list(function.body)
+    while stack:
+        node = stack.pop()
+        cls = node.__class__
+        if cls in _SCOPES:   # (a nested function or lambda reads the variable late)
+            given.update(n.id for n in nodes(node) if n.__class__ is ast.Name)
+            continue
+        for child in children(node):
+            parents[id(child)] = node
+            stack.append(child)
+        if cls is ast.Name:
+            if node.ctx.__class__ is not ast.Load:
+                parent = parents[id(node)]
+                if parent.__class__ is ast.Assign and parent.targets == [node] and \
+                        _makes(parent.value, modules):
+                    made.add(node.id)
+                else:
+                    other.add(node.id)
+                continue
+            if _stored(node, parents):
+                held.add(node.id)
+            if not _reads_only(node, parents, modules):
+                given.add(node.id)
+        elif cls is ast.Global or cls is ast.Nonlocal:
             given.update(node.names)
-        elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
-            parent = parents.get(id(node))
-            if isinstance(parent, ast.Assign) and parent.targets == [node] and \
-                    _makes(parent.value, modules):
-                made.add(node.id)
-            else:
-                other.add(node.id)
-        elif isinstance(node, ast.Name) and not _reads_only(node, parents, modules):
-            given.add(node.id)
-    for scope in _nested(function):
-        given.update(n.id for n in ast.walk(scope) if isinstance(n, ast.Name))
     return made - other - given - {a.arg for a in _parameters(function)}, held
+
+
+_SCOPES = frozenset(SCOPES)
 
 
 def _stored(name, parents):
@@ -95,24 +105,6 @@ def _stored(name, parents):
 
 _STORING = frozenset({'append', 'extend', 'insert', 'add', 'setdefault', 'update',
                       'appendleft', 'put'})
-
-
-def _nodes(function, parents):
-    """The nodes of `function`'s body (nested scopes left out, see `_nested`), noting
-    each one's parent in `parents`."""
-    stack = list(function.body)
-    while stack:
-        node = stack.pop()
-        yield node
-        if isinstance(node, SCOPES):
-            continue
-        for child in children(node):
-            parents[id(child)] = node
-            stack.append(child)
-
-
-def _nested(function):
-    return [n for n in ast.walk(function) if isinstance(n, SCOPES) and n is not function]
 
 
 def _parameters(function):

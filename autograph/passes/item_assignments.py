@@ -42,7 +42,8 @@ from autograph.passes.item_windows import counters, window
 from autograph.passes.kind_flags import KindFlags
 from autograph.passes.views import declare, outer_names
 
-ONLY_WITH = (ITEM_STORE,)   # see analysis.census (passes.written_arguments adds its own)
+ONLY_WITH = (ITEM_STORE, ast.AugAssign)   # see analysis.census (passes.written_arguments
+# adds its own; `x += e` of an array another object holds: `ag.held_update`)
 
 _OPERATORS = {
     ast.Add: '+=', ast.Sub: '-=', ast.Mult: '*=', ast.Div: '/=', ast.FloorDiv: '//=',
@@ -52,6 +53,8 @@ _OPERATORS = {
 
 
 def transform(function, ctx):
+    if not ctx.census.has_any((ITEM_STORE,)) and not ctx.own_arrays.get(function, ((), ()))[1]:
+        return function
     scope = scope_of(function)
     rebindable = scope.locals | set(scope.declared)
     outer = _outer_items(function, scope, ctx) if function is ctx.census.scopes[-1] else {}
@@ -104,6 +107,10 @@ class _ItemAssignments(StatementRewriter):
             new = self.assign(stmt.target, stmt.value)
         elif isinstance(stmt, ast.AugAssign) and self.is_item(stmt.target):
             new = self.update(stmt.target, stmt.op, stmt.value)
+        elif isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name) and \
+                stmt.target.id in self.held:   # (NumPy's in-place change, seen by holders)
+            new = [_assign(_stored(stmt.target), self.call('held_update', [
+                _load(stmt.target.id), ast.Constant(_OPERATORS[type(stmt.op)]), stmt.value]))]
         elif isinstance(stmt, ast.For) and self.rewritable(stmt.target):
             item = self.ctx.namer.new('item')
             stmt.body[:0] = templates.set_origin(self.assign(stmt.target, _load(item)),

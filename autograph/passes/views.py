@@ -99,6 +99,7 @@ def transform(function, ctx):
     rewrite = _Rewrite(ctx, analysis, _kept_names(function, analysis, ctx), (flags, given),
                        known - written)
     rewrite.view_flags = view_flags
+    rewrite.held = ctx.own_arrays.get(function, ((), ()))[1]
     rewrite.block(function.body)
     _start_view_flags(function, view_flags)
     note_kinds(function, given, flags, ctx)
@@ -129,6 +130,13 @@ def declare(function, outer):
         names = sorted(n for n, how in outer.items() if how == label)
         if names:
             function.body.insert(at, ast.copy_location(kind(names=names), function.body[0]))
+
+
+def held_check(name, ctx):
+    """`ag.check_held(name)` before a statement that changes the array of `name` in
+    place, where the function also stored it in a container, an attribute or an item
+    (analysis.own_arrays): a named error where it is traced by then."""
+    return _parse(f'{ctx.ag}.check_held({name})')
 
 
 def _start_view_flags(function, view_flags):
@@ -230,6 +238,7 @@ class _Rewrite(StatementRewriter):
         self.given, self.kinds = given   # ({base: its flag}, {base: its kind})
         self.own = {base for base in kept if analysis.modes[base] != {'param'}}
         self.acted = {a[1] for actions in analysis.after.values() for a in actions}
+        self.held = ()   # (see `held_check`)
 
     def rewrite(self, stmt):
         analysis, new = self.analysis, [stmt]
@@ -244,6 +253,8 @@ class _Rewrite(StatementRewriter):
             returned = self.ctx.namer.new('result')   # (`return fill(row)`: `a` first)
             new[len(saves)] = ast.Assign(targets=[_store(returned)], value=stmt.value)
         for kind, name, base, mode in analysis.after.get(stmt, ()):
+            if kind == 'write' and base in self.held:
+                new.append(held_check(base, self.ctx))
             new += self._action(kind, name, base, mode)
         new += self._view_flags(stmt)
         if returned is not None:

@@ -51,7 +51,7 @@ from autograph.passes.argument_reports import (bound, follow, given, kept_by_cal
 from autograph.passes.base import StatementRewriter
 from autograph.passes.called_functions import call_resolver, names_writing_function
 from autograph.passes.kind_flags import KindFlags
-from autograph.passes.views import key_expression
+from autograph.passes.views import held_check, key_expression
 
 
 def transform(function, ctx):
@@ -84,7 +84,7 @@ def transform(function, ctx):
     if named or len(ctx.census.scopes) > 1:   # (else no call writes its arguments)
         sites = _CallSites(ctx, resolve, _in_place(ctx, scope.locals | set(scope.declared)),
                            saved, (entry, flags))
-        sites.kinds = KindFlags(function, ctx)
+        sites.kinds, sites.function = KindFlags(function, ctx), function
         sites.block(function.body)
         sites.kinds.note()
     if entry.saves or entry.maybe_saves or entry.flagged:
@@ -202,8 +202,11 @@ class _CallSites(StatementRewriter):
         rebinding = ast.Call(func=self.ctx.runtime('call_writing'),
                              args=[self._kinds_at(positions, args), func, *args],
                              keywords=call.keywords)
-        return [ast.Assign(targets=[ast.Tuple(elts=targets, ctx=ast.Store())],
-                           value=rebinding)] + after
+        held = self.ctx.own_arrays.get(self.function, ((), ()))[1]
+        checks = [held_check(args[p].id, self.ctx) for p in positions
+                  if isinstance(args[p], ast.Name) and args[p].id in held]
+        return checks + [ast.Assign(targets=[ast.Tuple(elts=targets, ctx=ast.Store())],
+                                    value=rebinding)] + after
 
     def _kinds_at(self, positions, args):
         """`(0, 2)`, the positions written, or `{0: b_is_numpy, 2: None}` where the

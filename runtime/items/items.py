@@ -56,7 +56,7 @@ def setitem(target, key, value, own=False, held=False):
     return numpy_kept(target, _setitem(target, key, value))
 
 
-def check_held(target, held):
+def check_held(target, held=True):
     """A named error where `target`, traced and standing for a NumPy array, is `held` by
     another object too (a list, dict, attribute or item the function stored it in, see
     autograph.analysis.own_arrays): the write makes a new array, which that holder would
@@ -64,6 +64,18 @@ def check_held(target, held):
     if held and is_traced(target) and numpy_meaning(target):
         location = here()
         raise numpy_held_write(_assigned_names(location), location)
+
+
+def held_update(target, op, value):
+    """Python reference: `target op value; return target` (`op` '+=', ...) for a
+    variable that the function also stored where another object holds it (see
+    `check_held`): a NumPy array is changed in place, where the other holder sees it;
+    a named error where it or `value` is traced (the change makes a new array, which
+    the holder would not see)."""
+    if numpy_meaning(target) and (is_traced(target) or any_traced(value)):
+        location = here()
+        raise numpy_held_write(_assigned_names(location), location)
+    return _UPDATES[op](target, value)
 
 
 def _owned(target, key, value):

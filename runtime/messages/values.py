@@ -143,13 +143,16 @@ def numpy_traced_write(names, location):
 def numpy_held_write(names, location):
     """A traced NumPy array, called `names` on the user's line, that the function also
     stored into a container, an attribute or an item, is written in place."""
-    name = ' or '.join(repr(n) for n in names) or 'the array'
+    name = ' or '.join(repr(n) for n in names)
+    what = ('a NumPy array that a list, dict, attribute or item also holds is changed in '
+            'place with traced values')
     return problem(
-        PYTHON_VALUE_NEEDED, f'{name}: a NumPy array that a list, dict, attribute or item '
-        f'also holds is changed in place with traced values', location, statement=True,
+        PYTHON_VALUE_NEEDED, f'{name}: {what}' if name else what[0].upper() + what[1:],
+        location, statement=True,
         why='the converted code makes a new (traced) array, which the other holder does '
             'not see: in Python it sees the change',
-        fix=f'Store a copy (`.copy()`) where {name} is kept, or keep it in one place')
+        fix=f'Store a copy (`.copy()`) where {name or "the array"} is kept, or keep it in '
+            f'one place')
 
 
 def items_differ(what, error, location):

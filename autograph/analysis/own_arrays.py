@@ -9,7 +9,8 @@ Python's `d[i, j] = v` changes the array in place, and every holder of the array
 change. A traced value can only be stored into a new (JAX) array, which only the name
 `d` then holds: that is Python's meaning only where nothing else holds the array. So a
 name is *own* where every binding of it makes a new array (a NumPy function that makes
-one, `x.copy()`, arithmetic) and the function never gives the array away: the name is
+one, `x.copy()`, arithmetic) or is a view of an own array (`r = d[1:3]`, which
+passes.views writes back into `d`) and the function never gives the array away: the name is
 read only to index it (`d[i]`), in arithmetic and comparisons, by attributes and methods
 that make new values (`d.shape`, `d.sum()`), as an argument of a function that only reads
 it (JAX's, `math`'s, NumPy's reductions, `len`, `print`...), as a loop's iterable, in a
@@ -56,7 +57,7 @@ def own_arrays(function, resolver):
     """(the names of `function`'s own NumPy arrays, the names whose value it stores into
     a container, an attribute or an item: see `_stored`)."""
     modules = module_names(resolver)
-    made, other, given, held = set(), set(), set(), set()
+    made, other, given, held, views = set(), set(), set(), set(), {}
     parents, stack = {}, list(function.body)
     while stack:
         node = stack.pop()
@@ -70,9 +71,14 @@ def own_arrays(function, resolver):
         if cls is ast.Name:
             if node.ctx.__class__ is not ast.Load:
                 parent = parents[id(node)]
-                if parent.__class__ is ast.Assign and parent.targets == [node] and \
-                        _makes(parent.value, modules):
+                if parent.__class__ is ast.AugAssign:
+                    continue   # (NumPy's `x += e` changes the array in place)
+                value = parent.value if parent.__class__ is ast.Assign and \
+                    parent.targets == [node] else None
+                if value is not None and _makes(value, modules):
                     made.add(node.id)
+                elif value.__class__ is ast.Subscript and value.value.__class__ is ast.Name:
+                    views.setdefault(node.id, set()).add(value.value.id)   # (`r = d[1:3]`)
                 else:
                     other.add(node.id)
                 continue
@@ -82,7 +88,13 @@ def own_arrays(function, resolver):
                 given.add(node.id)
         elif cls is ast.Global or cls is ast.Nonlocal:
             given.update(node.names)
-    return made - other - given - {a.arg for a in _parameters(function)}, held
+    own = made - other - given - {a.arg for a in _parameters(function)} - set(views)
+    while True:   # (a view of an own array, bound only so, is own: passes.views writes
+        # it back into its base)
+        more = {name for name, bases in views.items() if bases <= own} - other - given
+        if more <= own:
+            return own, held
+        own |= more
 
 
 _SCOPES = frozenset(SCOPES)

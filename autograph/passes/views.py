@@ -99,7 +99,7 @@ def transform(function, ctx):
     rewrite = _Rewrite(ctx, analysis, _kept_names(function, analysis, ctx), (flags, given),
                        known - written)
     rewrite.view_flags = view_flags
-    rewrite.held = ctx.own_arrays.get(function, ((), ()))[1]
+    rewrite.own_arrays, rewrite.held = ctx.own_arrays.get(function, ((), ()))
     rewrite.block(function.body)
     _start_view_flags(function, view_flags)
     note_kinds(function, given, flags, ctx)
@@ -238,7 +238,7 @@ class _Rewrite(StatementRewriter):
         self.given, self.kinds = given   # ({base: its flag}, {base: its kind})
         self.own = {base for base in kept if analysis.modes[base] != {'param'}}
         self.acted = {a[1] for actions in analysis.after.values() for a in actions}
-        self.held = ()   # (see `held_check`)
+        self.held = self.own_arrays = ()   # (see `held_check`, `_own`)
 
     def rewrite(self, stmt):
         analysis, new = self.analysis, [stmt]
@@ -289,6 +289,11 @@ class _Rewrite(StatementRewriter):
         return [_parse(f'{self.view_flags[name][0]} = {name == alias}')
                 for name in sorted(bound)]
 
+    def _own(self, base):
+        """`, own=True` for a NumPy array the function made and keeps to itself, which
+        a traced value makes a traced array (analysis.own_arrays)."""
+        return ', own=True' if base in self.own_arrays else ''
+
     def _numpy(self, base):
         return numpy_keyword(self.kinds.get(base), self.given.get(base))
 
@@ -323,10 +328,11 @@ class _Rewrite(StatementRewriter):
             flag = self.view_flags[name][0]
             if kind == 'write':
                 return [_parse(f'{base} = {ag}.write_view({base}, {key}, {name}, '
-                               f'where={flag})')]
+                               f'where={flag}{self._own(base)})')]
         if kind == 'write':
             if mode == 'same':
-                return [_parse(f'{base} = {ag}.write_view({base}, {key}, {name})')]
+                return [_parse(f'{base} = {ag}.write_view({base}, {key}, {name}'
+                               f'{self._own(base)})')]
             if mode == 'moved':
                 return [_parse(f'{old} = {ag}.write_view({old}, {key}, {name})')]
             return [_parse(f'{base} = {ag}.write_view({base}, {key}, {name}, where={flag})'),

@@ -130,19 +130,21 @@ def alias(base, numpy=None):
     return base, (Ellipsis if whole else None)
 
 
-def write_view(base, key, value, where=True):
+def write_view(base, key, value, where=True, own=False):
     """Python reference: `base` (the view `value` of `base` at `key` was changed in
     place, and so was `base`). Returns `base` with `value` at `key` (as it is when `key`
     is None: `value` was a copy).
 
     `where`: whether `base` is the array the view was taken from (False where the
     variable was rebound since, see autograph.passes.views); a traced `where` (rebound
-    on some staged paths) selects between the written array and `base`."""
+    on some staged paths) selects between the written array and `base`. `own`: `base`
+    is a NumPy array the function made and keeps to itself (see `setitem`)."""
     if key is None or not (is_traced(where) or where):
         return base
     if not is_traced(where):
-        return _numpy(setitem(base, key, value), base, value)
-    return _numpy(_select(where, setitem(_now(base), key, value), _now(base)), base, value)
+        return _numpy(setitem(base, key, value, own=own), base, value)
+    written = setitem(_now(base), key, value, own=own)
+    return _numpy(_select(where, written, _now(base)), base, value)
 
 
 def read_view(base, key, value, where=True):

@@ -1,9 +1,10 @@
-"""`x is True`, `x is False`, `x is None` (and `is not`) -> `ag.is_(x, True)`, ...
+"""`x is True`, `x is False`, `x is None`, `p is 0` (and `is not`) -> `ag.is_(x, True)`, ...
 
 A flag that starts as a Python bool and is set under a traced condition becomes a traced
 boolean; `flag is False` must then compare its value (see runtime.python.identity). A result
 that is None on some paths of staged code is an optional value: `x is None` tests its
-flag. Only comparisons with a literal `True`/`False`/`None` are rewritten: `a is b`
+flag; a Python int carried through staged code is traced, and `p is 0` compares its
+value. Only comparisons with a literal `True`/`False`/`None`/int are rewritten: `a is b`
 keeps Python's `is`. Runs after the expressions pass, so comparisons are single.
 """
 import ast
@@ -14,7 +15,8 @@ ONLY_WITH = (ast.Is, ast.IsNot)   # see analysis.census (passes.match adds its o
 
 
 def _is_singleton_literal(node):
-    return isinstance(node, ast.Constant) and (isinstance(node.value, bool)
+    """True, False, None, or an int (CPython's small ints are single objects too)."""
+    return isinstance(node, ast.Constant) and (isinstance(node.value, (bool, int))
                                                or node.value is None)
 
 

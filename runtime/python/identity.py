@@ -9,8 +9,10 @@ In Python `done` is the bool `True` or `False`; staging turned it into a traced 
 scalar that stands for that bool. An identity test against the tracer object would be
 `False` whatever its value, so a traced boolean scalar compared with `True`/`False` by
 `is` compares values instead. Likewise `x is None` on an optional value (None on some
-paths of staged code, runtime.checks.absent) tests its presence flag. Everything else keeps Python's identity test (a traced
-number or array is never the object `True`, and `x is None` needs no help).
+paths of staged code, runtime.checks.absent) tests its presence flag, and `p is 0` on a
+traced Python int compares its value (CPython makes each small int once). Everything else
+keeps Python's identity test (a traced number or array is never the object `True`, and
+`x is None` needs no help).
 """
 import collections
 import weakref
@@ -26,8 +28,8 @@ _KEPT = 64                           # (the latest tests: an `if` asks right aft
 
 
 def is_(left, right):
-    """Python reference: `left is right` (`right` or `left` is a literal True/False or
-    None). An optional value (a result that is None on some paths, see runtime.checks.absent)
+    """Python reference: `left is right` (`right` or `left` is a literal True/False,
+    None or an int). An optional value (a result that is None on some paths, see runtime.checks.absent)
     is None where its flag is false; a Choice (runtime.values.choice) is its option."""
     for optional, literal in ((left, right), (right, left)):
         if literal is None and isinstance(optional, Maybe) and optional.absent is None:
@@ -38,7 +40,24 @@ def is_(left, right):
         if (literal is True or literal is False) and is_traced(flag) \
                 and _is_bool_scalar(flag):
             return flag if literal else jnp.logical_not(flag)
+        if type(literal) is int and _CACHED[0] <= literal <= _CACHED[1] and \
+                is_traced(flag) and _is_python_int(flag):
+            return flag == literal
     return left is right
+
+
+_CACHED = (-5, 256)
+"""The ints CPython makes once (every `0` is the same object): `p is 0` is `p == 0`
+for a Python int `p` in that range."""
+
+
+def _is_python_int(value):
+    """Whether traced `value` stands for a Python int: an integer scalar, weakly typed
+    as JAX types Python's numbers (a JAX array's integer is not: `jnp.int32(0) is 0`
+    is False)."""
+    aval = getattr(value, 'aval', None)
+    return aval is not None and getattr(aval, 'weak_type', False) and \
+        jnp.ndim(value) == 0 and jnp.issubdtype(value.dtype, jnp.integer)
 
 
 def is_not(left, right):

@@ -47,3 +47,17 @@ def read_while_appending(name, read_at, location):
             "into a preallocated array (`jnp.zeros(n)`, updated by `.at[i].set(v)`), or "
             "loop over a Python range with autograph.set_loop_options(unroll=True) so that "
             "it runs as Python")
+
+
+def container_changed_when_staged(kind, location):
+    """A set, deque or Queue (`kind`) that a staged branch or loop body is given is
+    changed while it is traced."""
+    return problem(
+        LIST_IN_LOOP, f'a {kind}', location,
+        happened='is changed in place by a staged branch or loop body',
+        why='the body is traced once, whatever the traced test decides or however many '
+            'times the loop runs, so the change would be made once, on every path; '
+            f'Python makes it only where the code runs (a {kind} cannot be carried as '
+            'arrays)',
+        fix='Keep such values in a JAX array (a mask of the vertices seen, a preallocated '
+            'queue with a head and a tail index), or decide the test with Python values')

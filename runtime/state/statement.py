@@ -24,7 +24,7 @@ paths. The operators then see one tuple of values and one tuple of names.
         return statement.finish(result)
 """
 from .. import context
-from . import lists, watches
+from . import lists, unmodeled, watches
 from .logs import StatementLogs, is_log
 from .mutation import Mutations
 from .nonlocals import Nonlocals, current_value
@@ -63,6 +63,7 @@ class Statement:
         """A branch or loop body of the statement's variables -> one that also takes and
         returns the variables in place (None stays None); bound in order, branch by
         branch (where logs take out what each appends)."""
+        fn = unmodeled.checked(fn)   # (a set, deque or Queue changed while traced)
         if self._shared is not None:
             fn = self._shared.wrap(fn, self._own_names)
         return fn if self._logs is None else self._logs.bind(fn)

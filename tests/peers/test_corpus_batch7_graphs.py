@@ -120,15 +120,12 @@ ADJ2 = jnp.array([[0, 0, 0, 1, 1], [0, 0, 1, 0, 0], [0, 1, 0, 0, 1],
                   [1, 0, 0, 0, 0], [1, 0, 1, 0, 0]])
 
 
-@pytest.mark.xfail(strict=True, raises=IndexError, reason=(
-    'project bug (silent): `q.put(i)` under the traced `if adj[u][i] > 0 and visited[i] == '
-    'False` runs whatever the test gives (a `queue.Queue`, like a `collections.deque` or a '
-    '`set`, is changed while tracing both branches), so the queue holds more vertices than '
-    'Python\'s and `res[ind] = u` is written past the end: the program fails with an '
-    'IndexError where Python gives the order. Where nothing overflows the values are '
-    'silently wrong (`q = queue.Queue(); if x > 0: q.put(1); return q.qsize()` gives 1 at '
-    'x = -1, Python 0). The search itself is a fixed-shape limit: the queue\'s length is '
-    'known only at run time, which the project should name'))
+@pytest.mark.xfail(strict=True, raises=autograph.ControlFlowError, reason=(
+    'fixed shapes (named): `q.put(i)` under the traced `if adj[u][i] > 0 and visited[i] == '
+    'False` would make the queue\'s length known only at run time; a `queue.Queue` changed '
+    'by a staged branch is named (runtime.state.unmodeled). Before, it was a silent wrong '
+    'value: the Queue was changed while tracing both branches, so it held more vertices '
+    'than Python\'s and `res[ind] = u` was written past the end (IndexError)'))
 def test_bfs_through_a_queue_module_queue_on_a_traced_matrix():
     agree(lambda a: bfs(a, 5), (ADJ,), (ADJ2,))
 

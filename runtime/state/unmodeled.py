@@ -1,0 +1,56 @@
+"""Containers that staged code cannot carry: a `set`, a `collections.deque`, a
+`queue.Queue` given to a staged branch or loop body.
+
+A staged body is traced once, whatever its traced test decides or however many times the
+loop runs, and such a container is a Python object, not arrays: a change made to it while
+tracing (`q.put(i)` under a traced `if`, `seen.add(v)` in a staged `while`) would be made
+once, on every path, where Python makes it only where the code runs. So a staged run of a
+body that changes one it is given is a named error (a list or dict is carried as state,
+runtime.state.lists; a body run as Python changes it as Python does).
+"""
+import collections
+import queue
+
+from ..context import staged_depth
+from ..errors import here
+from ..messages import container_changed_when_staged
+
+_KINDS = ((set, 'set'), (collections.deque, 'deque'), (queue.Queue, 'Queue'))
+
+
+def checked(fn):
+    """`fn` (a branch or loop body taking the statement's values), raising the named error
+    where a staged run of it changes a set, deque or Queue it is given or its closure
+    holds (a variable it only reads: `q.put(i)`)."""
+    depth = staged_depth()
+    cells = getattr(fn, '__closure__', None) or ()
+
+    def run(*args):
+        if staged_depth() <= depth:   # (run as Python: its changes are Python's)
+            return fn(*args)
+        held = [cell.cell_contents for cell in cells if _filled(cell)]
+        before = [(value, _contents(value)) for value in (*args, *held) if _kind(value)]
+        result = fn(*args)
+        for arg, contents in before:
+            if _contents(arg) != contents:
+                raise container_changed_when_staged(_kind(arg), here())
+        return result
+    return run
+
+
+def _filled(cell):
+    try:
+        cell.cell_contents
+    except ValueError:   # (a variable not bound yet)
+        return False
+    return True
+
+
+def _kind(value):
+    return next((name for cls, name in _KINDS if isinstance(value, cls)), None)
+
+
+def _contents(value):
+    """What tells whether `value` changed: its items' identities, in order."""
+    items = value.queue if isinstance(value, queue.Queue) else value
+    return len(items), [id(item) for item in items]

@@ -1,0 +1,81 @@
+"""A set, a `collections.deque` or a `queue.Queue` changed in place by a staged branch
+or loop body (runtime.state.unmodeled): the body is traced once, so the change would be
+made once on every path, where Python makes it only where the code runs (SILENT before:
+`q.put(1)` under a traced `if x > 0` counted at x = -1). A named error; with Python values
+the code runs as Python and gives Python's result."""
+import collections
+import queue
+
+import jax
+import jax.numpy as jnp
+import pytest
+
+import autograph
+from tests.helpers import assert_same
+
+
+def put_under_a_test(x):
+    q = queue.Queue()
+    if x > 0:
+        q.put(1)
+    return q.qsize()
+
+
+def append_under_a_test(x):
+    d = collections.deque()
+    if x > 0:
+        d.append(1)
+    return len(d)
+
+
+def add_under_a_test(x):
+    s = set()
+    if x > 0:
+        s.add(1)
+    return len(s)
+
+
+def add_in_a_staged_loop(n):
+    seen = set()
+    i = 0
+    while i < n:
+        seen.add(2)
+        i += 1
+    return len(seen)
+
+
+def made_in_each_iteration(xs):
+    total = 0.0
+    for x in xs:
+        s = {1, 2}
+        s.add(3)
+        total = total + x * len(s)
+    return total
+
+
+CHANGING = [put_under_a_test, append_under_a_test, add_under_a_test]
+
+
+@pytest.mark.parametrize('fn', CHANGING)
+def test_a_change_under_a_traced_test_is_a_named_error(fn):
+    with pytest.raises(autograph.ControlFlowError, match='is changed in place by a staged'):
+        autograph.convert(fn)(jnp.float32(-1.0))
+    with pytest.raises(autograph.ControlFlowError, match='is changed in place by a staged'):
+        jax.vmap(autograph.convert(fn))(jnp.array([1.0, -1.0]))
+
+
+def test_a_change_in_a_staged_loop_is_a_named_error():
+    with pytest.raises(autograph.ControlFlowError, match='a set .* is changed in place'):
+        autograph.convert(add_in_a_staged_loop)(jnp.int32(4))
+
+
+@pytest.mark.parametrize('fn', CHANGING)
+@pytest.mark.parametrize('x', [1.0, -1.0])
+def test_with_python_values_the_code_runs_as_python(fn, x):
+    assert autograph.convert(fn)(x) == fn(x)
+
+
+def test_python_bounds_and_sets_made_in_the_body():
+    assert autograph.convert(add_in_a_staged_loop)(4) == add_in_a_staged_loop(4)
+    xs = jnp.array([1.0, 2.0, 3.0])
+    assert_same(autograph.convert(made_in_each_iteration)(xs), made_in_each_iteration(xs))

@@ -86,3 +86,29 @@ def test_jax_arrays_clamp_as_plain_jax():
         lambda s: u > s[1], lambda s: (s[0] + 1, s[1] + w[s[0] + 1]), (0, w[0])))(
         jnp.array([0.1, 0.95]))
     np.testing.assert_array_equal(np.asarray(got[0]), np.asarray(want[0]))
+
+
+# --- writes at a traced index (NumPy's IndexError where the array stands for NumPy) -----
+
+def write_argument(v, n):
+    v[n] = 1.0
+    return v
+
+
+def write_own(n):
+    w = np.zeros(3)
+    w[n] = 1.0
+    return w
+
+
+@pytest.mark.parametrize('n', [5, -4, 1, -2])
+def test_a_write_at_a_traced_index_out_of_range_is_numpys_index_error(n):
+    for fn, args in ((write_argument, (np.zeros(3, np.float32),)), (write_own, ())):
+        try:
+            expected = fn(*[a.copy() for a in args], n)
+        except IndexError:
+            with pytest.raises(IndexError, match='out of bounds'):
+                autograph.convert(fn)(*[a.copy() for a in args], jnp.int32(n))
+        else:
+            got = autograph.convert(fn)(*[a.copy() for a in args], jnp.int32(n))
+            np.testing.assert_allclose(got, expected)

@@ -171,8 +171,8 @@ def check_bounds(array, key, scalars=False):
     and an index array (a list of integers, an integer array) whose values are known
     while tracing, are checked then; a traced index array when the program runs. A
     traced integer scalar keeps JAX's meaning (a write out of range writes nothing), as
-    a JAX array's reads do (they clamp: docs/guide.md), except with `scalars` (a read of
-    an array that stands for a NumPy array: checked when the program runs); masks and
+    a JAX array's reads do (they clamp: docs/guide.md), except with `scalars` (a read or
+    write of an array that stands for a NumPy array: checked when the program runs); masks and
     Ellipsis are left to JAX. Inside a staged branch the error is that path's."""
     parts = key if isinstance(key, tuple) else (key,)
     if any(p is Ellipsis for p in parts):

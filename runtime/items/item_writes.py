@@ -32,7 +32,7 @@ from jax import lax
 from .indexing import check_bounds
 from .items import check_held, numpy_kept, setitem
 from .views import is_view, seen
-from ..context import mark_numpy
+from ..context import mark_numpy, numpy_meaning
 from ..values.split import any_traced
 from ..values.slot import Slot
 
@@ -70,7 +70,7 @@ def _setitems(target, keys, values, window=None):
             target = setitem(target, key, value)
         return target
     for key in keys:
-        check_bounds(target, key)   # (a Python integer out of range: NumPy's IndexError)
+        check_bounds(target, key, scalars=numpy_meaning(target))   # (NumPy's IndexError)
     positions = [_positions(target.shape, key) for key in keys]
     values = [jnp.asarray(v).astype(target.dtype) for v in values]
     if window is not None and all(w <= n for w, n in zip(window, target.shape)):

@@ -52,7 +52,7 @@ def setitem(target, key, value, own=False, held=False):
     """
     check_held(target, held)
     if own and _owned(target, key, value):
-        return mark_numpy(_setitem(jnp.asarray(target), key, value))
+        target = mark_numpy(jnp.asarray(target))
     return numpy_kept(target, _setitem(target, key, value))
 
 
@@ -108,7 +108,8 @@ def _setitem(target, key, value):
             # (an array of values, which NumPy spreads over the selected items in
             # order, is left to JAX's error)
             return jnp.where(mask, jnp.asarray(value).astype(target.dtype), target)
-        indexing.check_bounds(target, key)   # (a Python integer out of range: IndexError)
+        # (out of range: NumPy's IndexError; at a traced integer, where it stands for one)
+        indexing.check_bounds(target, key, scalars=numpy_meaning(target))
         key, value = indexing.index_array(key), jnp.asarray(value).astype(target.dtype)
         try:
             return target.at[key].set(value)
@@ -136,7 +137,7 @@ def update_item(target, key, op, value, own=False, held=False):
     """
     check_held(target, held)
     if own and _owned(target, key, value):
-        return mark_numpy(_update_item(jnp.asarray(target), key, op, value))
+        target = mark_numpy(jnp.asarray(target))
     return numpy_kept(target, _update_item(target, key, op, value))
 
 

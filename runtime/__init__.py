@@ -53,6 +53,7 @@ from .values.text import repr_ as repr
 from .values.text import str_ as str
 from .values.text import message, message_percent, text
 from .python.display import emit
+from .python.in_place import in_place
 
 __all__ = ['attribute_view', 'Undefined', 'alias', 'all', 'and_', 'any', 'assert_', 'attributes', 'bool', 'call',
            'call_writing',
@@ -60,7 +61,7 @@ __all__ = ['attribute_view', 'Undefined', 'alias', 'all', 'and_', 'any', 'assert
            'enumerate', 'eq',
            'filter',
            'delattr', 'float', 'for_stmt', 'format', 'getattr', 'getitem', 'given', 'hasattr', 'getslice', 'handlers', 'held_update', 'if_chain',
-           'if_exp', 'if_exp_chain', 'if_stmt', 'in_', 'int', 'item', 'is_', 'is_not', 'keep',
+           'if_exp', 'if_exp_chain', 'if_stmt', 'in_', 'in_place', 'int', 'item', 'is_', 'is_not', 'keep',
            'kept_item',
            'len', 'max',
            'message', 'message_percent', 'method_fields', 'min', 'ne', 'not_', 'numpy_kind',

@@ -1,0 +1,28 @@
+"""NumPy's methods that change an array in place, called as statements (`w.sort()`,
+`w.fill(0.5)`): generated code rebinds the name to what the method leaves
+(`w = ag.in_place(w, 'sort', w_is_numpy)`, see autograph.passes.calls), since a traced array that
+stands for a NumPy array is changed by making a new one."""
+import jax.numpy as jnp
+
+from .calls import call
+from ..context import mark_numpy, numpy_meaning
+from ..values.split import is_traced
+
+METHODS = frozenset({'sort', 'fill'})
+
+
+def in_place(obj, method, numpy, *args, **kwargs):
+    """Python reference: `obj.method(*args, **kwargs); return obj`. `numpy`: whether
+    `obj` stands for a NumPy array where the converter knows it (autograph.passes.
+    kind_flags), else None (its mark decides). A traced array that stands for a NumPy
+    array gets a new traced array (`jnp.sort`, `jnp.full_like`),
+    which the caller's name is rebound to; anything else is called as Python calls it
+    (a list or NumPy array changes in place; a JAX array's `sort` gives a sorted copy,
+    which Python drops, and it has no `fill`; a user object's method is converted)."""
+    if is_traced(obj) and (numpy_meaning(obj) if numpy is None else numpy):
+        if method == 'sort':
+            return mark_numpy(jnp.sort(obj, *args, **kwargs))
+        if method == 'fill' and len(args) == 1 and not kwargs:
+            return mark_numpy(jnp.full_like(obj, args[0]))
+    call(getattr(obj, method), *args, **kwargs)
+    return obj

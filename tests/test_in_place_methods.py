@@ -1,0 +1,86 @@
+"""NumPy's methods that change an array in place, as statements: `w.sort()`,
+`w.fill(v)` (`w = ag.in_place(w, 'sort', w_is_numpy)`, runtime.python.in_place). A traced
+array that stands for a NumPy array gets the new values (SILENT before: a JAX array's
+`sort` gave a sorted copy, dropped); a JAX array's `sort` leaves it as it was, as in
+Python; lists and user objects are called as Python calls them. Ground truth: the same
+function run as plain Python."""
+import copy
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import autograph
+from tests.helpers import assert_same
+
+
+def sort_a_copy(v):
+    w = v * 1.0
+    w.sort()
+    return w
+
+
+def sort_the_argument(v, x):
+    v.sort()
+    return v[0] + x
+
+
+def fill_in_a_loop(v, n):
+    w = v * 1.0
+    for i in range(n):
+        w.fill(w[i % 4] + 1.0)
+    return w
+
+
+def sort_a_list(x):
+    xs = [3.0, 1.0, 2.0]
+    xs.sort()
+    return xs[0] + x
+
+
+class Deck:
+    def __init__(self):
+        self.cards = [3, 1, 2]
+        self.sorted = False
+
+    def sort(self):
+        self.cards = sorted(self.cards)
+        self.sorted = True
+
+
+def sort_a_user_object(x):
+    d = Deck()
+    d.sort()
+    return d.cards[0] + x, d.sorted
+
+
+V = np.array([0.4, -0.2, 1.1, 0.1], np.float32)
+
+
+@pytest.mark.parametrize('fn, args', [
+    (sort_a_copy, (V,)), (sort_the_argument, (V, 1.0)), (fill_in_a_loop, (V, 3)),
+    (fill_in_a_loop, (V, 0)), (sort_a_list, (1.0,)), (sort_a_user_object, (1.0,))])
+def test_in_place_methods_change_what_python_changes(fn, args):
+    plain_args = copy.deepcopy(args)
+    expected = fn(*plain_args)
+    given = copy.deepcopy(args)
+    assert_same(autograph.convert(fn)(*given), expected)
+    for mine, theirs in zip(given, plain_args):   # (the caller's NumPy array too)
+        if isinstance(theirs, np.ndarray):
+            np.testing.assert_allclose(mine, theirs)
+
+
+def test_traced_bounds_and_jit():
+    assert_same(autograph.convert(fill_in_a_loop)(V.copy(), jnp.int32(3)),
+                fill_in_a_loop(V.copy(), 3))
+
+
+def test_a_jax_array_keeps_its_values_as_in_python():
+    w = jnp.asarray(V)
+    assert_same(autograph.convert(sort_a_copy)(w), sort_a_copy(w))   # (unsorted)
+    assert_same(jax.jit(autograph.convert(sort_a_copy))(w), sort_a_copy(w))
+
+
+def test_the_generated_code():
+    assert "w = ag.in_place(w, 'sort', w_is_numpy)" in autograph.to_code(sort_a_copy)

@@ -19,11 +19,13 @@ Python's meaning, which the converted program must keep:
 - `u = v * 2.0` and `nz = np.zeros(4, np.float32)` are NumPy arrays: their slices are
   views, written through (`ru1 = u[1:3]; ru1 *= 0.5`) and seeing the array's writes;
   `z = jnp.zeros(4)` is a JAX array: its slice is a copy and `rz1 += a` rebinds `rz1`
-  (JAX arrays have no item assignment, so the program writes `z` by `.at[i].set`). A
-  NumPy array made by the program holds numbers known while tracing: it is written with
-  constants only, and only outside staged control flow (written with a traced value, or
-  under a traced test, it is by design the named ControlFlowError 'a NumPy array is
-  written with a traced value').
+  (JAX arrays have no item assignment, so the program writes `z` by `.at[i].set`). The
+  NumPy array `nz` the program makes and keeps to itself is written with traced values
+  anywhere, also through its views (`rn2 = nz[1:3]; rn2[0] = a * 0.5`): it becomes a
+  traced array (autograph.analysis.own_arrays), with Python's values.
+- `al5 = np.ones(4, np.float32)`, then in a loop: read `al5`, write `nz`, `al5 = nz`:
+  the same array as `nz` from the second iteration on (a whole alias on some paths,
+  followed by a flag), which sees `nz`'s writes.
 
 Where Python raises (IndexError, SystemExit, TypeError), the converted program must raise
 the same type (the harness compares types: `same_error`).
@@ -86,7 +88,9 @@ class ArrayShapes:
             return
         r = self.arrays
         forms = [self.index_write, self.index_read, self.selection, self.numpy_view,
-                 self.jax_view]
+                 self.jax_view, self.own_write]
+        if depth == 1:
+            forms.append(self.alias_after_sweep)
         if self.exits_on:
             forms.append(self.exit_statement)
         if self.optional_on:
@@ -191,6 +195,30 @@ class ArrayShapes:
                 r.choice([f'{name} += {a}', f'{name} = {name} * 0.5 + {a}']),
                 f'z = z.at[{r.randrange(4)}].set({a} * 0.5)',
                 f'{a} = {a} + jnp.sum({name}) * 0.1 + z[1] * 0.1']
+
+    def own_write(self):
+        """`nz` (made by np.zeros, kept to itself) written with traced values, directly
+        or through a view, at any depth."""
+        r = self.arrays
+        a, name = r.choice(_FLOATS), f'rn{self.array_count}'
+        return r.choice([
+            [f'nz[{r.randrange(4)}] = {a} * 0.5'],
+            [f'nz[k % 4] += {a} * 0.1'],
+            [f'nz[{r.randrange(4)}], nz[{r.randrange(4)}] = {a} * 0.25, nz[0] + 0.5'],
+            [f'{name} = nz[{r.choice(["1:3", "::2", ":"])}]', f'{name}[0] = {a} * 0.5',
+             f'{name} *= 0.5', f'{a} = {a} + nz[1] * 0.1'],
+        ])
+
+    def alias_after_sweep(self):
+        """`al = nz` at the end of each iteration of a loop that reads `al` first and
+        writes `nz` (Gauss-Seidel's `x0 = x1`)."""
+        r = self.arrays
+        a, c = r.choice(_FLOATS), self.array_count
+        bound = r.choice(['n', '3', 'n % 3 + 1'])
+        return [f'al{c} = np.ones(4, np.float32)', f'for j{c} in range({bound}):',
+                f'    {a} = {a} + al{c}[j{c} % 4] * 0.1',
+                f'    nz[(j{c} + 1) % 4] = {a} * 0.5', f'    al{c} = nz',
+                f'{a} = {a} + al{c}[1] * 0.1']
 
     def made_view(self):
         """A view of `nz` (made by np.zeros) written with constants (outside staged

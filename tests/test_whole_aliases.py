@@ -11,7 +11,6 @@ import numpy as np
 import pytest
 
 import autograph
-from autograph.errors import UnsupportedSyntax
 from tests.helpers import assert_same
 
 
@@ -168,9 +167,10 @@ def alias_on_some_paths(a, flag):
     return a
 
 
-def test_an_alias_on_some_paths_only_is_a_named_error():
-    with pytest.raises(UnsupportedSyntax, match="'c'"):
-        autograph.convert(alias_on_some_paths)(vector(), jnp.bool_(True))
+@pytest.mark.parametrize('flag', [True, False, jnp.bool_(True), jnp.bool_(False)])
+def test_an_alias_on_some_paths_only_is_followed_by_a_flag(flag):
+    """(`c_is_view`: analysis.views' 'if view'; a named error before)"""
+    same_as_python(alias_on_some_paths, lambda: (vector(), flag), jit=False)
 
 
 def lists_and_dicts(items, table):

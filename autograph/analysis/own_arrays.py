@@ -14,9 +14,11 @@ passes.views writes back into `d`) and the function never gives the array away: 
 read only to index it (`d[i]`), in arithmetic and comparisons, by attributes and methods
 that make new values (`d.shape`, `d.sum()`), as an argument of a function that only reads
 it (JAX's, `math`'s, NumPy's reductions, `len`, `print`...), as a loop's iterable, in a
-`return`, or bound whole to another name (`c = d`: passes.views follows that alias). In
-a container display, stored into an attribute or an item, given to any other function,
-read by a nested function or a lambda, or declared global or nonlocal, it is not own, and
+`return`, or bound whole to another name (`c = d`: passes.views follows that alias), also
+so by a nested function (whose item writes reach it through `nonlocal`, see
+passes.item_assignments). In a container display, stored into an attribute or an item,
+given to any other function, read by a lambda, or declared global or nonlocal, it is
+not own, and
 a traced write stays the named error (runtime numpy_traced_write): a copy would leave the
 other holders with the old values. Where the array it stores so is already traced (a
 NumPy argument, one a staged loop carries), its item writes are a named error too
@@ -62,7 +64,10 @@ def own_arrays(function, resolver):
     while stack:
         node = stack.pop()
         cls = node.__class__
-        if cls in _SCOPES:   # (a nested function or lambda reads the variable late)
+        if cls in _SCOPES:   # (a nested function's uses count as the function's own:
+            if cls is ast.FunctionDef:   # it writes items through `nonlocal`, see
+                stack += node.body       # passes.item_assignments; a lambda's reads
+                continue                 # are late, its values given away)
             given.update(n.id for n in nodes(node) if n.__class__ is ast.Name)
             continue
         for child in children(node):

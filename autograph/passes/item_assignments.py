@@ -57,12 +57,16 @@ def transform(function, ctx):
         return function
     scope = scope_of(function)
     rebindable = scope.locals | set(scope.declared)
-    outer = _outer_items(function, scope, ctx) if function is ctx.census.scopes[-1] else {}
+    outer = _outer_items(function, scope, ctx) if function is ctx.census.scopes[-1] else \
+        _enclosing_items(function, scope, ctx)
     rewriter = _ItemAssignments(ctx, function, rebindable | set(outer),
                                 counters(function, scope, ctx))
+    if function is not ctx.census.scopes[-1]:   # (an enclosing function's own arrays)
+        rewriter.own = set(rewriter.own) | {name for name, how in outer.items()
+                                            if how == 'nonlocal own'}
     rewriter.block(function.body)
     rewriter.kinds.note()
-    declare(function, outer)
+    declare(function, {name: how.split()[0] for name, how in outer.items()})
     return function
 
 
@@ -78,6 +82,32 @@ def _outer_items(function, scope, ctx):
         for t in (node.targets if isinstance(node, ast.Assign) else [target] if target else []):
             names |= {b.id for b in _item_bases(t)}
     return outer_names(names, scope, ctx)
+
+
+def _enclosing_items(function, scope, ctx):
+    """{name: 'nonlocal'} ('nonlocal own' for an array the enclosing function keeps to
+    itself, analysis.own_arrays) of the variables of the functions around nested `function`
+    whose items it writes (`def visit(u): seen[u] = True`): declared `nonlocal` and
+    rebound like its own, so that the write of a JAX array (or of one that stands for a
+    NumPy array) reaches the variable the enclosing function reads (analysis.scopes
+    found the write on the user's code)."""
+    written = set()
+    for node in walk_scope(function):
+        targets = node.targets if isinstance(node, ast.Assign) else \
+            [node.target] if isinstance(node, (ast.AugAssign, ast.AnnAssign)) else []
+        written |= {b.id for t in targets for b in _item_bases(t)}
+    written -= scope.locals | set(scope.declared)
+    if not written or not isinstance(function, ast.FunctionDef):
+        return {}
+    found = {}
+    for outer, shared in ctx.sharing.items():
+        if outer is not function and function.name in shared.writers and \
+                any(stmt is function for stmt in ast.walk(outer)):
+            bound, own = scope_of(outer).locals, ctx.own_arrays.get(outer, ((), ()))[0]
+            found.update((name, 'nonlocal own' if name in own else 'nonlocal')
+                         for name in written
+                         if name in shared.writers[function.name] and name in bound)
+    return found
 
 
 def _item_bases(target):

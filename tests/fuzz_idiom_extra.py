@@ -1,0 +1,296 @@
+"""More idiom templates for tests/fuzz_idioms.py (the format: tests/fuzz_idiom_library.py):
+`if` on traced and on Python tests around a nested sequence, a `return` or a loop exit
+under a traced test, an int changed by a traced choice;
+NumPy methods that change an array in place (`sort`, `fill`, `flat`), views made by
+`ravel` and by slices with a traced start, late-binding lambdas made in a loop, `while
+True` with `break`, reversed ranges, dict comprehensions, `del` of a list item,
+try/finally, an alias of `w` written in a loop, a loop over `w` that writes its last item,
+star unpacking, a count of traced bools, default arguments, a global log, `assert`,
+ZeroDivisionError on Python ints, Python's `round`, `//` and `%` on negative ints;
+copies (`w[[0, 2]]`) and views (`w[::2]`, `w[None]`, `w.view()`, `w[1:][::-1]`) written,
+overlapping slices, `w[i - 1]` wrapping round, `w` written through a dict, a list or an
+attribute that holds it, a list written through one name and read through another in a
+loop, a nested function writing an item of `w`, two names for one object, `:=` in a
+`while` test, assignment targets in Python's order (`i, w[i] = ...`), `match` on the
+traced `n`, a dict changed while its items are iterated, `enumerate(v, 1)`, `w[n] = e`
+(IndexError where n > 3), a view returned by a helper, a list holding one row twice,
+`np.copyto`, a class with `__getitem__`/`__setitem__`, `enumerate` and `zip` over a copy of `v` (the template of the library
+over `v` itself hits an open bug: see tests/fuzz_idioms.py's KNOWN).
+"""
+from tests.fuzz_idiom_library import T
+
+T['traced_if'] = ('', '''
+if {t}:
+    BODY
+else:
+    a = a * 0.5 - 0.25
+''')
+T['python_if'] = ('P', '''
+if {pt}:
+    BODY
+else:
+    k = k + 1
+''')
+T['early_return'] = ('', '''
+if {t}:
+    return a * 0.5, k, m, w
+''')
+T['loop_exit'] = ('', '''
+if {t}:
+    {exit}
+''')
+T['int_state'] = ('', '''
+k = k + (1 if {t} else 2)
+''')
+
+T['sort_inplace'] = ('', '''
+w.sort()
+a = a + w[0] * 0.1
+''')
+T['fill'] = ('', '''
+if {t}:
+    w.fill(0.25)
+''')
+T['flat_write'] = ('', '''
+w.flat[{i}] = {f}
+''')
+T['ravel_view'] = ('', '''
+u{c} = w.ravel()
+u{c}[{i}] = {f}
+a = a + w[{i}] * 0.1
+''')
+T['slice_traced'] = ('L', '''
+for i{c} in range(n):
+    seg{c} = w[i{c} % 2 * 2:]
+    seg{c}[0] = seg{c}[0] * 0.5
+    BODY
+''')
+T['late_binding'] = ('', '''
+fs{c} = []
+for i{c} in range(3):
+    fs{c}.append(lambda y: y * i{c} + a * 0.1)
+a = a * 0.5 + fs{c}[0](x) * 0.1 + fs{c}[{i} % 3](w[{i}]) * 0.1
+''')
+T['while_true'] = ('L', '''
+i{c} = 0
+while True:
+    i{c} += 1
+    if i{c} > {r} or {t}:
+        break
+    a = a * 0.5 + 0.1
+    BODY
+k = k + i{c}
+''')
+T['reverse_range'] = ('L', '''
+for i{c} in range({r} - 1, -1, -1):
+    a = a * 0.5 + w[i{c} % 4] * 0.25
+    BODY
+''')
+T['reversed'] = ('L', '''
+for i{c} in reversed(range({r})):
+    a = a * 0.9 + i{c} * 0.05
+    BODY
+''')
+T['dict_comp'] = ('', '''
+d{c} = {i: w[i] * 2.0 for i in range(4) if i % 2 == 0}
+a = a * 0.5 + d{c}[2] * 0.1 + len(d{c}) * 0.01
+''')
+T['del_item'] = ('', '''
+lst{c} = [a, x, w[{i}]]
+del lst{c}[{b}]
+a = a * 0.5 + lst{c}[0] * 0.1 + lst{c}[-1] * 0.2
+''')
+T['try_finally'] = ('', '''
+try:
+    if {t}:
+        a = a + 1.0
+    BODY
+finally:
+    a = a * 0.5
+''')
+T['alias_loop'] = ('L', '''
+u{c} = w
+for i{c} in range({r}):
+    u{c}[i{c} % 4] += 0.25
+    BODY
+a = a + w[{i}] * 0.1
+''')
+T['iterate_written'] = ('L', '''
+t{c} = 0.0
+for y{c} in w:
+    w[3] = a * 0.5
+    t{c} = t{c} + y{c}
+    BODY
+a = a * 0.5 + t{c} * 0.1
+''')
+T['star_unpack'] = ('', '''
+first{c}, *rest{c} = w
+a = a * 0.5 + first{c} * 0.1 + sum(rest{c}) * 0.05 + len(rest{c}) * 0.01
+''')
+T['bool_count'] = ('L', '''
+for y{c} in v:
+    k += y{c} > a
+    BODY
+''')
+T['default_arg'] = ('', '''
+s{c} = a
+def g{c}(y, s=s{c}):
+    return y * s + {f}
+s{c} = s{c} + 1.0
+a = a * 0.5 + g{c}(x) * 0.1
+''')
+T['log_append'] = ('w', '''
+LOG.append(a * 1.0)
+''')
+T['assert'] = ('', '''
+assert a < 1e30, 'a grew too large'
+''')
+T['zero_division'] = ('', '''
+try:
+    a = a + 1.0 / (m - m)
+except ZeroDivisionError:
+    a = a * 0.5 + {i} * 0.1
+''')
+T['python_numbers'] = ('', '''
+a = a + round(2.5 + m) * 0.01 + (-7 // (m + 2)) * 0.01 + (-7 % (m + 3)) * 0.01
+''')
+T['fancy_copy'] = ('', '''
+u{c} = w[[0, 2]]
+u{c}[{b}] = {f}
+a = a + u{c}[0] * 0.1 + w[0] * 0.1
+''')
+T['step_view'] = ('', '''
+u{c} = w[::2]
+u{c}[{b}] = {f}
+a = a + w[2] * 0.1
+''')
+T['overlap'] = ('', '''
+w[1:] += w[:-1] * 0.5
+''')
+T['wrap_prev'] = ('L', '''
+for i{c} in range({r}):
+    w[i{c} % 4] = w[i{c} % 4 - 1] * 0.5 + 0.25
+    BODY
+''')
+T['dict_alias'] = ('', '''
+d{c} = {'w': w}
+d{c}['w'][{i}] = {f}
+a = a + w[{i}] * 0.1
+''')
+T['list_alias'] = ('', '''
+l{c} = [w, a]
+l{c}[0][{i}] = {f}
+a = a + w[{i}] * 0.1
+''')
+T['attr_alias'] = ('', '''
+o{c} = Box()
+o{c}.arr = w
+o{c}.arr[{i}] = {f}
+a = a + w[{i}] * 0.1
+''')
+T['newaxis_view'] = ('', '''
+u{c} = w[None]
+u{c}[0, {i}] = {f}
+a = a + w[{i}] * 0.1
+''')
+T['view_method'] = ('', '''
+u{c} = w.view()
+u{c}[{i}] = {f}
+''')
+T['chained_view'] = ('', '''
+u{c} = w[1:][::-1]
+u{c}[0] *= 0.5
+''')
+T['list_alias_loop'] = ('L', '''
+l{c} = [a, x]
+l2{c} = l{c}
+for i{c} in range({r}):
+    l{c}[0] = l2{c}[0] * 0.5 + 1.0
+    BODY
+a = a + l2{c}[0] * 0.1
+''')
+T['closure_item'] = ('', '''
+def put{c}(e):
+    w[{i}] = e
+if {t}:
+    put{c}({f})
+''')
+T['object_alias'] = ('', '''
+p{c} = Box()
+p{c}.val = a
+q{c} = p{c}
+if {t}:
+    p{c}.val = {f}
+else:
+    q{c}.val = a * 2.0
+a = a * 0.5 + q{c}.val * 0.1
+''')
+T['walrus_while'] = ('L', '''
+i{c} = 0
+while (i{c} := i{c} + 1) < {r}:
+    a = a * 0.5 + 0.25
+    BODY
+k = k + i{c}
+''')
+T['target_order'] = ('', '''
+i{c} = {i}
+i{c}, w[i{c}] = (i{c} + 1) % 4, {f}
+w[0] = w[1] = w[0] * 0.5
+''')
+T['match_traced'] = ('', '''
+match n:
+    case 0:
+        a = a + 1.0
+    case 1 | 2:
+        BODY
+    case _:
+        a = a * 0.5
+''')
+T['dict_items'] = ('', '''
+d{c} = {'p': a, 'q': w[{i}]}
+for key{c}, val{c} in d{c}.items():
+    d{c}[key{c}] = val{c} * 0.5
+a = a + d{c}['p'] + d{c}['q'] * 0.1
+''')
+T['enumerate_start'] = ('L', '''
+for i{c}, y{c} in enumerate(v, 1):
+    a = a * 0.9 + i{c} * y{c} * 0.05
+    BODY
+''')
+T['set_traced_index'] = ('', '''
+if {t}:
+    w[n] = {f}
+''')
+T['returned_alias'] = ('', '''
+h{c} = head(w)
+h{c}[{b}] = {f}
+a = a + w[{b}] * 0.1
+''')
+T['repeated_rows'] = ('L', '''
+rows{c} = [[0.0] * 2] * 2
+for i{c} in range({r}):
+    rows{c}[0][i{c} % 2] = rows{c}[1][i{c} % 2] * 0.5 + a * 0.1
+    BODY
+a = a + rows{c}[1][0] * 0.1
+''')
+T['copyto'] = ('', '''
+if {t}:
+    np.copyto(w, 0.5)
+''')
+T['enumerate_copy'] = ('L', '''
+for i{c}, y{c} in enumerate(v * 1.0):
+    a = a * 0.9 + y{c} * (i{c} + 1) * 0.1
+    BODY
+''')
+T['zip_copy'] = ('L', '''
+for y{c}, z{c} in zip(v * 1.0, [0.5, 1.0, 1.5]):
+    a = a * 0.9 + y{c} * z{c} * 0.1
+    BODY
+''')
+T['custom_container'] = ('L', '''
+cells{c} = Cells(a, x)
+for i{c} in range({r}):
+    cells{c}[i{c} % 2] = cells{c}[1 - i{c} % 2] * 0.5 + 0.25
+    BODY
+a = a + cells{c}[0] * 0.1
+''')

@@ -14,8 +14,9 @@ loop, a nested function writing an item of `w`, two names for one object, `:=` i
 `while` test, assignment targets in Python's order (`i, w[i] = ...`), `match` on the
 traced `n`, a dict changed while its items are iterated, `enumerate(v, 1)`, `w[n] = e`
 (IndexError where n > 3), a view returned by a helper, a list holding one row twice,
-`np.copyto`, a class with `__getitem__`/`__setitem__`, `enumerate` and `zip` over a copy of `v` (the template of the library
-over `v` itself hits an open bug: see tests/fuzz_idioms.py's KNOWN).
+`np.copyto`, a history list holding `w` itself, a class with `__getitem__` and
+`__setitem__`, `enumerate` and `zip` over a copy of `v` (the library's templates over `v`
+itself hit an open bug: see tests/fuzz_idioms.py's KNOWN).
 """
 from tests.fuzz_idiom_library import T
 
@@ -293,4 +294,11 @@ for i{c} in range({r}):
     cells{c}[i{c} % 2] = cells{c}[1 - i{c} % 2] * 0.5 + 0.25
     BODY
 a = a + cells{c}[0] * 0.1
+''')
+T['history_alias'] = ('', '''
+hist{c} = []
+for i{c} in range(3):
+    w[i{c}] = w[i{c}] * 0.5 + {f}
+    hist{c}.append(w)
+a = a + hist{c}[0][{i}] * 0.1
 ''')

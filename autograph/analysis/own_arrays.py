@@ -114,8 +114,8 @@ def _stored(name, parents):
         return True
     if isinstance(parent, ast.Tuple):
         return not isinstance(parents.get(id(parent)), ast.Return)
-    if isinstance(parent, ast.Assign):
-        return any(not isinstance(t, ast.Name) for t in parent.targets)
+    if isinstance(parent, ast.Assign):   # (unpacking, `a, *b = x`, takes items)
+        return any(isinstance(t, (ast.Attribute, ast.Subscript)) for t in parent.targets)
     return isinstance(parent, ast.Call) and name is not parent.func and \
         isinstance(parent.func, ast.Attribute) and parent.func.attr in _STORING
 

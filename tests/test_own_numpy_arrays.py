@@ -230,3 +230,17 @@ def test_other_changes_in_place_of_a_held_traced_array_are_named_errors(fn):
 def test_with_python_values_they_change_the_held_array(fn):
     expected = fn(A[:3].copy(), 2)   # (jit=False: Python values run as Python)
     assert_same(autograph.convert(fn, jit=False)(A[:3].copy(), 2), expected)
+
+
+def written_through_the_dict(a, x):
+    d = {'a': a}
+    d['a'][0] = x
+    return a
+
+
+def test_a_write_through_a_container_that_holds_an_argument_is_a_named_error():
+    """(`a` is that dict's array too, and a NumPy argument is traced: the write would
+    leave `a` the old one, a silent wrong value before)"""
+    for x in (5.0, jnp.float32(5.0)):
+        with pytest.raises(autograph.ControlFlowError, match='also holds is changed in'):
+            autograph.convert(written_through_the_dict)(A[:3].copy(), x)

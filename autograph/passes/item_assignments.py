@@ -312,6 +312,9 @@ class _ItemAssignments(StatementRewriter):
         value = new_container(containers[-1], keys[-1])
         if len(keys) == 1 and isinstance(base, ast.Name):
             value.keywords += self.array_keywords(base.id)
+        elif self.held:   # (`d['w'][i] = e`, `o.a[i] = e`: the array may be one a
+            # name of the function holds too, `d = {'w': w}`: see analysis.own_arrays)
+            value.keywords.append(ast.keyword(arg='held', value=ast.Constant(True)))
         for container, key in zip(reversed(containers[:-1]), reversed(keys[:-1])):
             value = self.call('setitem', [container, _copy(key), value])
         return hoisted + [_assign(_stored(base), value)]

@@ -77,9 +77,9 @@ class on_path:
             return self.fn(*args)
         except _Raised:
             return self.fallback(*args)
-        except _LOOKUP_ERRORS as error:
+        except (*_LOOKUP_ERRORS, TypeError) as error:
             location = _user_location(error)
-            if location is None:
+            if location is None or (isinstance(error, TypeError) and not _operand_error(error)):
                 raise
             try:   # Python raises it only where this path runs: a run-time check
                 raise_if(True, _remade, (type(error), error.args), location=location)
@@ -94,7 +94,21 @@ class on_path:
 _LOOKUP_ERRORS = (AttributeError, KeyError, IndexError, ZeroDivisionError)
 """Python's errors that the user's code raises while a staged branch or loop body is
 traced (`o.missing`, `d['absent']`, `xs[9]` of a Python list, `1 / 0` of Python numbers):
-Python raises them only where that path runs, so they become checks on the path."""
+Python raises them only where that path runs, so they become checks on the path; so does
+a TypeError of an operation on the user's line (`None * 0.1`, see `_operand_error`)."""
+
+
+def _operand_error(error):
+    """Whether TypeError `error` is Python's own, raised by an operation of the user's
+    line itself (`best * 0.1` with `best` None on a path that does not run): raised in
+    a generated-code frame, not inside a function it called, and not JAX's (a traced
+    value where Python needs one stays the error it is, wherever it is)."""
+    if type(error).__module__.split('.')[0] == 'jax':
+        return False
+    tb = error.__traceback__
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    return origin.lookup(tb.tb_frame.f_code.co_filename, tb.tb_lineno) is not None
 
 
 def _remade(kind, args):

@@ -168,6 +168,9 @@ def _for(iterable, body, values, names, extra_test, unroll, independent=None,
         if isinstance(staged, TracedIterable) and staged.static():   # (may run as Python)
             return _counted(counters, len(staged), values, names, _items_for(
                 staged, staged, body, values, names, extra_test, unroll))
+        if extra_test is None:   # (Python's errors of the body: only where it runs)
+            body = on_path(body, lambda item, *state: True,
+                           lambda item, *state: unpack(names, state))
         values = staged.loop(body, values, names, here(), extra_test)
     elif items is not None or (
             isinstance(iterable, (list, tuple)) and loop_policy.wanted(

@@ -84,3 +84,18 @@ def test_a_jax_array_keeps_its_values_as_in_python():
 
 def test_the_generated_code():
     assert "w = ag.in_place(w, 'sort', w_is_numpy)" in autograph.to_code(sort_a_copy)
+
+
+def sort_an_alias_of_the_argument(x, v):
+    w = v
+    w.sort()
+    return w[0] + x, v
+
+
+def test_an_alias_of_the_argument_sorted_sorts_the_argument():
+    """(`w = v; w.sort()`: passes.views follows the alias, as for an item write)"""
+    plain, given = V.copy(), V.copy()
+    expected = sort_an_alias_of_the_argument(1.0, plain)
+    assert_same(autograph.convert(sort_an_alias_of_the_argument)(jnp.float32(1.0), given),
+                expected)
+    np.testing.assert_allclose(given, plain)

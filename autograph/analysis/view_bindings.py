@@ -8,7 +8,8 @@ changes reach (`groups`), and the whole aliases whose kind the function decides
 import ast
 
 from autograph.analysis.walk import SCOPES, children
-from autograph.analysis.written_parameters import argument_base, positions_written, split_call
+from autograph.analysis.written_parameters import (argument_base, is_write_view,
+                                                   positions_written, split_call)
 
 
 def view_bindings(function):
@@ -184,12 +185,17 @@ def _numbers(function):
 def effects(stmt, ag, resolve):
     """(names read, names bound, names changed in place, those changed by an item write
     or a helper) by the simple statement `stmt` (by a compound one: by the statements in
-    it too); `ag`, `resolve`: the runtime's name and the resolver of called functions."""
+    it too); `ag`, `resolve`: the runtime's name and the resolver of called functions.
+    (`w = ag.in_place(w, 'sort', ...)`, passes.calls' form of `w.sort()`, changes `w`
+    in place.)"""
     loads, stores, changed, by_item = [], [], [], []
     updated, local = set(), set()   # (`x += ...`'s `x`; a comprehension's variables)
     for node in own([stmt]):
         if isinstance(node, ast.AugAssign):
             updated.add(id(node.target))
+        elif isinstance(node, ast.Assign) and is_write_view(node, ag):
+            updated.add(id(node.targets[0]))   # (NumPy's in-place change, as an item
+            by_item.append(node.targets[0].id)   # write's)
         elif isinstance(node, ast.comprehension):
             local.update(id(n) for n in own([node.target]))
         if isinstance(node, ast.Name):

@@ -52,6 +52,7 @@ from autograph.analysis.view_bindings import (containers, groups, is_whole, know
                                              may_be_basic, own, view_bindings)
 from autograph.analysis.walk import blocks
 from autograph.analysis.views import Views
+from autograph.analysis.written_parameters import is_write_view
 from autograph.passes import sequences
 from autograph.passes.base import StatementRewriter, fix_missing_locations, walk_scope
 from autograph.passes.called_functions import call_resolver, names_writing_function
@@ -70,7 +71,7 @@ def transform(function, ctx):
         return function
     if ctx.census is not None and len(ctx.census.scopes) == 1 and \
             not names_writing_function(ctx) and \
-            not groups(found, _changed_here(function)):
+            not groups(found, _changed_here(function, ctx.ag)):
         return function   # (no call writes an argument: the changes are all in sight)
     scope = scope_of(function)
     outer = outer_names({base for _, base in found.values()}, scope, ctx) \
@@ -172,7 +173,7 @@ def _may_change_in_place(ctx):
             or len(ctx.census.scopes) > 1 or names_writing_function(ctx))
 
 
-def _changed_here(function):
+def _changed_here(function, ag):
     """The variables `function`'s own code changes in place (`x += e`, `x[k] = e`,
     `del x[k]`), calls left out: a superset of what analysis.views finds changed where
     no call writes its arguments."""
@@ -181,6 +182,8 @@ def _changed_here(function):
         cls = node.__class__
         if cls is ast.AugAssign and node.target.__class__ is ast.Name:
             changed.add(node.target.id)
+        elif cls is ast.Assign and is_write_view(node, ag):
+            changed.add(node.targets[0].id)   # (`w = ag.in_place(w, 'sort', ...)`)
         elif cls is ast.Subscript and node.ctx.__class__ is not ast.Load:
             while node.__class__ is ast.Subscript:
                 node = node.value
@@ -194,7 +197,7 @@ def _checked_attribute_views(function, found, ctx):
     ag.attribute_view(obj.a, whole=True)` for `w = obj.a`) where `v` is changed in place
     or `obj.a`'s items are written: NumPy's view of an attribute's array is not
     followed, so a named error where it is one (runtime.items.views.attribute_view)."""
-    changed = _changed_here(function)
+    changed = _changed_here(function, ctx.ag)
     pairs = found.values()   # (analysis.view_bindings: of variables)
     for _ in pairs:   # (a base whose view is changed is changed: `w = obj.a; v = w[0]`)
         changed |= {base for name, base in pairs if name in changed}

@@ -25,6 +25,7 @@ NumPy argument, one a staged loop carries), its item writes are a named error to
 (`held=True`, runtime numpy_held_write): the holder would keep the old array.
 """
 import ast
+import collections
 
 from autograph.analysis.array_kinds import module_names
 from autograph.analysis.walk import SCOPES, children, nodes
@@ -56,10 +57,10 @@ _BUILTINS = frozenset({'len', 'print', 'float', 'int', 'abs', 'min', 'max', 'sum
 
 
 def own_arrays(function, resolver):
-    """(the names of `function`'s own NumPy arrays, the names whose value it stores into
-    a container, an attribute or an item: see `_stored`)."""
+    """The `Arrays` of `function`: its own NumPy arrays, the names whose value it stores
+    into a container, an attribute or an item, and those holders (see `_stored`)."""
     modules = module_names(resolver)
-    made, other, given, held, views = set(), set(), set(), set(), {}
+    made, other, given, held, views = set(), set(), set(), {}, {}
     parents, stack = {}, list(function.body)
     while stack:
         node = stack.pop()
@@ -87,18 +88,23 @@ def own_arrays(function, resolver):
                 else:
                     other.add(node.id)
                 continue
-            if _stored(node, parents):
-                held.add(node.id)
+            holder = _stored(node, parents)
+            if holder is not None:
+                held.setdefault(node.id, set()).add(holder)
             if not _reads_only(node, parents, modules):
                 given.add(node.id)
         elif cls is ast.Global or cls is ast.Nonlocal:
             given.update(node.names)
     own = made - other - given - {a.arg for a in _parameters(function)} - set(views)
+    # (stored as an item of an array NumPy made here, `A[i] = r`, `r` is copied)
+    held = {name: holders - made for name, holders in held.items() if holders - made}
+    holders = set().union(*held.values()) if held else set()
+    held = set(held)
     while True:   # (a view of an own array, bound only so, is own: passes.views writes
         # it back into its base)
         more = {name for name, bases in views.items() if bases <= own} - other - given
         if more <= own:
-            return own, held
+            return Arrays(own, held, holders)
         own |= more
 
 
@@ -106,18 +112,40 @@ _SCOPES = frozenset(SCOPES)
 
 
 def _stored(name, parents):
-    """Whether this read of a name stores its value where another object holds it: an
-    item of a list, tuple, set or dict display (not a returned tuple), an attribute or
-    an item (`box.a = x`, `d[k] = x`), or a container's method (`xs.append(x)`)."""
+    """Where this read of a name stores its value, another object holding it: the name
+    of that holder (a list, tuple, set or dict display bound to a name, not a returned
+    tuple; the root of an attribute or item target, `box.a = x`, `d[k] = x`; a
+    container whose method stores, `xs.append(x)`), '' where it has none, None where
+    the read stores nothing."""
     parent = parents.get(id(name))
-    if isinstance(parent, (ast.List, ast.Set, ast.Dict)):
-        return True
-    if isinstance(parent, ast.Tuple):
-        return not isinstance(parents.get(id(parent)), ast.Return)
+    if isinstance(parent, (ast.List, ast.Set, ast.Dict, ast.Tuple)):
+        outer = parent
+        while isinstance(outer, (ast.List, ast.Set, ast.Dict, ast.Tuple)):
+            outer = parents.get(id(outer))
+        if isinstance(parent, ast.Tuple) and isinstance(outer, ast.Return):
+            return None
+        return outer.targets[0].id if isinstance(outer, ast.Assign) and \
+            isinstance(outer.targets[0], ast.Name) else ''
     if isinstance(parent, ast.Assign):   # (unpacking, `a, *b = x`, takes items)
-        return any(isinstance(t, (ast.Attribute, ast.Subscript)) for t in parent.targets)
-    return isinstance(parent, ast.Call) and name is not parent.func and \
-        isinstance(parent.func, ast.Attribute) and parent.func.attr in _STORING
+        targets = [t for t in parent.targets if isinstance(t, (ast.Attribute, ast.Subscript))]
+        if not targets:
+            return None   # (`d[k] = x`, `o.a = x`: `d`, `o`; `L[0][1] = x`: an item's)
+        return targets[0].value.id if isinstance(targets[0].value, ast.Name) else ''
+    if isinstance(parent, ast.Call) and name is not parent.func and \
+            isinstance(parent.func, ast.Attribute) and parent.func.attr in _STORING:
+        return _root(parent.func.value)
+    return None
+
+
+def _root(node):
+    while isinstance(node, (ast.Attribute, ast.Subscript)):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else ''
+
+
+Arrays = collections.namedtuple('Arrays', 'own held holders')
+"""own_arrays' result: the own arrays, the names stored where another object holds
+them, and the names of those holders ('' for one without a name)."""
 
 
 _STORING = frozenset({'append', 'extend', 'insert', 'add', 'setdefault', 'update',

@@ -127,7 +127,7 @@ class _ItemAssignments(StatementRewriter):
         super().__init__(ctx)
         self.rebindable, self.counters = rebindable, counters
         self.kinds = KindFlags(function, ctx)   # (of the arrays `view_reads` finds)
-        self.own, self.held = ctx.own_arrays.get(function, ((), ()))   # (analysis.own_arrays)
+        self.own, self.held, self.holders = ctx.own_arrays.get(function, ((), (), ()))
 
     def rewrite(self, stmt):
         new = None
@@ -312,8 +312,8 @@ class _ItemAssignments(StatementRewriter):
         value = new_container(containers[-1], keys[-1])
         if len(keys) == 1 and isinstance(base, ast.Name):
             value.keywords += self.array_keywords(base.id)
-        elif self.held:   # (`d['w'][i] = e`, `o.a[i] = e`: the array may be one a
-            # name of the function holds too, `d = {'w': w}`: see analysis.own_arrays)
+        elif _root_name(base) in self.holders:   # (`d['w'][i] = e`, `o.a[i] = e`: the
+            # array may be one a name holds too, `d = {'w': w}`: analysis.own_arrays)
             value.keywords.append(ast.keyword(arg='held', value=ast.Constant(True)))
         for container, key in zip(reversed(containers[:-1]), reversed(keys[:-1])):
             value = self.call('setitem', [container, _copy(key), value])
@@ -328,6 +328,13 @@ class _ItemAssignments(StatementRewriter):
 
     def call(self, op, args):
         return ast.Call(func=self.ctx.runtime(op), args=args, keywords=[])
+
+
+def _root_name(base):
+    """The variable of `base` (a Name or an attribute chain `o.a.b`)."""
+    while isinstance(base, ast.Attribute):
+        base = base.value
+    return base.id if isinstance(base, ast.Name) else None
 
 
 def _loaded(base):

@@ -100,7 +100,7 @@ def transform(function, ctx):
     rewrite = _Rewrite(ctx, analysis, _kept_names(function, analysis, ctx), (flags, given),
                        known - written)
     rewrite.view_flags = view_flags
-    rewrite.own_arrays, rewrite.held = ctx.own_arrays.get(function, ((), ()))
+    rewrite.own_arrays, rewrite.held = ctx.own_arrays.get(function, ((), (), ()))[:2]
     rewrite.block(function.body)
     _start_view_flags(function, view_flags)
     note_kinds(function, given, flags, ctx)

@@ -75,3 +75,23 @@ def test_a_nested_function_writes_the_enclosing_array(fn, args, traced):
 def test_the_nested_function_declares_it_nonlocal():
     code = autograph.to_code(visit_all)
     assert 'nonlocal seen' in code and 'own=True' in code
+
+
+def write_an_alias_of_the_argument(x, v):
+    w = v
+
+    def put(e):
+        w[2] = e
+    if x > 0:
+        put(v[1] * x)
+    return w[2] + x, v
+
+
+@pytest.mark.parametrize('x', [1.0, -1.0])
+def test_a_nested_write_through_an_alias_reaches_the_argument(x):
+    """(`w = v`: the call of `put` changes `w` in place, so passes.views writes it back)"""
+    plain, given = V.copy(), V.copy()
+    expected = write_an_alias_of_the_argument(x, plain)
+    assert_same(autograph.convert(write_an_alias_of_the_argument)(jnp.float32(x), given),
+                expected)
+    np.testing.assert_allclose(given, plain)

@@ -182,10 +182,11 @@ def _numbers(function):
     return found
 
 
-def effects(stmt, ag, resolve):
+def effects(stmt, ag, resolve, writers=None):
     """(names read, names bound, names changed in place, those changed by an item write
     or a helper) by the simple statement `stmt` (by a compound one: by the statements in
-    it too); `ag`, `resolve`: the runtime's name and the resolver of called functions.
+    it too); `ag`, `resolve`: the runtime's name and the resolver of called functions;
+    `writers`: {nested function: the variables around it it changes, analysis.scopes}.
     (`w = ag.in_place(w, 'sort', ...)`, passes.calls' form of `w.sort()`, changes `w`
     in place.)"""
     loads, stores, changed, by_item = [], [], [], []
@@ -217,5 +218,7 @@ def effects(stmt, ag, resolve):
             if func is not node.func:
                 by_item += [argument_base(args[p])
                             for p in positions_written(func, args, resolve)]
+            if writers and isinstance(func, ast.Name):   # (`def put(e): w[3] = e`)
+                by_item += sorted(writers.get(func.id, ()))
     changed += by_item
     return loads, stores, list(dict.fromkeys(n for n in changed if n is not None)), by_item

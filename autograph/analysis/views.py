@@ -60,9 +60,11 @@ class Views:
     def __init__(self, function, bindings, resolve, ctx, known=frozenset()):
         self.ctx, self.resolve, self.after, self.before = ctx, resolve, {}, {}
         self.function, self.bound_at = function, {}   # (name: the statements binding it)
+        shared = ctx.sharing.get(function) if hasattr(ctx, 'sharing') else None
+        self.writers = shared.writers if shared is not None else {}
         changed, self.by_item = set(), set()   # (by_item: changed by item or helper)
         for stmt in function.body:   # (each walks the statements in it too)
-            found = effects(stmt, self.ctx.ag, self.resolve)
+            found = effects(stmt, self.ctx.ag, self.resolve, self.writers)
             changed.update(found[2])
             self.by_item.update(found[3])
         self.tracked = groups(aliases_written(bindings, self.by_item | known), changed)
@@ -149,7 +151,7 @@ class Views:
         return out
 
     def _simple(self, stmt, state, record):
-        loads, stores, changed, _ = effects(stmt, self.ctx.ag, self.resolve)
+        loads, stores, changed, _ = effects(stmt, self.ctx.ag, self.resolve, self.writers)
         for name in loads:
             self._check_fresh(name, state, stmt)
         actions = []

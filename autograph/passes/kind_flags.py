@@ -86,13 +86,45 @@ def bound_values(function):
     params = set(parameters(function))
     bindings, seen = {}, set()
     for node in walk_scope(function):
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 \
+        if isinstance(node, ast.Assign) and _changed_in_place(node):
+            seen.add(id(node.targets[0]))   # (`a = ag.setitem(a, i, v)`: no binding)
+        elif isinstance(node, ast.Assign) and len(node.targets) == 1 \
                 and isinstance(node.targets[0], ast.Name):
             bindings.setdefault(node.targets[0].id, []).append(node.value)
             seen.add(id(node.targets[0]))
+        elif isinstance(node, ast.Assign) and _view_binding(node):
+            name = node.targets[0].elts[0]   # (`w, w_key = ag.alias(v)`: as `v`)
+            bindings.setdefault(name.id, []).append(node.value.args[0])
+            seen.add(id(name))
         elif isinstance(node, ast.AugAssign):   # (a change in place: no binding)
             seen.add(id(node.target))
         elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load) \
                 and id(node) not in seen:
             bindings.setdefault(node.id, []).append(None)
     return bindings, params - set(bindings)
+
+
+def _view_binding(node):
+    """Whether `node` is passes.views' `v, v_key = ag.alias(a)` or `v, v_key =
+    ag.view(a, key, ...)`: `v` holds (a view of) `a`'s array, of its kind."""
+    target, value = node.targets[0], node.value
+    return (len(node.targets) == 1 and isinstance(target, ast.Tuple)
+            and len(target.elts) == 2 and all(isinstance(e, ast.Name) for e in target.elts)
+            and target.elts[1].id.startswith(target.elts[0].id + '_key')
+            and isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
+            and value.func.attr in ('alias', 'view') and value.args)
+
+
+def _changed_in_place(node):
+    """Whether `node` is generated code's `a = ag.setitem(a, ...)` (or `update_item`,
+    `setitems`, `write_view`, `in_place`, `held_update`): `a` changed in place, of the
+    kind it had."""
+    target, value = node.targets[0], node.value
+    return (len(node.targets) == 1 and isinstance(target, ast.Name)
+            and isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
+            and value.func.attr in _IN_PLACE and value.args
+            and isinstance(value.args[0], ast.Name) and value.args[0].id == target.id)
+
+
+_IN_PLACE = frozenset({'setitem', 'update_item', 'setitems', 'write_view', 'in_place',
+                       'held_update'})

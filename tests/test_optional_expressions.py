@@ -137,3 +137,21 @@ def test_texts_picked_by_traced_values_inside_containers_as_python(p):
     got = autograph.convert(best_records)(jnp.array(p, jnp.float32))
     want = best_records(np.array(p, np.float32))
     assert_same(got, want)
+
+
+def counted_by_a_chosen_key(w, n):
+    cnt = {}
+    for i in range(n):
+        key = 'hi' if i % 2 else 'lo'
+        cnt[key] = cnt.get(key, 0.0) + w[i]
+    return cnt.get('hi', 0.0)
+
+
+def test_a_chosen_text_as_a_dict_key_is_a_named_error():
+    """(a dict key known only at run time: a raw 'unhashable type: Choice' before, idiom
+    fuzzer seed 13465); with a Python count the key is Python's"""
+    w = jnp.arange(4.0)
+    assert_same(autograph.convert(counted_by_a_chosen_key)(w, 4), counted_by_a_chosen_key(w, 4))
+    with pytest.raises(autograph.ControlFlowError, match='a dict key or set item of a value '
+                                                         'chosen by a traced condition'):
+        autograph.convert(counted_by_a_chosen_key)(w, jnp.int32(4))

@@ -67,7 +67,8 @@ class Choice:
     def __ne__(self, other):
         return jnp.logical_not(self.__eq__(other))
 
-    __hash__ = None
+    def __hash__(self):   # (a dict key or set item: which one is known at run time)
+        raise chosen_used('a dict key or set item', here(2))
 
     def __bool__(self):
         raise chosen_used('its truth in Python', here(2))

@@ -26,13 +26,12 @@ by `setitem`.
 """
 import jax
 import jax.numpy as jnp
-import numpy as np
 from jax import lax
 
 from .indexing import check_bounds
-from .items import check_held, numpy_kept, setitem
+from .items import numpy_kept, prepared, setitem
 from .views import is_view, seen
-from ..context import mark_numpy, numpy_meaning
+from ..context import numpy_meaning
 from ..values.split import any_traced
 from ..values.slot import Slot
 
@@ -47,9 +46,7 @@ def setitems(target, keys, values, window=None, reads=None, numpy=None, own=Fals
     x[k]` of rows leaves both rows equal to row `p`. `numpy`: whether `target` stands for
     a NumPy array, where the converter knows it (see `views.view`). `own`, `held`: as
     `items.setitem`'s."""
-    check_held(target, held)
-    if own and isinstance(target, np.ndarray) and any_traced((keys, values)):
-        target = mark_numpy(jnp.asarray(target))   # (see items.setitem)
+    target = prepared(target, keys, values, own, held)
     if reads is not None and any(is_view(target, read, numpy) for read in reads
                                  if read is not None):
         for key, value, read in zip(keys, values, reads):

@@ -47,12 +47,10 @@ def setitem(target, key, value, own=False, held=False):
     loop, the iteration's Slot of an array (runtime.loops.vectorized) is updated. A
     traced array that stands for a NumPy array is written in place in Python: the new
     traced array stands for the same NumPy array (see `numpy_kept`). `own`: `target` is
-    a NumPy array the function made and keeps to itself (see `_owned`); `held`: one it
+    a NumPy array the function made and keeps to itself (see `prepared`); `held`: one it
     also stored where another object holds it (see `check_held`).
     """
-    check_held(target, held)
-    if own and _owned(target, key, value):
-        target = mark_numpy(jnp.asarray(target))
+    target = prepared(target, key, value, own, held)
     return numpy_kept(target, _setitem(target, key, value))
 
 
@@ -78,12 +76,16 @@ def held_update(target, op, value):
     return _UPDATES[op](target, value)
 
 
-def _owned(target, key, value):
-    """Whether the write of `value` at `key` makes the NumPy array `target`, which the
-    function made and no other object holds (autograph.analysis.own_arrays), a traced
-    array standing for it: NumPy cannot hold a traced value, and no holder of the array
-    is left with its old values."""
-    return isinstance(target, np.ndarray) and any_traced((key, value))
+def prepared(target, key, value, own, held):
+    """`target` ready for the write of `value` at `key`: a named error where it is `held`
+    (see `check_held`); where it is `own`, a NumPy array the function made and no other
+    object holds (autograph.analysis.own_arrays), given a traced value or key, a JAX
+    array standing for it (NumPy cannot hold a traced value, and no holder of the array
+    is left with its old values)."""
+    check_held(target, held)
+    if own and isinstance(target, np.ndarray) and any_traced((key, value)):
+        return mark_numpy(jnp.asarray(target))
+    return target
 
 
 def numpy_kept(target, written):
@@ -135,9 +137,7 @@ def update_item(target, key, op, value, own=False, held=False):
     two differ only if computing `value` changes that item). `own`, `held`: as
     `setitem`'s.
     """
-    check_held(target, held)
-    if own and _owned(target, key, value):
-        target = mark_numpy(jnp.asarray(target))
+    target = prepared(target, key, value, own, held)
     return numpy_kept(target, _update_item(target, key, op, value))
 
 

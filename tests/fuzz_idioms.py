@@ -47,8 +47,8 @@ import numpy as np
 from tests.fuzz_arrays import PYTHON_ERRORS, same_error
 from tests.fuzz_idiom_extra import T   # (the library's templates and more)
 from tests.fuzz_idiom_library import HELPERS, LEAVES
-from tests.fuzzer import MISMATCH, NAMED_ERROR, RAW_ERROR, inputs_for
-from tests.fuzz_speed import fast_compiles, rare_collections
+from tests.fuzzer import MISMATCH, NAMED_ERROR, RAW_ERROR, _start_worker, inputs_for
+from tests.fuzz_speed import fast_compiles
 
 HOLE = re.compile(r'\{(c|f|t|pt|i|j|r|pr|b|exit)\}')
 INVALID = 'invalid program'   # the plain run raised an error no valid program raises
@@ -283,11 +283,6 @@ def run_limited(seed, limit, known=False):
     finally:
         signal.alarm(0)
         signal.signal(signal.SIGALRM, previous)
-
-
-def _start_worker():
-    import autograph   # noqa: F401 (imported before the collector's freeze)
-    rare_collections()
 
 
 def main(argv=None):

@@ -57,16 +57,16 @@ def transform(function, ctx):
         return function
     scope = scope_of(function)
     rebindable = scope.locals | set(scope.declared)
-    outer = _outer_items(function, scope, ctx) if function is ctx.census.scopes[-1] else \
-        _enclosing_items(function, scope, ctx)
+    if function is ctx.census.scopes[-1]:
+        outer, enclosing_own = _outer_items(function, scope, ctx), set()
+    else:
+        outer, enclosing_own = _enclosing_items(function, scope, ctx)
     rewriter = _ItemAssignments(ctx, function, rebindable | set(outer),
                                 counters(function, scope, ctx))
-    if function is not ctx.census.scopes[-1]:   # (an enclosing function's own arrays)
-        rewriter.own = set(rewriter.own) | {name for name, how in outer.items()
-                                            if how == 'nonlocal own'}
+    rewriter.own = set(rewriter.own) | enclosing_own
     rewriter.block(function.body)
     rewriter.kinds.note()
-    declare(function, {name: how.split()[0] for name, how in outer.items()})
+    declare(function, outer)
     return function
 
 
@@ -85,9 +85,9 @@ def _outer_items(function, scope, ctx):
 
 
 def _enclosing_items(function, scope, ctx):
-    """{name: 'nonlocal'} ('nonlocal own' for an array the enclosing function keeps to
-    itself, analysis.own_arrays) of the variables of the functions around nested `function`
-    whose items it writes (`def visit(u): seen[u] = True`): declared `nonlocal` and
+    """({name: 'nonlocal'}, the names of those that are arrays the enclosing function
+    keeps to itself, analysis.own_arrays) of the variables of the functions around
+    nested `function` whose items it writes (`def visit(u): seen[u] = True`): declared `nonlocal` and
     rebound like its own, so that the write of a JAX array (or of one that stands for a
     NumPy array) reaches the variable the enclosing function reads (analysis.scopes
     found the write on the user's code)."""
@@ -98,16 +98,15 @@ def _enclosing_items(function, scope, ctx):
         written |= {b.id for t in targets for b in _item_bases(t)}
     written -= scope.locals | set(scope.declared)
     if not written or not isinstance(function, ast.FunctionDef):
-        return {}
-    found = {}
+        return {}, set()
+    found, own = {}, set()
     for outer, shared in ctx.sharing.items():
         if outer is not function and function.name in shared.writers and \
                 any(stmt is function for stmt in ast.walk(outer)):
-            bound, own = scope_of(outer).locals, ctx.own_arrays.get(outer, ((), ()))[0]
-            found.update((name, 'nonlocal own' if name in own else 'nonlocal')
-                         for name in written
-                         if name in shared.writers[function.name] and name in bound)
-    return found
+            names = written & shared.writers[function.name] & scope_of(outer).locals
+            found.update((name, 'nonlocal') for name in names)
+            own |= names & set(ctx.own_arrays.get(outer, ((), ()))[0])
+    return found, own
 
 
 def _item_bases(target):

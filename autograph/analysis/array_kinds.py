@@ -24,7 +24,7 @@ import collections
 
 JAX = 'jax'
 Kind = collections.namedtuple('Kind', 'params made')
-_NEUTRAL = Kind(frozenset(), False)   # (numbers, or the variable itself: `a = a * 2`)
+NEUTRAL = Kind(frozenset(), False)   # (numbers, or the variable itself: `a = a * 2`)
 _KEEPING = {'copy', 'astype', 'reshape', 'ravel', 'flatten', 'transpose', 'squeeze'}
 
 
@@ -39,10 +39,10 @@ class ArrayKinds:
 
     def kind(self, name, visiting=frozenset()):
         if name in visiting:
-            return _NEUTRAL   # (built of itself: its other bindings decide)
+            return NEUTRAL   # (built of itself: its other bindings decide)
         if name not in self.params and name not in self.bindings:
             return None   # (a global, a closure variable: its value decides)
-        kind = Kind(frozenset({name}), False) if name in self.params else _NEUTRAL
+        kind = Kind(frozenset({name}), False) if name in self.params else NEUTRAL
         for value in self.bindings.get(name, []):
             kind = _either(kind, None if value is None else
                            self.of(value, visiting | {name}))
@@ -53,7 +53,7 @@ class ArrayKinds:
         if isinstance(node, ast.Name):
             return self.kind(node.id, visiting)
         if isinstance(node, ast.Constant):
-            return _NEUTRAL if isinstance(node.value, (int, float, complex)) else None
+            return NEUTRAL if isinstance(node.value, (int, float, complex)) else None
         if isinstance(node, ast.UnaryOp):
             return self.of(node.operand, visiting)
         if isinstance(node, ast.BinOp):
@@ -78,12 +78,12 @@ class ArrayKinds:
         if module == 'jax':
             return JAX
         if module == 'numpy':   # (of arrays: as their arithmetic; of none: NumPy's)
-            kind, values = _NEUTRAL, [*args, *(k.value for k in node.keywords)]
+            kind, values = NEUTRAL, [*args, *(k.value for k in node.keywords)]
             for arg in values:
                 part = self.of(arg, visiting)
                 if part is None and not self._static(arg):
                     return None
-                kind = _mixed(kind, part or _NEUTRAL)
+                kind = _mixed(kind, part or NEUTRAL)
             made = not any(isinstance(arg, ast.Name) for arg in values)
             return kind if kind is JAX else Kind(kind.params, kind.made or made)
         if func.attr in _KEEPING:   # (a method of the array: its own kind)
@@ -152,9 +152,9 @@ def _mixed(left, right):
 def _either(one, other):
     """The kind of a value that is one or the other: where they agree (or one is
     neutral), else unknown."""
-    if one == _NEUTRAL:
+    if one == NEUTRAL:
         return other
-    if other == _NEUTRAL or one == other:
+    if other == NEUTRAL or one == other:
         return one
     return None
 
@@ -166,6 +166,6 @@ def given_kinds(bases, kinds, whole_params=()):
     given = {}
     for base in bases:
         kind = Kind(frozenset({base}), False) if base in whole_params else kinds.kind(base)
-        if kind is JAX or (kind is not None and kind != _NEUTRAL):
+        if kind is JAX or (kind is not None and kind != NEUTRAL):
             given[base] = kind
     return given

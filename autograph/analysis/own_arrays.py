@@ -118,6 +118,8 @@ def _stored(name, parents):
     container whose method stores, `xs.append(x)`), '' where it has none, None where
     the read stores nothing."""
     parent = parents.get(id(name))
+    if parent.__class__ is ast.Tuple and _binds_or_indexes(parent, parents):
+        return None
     if isinstance(parent, (ast.List, ast.Set, ast.Dict, ast.Tuple)):
         outer = parent
         while isinstance(outer, (ast.List, ast.Set, ast.Dict, ast.Tuple)):
@@ -135,6 +137,18 @@ def _stored(name, parents):
             isinstance(parent.func, ast.Attribute) and parent.func.attr in _STORING:
         return _root(parent.func.value)
     return None
+
+
+def _binds_or_indexes(display, parents):
+    """Whether the tuple `display` is the key of an item (`d[i, j]`) or the values of an
+    unpacking into as many names (`x, fx = x_new, fx_new`: whole aliases, which
+    passes.views follows as `x = x_new`, see passes.unpacked_aliases)."""
+    parent = parents.get(id(display))
+    if parent.__class__ is ast.Subscript:
+        return parent.slice is display
+    return parent.__class__ is ast.Assign and parent.value is display and all(
+        t.__class__ is ast.Tuple and len(t.elts) == len(display.elts) and
+        all(e.__class__ is ast.Name for e in t.elts) for t in parent.targets)
 
 
 def _root(node):
@@ -189,8 +203,9 @@ def _reads_only(name, parents, modules):
         return parent.attr in _METHODS
     if isinstance(parent, ast.Assign):
         return len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name)
-    if isinstance(parent, ast.Tuple):   # (`return d, n`)
-        return isinstance(parents.get(id(parent)), ast.Return)
+    if isinstance(parent, ast.Tuple):   # (`return d, n`, `d[i, j]`, `c, m = d, n`)
+        return isinstance(parents.get(id(parent)), ast.Return) or \
+            _binds_or_indexes(parent, parents)
     if isinstance(parent, ast.keyword):
         parent = parents.get(id(parent))
     if isinstance(parent, ast.Call) and name is not parent.func:

@@ -7,6 +7,7 @@ changes reach (`groups`), and the whole aliases whose kind the function decides
 """
 import ast
 
+from autograph.analysis.array_kinds import JAX, NEUTRAL
 from autograph.analysis.walk import SCOPES, children
 from autograph.analysis.written_parameters import (argument_base, is_write_view,
                                                    positions_written, split_call)
@@ -152,14 +153,17 @@ def aliases_written(bindings, by_item):
             if not is_whole(stmt) or pair[0] in names}
 
 
-def known_aliases(function, found, bindings, kept):
+def known_aliases(function, found, bindings, kept, kinds):
     """The whole aliases `c = a` of a parameter `a` that holds the caller's array
-    throughout, where each binding of `c` is one: `c is a` wherever `c` is read, so
-    `c += e` changes `a` in place where the caller gave a NumPy array (NumPy's
-    meaning), and rebinds `c` only where it gave a JAX array (passes `numpy=`)."""
+    throughout, or of a variable whose arrays' kind the parameters decide (`a = v *
+    1.0`, see analysis.array_kinds' `kinds`), where each binding of `c` is one: `c is a`
+    wherever `c` is read, so `c += e` changes `a` in place where the caller gave a NumPy
+    array (NumPy's meaning), and rebinds `c` only where it gave a JAX array (passes
+    `numpy=`)."""
     numbers = _numbers(function)
     return {view for stmt, (view, base) in found.items() if is_whole(stmt) and
-            base in kept and not {view, base} & numbers and
+            (base in kept or kinds.kind(base) not in (None, JAX, NEUTRAL))
+            and not {view, base} & numbers and
             all(isinstance(value, ast.Name) and value.id == base
                 for value in bindings.get(view, [None]))}
 

@@ -49,7 +49,7 @@ from autograph.analysis.array_kinds import JAX, given_kinds
 from autograph.analysis.census import ITEM_STORE
 from autograph.analysis.dataflow import Dataflow
 from autograph.analysis.view_bindings import (containers, groups, is_whole, known_aliases,
-                                             may_be_basic, own, view_bindings)
+                                             may_be_basic, own)
 from autograph.analysis.walk import blocks
 from autograph.analysis.views import Views
 from autograph.analysis.written_parameters import is_write_view
@@ -57,6 +57,7 @@ from autograph.passes import sequences
 from autograph.passes.base import StatementRewriter, fix_missing_locations, walk_scope
 from autograph.passes.called_functions import call_resolver, names_writing_function
 from autograph.passes.kind_flags import array_kinds, bound_values, note_kinds, numpy_keyword
+from autograph.passes.unpacked_aliases import view_bindings_unpacked
 
 ONLY_WITH = (ast.Subscript, ast.For, ast.Call, ast.AugAssign)   # see analysis.census
 # (`c = a; f(c)`; `c = a; c += e`)
@@ -65,13 +66,14 @@ ONLY_WITH = (ast.Subscript, ast.For, ast.Call, ast.AugAssign)   # see analysis.c
 def transform(function, ctx):
     if not isinstance(function, ast.FunctionDef) or not _may_change_in_place(ctx):
         return function
-    found = view_bindings(function)
-    _checked_attribute_views(function, found, ctx)
+    changed = _changed_here(function, ctx.ag)
+    found = view_bindings_unpacked(function, changed, ctx)
+    _checked_attribute_views(function, found, changed, ctx)
     if not found:
         return function
     if ctx.census is not None and len(ctx.census.scopes) == 1 and \
             not names_writing_function(ctx) and \
-            not groups(found, _changed_here(function, ctx.ag)):
+            not groups(found, changed):
         return function   # (no call writes an argument: the changes are all in sight)
     scope = scope_of(function)
     outer = outer_names({base for _, base in found.values()}, scope, ctx) \
@@ -84,12 +86,12 @@ def transform(function, ctx):
     if not bindings:
         return function
     names, kept = bound_values(function)
-    known = known_aliases(function, found, names, kept)
+    kinds = array_kinds(function, ctx, names)
+    known = known_aliases(function, found, names, kept, kinds)
     analysis = Views(function, bindings, call_resolver(function, ctx), ctx, known)
     if not analysis.tracked:
         return function
     _drop_dead_reads(function, analysis, ctx)
-    kinds = array_kinds(function, ctx, names)
     given = given_kinds(sorted(analysis.modes), kinds,
                         {base for base, modes in analysis.modes.items() if modes == {'param'}})
     flags = {base: ctx.namer.new(f'{base}_is_numpy') for base in sorted(given)
@@ -192,12 +194,12 @@ def _changed_here(function, ag):
     return changed
 
 
-def _checked_attribute_views(function, found, ctx):
+def _checked_attribute_views(function, found, changed, ctx):
     """`v = ag.attribute_view(obj.a, key)` for `v = obj.a[key]` (and `w =
     ag.attribute_view(obj.a, whole=True)` for `w = obj.a`) where `v` is changed in place
     or `obj.a`'s items are written: NumPy's view of an attribute's array is not
     followed, so a named error where it is one (runtime.items.views.attribute_view)."""
-    changed = _changed_here(function, ctx.ag)
+    changed = set(changed)
     pairs = found.values()   # (analysis.view_bindings: of variables)
     for _ in pairs:   # (a base whose view is changed is changed: `w = obj.a; v = w[0]`)
         changed |= {base for name, base in pairs if name in changed}

@@ -25,7 +25,7 @@ import numpy as np
 from . import indexing, slicing
 from ..context import mark_numpy, numpy_meaning
 from ..errors import here
-from ..messages import numpy_held_write, numpy_traced_write, traced_key
+from ..messages import numpy_exchanged, numpy_held_write, numpy_traced_write, traced_key
 from ..values.stacked import Stacked
 from ..values.split import any_traced, is_traced
 from ..values.slot import Slot
@@ -62,6 +62,16 @@ def check_held(target, held=True):
     if held and is_traced(target) and numpy_meaning(target):
         location = here()
         raise numpy_held_write(_assigned_names(location), location)
+
+
+def check_exchange(*values):
+    """A named error where one of `values`, about to change places between names (`a,
+    b = b, a`), is traced and stands for a NumPy array that other names or the caller
+    hold (autograph.passes.unpacked_aliases): the converted code does not follow which
+    array each name holds after the exchange."""
+    if any(is_traced(value) and numpy_meaning(value) for value in values):
+        location = here()
+        raise numpy_exchanged(_assigned_names(location), location)
 
 
 def held_update(target, op, value):

@@ -155,6 +155,20 @@ def numpy_held_write(names, location):
             f'one place')
 
 
+def numpy_exchanged(names, location):
+    """Traced NumPy arrays that other names or the caller also hold change places
+    between `names` (`a, b = b, a`) on the user's line."""
+    what = ('NumPy arrays that other names or the caller also hold, changed in place, '
+            'change places')
+    name = ' and '.join(repr(n) for n in names)
+    return problem(
+        PYTHON_VALUE_NEEDED, f'{name}: {what}' if name else what, location, statement=True,
+        why='the converted code does not follow which array each name holds after the '
+            'exchange, so later changes in place would not reach the other holders',
+        fix='Exchange copies (`a, b = b.copy(), a.copy()`), or keep the arrays to these '
+            'names alone')
+
+
 def items_differ(what, error, location):
     """The traced items given to `what` (`max()`, `sorted()`) do not stack."""
     return problem(

@@ -1,0 +1,110 @@
+"""Aliases bound by unpacking or by a chain of targets, one statement each (for
+passes.views, which follows `c = a`: NumPy's `c is a`).
+
+    b, n = v, 0         ->    b = v
+                              n = 0
+    b = c = v           ->    b = v
+                              c = v
+
+Python evaluates the whole right-hand side, then binds the targets left to right. Taken
+one by one the statements mean the same where the values are names and constants that
+none of the targets rebinds (not the swap `a, b = b, a`), outside a `try` (where an
+unbound value would stop the statement before its first binding). Only statements
+whose names the function changes in place (`changed`; None: any name, where a call may
+change its arguments) are split: elsewhere an alias needs no following.
+"""
+import ast
+
+from autograph.analysis.view_bindings import view_bindings
+from autograph.analysis.walk import blocks
+from autograph.analysis.written_parameters import parameters
+from autograph.passes.called_functions import names_writing_function
+
+
+def view_bindings_unpacked(function, changed, ctx):
+    """analysis.view_bindings of `function` once its unpacked aliases are split (those
+    of the names in `changed`, the names its own code changes in place, or all where a
+    call may change its arguments) and its exchanges of arrays guarded (`guard_exchanges`:
+    `ag.check_exchange(a, b)` first)."""
+    everywhere = ctx.census is None or len(ctx.census.scopes) > 1 or \
+        names_writing_function(ctx)
+    split_unpacked_aliases(function, None if everywhere else changed)
+    found = view_bindings(function)
+    guard_exchanges(function, changed, set(parameters(function)) | {
+        n for pair in found.values() for n in pair},
+        lambda names: ast.parse(f'{ctx.ag}.check_exchange({", ".join(names)})').body[0])
+    return found
+
+
+def split_unpacked_aliases(function, changed):
+    """Split, in `function`'s own statements outside `try`, the unpackings and chains
+    of targets that bind a name in `changed` or bind one to a name in `changed`."""
+    _block(function.body, changed)
+
+
+def guard_exchanges(function, changed, aliased, check):
+    """`check(names)` (a statement) before each `a, b = b, a` (an unpacking whose values
+    are among its targets) in `function`'s statements that exchanges a name in
+    `changed` (changed in place) with `aliased` names (parameters, whole aliases,
+    views): NumPy's arrays change places between the names there, which passes.views
+    does not follow (the check is a named error where they are traced NumPy arrays)."""
+    for stmts in _statement_lists(function.body):
+        for i in range(len(stmts) - 1, -1, -1):
+            stmt = stmts[i]
+            if stmt.__class__ is ast.Assign and len(stmt.targets) == 1 and \
+                    stmt.targets[0].__class__ is ast.Tuple and \
+                    stmt.value.__class__ is ast.Tuple:
+                targets = {t.id for t in stmt.targets[0].elts if t.__class__ is ast.Name}
+                exchanged = targets & {v.id for v in stmt.value.elts
+                                       if v.__class__ is ast.Name}
+                if exchanged & changed and exchanged & aliased:
+                    stmts.insert(i, ast.copy_location(check(sorted(exchanged)), stmt))
+
+
+def _statement_lists(stmts):
+    yield stmts
+    for stmt in stmts:
+        if stmt.__class__ not in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+            for inner in blocks(stmt):
+                yield from _statement_lists(inner)
+
+
+def _block(stmts, changed):
+    i = 0
+    while i < len(stmts):
+        stmt = stmts[i]
+        pairs = _pairs(stmt) if stmt.__class__ is ast.Assign else None
+        if pairs and (changed is None or any(
+                t in changed or (v.__class__ is ast.Name and v.id in changed)
+                for t, v in pairs)):
+            stmts[i:i + 1] = [
+                ast.copy_location(ast.Assign(targets=[ast.copy_location(
+                    ast.Name(id=target, ctx=ast.Store()), stmt)], value=value), stmt)
+                for target, value in pairs]
+            i += len(pairs)
+            continue
+        if stmt.__class__ not in (ast.Try, ast.FunctionDef, ast.AsyncFunctionDef,
+                                  ast.ClassDef) and stmt.__class__.__name__ != 'TryStar':
+            for inner in blocks(stmt):
+                _block(inner, changed)
+        i += 1
+
+
+def _pairs(stmt):
+    """[(target name, value)] of `t1, t2 = v1, v2` or `t1 = t2 = v` (names bound to
+    names and constants, no target among the values), else None."""
+    targets, value = stmt.targets, stmt.value
+    if len(targets) > 1 and all(t.__class__ is ast.Name for t in targets):
+        pairs = [(t.id, value) for t in targets]
+    elif len(targets) == 1 and targets[0].__class__ is ast.Tuple and \
+            value.__class__ is ast.Tuple and len(targets[0].elts) == len(value.elts) and \
+            all(t.__class__ is ast.Name for t in targets[0].elts):
+        pairs = [(t.id, v) for t, v in zip(targets[0].elts, value.elts)]
+    else:
+        return None
+    names = {t for t, _ in pairs}
+    if len(names) < len(pairs) or not all(
+            v.__class__ is ast.Constant or (v.__class__ is ast.Name and v.id not in names)
+            for _, v in pairs):
+        return None
+    return pairs

@@ -23,7 +23,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from . import indexing, slicing
-from ..context import mark_numpy, numpy_meaning
+from ..context import kind_unknown, mark_numpy, numpy_meaning
 from ..errors import here
 from ..messages import numpy_exchanged, numpy_held_write, numpy_traced_write, traced_key
 from ..values.stacked import Stacked
@@ -54,12 +54,15 @@ def setitem(target, key, value, own=False, held=False):
     return numpy_kept(target, _setitem(target, key, value))
 
 
-def check_held(target, held=True):
+def check_held(target, held=True, item=False):
     """A named error where `target`, traced and standing for a NumPy array, is `held` by
     another object too (a list, dict, attribute or item the function stored it in, see
     autograph.analysis.own_arrays): the write makes a new array, which that holder would
-    not see, where Python's in-place write reaches it."""
-    if held and is_traced(target) and numpy_meaning(target):
+    not see, where Python's in-place write reaches it. For an `item` write, also where
+    `target` may stand for one (a Function given NumPy arrays runs, and its kind is not
+    known: `w = v * 1.0`), as a JAX array's items cannot be assigned in Python."""
+    if held and is_traced(target) and (numpy_meaning(target) or
+                                       (item and kind_unknown(target))):
         location = here()
         raise numpy_held_write(_assigned_names(location), location)
 
@@ -92,7 +95,7 @@ def prepared(target, key, value, own, held):
     object holds (autograph.analysis.own_arrays), given a traced value or key, a JAX
     array standing for it (NumPy cannot hold a traced value, and no holder of the array
     is left with its old values)."""
-    check_held(target, held)
+    check_held(target, held, item=True)
     if own and isinstance(target, np.ndarray) and any_traced((key, value)):
         return mark_numpy(jnp.asarray(target))
     return target
@@ -120,8 +123,10 @@ def _setitem(target, key, value):
             # (an array of values, which NumPy spreads over the selected items in
             # order, is left to JAX's error)
             return jnp.where(mask, jnp.asarray(value).astype(target.dtype), target)
-        # (out of range: NumPy's IndexError; at a traced integer, where it stands for one)
-        indexing.check_bounds(target, key, scalars=numpy_meaning(target))
+        # (out of range: NumPy's IndexError; at a traced integer, where it stands for one
+        # or may: `w = v * 1.0` of a NumPy argument)
+        indexing.check_bounds(target, key,
+                              scalars=numpy_meaning(target) or kind_unknown(target))
         key, value = indexing.index_array(key), jnp.asarray(value).astype(target.dtype)
         try:
             return target.at[key].set(value)

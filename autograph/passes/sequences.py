@@ -186,3 +186,21 @@ def span(index, ctx):
     if not traced_bounds(index):
         return None
     return _Indexing(None, ctx)._span(index)
+
+
+def key_expression(node, ctx):
+    """A subscript's key as an expression: `1:n` -> `slice(1, n)`, `:, k` ->
+    `(slice(None), k)`, `i:i + 2` -> `ag.span(i, 2)` (a window that `i` traced moves)."""
+    if isinstance(node, ast.Tuple):
+        return ast.Tuple(elts=[key_expression(e, ctx) for e in node.elts], ctx=ast.Load())
+    if not isinstance(node, ast.Slice):
+        return node
+    window = span(node, ctx)
+    if window is not None:
+        return window
+    parts = [node.lower, node.upper] + ([node.step] if node.step is not None else [])
+    if parts == [None, None]:
+        parts = [None]
+    return ast.Call(func=ast.Name(id='slice', ctx=ast.Load()),
+                    args=[p if p is not None else ast.Constant(None) for p in parts],
+                    keywords=[])

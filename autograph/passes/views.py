@@ -48,15 +48,15 @@ from autograph.analysis.activity import scope_of
 from autograph.analysis.array_kinds import JAX, given_kinds
 from autograph.analysis.census import ITEM_STORE
 from autograph.analysis.dataflow import Dataflow
-from autograph.analysis.view_bindings import (containers, groups, is_whole, known_aliases,
-                                             may_be_basic, own)
+from autograph.analysis.view_bindings import containers, groups, is_whole, known_aliases, own
 from autograph.analysis.walk import blocks
 from autograph.analysis.views import Views
 from autograph.analysis.written_parameters import is_write_view
-from autograph.passes import sequences
+from autograph.passes.attribute_views import checked_attribute_views
 from autograph.passes.base import StatementRewriter, fix_missing_locations, walk_scope
 from autograph.passes.called_functions import call_resolver, names_writing_function
 from autograph.passes.kind_flags import array_kinds, bound_values, note_kinds, numpy_keyword
+from autograph.passes.sequences import key_expression
 from autograph.passes.unpacked_aliases import view_bindings_unpacked
 
 ONLY_WITH = (ast.Subscript, ast.For, ast.Call, ast.AugAssign)   # see analysis.census
@@ -66,9 +66,10 @@ ONLY_WITH = (ast.Subscript, ast.For, ast.Call, ast.AugAssign)   # see analysis.c
 def transform(function, ctx):
     if not isinstance(function, ast.FunctionDef) or not _may_change_in_place(ctx):
         return function
-    changed = _changed_here(function, ctx.ag)
+    scanned = _changed_here(function, ctx.ag)
+    changed = scanned[0]
     found = view_bindings_unpacked(function, changed, ctx)
-    _checked_attribute_views(function, found, changed, ctx)
+    checked_attribute_views(found, scanned, ctx)
     if not found:
         return function
     if ctx.census is not None and len(ctx.census.scopes) == 1 and \
@@ -176,50 +177,32 @@ def _may_change_in_place(ctx):
 
 
 def _changed_here(function, ag):
-    """The variables `function`'s own code changes in place (`x += e`, `x[k] = e`,
-    `del x[k]`), calls left out: a superset of what analysis.views finds changed where
-    no call writes its arguments."""
-    changed = set()
+    """(the variables `function`'s own code changes in place: `x += e`, `x[k] = e`, `del
+    x[k]`, calls left out, a superset of what analysis.views finds changed where no call
+    writes its arguments; its statements `v = obj.a` and `v = obj.a[key]`; the
+    attributes whose items it writes, `obj.a[k] = e`, as `ast.dump` texts), from one
+    walk."""
+    changed, attribute_reads, written = set(), [], set()
     for node in walk_scope(function):
         cls = node.__class__
         if cls is ast.AugAssign and node.target.__class__ is ast.Name:
             changed.add(node.target.id)
-        elif cls is ast.Assign and is_write_view(node, ag):
-            changed.add(node.targets[0].id)   # (`w = ag.in_place(w, 'sort', ...)`)
+        elif cls is ast.Assign:
+            if is_write_view(node, ag):
+                changed.add(node.targets[0].id)   # (`w = ag.in_place(w, 'sort', ...)`)
+            elif len(node.targets) == 1 and node.targets[0].__class__ is ast.Name and (
+                    node.value.__class__ is ast.Attribute or (
+                        node.value.__class__ is ast.Subscript
+                        and node.value.value.__class__ is ast.Attribute)):
+                attribute_reads.append(node)
         elif cls is ast.Subscript and node.ctx.__class__ is not ast.Load:
+            if node.value.__class__ is ast.Attribute:
+                written.add(ast.dump(node.value))
             while node.__class__ is ast.Subscript:
                 node = node.value
             if node.__class__ is ast.Name:
                 changed.add(node.id)
-    return changed
-
-
-def _checked_attribute_views(function, found, changed, ctx):
-    """`v = ag.attribute_view(obj.a, key)` for `v = obj.a[key]` (and `w =
-    ag.attribute_view(obj.a, whole=True)` for `w = obj.a`) where `v` is changed in place
-    or `obj.a`'s items are written: NumPy's view of an attribute's array is not
-    followed, so a named error where it is one (runtime.items.views.attribute_view)."""
-    changed = set(changed)
-    pairs = found.values()   # (analysis.view_bindings: of variables)
-    for _ in pairs:   # (a base whose view is changed is changed: `w = obj.a; v = w[0]`)
-        changed |= {base for name, base in pairs if name in changed}
-    written = {ast.dump(n.value) for n in walk_scope(function) if isinstance(n, ast.Subscript)
-               and not isinstance(n.ctx, ast.Load) and isinstance(n.value, ast.Attribute)}
-    for node in walk_scope(function):
-        if not (isinstance(node, ast.Assign) and len(node.targets) == 1
-                and isinstance(node.targets[0], ast.Name)):
-            continue
-        value, name = node.value, node.targets[0].id
-        if isinstance(value, ast.Attribute) and name in changed:
-            args, keywords = [value], [ast.keyword(arg='whole', value=ast.Constant(True))]
-        elif isinstance(value, ast.Subscript) and isinstance(value.value, ast.Attribute) \
-                and may_be_basic(value.slice) and (
-                    name in changed or ast.dump(value.value) in written):
-            args, keywords = [value.value, key_expression(value.slice, ctx)], []
-        else:
-            continue
-        node.value = ast.copy_location(ast.Call(func=ctx.runtime('attribute_view'),
-                                                args=args, keywords=keywords), value)
+    return changed, attribute_reads, written
 
 
 def _drop_dead_reads(function, analysis, ctx):
@@ -365,24 +348,6 @@ class _Rewrite(StatementRewriter):
             value=call)] + self._start(base)
         loop.body[:0] = [ast.fix_missing_locations(ast.copy_location(s, loop.body[0]))
                          for s in first]
-
-
-def key_expression(node, ctx):
-    """A subscript's key as an expression: `1:n` -> `slice(1, n)`, `:, k` ->
-    `(slice(None), k)`, `i:i + 2` -> `ag.span(i, 2)` (a window that `i` traced moves)."""
-    if isinstance(node, ast.Tuple):
-        return ast.Tuple(elts=[key_expression(e, ctx) for e in node.elts], ctx=ast.Load())
-    if not isinstance(node, ast.Slice):
-        return node
-    window = sequences.span(node, ctx)
-    if window is not None:
-        return window
-    parts = [node.lower, node.upper] + ([node.step] if node.step is not None else [])
-    if parts == [None, None]:
-        parts = [None]
-    return ast.Call(func=ast.Name(id='slice', ctx=ast.Load()),
-                    args=[p if p is not None else ast.Constant(None) for p in parts],
-                    keywords=[])
 
 
 def _parse(text):

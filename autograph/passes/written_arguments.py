@@ -51,7 +51,8 @@ from autograph.passes.argument_reports import (bound, follow, given, kept_by_cal
 from autograph.passes.base import StatementRewriter
 from autograph.passes.called_functions import call_resolver, names_writing_function
 from autograph.passes.kind_flags import KindFlags
-from autograph.passes.views import held_check, key_expression
+from autograph.passes.sequences import key_expression
+from autograph.passes.views import held_check
 
 
 def transform(function, ctx):

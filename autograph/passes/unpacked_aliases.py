@@ -48,7 +48,7 @@ def guard_exchanges(function, changed, aliased, check):
     `changed` (changed in place) with `aliased` names (parameters, whole aliases,
     views): NumPy's arrays change places between the names there, which passes.views
     does not follow (the check is a named error where they are traced NumPy arrays)."""
-    for stmts in _statement_lists(function.body):
+    for stmts in statement_lists(function.body):
         for i in range(len(stmts) - 1, -1, -1):
             stmt = stmts[i]
             if stmt.__class__ is ast.Assign and len(stmt.targets) == 1 and \
@@ -61,12 +61,13 @@ def guard_exchanges(function, changed, aliased, check):
                     stmts.insert(i, ast.copy_location(check(sorted(exchanged)), stmt))
 
 
-def _statement_lists(stmts):
+def statement_lists(stmts):
+    """`stmts` and the statement lists in them, not in nested functions and classes."""
     yield stmts
     for stmt in stmts:
         if stmt.__class__ not in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
             for inner in blocks(stmt):
-                yield from _statement_lists(inner)
+                yield from statement_lists(inner)
 
 
 def _block(stmts, changed):

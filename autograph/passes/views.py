@@ -48,7 +48,8 @@ from autograph.analysis.activity import scope_of
 from autograph.analysis.array_kinds import JAX, given_kinds
 from autograph.analysis.census import ITEM_STORE
 from autograph.analysis.dataflow import Dataflow
-from autograph.analysis.view_bindings import containers, groups, is_whole, known_aliases, own
+from autograph.analysis.view_bindings import (containers, effects, groups, is_whole,
+                                             known_aliases, own)
 from autograph.analysis.walk import blocks
 from autograph.analysis.views import Views
 from autograph.analysis.written_parameters import is_write_view
@@ -57,7 +58,7 @@ from autograph.passes.base import StatementRewriter, fix_missing_locations, walk
 from autograph.passes.called_functions import call_resolver, names_writing_function
 from autograph.passes.kind_flags import array_kinds, bound_values, note_kinds, numpy_keyword
 from autograph.passes.sequences import key_expression
-from autograph.passes.unpacked_aliases import view_bindings_unpacked
+from autograph.passes.unpacked_aliases import statement_lists, view_bindings_unpacked
 
 ONLY_WITH = (ast.Subscript, ast.For, ast.Call, ast.AugAssign)   # see analysis.census
 # (`c = a; f(c)`; `c = a; c += e`)
@@ -89,7 +90,10 @@ def transform(function, ctx):
     names, kept = bound_values(function)
     kinds = array_kinds(function, ctx, names)
     known = known_aliases(function, found, names, kept, kinds)
-    analysis = Views(function, bindings, call_resolver(function, ctx), ctx, known)
+    resolve = call_resolver(function, ctx)
+    _hoist_changing_tests(function, {n for pair in bindings.values() for n in pair},
+                          resolve, ctx)
+    analysis = Views(function, bindings, resolve, ctx, known)
     if not analysis.tracked:
         return function
     _drop_dead_reads(function, analysis, ctx)
@@ -203,6 +207,24 @@ def _changed_here(function, ag):
             if node.__class__ is ast.Name:
                 changed.add(node.id)
     return changed, attribute_reads, written
+
+
+def _hoist_changing_tests(function, names, resolve, ctx):
+    """`test = clip(w, x)` before `if test:` for an `if` whose test changes one of
+    `names` in place (a helper writing its argument), so that what follows the change
+    (analysis.views: the write-back of a view, reads of the views of a base) comes
+    between the test and the branches, where Python makes it. (Python computes the test
+    once, first: the same meaning. A `while` test that calls something is computed so
+    already, before the loop and at the end of its body: passes.short_circuits.)"""
+    for stmts in statement_lists(function.body):
+        for i in range(len(stmts) - 1, -1, -1):
+            stmt = stmts[i]
+            if stmt.__class__ is ast.If and set(effects(
+                    ast.Expr(value=stmt.test), ctx.ag, resolve)[2]) & names:
+                test = ctx.namer.new('test')
+                stmts.insert(i, ast.copy_location(ast.Assign(
+                    targets=[_store(test)], value=stmt.test), stmt))
+                stmt.test = ast.copy_location(_load(test), stmt.test)
 
 
 def _drop_dead_reads(function, analysis, ctx):

@@ -66,10 +66,16 @@ class StatementParts:
 
     def live_after(self, node):
         """What must come out of `node`: the variables live after it (at a loop's head),
-        and those whose objects it changes in place, which other references may see."""
+        and those whose objects it changes in place, which other references may see:
+        objects it had before `node` (a name live where `node` starts; not one `node`
+        binds before each change, `c = Counter(); c.add(y)` in a loop's body, whose
+        objects are new)."""
         live = self.flow.loop_head[node] if node in self.flow.loop_head \
             else self.flow.live_out[node]
-        return (live | self.mutation.changed_in_place([node])) - self.write_only
+        changed = self.mutation.changed_in_place([node])
+        if changed:
+            changed &= self.flow.live_in.get(node, changed)
+        return (live | changed) - self.write_only
 
     def fields(self, stmts):
         """`fields=lambda: {'self.count': (self, 'count')}`: the attributes `stmts` assign,

@@ -154,6 +154,9 @@ def read_view(base, key, value, where=True):
     if key is None or not (is_traced(where) or where):
         return value
     if not is_traced(where):
+        if isinstance(value, np.ndarray) and isinstance(base, np.ndarray) and \
+                np.may_share_memory(value, base):
+            return value   # (NumPy's own view: it sees the change, and stays the object)
         return _numpy(_read(base, key), base, value)
     return _numpy(_select(where, _read(_now(base), key), _now(value)), base, value)
 

@@ -99,3 +99,56 @@ def test_an_alias_of_the_argument_sorted_sorts_the_argument():
     assert_same(autograph.convert(sort_an_alias_of_the_argument)(jnp.float32(1.0), given),
                 expected)
     np.testing.assert_allclose(given, plain)
+
+
+def copy_back_each_step(x0, b, n):
+    """Heron's iteration keeping the previous iterate with `np.copyto` (solvers' idiom)."""
+    x = x0.copy()
+    x_old = x0 * 0.0
+    for _ in range(n):
+        np.copyto(x_old, x)
+        x = 0.5 * (x + b / x)
+        if abs(x - x_old).max() < 1e-6:
+            break
+    return x, x_old
+
+
+def copy_into_the_argument(v, t):
+    if t > 0:
+        np.copyto(v, t)
+    return v.sum()
+
+
+@pytest.mark.parametrize('n', [0, 1, 20])
+@pytest.mark.parametrize('traced', [False, True])
+def test_copyto_a_previous_iterate(n, traced):
+    x0, b = np.array([1.0, 2.0]), np.array([2.0, 9.0])
+    expected = copy_back_each_step(x0, b, n)
+    assert_same(autograph.convert(copy_back_each_step)(
+        x0, b, jnp.int32(n) if traced else n), expected)
+
+
+@pytest.mark.parametrize('t', [0.5, -1.0])
+def test_copyto_the_callers_array(t):
+    plain, given = np.arange(3.0), np.arange(3.0)
+    expected = copy_into_the_argument(plain, t)
+    assert_same(autograph.convert(copy_into_the_argument)(given, jnp.float32(t)), expected)
+    np.testing.assert_allclose(given, plain)
+
+
+def test_copyto_keeps_numpys_casting_rule():
+    """A float into an int array is not a 'same_kind' cast: NumPy's TypeError, traced or
+    not."""
+    with pytest.raises(TypeError):
+        copy_into_the_argument(np.arange(3), 0.5)
+    for t in (0.5, jnp.float32(0.5)):
+        with pytest.raises(TypeError, match='same_kind'):
+            autograph.convert(copy_into_the_argument)(np.arange(3), t)
+
+
+def test_copyto_of_a_jax_array_is_numpys_error():
+    """`np.copyto` needs a NumPy array: Python's TypeError for a JAX array."""
+    with pytest.raises(TypeError):
+        copy_into_the_argument(jnp.arange(3.0), 0.5)
+    with pytest.raises(TypeError):
+        autograph.convert(copy_into_the_argument)(jnp.arange(3.0), 0.5)

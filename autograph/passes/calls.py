@@ -31,14 +31,12 @@ import jax
 import numpy as np
 
 from autograph.analysis.activity import scope_of
-from autograph.analysis.census import ITEM_STORE
 from autograph.analysis.created_attributes import owner_class
 from autograph.analysis.receivers import Receivers
 from autograph.analysis.selections import may_hold_a_selection, sliced_names
-from autograph.passes.base import StatementRewriter, walk_scope
-from autograph.passes.kind_flags import KindFlags
+from autograph.passes.base import walk_scope
+from autograph.passes.in_place_calls import IN_PLACE_FUNCTIONS, IN_PLACE_METHODS, InPlaceCalls
 from autograph.runtime.python.calls import OVERRIDDEN_BUILTINS, REDUCTIONS, TRANSFORMS
-from autograph.runtime.python.in_place import METHODS as IN_PLACE_METHODS
 from autograph.runtime.values.stacked import STACKERS
 
 _CONTAINER_METHODS = frozenset().union(
@@ -86,46 +84,15 @@ def transform(function, ctx):
                                     _CONTAINER_METHODS)
     calls.user_objects = ctx.user_objects[function] = calls.user_objects_in(function, nodes)
     calls.nodes = nodes
-    in_place = any(n.func.__class__ is ast.Attribute and n.func.attr in IN_PLACE_METHODS
-                   for n in found)
+    in_place = any(n.func.__class__ is ast.Attribute and (
+        n.func.attr in IN_PLACE_METHODS or n.func.attr in IN_PLACE_FUNCTIONS) for n in found)
     for node in found:
         calls.rewrite(node)
     if in_place:
-        rewriter = _InPlaceMethods(ctx, function, local_names)
+        rewriter = InPlaceCalls(ctx, function, local_names)
         rewriter.block(function.body)
         rewriter.kinds.note()
     return function
-
-
-class _InPlaceMethods(StatementRewriter):
-    """`w.sort()` as a statement, `w` a local -> `w = ag.in_place(w, 'sort')`: a traced
-    array that stands for a NumPy array is changed by making a new one (see
-    runtime.python.in_place)."""
-
-    def __init__(self, ctx, function, local_names):
-        super().__init__(ctx)
-        self.local_names = local_names
-        self.kinds = KindFlags(function, ctx)   # (whether `w` stands for a NumPy array)
-
-    def rewrite(self, stmt):
-        call = stmt.value if isinstance(stmt, ast.Expr) else None
-        if not isinstance(call, ast.Call):
-            return [stmt]
-        func, args = call.func, list(call.args)
-        if ast.dump(func) == ast.dump(self.ctx.runtime('call')) and args:
-            func, args = args[0], args[1:]   # (`ag.call(w.sort)`)
-        if not (isinstance(func, ast.Attribute) and func.attr in IN_PLACE_METHODS
-                and isinstance(func.value, ast.Name) and func.value.id in self.local_names):
-            return [stmt]
-        name = func.value.id
-        if self.ctx.census is not None:   # (a write of `w`: passes.written_arguments)
-            self.ctx.census = self.ctx.census.adding(ITEM_STORE)
-        new = ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())], value=ast.Call(
-            func=self.ctx.runtime('in_place'),
-            args=[ast.Name(id=name, ctx=ast.Load()), ast.Constant(func.attr),
-                  self.kinds.value(name) or ast.Constant(None), *args],
-            keywords=call.keywords))
-        return [ast.fix_missing_locations(ast.copy_location(new, stmt))]
 
 
 def _is_item_call(node):

@@ -63,6 +63,9 @@ def user_facing(error):
         return _escaped(error)
     if isinstance(error, _VALUE_NEEDED) or _traced_shape(error):
         location = _raised_at(error)
+        if location is None and _traced_shape(error):   # (the runtime's slice: `ag.view`)
+            found = origin.user_frames(error.__traceback__)
+            location = found[-1] if found else None
         if location is not None:
             return _value_needed(error, location)
     if isinstance(error, jax.errors.NonConcreteBooleanIndexError):
@@ -113,9 +116,13 @@ is a ConcretizationTypeError)."""
 
 
 def _traced_shape(error):
-    """JAX's TypeError for a traced value given as an array's shape (`jnp.zeros(n)`)."""
-    return type(error) is TypeError and str(error).startswith(
-        'Shapes must be 1D sequences of concrete values')
+    """JAX's TypeError for a traced value given as an array's shape (`jnp.zeros(n)`), and
+    its IndexError for a slice with a traced bound (`x[i:]`: a shape known only when the
+    program runs)."""
+    return (type(error) is TypeError and str(error).startswith(
+        'Shapes must be 1D sequences of concrete values')) or (
+        type(error) is IndexError and str(error).startswith(
+            'Slice entries must be static integers'))
 
 
 _LIBRARIES = tuple(os.path.dirname(module.__file__) + os.sep for module in (jax, numpy))

@@ -79,7 +79,8 @@ class on_path:
             return self.fallback(*args)
         except (*_LOOKUP_ERRORS, TypeError) as error:
             location = _user_location(error)
-            if location is None or (isinstance(error, TypeError) and not _operand_error(error)):
+            if location is None or (isinstance(error, TypeError) and not _operand_error(error)) \
+                    or _traced_slice(error):
                 raise
             try:   # Python raises it only where this path runs: a run-time check
                 raise_if(True, _remade, (type(error), error.args), location=location)
@@ -109,6 +110,13 @@ def _operand_error(error):
     while tb.tb_next is not None:
         tb = tb.tb_next
     return origin.lookup(tb.tb_frame.f_code.co_filename, tb.tb_lineno) is not None
+
+
+def _traced_slice(error):
+    """Whether `error` is JAX's IndexError for a slice with a traced bound (`w[i:]` as a
+    view): no run-time check, a limit of tracing (autograph.errors names it)."""
+    return type(error) is IndexError and str(error).startswith(
+        'Slice entries must be static integers')
 
 
 def _remade(kind, args):

@@ -194,6 +194,11 @@ class Mutation:
                 through_ag = (func.attr == 'call' and isinstance(func.value, ast.Name)
                               and func.value.id == self.ag and node.args)
                 target = node.args[0] if through_ag else func
+                if func.attr in _ITEM_METHODS and isinstance(func.value, ast.Name) and \
+                        func.value.id == self.ag and node.args and \
+                        isinstance(node.args[0], ast.Name):   # (`ag.setitem(cells, i, v)`:
+                    whole.calls.append((depth, order, (   # a user class's `__setitem__`)
+                        node.args[0].id, _ITEM_METHODS[func.attr], False)))
                 if not isinstance(target, ast.Attribute):
                     return
                 if own is not None and target.attr in MUTATING_METHODS:
@@ -227,6 +232,11 @@ class Mutation:
                     break   # `self.items[i].x`: which object depends on `i`
                 continue
             facts.attributes[ast.unparse(step)] = (base, step.value, step.attr)
+
+
+_ITEM_METHODS = {'setitem': '__setitem__', 'update_item': '__setitem__',
+                 'getitem': '__getitem__'}
+"""The runtime's item operators and the method each calls on a user class's object."""
 
 
 def _item_update(node, ag):

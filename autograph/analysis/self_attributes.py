@@ -16,7 +16,9 @@ from autograph.errors import ConversionError
 @functools.lru_cache(maxsize=512)
 def assigned_on_self(code):
     """The attributes a function assigns on its first parameter, by name, in its own body
-    (not in functions nested in it); () when its source cannot be read."""
+    (not in functions nested in it), also by an item write (`self.items[i] = v`, which
+    converted code makes `self.items = ag.setitem(self.items, i, v)`); () when its source
+    cannot be read."""
     if not code.co_varnames[:code.co_argcount]:
         return ()
     this = code.co_varnames[0]
@@ -29,6 +31,8 @@ def assigned_on_self(code):
         targets = (child.targets if isinstance(child, ast.Assign) else
                    [child.target] if isinstance(child, (ast.AugAssign, ast.AnnAssign)) else [])
         for target in targets:
+            while isinstance(target, ast.Subscript):   # (`self.items[i] = v`: converted,
+                target = target.value                  # `self.items = ag.setitem(...)`)
             if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) \
                     and target.value.id == this and target.attr not in found:
                 found.append(target.attr)

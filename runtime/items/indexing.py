@@ -13,6 +13,8 @@ list of Python numbers (`[-1.0, 0.0, +1]`) reads from one array of their promote
 weakly typed dtype.
 """
 
+import inspect
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -50,7 +52,10 @@ def getitem(seq, index):
         return _dict_item(seq, index)
     if isinstance(index, Choice) and type(seq) is dict:
         return _chosen_item(seq, index)
-    if not is_traced(index) or not isinstance(seq, (list, tuple, Stacked)):
+    if not isinstance(seq, (list, tuple, Stacked)):
+        method = user_method(seq, '__getitem__')
+        return seq[index] if method is None else method(seq, index)
+    if not is_traced(index):
         return seq[index]
     if isinstance(seq, Stacked) and seq.stacked() is not None:
         return _at(seq.stacked(), _position(index, len(seq)))
@@ -58,6 +63,17 @@ def getitem(seq, index):
         raise _error(seq, index, 'the index must be a traced integer scalar and the list '
                                  'not empty')
     return _item_at(seq, _position(index, len(seq), type(seq).__name__), index)
+
+
+def user_method(obj, name):
+    """The converted version of method `name` (`'__getitem__'`, `'__setitem__'`) of
+    `obj`'s class, where the user wrote it (a function that is not library code), else
+    None: `obj[i]` then runs it converted, as a call `obj.get(i)` would (a traced index
+    reaches a list inside it, `self.items[i]`, as in converted code)."""
+    method = getattr(type(obj), name, None)
+    if not inspect.isfunction(method) or context.converter.is_library(method):
+        return None
+    return context.converter.converted_callable(method)
 
 
 def set_list_item(items, index, value):

@@ -136,6 +136,10 @@ def _setitem(target, key, value):
         written = indexing.set_list_item(target, key, value)
         if written is not None:
             return written
+    method = indexing.user_method(target, '__setitem__')
+    if method is not None:
+        method(target, key, value)
+        return target
     _check_static(target, key, value)
     target[key] = value
     return target

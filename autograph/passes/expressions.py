@@ -66,6 +66,16 @@ class _Expressions(ScopeTransformer):
             return self._call('not_', [node.operand], node)
         return node
 
+    def visit_Return(self, node):
+        """`return a if c else b`: the chosen value is the function's result, which no
+        code of it changes afterwards (`returned=True`: the runtime chooses an existing
+        list or dict on one path as a value, see runtime.state.mutation)."""
+        returned = node.value.__class__ is ast.IfExp
+        self.generic_visit(node)
+        if returned and node.value.__class__ is ast.Call:
+            node.value.keywords.append(ast.keyword(arg='returned', value=ast.Constant(True)))
+        return node
+
     def visit_IfExp(self, node):
         walrus = may_hold(self.ctx, ast.NamedExpr)   # (else no test assigns)
         links = [node]   # `a if c1 else b if c2 else d`: one chain, not nested calls

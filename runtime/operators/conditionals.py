@@ -164,7 +164,7 @@ def _passing(names):
     return lambda *state: unpack(names, state[:len(names)])
 
 
-def if_exp_chain(tests, values):
+def if_exp_chain(tests, values, returned=False):
     """Python reference (`a if c1 else b if c2 else d`):
 
         for test, value in zip(tests, values):
@@ -177,8 +177,9 @@ def if_exp_chain(tests, values):
     def framework_select(framework, cond, i):
         return lambda: framework.choose(
             cond, values[i], lambda: if_exp_chain(tests[i + 1:], values[i + 1:]))
-    statement = Statement((), ('value',))
-    return statement.finish(_run_chain(tests, values, (), ('value',), (), statement,
+    names = ('return',) if returned else ('value',)
+    statement = Statement((), names)
+    return statement.finish(_run_chain(tests, values, (), names, (), statement,
                                        'conditional expression', framework_select))
 
 
@@ -242,11 +243,11 @@ def _ordinal(n):
     return f'{n}{suffix}'
 
 
-def if_exp(test, if_true, if_false, args=()):
+def if_exp(test, if_true, if_false, args=(), returned=False):
     """Python reference: `if_true(*args) if test() else if_false(*args)` (a conditional
     expression; `test` as for `if_stmt`; `args`, the variables it tests for None: the
     value on which one that is optional is surely not None gets its value, see
-    `_narrowed`)."""
+    `_narrowed`; `returned`: the function returns the value, `return a if c else b`)."""
     cond = tested(test)
     functions = (if_true, if_false)   # (the user's code: a staged one's state is found there)
     if args:
@@ -260,7 +261,7 @@ def if_exp(test, if_true, if_false, args=()):
         return backend.choose(cond, if_true, if_false)
     location = here()
     pred = predicate(cond, location, 'conditional expression')
-    statement = Statement((), ('value',), functions=functions)
+    statement = Statement((), ('return',) if returned else ('value',), functions=functions)
     if_true, if_false = statement.bind(if_true), statement.bind(if_false)
     return statement.finish(statement.staged(lambda objects: staged.cond(
         pred, objects.wrap(if_true), objects.wrap(if_false), objects.state,

@@ -141,8 +141,8 @@ class Mutations:
         out = []
         for i, (name, after) in enumerate(zip(self.names, results)):
             if i in self.aliases:
-                out.append(self._aliased(i, name))
-                continue
+                out.append(after if name == 'return' else self._aliased(i, name))
+                continue   # (the function's result: no code after it changes it)
             if i not in self.kept:
                 out.append(self._unchanged(i, after))
                 continue

@@ -281,14 +281,8 @@ def jacobi_eig(matrix, tol=1.0e-9): # Jacobi method
     print("Jacobi method did not converge")
 
 
-@pytest.mark.xfail(strict=True, raises=autograph.ControlFlowError, reason=(
-    'project bug (named): `return [eig_val_cov, eig_vec_cov]` under the traced `if amax < '
-    'tol` inside the staged rotation `for`, and None after it (the not-converged `print`), '
-    'is refused as "\'return\' is bound to an existing list or dict on one path ... but to '
-    'another object on another path", though the list is made by the `return` itself. '
-    'Minimised: `for i in range(3): if x[i] > 0: return [x[i], x[i] * 2]` then '
-    '`print("no")`; the same with a tuple, or the list returned from an `if` outside a '
-    'loop, converts'))
+# (Was a strict xfail, a named error: 'return' bound to the list the loop gave on one
+# path and None on the other; the function's result is now chosen as a value.)
 def test_jacobi_list_returned_from_inside_the_rotation_loop():
     agree(lambda m: jacobi_eig(m, 1e-4)[0], (SYM2,), (SYM2 + jnp.diag(jnp.arange(4.0)),),
           rtol=1e-4, atol=1e-4)

@@ -14,8 +14,9 @@ from .python.selections import len_ as len
 from .python.identity import is_, is_not
 from .items.items import check_exchange, check_held, held_update, setitem, update_item
 from .items.item_writes import setitems
-from .items.views import (alias, attribute_view, numpy_kind, read_view, seen, view, view_of,
-                          write_view)
+from .items.views import (alias, attribute_view, helper_result, numpy_kind, read_view, seen,
+                          view, view_of, write_view)
+from .items.view_chains import chain, raveled, reshaped, transposed
 from .loops.iterables import enumerate_ as enumerate
 from .loops.iterables import range_ as range
 from .loops.iterables import zip_ as zip
@@ -57,19 +58,19 @@ from .python.in_place import in_place
 
 __all__ = ['attribute_view', 'Undefined', 'alias', 'all', 'and_', 'any', 'assert_', 'attributes', 'bool', 'call',
            'call_writing',
-           'caused', 'check_defined', 'check_exchange', 'check_held', 'check_field', 'compare', 'complex', 'comprehension_test', 'emit',
+           'caused', 'chain', 'check_defined', 'check_exchange', 'check_held', 'check_field', 'compare', 'complex', 'comprehension_test', 'emit',
            'enumerate', 'eq',
            'filter',
-           'delattr', 'float', 'for_stmt', 'format', 'getattr', 'getitem', 'given', 'hasattr', 'getslice', 'handlers', 'held_update', 'if_chain',
+           'delattr', 'float', 'for_stmt', 'format', 'getattr', 'getitem', 'given', 'hasattr', 'getslice', 'handlers', 'held_update', 'helper_result', 'if_chain',
            'if_exp', 'if_exp_chain', 'if_stmt', 'in_', 'in_place', 'int', 'item', 'is_', 'is_not', 'keep',
            'kept_item',
            'len', 'max',
            'message', 'message_percent', 'method_fields', 'min', 'ne', 'not_', 'numpy_kind',
            'or_', 'pow',
            'python_subject', 'raise_', 'raise_if', 'range', 'read_view', 'repeat', 'repr',
-           'reraise',
+           'raveled', 'reraise', 'reshaped',
            'seen', 'selection', 'setattr', 'setitem', 'setitems', 'sorted',
-           'span', 'static', 'str', 'sum', 'text', 'update_item', 'view', 'view_of', 'while_stmt',
+           'span', 'static', 'str', 'sum', 'text', 'transposed', 'update_item', 'view', 'view_of', 'while_stmt',
            'window',
            'windows', 'write_view', 'written', 'zip']
 

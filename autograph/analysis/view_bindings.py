@@ -8,16 +8,24 @@ changes reach (`groups`), and the whole aliases whose kind the function decides
 import ast
 
 from autograph.analysis.array_kinds import JAX, NEUTRAL
+from autograph.analysis.view_chains import chain_of, may_be_basic
 from autograph.analysis.walk import SCOPES, children
 from autograph.analysis.written_parameters import (argument_base, is_write_view,
                                                    positions_written, split_call)
 
 
-def view_bindings(function):
-    """{Assign or For: (view name, base name)} for the statements `v = b[key]`, `v = b`
-    and the loops `for v in b:` in `function`'s own body."""
+def view_bindings(function, ag=None, resolve=None):
+    """{Assign or For: (view name, base name)} for the statements `v = b[key]`, `v = b`,
+    `v = <a chain of views of b>` (analysis.view_chains: `b[1:][::-1]`,
+    `b.reshape(2, 2)`, `head(b)`; `ag`, `resolve`: as `effects`'s) and the loops `for v
+    in b:` in `function`'s own body."""
     found = {}
     for node in own(function.body):
+        chain = chain_of(node.value, ag, resolve) if isinstance(node, ast.Assign) and \
+            len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) else None
+        if chain is not None and chain[0] != node.targets[0].id:
+            found[node] = (node.targets[0].id, chain[0])
+            continue
         if (isinstance(node, ast.Assign) and len(node.targets) == 1
                 and isinstance(node.targets[0], ast.Name)
                 and isinstance(node.value, ast.Subscript)
@@ -62,19 +70,6 @@ def containers(function):
             for name in stored(target) if target is not None else ():
                 kinds[name] = False
     return {name for name, is_container in kinds.items() if is_container}
-
-
-def may_be_basic(key):
-    parts = key.elts if isinstance(key, ast.Tuple) else [key]
-    for part in parts:
-        if isinstance(part, (ast.List, ast.ListComp, ast.Compare, ast.BoolOp, ast.Tuple,
-                             ast.Set, ast.Dict)):
-            return False
-        if isinstance(part, ast.Constant) and not (
-                part.value is None or part.value is Ellipsis
-                or (type(part.value) is int)):
-            return False
-    return True
 
 
 def own(stmts):

@@ -6,7 +6,7 @@
 """
 import ast
 
-from autograph.analysis.view_bindings import may_be_basic
+from autograph.analysis.view_chains import may_be_basic
 from autograph.passes.sequences import key_expression
 
 
@@ -24,6 +24,8 @@ def checked_attribute_views(found, scanned, ctx):
     for _ in pairs:   # (a base whose view is changed is changed: `w = obj.a; v = w[0]`)
         changed |= {base for name, base in pairs if name in changed}
     for node in attribute_reads:
+        if node in found:
+            continue   # (`u = w.T`: a chain of views of a variable, see passes.view_keys)
         value, name = node.value, node.targets[0].id
         if isinstance(value, ast.Attribute) and name in changed:
             args, keywords = [value], [ast.keyword(arg='whole', value=ast.Constant(True))]

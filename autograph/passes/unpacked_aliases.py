@@ -21,15 +21,15 @@ from autograph.analysis.written_parameters import parameters
 from autograph.passes.called_functions import names_writing_function
 
 
-def view_bindings_unpacked(function, changed, ctx):
-    """analysis.view_bindings of `function` once its unpacked aliases are split (those
-    of the names in `changed`, the names its own code changes in place, or all where a
-    call may change its arguments) and its exchanges of arrays guarded (`guard_exchanges`:
-    `ag.check_exchange(a, b)` first)."""
+def view_bindings_unpacked(function, changed, ctx, resolve):
+    """analysis.view_bindings of `function` (`resolve`: the resolver of its calls) once
+    its unpacked aliases are split (those of the names in `changed`, the names its own
+    code changes in place, or all where a call may change its arguments) and its
+    exchanges of arrays guarded (`guard_exchanges`: `ag.check_exchange(a, b)` first)."""
     everywhere = ctx.census is None or len(ctx.census.scopes) > 1 or \
         names_writing_function(ctx)
     split_unpacked_aliases(function, None if everywhere else changed)
-    found = view_bindings(function)
+    found = view_bindings(function, ctx.ag, resolve)
     guard_exchanges(function, changed, set(parameters(function)) | {
         n for pair in found.values() for n in pair},
         lambda names: ast.parse(f'{ctx.ag}.check_exchange({", ".join(names)})').body[0])

@@ -59,6 +59,7 @@ from autograph.passes.called_functions import call_resolver, names_writing_funct
 from autograph.passes.kind_flags import array_kinds, bound_values, note_kinds, numpy_keyword
 from autograph.passes.sequences import key_expression
 from autograph.passes.unpacked_aliases import statement_lists, view_bindings_unpacked
+from autograph.passes.view_keys import helper_views, in_c_order, reshapes, view_key
 
 ONLY_WITH = (ast.Subscript, ast.For, ast.Call, ast.AugAssign)   # see analysis.census
 # (`c = a; f(c)`; `c = a; c += e`)
@@ -67,9 +68,10 @@ ONLY_WITH = (ast.Subscript, ast.For, ast.Call, ast.AugAssign)   # see analysis.c
 def transform(function, ctx):
     if not isinstance(function, ast.FunctionDef) or not _may_change_in_place(ctx):
         return function
+    resolve = call_resolver(function, ctx)
     scanned = _changed_here(function, ctx.ag)
     changed = scanned[0]
-    found = view_bindings_unpacked(function, changed, ctx)
+    found = view_bindings_unpacked(function, changed, ctx, resolve)
     checked_attribute_views(found, scanned, ctx)
     if not found:
         return function
@@ -85,12 +87,12 @@ def transform(function, ctx):
     bindings = {stmt: pair for stmt, pair in found.items()
                 if pair[1] in rebindable and pair[0] != ctx.return_value
                 and not (is_whole(stmt) and pair[1] in lists)}
+    bindings = helper_views(function, bindings, ctx, resolve)
     if not bindings:
         return function
     names, kept = bound_values(function)
     kinds = array_kinds(function, ctx, names)
     known = known_aliases(function, found, names, kept, kinds)
-    resolve = call_resolver(function, ctx)
     _hoist_changing_tests(function, {n for pair in bindings.values() for n in pair},
                           resolve, ctx)
     analysis = Views(function, bindings, resolve, ctx, known)
@@ -106,6 +108,9 @@ def transform(function, ctx):
                   for name in sorted(analysis.check_view_flags())}
     rewrite = _Rewrite(ctx, analysis, _kept_names(function, analysis, ctx), (flags, given),
                        known - written)
+    rewrite.resolve = resolve
+    rewrite.c_order = {base for _, base in analysis.tracked.values()
+                       if in_c_order(base, names, set(kept))}
     rewrite.view_flags = view_flags
     rewrite.own_arrays, rewrite.held = ctx.own_arrays.get(function, ((), (), ()))[:2]
     rewrite.block(function.body)
@@ -249,6 +254,7 @@ class _Rewrite(StatementRewriter):
         self.own = {base for base in kept if analysis.modes[base] != {'param'}}
         self.acted = {a[1] for actions in analysis.after.values() for a in actions}
         self.held = self.own_arrays = ()   # (see `held_check`, `_own`)
+        self.resolve, self.c_order = None, set()   # (see `view_key`, `_layout`)
 
     def rewrite(self, stmt):
         analysis, new = self.analysis, [stmt]
@@ -281,12 +287,19 @@ class _Rewrite(StatementRewriter):
                          keywords=self._numpy(base) if name in self.known else [])
                 if is_whole(stmt) else
                 ast.Call(func=self.ctx.runtime('view'),
-                         args=[_load(base), key_expression(stmt.value.slice, self.ctx)],
-                         keywords=self._numpy(base)))
+                         args=[_load(base)] + view_key(stmt.value, self.ctx, self.resolve),
+                         keywords=self._numpy(base) + self._layout(stmt, base)))
         return [ast.Assign(targets=[ast.Tuple(elts=[_store(name),
                                                     _store(self.analysis.key_names[name])],
                                               ctx=ast.Store())], value=call)
                 ] + self._start(base)
+
+    def _layout(self, stmt, base):
+        """`c_order=False` for a reshape (a chain of views, see view_key) of a base
+        whose memory layout the converted code does not follow (`in_c_order`)."""
+        if base in self.c_order or not reshapes(stmt.value, self.ctx, self.resolve):
+            return []
+        return [ast.keyword(arg='c_order', value=ast.Constant(False))]
 
     def _view_flags(self, stmt):
         """After a statement binding a name a flag follows (see `_start_view_flags`):

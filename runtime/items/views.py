@@ -29,32 +29,37 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from ..context import kind_unknown, mark_numpy, numpy_meaning
+from ..context import kind_unknown, mark_numpy, numpy_meaning, stands_for_numpy
 from ..errors import here
-from ..messages import array_kind_unknown, attribute_view_changed, view_base_unknown
+from ..messages import (array_kind_unknown, attribute_view_changed, helper_view_unknown,
+                        view_base_unknown, view_layout_unknown)
 from ..values.split import is_traced
 from .indexing import getitem
 from .items import setitem
 from .slicing import span, windows
+from .view_chains import Chain, Step, chain_is_view, read_chain, reshaped, write_chain
 
 _ARRAYS = (jax.Array, np.ndarray)
 _NONE = object()
 
 
-def view(base, key, item=_NONE, numpy=None):
+def view(base, key, item=_NONE, numpy=None, c_order=True):
     """Python reference: `(base[key], key if base[key] is a view of base else None)`.
     `item`: the item a loop `for item in base` gives (for a base that is no array, such
     as an iterator, it is the item, as it is). `numpy`: whether a traced `base` stands
     for a NumPy array, where the converter knows it (a parameter that holds the
     caller's array: its `numpy_meaning` at entry; see autograph.analysis.array_kinds);
-    else its `numpy_meaning` now (and for a concrete `base`, its type)."""
+    else its `numpy_meaning` now (and for a concrete `base`, its type). `c_order`:
+    whether a traced `base` is laid out in C order where the converter knows it (an
+    array the function was given or made by arithmetic; see runtime.items.view_chains:
+    a reshape of another is a ControlFlowError)."""
     if not isinstance(base, _ARRAYS):   # (a list's item: the object itself)
         value = getitem(base, key) if item is _NONE else item
         same = type(base) is list and isinstance(key, (int, np.integer)) \
             and isinstance(value, _ARRAYS)
         return value, (key if same and numpy_meaning(value) else None)
     value = _read(base, key)
-    key = _view_key(base, key, numpy)
+    key = _view_key(base, key, numpy, c_order)
     return (value if key is None else _numpy(value)), key
 
 
@@ -81,24 +86,54 @@ def attribute_view(base, key=Ellipsis, whole=False):
     return base if whole else getitem(base, key)
 
 
+def helper_result(value):
+    """Python reference: `value`, a helper's result that may be a NumPy view of its
+    argument, not followed (autograph.passes.view_keys's `helper_views`), where it or
+    the argument is changed in place: a ControlFlowError where it is a traced array of
+    a call given NumPy arrays (a view or a copy, the converted code cannot tell; a
+    number, an item, is a copy)."""
+    if is_traced(value) and jnp.ndim(value) > 0 and (
+            kind_unknown(value) or stands_for_numpy(value)):
+        raise helper_view_unknown(here())
+    return value
+
+
 def is_view(base, key, numpy=None):
     """Python reference: whether `base[key]` is a NumPy view of `base` (see `view`)."""
     return isinstance(base, _ARRAYS) and _view_key(base, key, numpy) is not None
 
 
-def _view_key(base, key, numpy=None):
-    """`key` where `base[key]` of array `base` is a NumPy view, else None (see `view`)."""
-    if not _is_basic(key):
+def _view_key(base, key, numpy=None, c_order=True):
+    """`key` where `base[key]` of array `base` is a NumPy view, else None (see `view`;
+    `(None,)` for the key None, `base[None]`: None says "a copy"). A chain of steps
+    (runtime.items.view_chains) is a view where each step makes one."""
+    if isinstance(key, Chain):
+        if not all(_is_basic(step) for step in key
+                   if not isinstance(step, Step)):
+            return None   # (fancy indexing: a copy)
+        if is_traced(base) and not c_order and any(isinstance(s, reshaped) for s in key) \
+                and (numpy_meaning(base) if numpy is None else numpy):
+            raise view_layout_unknown(here())   # (a JAX array's: a copy, as it is)
+        if not chain_is_view(base, key, _single_item):
+            return None
+    elif not _is_basic(key):
         return None   # (fancy indexing: a copy)
-    parts = _parts(key)
-    whole = any(p is None or p is Ellipsis or isinstance(p, (slice, span)) for p in parts)
-    if not (whole or len(parts) < jnp.ndim(base)):
+    elif _single_item(base, key):
         return None   # (a single item: a scalar)
     if numpy is None or not is_traced(base):
         if numpy is None and kind_unknown(base):
             raise array_kind_unknown(here())
         numpy = numpy_meaning(base)
-    return key if numpy else None   # (a JAX array's: a copy)
+    if not numpy:
+        return None   # (a JAX array's: a copy)
+    return (None,) if key is None else key
+
+
+def _single_item(base, key):
+    """Whether the basic `key` selects a single item of `base` (NumPy gives a scalar)."""
+    parts = _parts(key)
+    whole = any(p is None or p is Ellipsis or isinstance(p, (slice, span)) for p in parts)
+    return not (whole or len(parts) < jnp.ndim(base))
 
 
 def numpy_kind(*values, made=False):
@@ -142,8 +177,8 @@ def write_view(base, key, value, where=True, own=False):
     if key is None or not (is_traced(where) or where):
         return base
     if not is_traced(where):
-        return _numpy(setitem(base, key, value, own=own), base, value)
-    written = setitem(_now(base), key, value, own=own)
+        return _numpy(_write(base, key, value, own), base, value)
+    written = _write(_now(base), key, value, own)
     return _numpy(_select(where, written, _now(base)), base, value)
 
 
@@ -187,7 +222,17 @@ def _described(value):
     return f'{jnp.result_type(value)}{list(np.shape(value))}'
 
 
+def _write(base, key, value, own):
+    """`base` with `value` at `key` (a chain of steps: written back through each)."""
+    if isinstance(key, Chain):
+        return write_chain(base, key, value, lambda target, k, v, own=own: setitem(
+            target, k, v, own=own), _read)
+    return setitem(base, key, value, own=own)
+
+
 def _read(base, key):
+    if isinstance(key, Chain):
+        return read_chain(base, key, _read)
     parts = _parts(key)
     if any(isinstance(p, span) for p in parts):   # (a window `i:i + k`, see items.slicing)
         return windows(base, parts)

@@ -85,6 +85,37 @@ def view_base_unknown(value, saved, location):
         fix="Rebind the variable on every path, or make the view a copy (`v = a[i].copy()`)")
 
 
+def helper_view_unknown(location):
+    """A helper's array result that may be a NumPy view of its argument (it returns the
+    parameter, or a slice of it, not as `return p[...]` alone), where the result or the
+    argument is changed in place: the converted code does not follow which."""
+    return problem(
+        IN_PLACE_CHANGE, "a helper's result here may be a NumPy view of its argument, "
+                         'and one of them is changed in place', location, statement=True,
+        happened="(the helper returns its parameter, or an item or slice of it, other "
+                 "than by a body that is `return p[...]` alone)",
+        why="a NumPy view writes through to the array it shows, a copy does not: the "
+            "converted code does not follow which the helper returns",
+        fix='Take the view in the caller (`h = w[1:]`), or make the copy explicit '
+            '(`h = helper(w).copy()`)')
+
+
+def view_layout_unknown(location):
+    """A traced NumPy array reshaped (`reshape`, `ravel`) to a view that is changed in
+    place, where the converter does not know the array's memory layout (a view of
+    another array, a helper's result): NumPy's reshape is a view or a copy by it."""
+    return problem(
+        IN_PLACE_CHANGE, 'an array is reshaped here to a view that is changed in place, '
+                         'and the converted code does not follow its memory layout',
+        location, statement=True,
+        happened='(it is a view of another array, or made by code whose layout is not '
+                 'followed)',
+        why="NumPy's `reshape`/`ravel` give a view of an array laid out in C order "
+            "and a copy of others (a transpose, a strided slice): the results differ",
+        fix='Reshape the array the function made or was given (`w.reshape(...)`), or '
+            'take a copy first (`u = v.copy().ravel()`)')
+
+
 def array_kind_unknown(location):
     """A traced array viewed (or changed in place by a helper) where the converter cannot
     tell a NumPy array (views write through, `x += e` changes it in place) from a JAX

@@ -1,0 +1,179 @@
+"""The expressions that make a NumPy view of a variable in more than one step (for
+analysis.view_bindings and passes.views; runtime.items.view_chains follows them):
+
+    b[1:][::-1]          a basic index of a basic index
+    b.reshape(2, 2)      NumPy's view where the array's memory allows (a reshape)
+    b.ravel()            likewise (a reshape to one axis)
+    b.view()             all of `b` (a new array object, the same memory)
+    b.T                  a transpose (also `b.transpose()`)
+    head(b)              a helper whose body is `return p[:2]` (any chain of its
+                         parameter `p`, `p` itself too, with keys that name no
+                         variable but its parameters given as names or constants)
+
+`chain_of(value)` gives (the variable, [the steps]) of such an expression, each step
+('item', key node), ('reshape', [argument nodes]), ('ravel', []) or ('transpose', []); (the variable, None)
+for a call of a helper that returns a view of its parameter otherwise (not followed);
+None for any other expression (and for `b[key]` alone, a view binding of one step, and
+for `b` alone).
+"""
+import ast
+import copy
+import inspect
+import weakref
+
+from autograph.analysis.written_parameters import own_nodes, split_call
+
+_METHODS = {'reshape', 'ravel', 'view', 'transpose'}
+
+
+def chain_of(value, ag=None, resolve=None):
+    """(name, steps) of the view `value` makes of a variable (see the module docstring),
+    or None. `ag`, `resolve`: the runtime's name and the resolver of called functions
+    (for helpers that return a view of their parameter)."""
+    found = _steps(value)
+    if found is None and isinstance(value, ast.Call) and resolve is not None:
+        found = _returned(value, ag, resolve)
+    if found is None:
+        return None
+    name, steps = found
+    if steps is None:
+        return name, None   # (a helper's view not followed: see `_returned`)
+    if len(steps) == 1 and steps[0][0] == 'item' and not isinstance(value, ast.Call):
+        return None   # (`b[key]`: a view binding of its own)
+    return (name, steps) if steps or isinstance(value, ast.Call) else None
+
+
+def _steps(node):
+    """(name, steps) of `name` followed by basic keys and view methods, or None."""
+    steps = []
+    while True:
+        if isinstance(node, ast.Subscript) and may_be_basic(node.slice):
+            steps.append(('item', node.slice))
+            node = node.value
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+              and node.func.attr in _METHODS and not node.keywords
+              and not any(isinstance(a, ast.Starred) for a in node.args)
+              and (node.func.attr == 'reshape') == bool(node.args)):
+            if node.func.attr != 'view':
+                steps.append((node.func.attr, node.args))
+            node = node.func.value
+        elif isinstance(node, ast.Attribute) and node.attr == 'T':
+            steps.append(('transpose', []))
+            node = node.value
+        else:
+            break
+    if not isinstance(node, ast.Name):
+        return None
+    return node.id, steps[::-1]
+
+
+def may_be_basic(key):
+    """Whether `key` (a subscript's) may be a basic index (NumPy's view): no list,
+    tuple, comparison or other constant than an int, None or `...` in it."""
+    parts = key.elts if isinstance(key, ast.Tuple) else [key]
+    for part in parts:
+        if isinstance(part, (ast.List, ast.ListComp, ast.Compare, ast.BoolOp, ast.Tuple,
+                             ast.Set, ast.Dict)):
+            return False
+        if isinstance(part, ast.Constant) and not (
+                part.value is None or part.value is Ellipsis
+                or (type(part.value) is int)):
+            return False
+    return True
+
+
+def _returned(call, ag, resolve):
+    """(the argument's name, steps) where `call` calls a live function whose body is
+    `return <chain of a parameter>` (its keys' names the parameters, given as names or
+    constants: the caller's), (the argument's name, None) where a `return` of the
+    function gives a view of a parameter that is not followed so, else None."""
+    func, args = split_call(call, ag)
+    if func is call.func or not isinstance(func, ast.Name):
+        return None
+    callee = resolve(func.id)
+    found = _returned_chain(callee) if inspect.isfunction(callee) else None
+    if found is None:
+        return None
+    param, steps, params = found
+    given = dict(zip(params, args))
+    given.update({k.arg: k.value for k in call.keywords if k.arg in params})
+    argument = given.get(param)
+    if not isinstance(argument, ast.Name):
+        return None   # (a view of a value of the call's own)
+    if steps is None or len(args) + len(call.keywords) != len(params) or any(
+            isinstance(a, ast.Starred) for a in args):
+        return argument.id, None
+    try:
+        return argument.id, [(kind, _given(part, given)) for kind, part in steps]
+    except LookupError:   # (a key naming a variable the caller does not give)
+        return argument.id, None
+
+
+def _given(part, given):
+    """A copy of the key (or reshape's arguments) `part` with the callee's parameters
+    replaced by the caller's arguments (names or constants), else a LookupError."""
+    class Given(ast.NodeTransformer):
+        def visit_Name(self, node):
+            value = given.get(node.id)
+            if not isinstance(value, (ast.Name, ast.Constant)):
+                raise LookupError(node.id)
+            return copy.deepcopy(value)
+    if isinstance(part, list):
+        return [Given().visit(copy.deepcopy(p)) for p in part]
+    return Given().visit(copy.deepcopy(part))
+
+
+_returns = weakref.WeakKeyDictionary()   # code -> (parameter, steps, parameters) or None
+
+
+def _returned_chain(fn):
+    code = fn.__code__
+    if code not in _returns:
+        _returns[code] = _read_returned(fn)
+    return _returns[code]
+
+
+def _views_of(params, nodes):
+    """{name: its parameter} of `params` and the names that `nodes` bind (`b = p[1:]`,
+    `c = b`) to a chain of one of them (a view of a parameter, or the parameter)."""
+    names, grew = {p: p for p in params}, True
+    while grew:
+        grew = False
+        for n in nodes:
+            if isinstance(n, ast.Assign) and len(n.targets) == 1 and \
+                    isinstance(n.targets[0], ast.Name) and n.targets[0].id not in names:
+                found = _steps(n.value)
+                if found is not None and found[0] in names:
+                    names[n.targets[0].id] = names[found[0]]
+                    grew = True
+    return names
+
+
+def _read_returned(fn):
+    """(parameter, steps, parameters) of `fn` whose body is `return <chain of a
+    parameter>`, (parameter, None, parameters) where some `return` gives a chain of a
+    parameter otherwise, else None (also for library code and code without source)."""
+    from autograph import parsing
+    from autograph.library import is_library
+    if is_library(fn):
+        return None
+    try:
+        node = parsing.parse_function(fn).node
+    except Exception:   # (no source: nothing known)
+        return None
+    if not isinstance(node, ast.FunctionDef):
+        return None
+    arguments = node.args
+    params = [a.arg for a in arguments.posonlyargs + arguments.args]
+    nodes = list(own_nodes(node))
+    returned = [_steps(n.value) for n in nodes if isinstance(n, ast.Return) and n.value]
+    roots = _views_of(params, nodes)
+    views = [found for found in returned if found is not None and found[0] in roots]
+    if not views:
+        return None
+    body = node.body[1:] if ast.get_docstring(node, clean=False) is not None else node.body
+    simple = not (arguments.vararg or arguments.kwarg or arguments.kwonlyargs
+                  or arguments.defaults or node.decorator_list)
+    if simple and len(body) == 1 and isinstance(body[0], ast.Return):
+        return views[0][0], views[0][1], params
+    return roots[views[0][0]], None, params

@@ -1,0 +1,89 @@
+"""The keys of NumPy views in converted code (for passes.views and
+passes.written_arguments): a subscript's key as an expression, and the key of a chain of
+views (analysis.view_chains) as `ag.chain(...)` of its steps (runtime.items.view_chains);
+the views helpers return that the converted code cannot follow (`helper_views`).
+"""
+import ast
+import copy
+
+from autograph.analysis.view_bindings import effects, own
+from autograph.analysis.view_chains import chain_of
+from autograph.analysis.walk import blocks
+from autograph.passes.sequences import key_expression
+
+_STEPS = {'reshape': 'reshaped', 'ravel': 'raveled', 'transpose': 'transposed'}
+
+
+def view_key(value, ctx, resolve=None):
+    """[the key] of the view binding's value `b[key]`, or [its key, the value] of a
+    chain of views (analysis.view_chains): `b[1:][::-1]` -> `ag.chain(slice(1, None),
+    slice(None, None, -1))`, `b.reshape(2, 2)` -> `ag.chain(ag.reshaped(2, 2))`,
+    `b.ravel()` -> `ag.chain(ag.raveled())`,
+    `b.view()` -> `ag.chain()`, `head(b)` (`return p[:2]`) -> `slice(None, 2)`; the
+    value is the item where `b` is no array (runtime.items.views's `view`)."""
+    chain = chain_of(value, ctx.ag, resolve)
+    if chain is None:
+        return [key_expression(value.slice, ctx)]
+    parts = [key_expression(copy.deepcopy(part), ctx) if kind == 'item' else
+             ast.Call(func=ctx.runtime(_STEPS[kind]), args=copy.deepcopy(part), keywords=[])
+             for kind, part in chain[1]]
+    return [ast.Call(func=ctx.runtime('chain'), args=parts, keywords=[]), value]
+
+
+_MADE = {'zeros', 'ones', 'empty', 'full', 'arange', 'array', 'copy', 'linspace', 'eye',
+         'identity', 'zeros_like', 'ones_like', 'empty_like', 'full_like'}
+
+
+def reshapes(value, ctx, resolve):
+    """Whether the view binding's value is a chain of views with a reshape (`ravel`)."""
+    chain = chain_of(value, ctx.ag, resolve)
+    return chain is not None and chain[1] is not None and any(
+        kind in ('reshape', 'ravel') for kind, _ in chain[1])
+
+
+def in_c_order(name, bindings, params):
+    """Whether the array of `name` is laid out in C order wherever it is bound
+    (`bindings`: kind_flags.bound_values's): a parameter it never rebinds (the caller's
+    array, as a converted Function is given it), or arithmetic (`v * 1.0`), `.copy()`,
+    `np.zeros(...)`... or such a parameter on every binding."""
+    values = bindings.get(name)
+    if values is None:
+        return name in params
+    return all(_made_in_c_order(value, params) for value in values)
+
+
+def _made_in_c_order(value, params):
+    if isinstance(value, (ast.BinOp, ast.UnaryOp)):
+        return True
+    if isinstance(value, ast.Name):
+        return value.id in params
+    if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
+            and not value.keywords):
+        return False
+    func = value.func
+    return func.attr == 'copy' and not value.args or (
+        func.attr in _MADE and isinstance(func.value, ast.Name)
+        and func.value.id in ('np', 'numpy'))
+
+
+def helper_views(function, bindings, ctx, resolve):
+    """`bindings` but the views helpers return that the converted code cannot follow
+    (`h = part(w)`, `part` returning a view of its parameter, analysis.view_chains):
+    left out, and where `h` or `w` is changed in place by another statement, checked
+    where the call runs (`h = ag.helper_result(part(w))`: an error where the result is
+    an array that may be a view, see runtime.items.views; `t = bump(s)`, a helper's `n
+    += 1; return n` on a number, is none)."""
+    kept = {}
+    for stmt, (name, base) in bindings.items():
+        chain = chain_of(stmt.value, ctx.ag, resolve) \
+            if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call) else None
+        if chain is None or chain[1] is not None:
+            kept[stmt] = (name, base)
+            continue
+        others = [node for node in own(function.body) if isinstance(node, ast.stmt)
+                  and node is not stmt and not blocks(node)]
+        if any({name, base} & set(effects(node, ctx.ag, resolve)[2]) for node in others):
+            stmt.value = ast.copy_location(ast.Call(
+                func=ctx.runtime('helper_result'), args=[stmt.value], keywords=[]),
+                stmt.value)
+    return kept

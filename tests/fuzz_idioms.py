@@ -56,9 +56,6 @@ SLOW = 'too slow'   # a program that ran past the limit (`--limit`): not counted
 
 KNOWN = {
     'try_index': '`v[4]` on a traced array clamps (JAX) where NumPy raises IndexError',
-    'enumerate': '`enumerate(v)` iterates a copy: writes to later items are not seen',
-    'zip_live': '`zip(v, w)` iterates copies: writes to later items are not seen',
-    'enumerate_start': 'likewise, `enumerate(v, 1)`',
     'stack_list_traced': 'a named error by design: a list appended to in a loop over '
                          '`range(n)`, n traced',
     'best_none': 'a named error: `best = y` (an item of a 1-D array, a NumPy scalar) is '
@@ -72,10 +69,10 @@ KNOWN = {
     'list_alias': '`l = [w, a]; l[0][i] = e`: a named error (numpy_held_write; silent before)',
     'attr_alias': '`o.arr = w; o.arr[i] = e`: a named error (numpy_held_write; silent '
                   'before)',
-    'list_alias_loop': '`l2 = l`, then `l[0] = l2[0] * 0.5 + 1.0` in a staged loop: the '
-                       'loop reads the items `l2` had before it',
-    'repeated_rows': '`[[0.0] * 2] * 2` (one row twice) written in a staged loop: the '
-                     'loop reads the items as they were before it',
+    'list_alias_loop': 'a named error by design (held_list_staged): `l2 = l`, then '
+                       '`l[0] = l2[0] * 0.5 + 1.0` in a staged loop (silent before)',
+    'repeated_rows': 'a named error by design (held_list_staged): `[[0.0] * 2] * 2` (one '
+                     'row twice) written in a staged loop (silent before)',
     'history_alias': '`hist.append(w)` then `w` written with traced values: a named error '
                      '(numpy_held_write; silent before)',
 }

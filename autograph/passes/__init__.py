@@ -20,6 +20,7 @@ from autograph.passes import (
     fence,
     identity,
     item_assignments,
+    live_iteration,
     loop_else,
     loop_exits,
     match,
@@ -67,6 +68,7 @@ PIPELINE = [
     comprehensions,  # [y for y in ys if t] -> ... if ag.comprehension_test(t) (traced: error)
     attribute_dicts,  # vars(o)[k] = v -> ag.attributes(o)[k] = v (an attribute set by name)
     item_assignments,  # x[i] = v -> x = ag.setitem(x, i, v) (JAX arrays get .at[].set)
+    live_iteration,  # for e in v: v[k] = ... -> ag.for_stmt(..., live=...) reads v's items live
     unbound_reads,  # a read of a variable that may be unbound -> y = ag.check_defined(y) first
     attribute_reads,  # a read of o.x a staged statement may create -> ag.check_field(o, 'x')
     control_flow,  # if / while / for -> small functions + ag.if_stmt / while_stmt / for_stmt

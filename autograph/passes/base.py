@@ -44,13 +44,14 @@ class Context:
     census: object = None    # what the function's tree holds (analysis.census)
     kept_arrays: dict = dataclasses.field(default_factory=dict)  # see passes.views
     own_arrays: dict = dataclasses.field(default_factory=dict)  # scope -> names (user's)
+    live_loops: dict = dataclasses.field(default_factory=dict)  # see passes.live_iteration
 
     def copy(self, nodes):
         """A deep copy of `nodes` whose loops keep their entries in the side tables."""
         memo = {}
         copied = templates.copy_tree(nodes, memo)
         for table in (self.break_flag_names, self.break_flags, self.exit_flags,
-                      self.loop_options, self.independent_loops):
+                      self.loop_options, self.independent_loops, self.live_loops):
             for node, value in list(table.items()):
                 if id(node) in memo:
                     table[memo[id(node)]] = value

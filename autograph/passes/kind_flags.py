@@ -16,9 +16,9 @@ class KindFlags:
     rewrites the function: its bindings are the user's (`a = a * 2`, not `a =
     ag.setitem(a, i, v)`)."""
 
-    def __init__(self, function, ctx):
+    def __init__(self, function, ctx, names=None):
         self.function, self.ctx = function, ctx
-        self.kinds, self.given, self.flags = array_kinds(function, ctx), {}, {}
+        self.kinds, self.given, self.flags = array_kinds(function, ctx, names), {}, {}
 
     def kind(self, name):
         """JAX, None (unknown: the value decides when the program runs) or a Kind."""

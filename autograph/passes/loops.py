@@ -115,6 +115,7 @@ class Loops:
         keywords += self.independence(node, carried, shared, fields, keywords,
                                       through_views)
         keywords += self.overwritten_fields(node)
+        keywords += _live(self.ctx.live_loops.get(node), carried + shared)
         if flag is None:   # (no `break` or `return`: every iteration runs to its end)
             keywords += steps
         call = self.operator('for_stmt', [node.iter, templates.name(body_name)], carried,
@@ -246,3 +247,21 @@ def _is_write_back(node, ag):
             and isinstance(call.func.value, ast.Name) and call.func.value.id == ag
             and call.args and isinstance(call.args[0], ast.Name)
             and call.args[0].id == target.id)
+
+
+def _live(found, carried):
+    """`live={'v': v_is_numpy}` (and `rebound=('v',)`): the iterated variables that the
+    body changes in place, where the loop carries them (see passes.live_iteration)."""
+    if found is None:
+        return []
+    live, rebound = found
+    names = [name for name in live if name in carried]
+    if not names:
+        return []
+    marks = [ast.keyword(arg='live', value=ast.Dict(
+        keys=[ast.Constant(n) for n in names],
+        values=[live[n] if live[n] is not None else ast.Constant(None) for n in names]))]
+    rebound = [name for name in rebound if name in names]
+    if rebound:
+        marks.append(ast.keyword(arg='rebound', value=templates.strings(rebound)))
+    return marks

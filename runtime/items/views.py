@@ -52,14 +52,18 @@ def view(base, key, item=_NONE, numpy=None, c_order=True):
     else its `numpy_meaning` now (and for a concrete `base`, its type). `c_order`:
     whether a traced `base` is laid out in C order where the converter knows it (an
     array the function was given or made by arithmetic; see runtime.items.view_chains:
-    a reshape of another is a ControlFlowError)."""
+    a reshape of another is a ControlFlowError). A loop's `item` of a JAX array is that
+    item: Python's iterator reads the array the loop started with, which `base[key] = e`
+    (a rebinding of `base`) leaves as it was."""
     if not isinstance(base, _ARRAYS):   # (a list's item: the object itself)
         value = getitem(base, key) if item is _NONE else item
         same = type(base) is list and isinstance(key, (int, np.integer)) \
             and isinstance(value, _ARRAYS)
         return value, (key if same and numpy_meaning(value) else None)
-    value = _read(base, key)
-    key = _view_key(base, key, numpy, c_order)
+    view_key = _view_key(base, key, numpy, c_order)
+    if item is not _NONE and view_key is None and not _numpy_base(base, numpy):
+        return item, None   # (a JAX array's loop: the rows of the array it started with)
+    value, key = _read(base, key), view_key
     return (value if key is None else _numpy(value)), key
 
 
@@ -101,6 +105,11 @@ def helper_result(value):
 def is_view(base, key, numpy=None):
     """Python reference: whether `base[key]` is a NumPy view of `base` (see `view`)."""
     return isinstance(base, _ARRAYS) and _view_key(base, key, numpy) is not None
+
+
+def _numpy_base(base, numpy):
+    """Whether array `base` has NumPy's meaning (`numpy`: the converter's word)."""
+    return numpy_meaning(base) if numpy is None or not is_traced(base) else numpy
 
 
 def _view_key(base, key, numpy=None, c_order=True):

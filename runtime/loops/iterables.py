@@ -27,15 +27,19 @@ from ..values.split import is_traced
 class TracedIterable:
     """Items along the leading axis of arrays: `x`, `enumerate(x)`, `zip(x, y)`."""
 
-    def __init__(self, sequences, make_item, length, indexed=True):
+    def __init__(self, sequences, make_item, length, indexed=True, origins=None):
         self.sequences = tuple(sequences)
         self.make_item = make_item
         self.length = length
         self.indexed = indexed   # whether items need the iteration count
+        # (the objects iterated, one per sequence: a loop whose body changes one in place
+        # reads its items live, see runtime.loops.live)
+        self.origins = self.sequences if origins is None else tuple(origins)
 
     @classmethod
-    def over(cls, array):
-        return cls([array], lambda k, x: x, _leading_length(array), indexed=False)
+    def over(cls, array, origin=None):
+        return cls([array], lambda k, x: x, _leading_length(array), indexed=False,
+                   origins=None if origin is None else [origin])
 
     def loop(self, body, values, names, location, extra_test, require_traced=False):
         return loops.scan_loop(self.length, self.sequences, self.make_item, body, values,
@@ -213,7 +217,8 @@ def enumerate_(iterable, start=0):
 
         def make_item(k, *slices):
             return start + k, inner.make_item(k, *slices)
-        return TracedIterable(inner.sequences, make_item, inner.length)
+        return TracedIterable(inner.sequences, make_item, inner.length,
+                              origins=inner.origins)
     return builtins.enumerate(iterable, start)
 
 
@@ -221,7 +226,7 @@ def zip_(*iterables):
     """`zip` in converted code: staged when any argument is a traced array."""
     if not any(is_traced(i) or isinstance(i, TracedIterable) for i in iterables):
         return builtins.zip(*iterables)
-    parts = [i if isinstance(i, TracedIterable) else TracedIterable.over(jnp.asarray(i))
+    parts = [i if isinstance(i, TracedIterable) else TracedIterable.over(jnp.asarray(i), i)
              for i in iterables]
     length = min(p.length for p in parts)
     sequences = [s[:length] if jnp.shape(s)[0] != length else s
@@ -234,7 +239,8 @@ def zip_(*iterables):
             items.append(part.make_item(k, *slices[start:start + count]))
             start += count
         return tuple(items)
-    return TracedIterable(sequences, make_item, length, any(p.indexed for p in parts))
+    return TracedIterable(sequences, make_item, length, any(p.indexed for p in parts),
+                          origins=[o for p in parts for o in p.origins])
 
 
 class RangeItems:

@@ -12,7 +12,8 @@ from .lists import (LIST_IN_LOOP, ListReadInLoop, collects_non_arrays,
                     container_changed_when_staged, list_hint, read_while_appending)
 from .loops import (CONDITION, LOOP_STATE, carry_mismatch, carry_unsettled,
                     collective_under_varying, condition_no_value, condition_shape,
-                    created_in_loop, never_ends, not_initialised)
+                    created_in_loop, held_list_staged, live_iterable_rebound,
+                    live_iterable_unfollowed, never_ends, not_initialised)
 from .shapes import (RUN_TIME_SHAPE, boolean_mask, sequence_index, slice_longer,
                      slice_may_shorten, slice_width, slice_write_count, traced_slice,
                      varying_slice_used)

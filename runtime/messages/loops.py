@@ -117,3 +117,44 @@ def collective_under_varying(what, primitive, axes, location):
             f'would leave the others waiting forever',
         fix=f'Call lax.{primitive} before the statement, on every device, or make the '
             f'condition the same on every device (a lax.psum or lax.pmax of it)')
+
+
+def live_iterable_rebound(name, location):
+    """A loop iterates NumPy array `name`, which its body both changes in place and
+    rebinds: Python's iterator keeps the first object, and the writes made after the
+    rebinding go to another one."""
+    return problem(
+        LOOP_STATE, f"the loop iterates the NumPy array '{name}', which its body changes "
+                    f"in place and also rebinds", location, statement=True,
+        why="Python's iterator keeps reading the array the loop started with, and "
+            "follows only the writes made to it before the rebinding: the converted loop "
+            "cannot tell which writes the next items see",
+        fix=f"Iterate over a copy (`{name}.copy()`), or change '{name}' only in place "
+            f"(`{name}[k] = e`) in the loop")
+
+
+def live_iterable_unfollowed(what, location, how='changes in place'):
+    """A loop's body changes in place an iterable (`what`) that a staged loop iterates,
+    and the converted loop cannot follow it (a list zipped with an array that grows or
+    shrinks, an object that is neither an array nor a list)."""
+    return problem(
+        LOOP_STATE, f'the loop iterates {what}, which its body {how}', location,
+        statement=True,
+        why="Python's iterator reads each item (and the length) when its step begins, "
+            "so it sees what earlier steps wrote; the converted loop cannot follow this "
+            "one",
+        fix='Iterate by index (`for k in range(len(v)):` and read `v[k]`), or over a copy')
+
+
+def held_list_staged(name, holder, location):
+    """A staged loop carries list `name`, which `holder` also holds (another name, or the
+    list itself where it holds one row object twice)."""
+    return problem(
+        LOOP_STATE, f"the staged loop changes the list '{name}', which is also held by "
+                    f"{holder}", location, statement=True,
+        why='a staged loop passes the items of a list to its body as a new list, so a '
+            'write through one name would not be seen through the other, as Python shows '
+            'it',
+        fix=f"Read and write '{name}' through one name in the loop (and build rows as "
+            f"`[[0.0] * k for _ in range(n)]`), or run the loop as Python (a Python "
+            f"bound)")

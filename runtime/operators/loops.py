@@ -13,7 +13,7 @@ import builtins
 import functools
 
 from ..staging import loop_autodiff
-from ..loops import loop_policy, reductions as reductions_, vectorized
+from ..loops import live as live_, loop_policy, reductions as reductions_, vectorized
 from ..backends import dispatch
 from ..errors import ControlFlowError, here
 from ..loops.iterables import (StagedRange, StackedItems, TracedIterable, range_items,
@@ -25,6 +25,7 @@ from ..staging import branches, carry, loops
 from ..staging.trace import probe
 from ..values.types import predicate
 from ..values.split import any_traced, is_traced, pack, unpack
+from ..state import held_lists
 from ..state.statement import Statement
 
 
@@ -42,6 +43,8 @@ def while_stmt(test, body, state=(), names=(), maximum_iterations=None, autodiff
     that the code after the loop assigns before reading them: staged, those the body
     assigns before reading them take its types (see runtime.staging.carry).
     """
+    body = held_lists.checked(body, state, names, 0)
+    test = held_lists.checked(test, state, names, 0)
     statement = Statement(state, names, fields, nonlocals, (body, test), loop=True)
     test, body = statement.bind_test(_truthful(test)), statement.bind(body)
     with loop_autodiff.autodiff_mode(autodiff), carry.overwritten_after(overwritten_after):
@@ -91,7 +94,7 @@ def _while(test, body, values, names, maximum_iterations):
 def for_stmt(iterable, body, state=(), names=(), extra_test=None, unroll=None,
              autodiff=None, fields=None, nonlocals=(), iterator=None, aliased=(),
              independent_axis=None, reductions=None, sequential_sums=None, unchanged=(),
-             reads=(), overwritten_after=(), counters=None):
+             reads=(), overwritten_after=(), counters=None, live=None, rebound=()):
     """Python reference:
 
         for item in iterable:
@@ -101,15 +104,14 @@ def for_stmt(iterable, body, state=(), names=(), extra_test=None, unroll=None,
         return state
 
     A traced iterable (an array, or a range with traced bounds) is staged: `lax.scan`
-    over an array's leading axis, a while loop over a traced range
-    (`autodiff` picks its lowering, see loop_autodiff). A range with
-    Python bounds (also under `enumerate`, `zip`, `reversed`) is staged as one loop when
-    its values are traced, unless it is short, `unroll` (a `set_loop_options` directive)
-    says otherwise, or its body needs the index as a Python int: see runtime.loops.loop_policy.
+    over an array's leading axis, a while loop over a traced range (`autodiff` picks its
+    lowering, see loop_autodiff). A range with Python bounds (also under `enumerate`,
+    `zip`, `reversed`) is staged as one loop when its values are traced, unless it is
+    short, `unroll` (a `set_loop_options` directive) says otherwise, or its body needs
+    the index as a Python int: see runtime.loops.loop_policy.
 
-    `iterator` names the iterable when the code after the loop reads it again: a Python
-    iterator it names (a generator, `iter(xs)`) must then not be left at a position that
-    a traced `break` decides. `aliased` names the lists the loop grows that other code
+    `iterator` names an iterable the code after the loop reads again (a Python iterator
+    must not be left where a traced `break` decides). `aliased` names the lists the loop grows that other code
     may also hold (a parameter, `alias = out`): they stay the same objects, with the
     loop's items (see runtime.state.lists.refill). `independent_axis` says the converter
     proved the iterations independent: a staged loop over a range is then vectorised
@@ -120,19 +122,24 @@ def for_stmt(iterable, body, state=(), names=(), extra_test=None, unroll=None,
     the index as items (runtime.items.parts); `sequential_sums`
     (a `set_loop_options` directive) keeps Python's order of float sums in this loop
     and those nested in it; `overwritten_after` is as for `while_stmt`. `counters`
-    ({name: step}) names the variables that every iteration changes by the same Python
-    int (`n += 1` at the top of a body with no `break` or `return`, see passes.loops):
-    after a staged loop of a known number of iterations, one that held a Python int
-    before it holds the Python int Python computes (the body sees its traced value), so
-    that the code after it (`if n < 2:`) decides as Python does.
+    ({name: step}): variables every iteration changes by the same Python int (`n += 1`
+    atop a body with no `break` or `return`, see passes.loops), which hold Python's int
+    after a staged loop of a known number of iterations (the body sees it traced), so
+    that the code after it (`if n < 2:`) decides as Python does. `live` and `rebound`:
+    the iterated variables the body changes in place (and rebinds), whose items a staged
+    loop reads from the carried values, as Python's iterator does (runtime.loops.live).
     """
     independent = None if independent_axis is None else (
         independent_axis, reductions, unchanged, vectorized.read_arrays(body, reads))
     if iterator is not None and extra_test is not None and not is_traced(iterable) \
             and builtins.iter(iterable) is iterable:
         extra_test = _untraced_exit(extra_test, iterator, here())
+    body, extra_test = (held_lists.checked(body, state, names, 1),
+                        held_lists.checked(extra_test, state, names, 0))
     statement = Statement(state, names, fields, nonlocals, (body, extra_test), loop=True,
                           aliased=aliased)
+    if live:
+        iterable, independent = _live_items(iterable, statement, live, rebound, independent)
     body, extra_test = statement.bind(body), statement.bind_test(extra_test)
     framework = dispatch.loop_lowering_for(iterable)
     if framework is not None:
@@ -144,6 +151,15 @@ def for_stmt(iterable, body, state=(), names=(), extra_test=None, unroll=None,
             iterable, objects.wrap(body, leading=1), objects.state, objects.all_names,
             objects.wrap(extra_test, returns_state=False), unroll, independent, counters))
     return statement.finish(values)
+
+
+def _live_items(iterable, statement, live, rebound, independent):
+    """(the iterable, the independence) of a loop whose body changes what it iterates
+    (`live`, `rebound`: see runtime.loops.live; the statement's nonlocals count too): a
+    loop that reads its items from the carried values is not vectorised (each step
+    reads what the steps before it wrote)."""
+    iterable = live_.live_items(iterable, statement.values, statement.names, live, rebound)
+    return iterable, (None if isinstance(iterable, live_.LiveItems) else independent)
 
 
 def _untraced_exit(extra_test, iterator, location):
@@ -158,6 +174,9 @@ def _untraced_exit(extra_test, iterator, location):
 
 def _for(iterable, body, values, names, extra_test, unroll, independent=None,
          counters=None):
+    if isinstance(iterable, live_.LiveItems):   # (a loop over its step counts)
+        return _for(iterable.indices(), iterable.body(body, names), values, names,
+                    extra_test, unroll, None, counters)
     items = range_items(iterable)
     if extra_test is not None:  # a staged body runs only while the loop has not broken
         body = on_path(body, lambda item, *state: extra_test(*state),

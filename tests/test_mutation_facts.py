@@ -78,9 +78,17 @@ def calls(stmts):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
                 via = node.func.attr == 'call' and getattr(node.func.value, 'id', None) == 'ag'
                 target = node.args[0] if via else node.func
+                item = ITEM_METHODS.get(node.func.attr) \
+                    if getattr(node.func.value, 'id', None) == 'ag' else None
+                if item and node.args and isinstance(node.args[0], ast.Name):
+                    found.append((node.args[0].id, item, False))   # (a user class's)
                 if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name):
                     found.append((target.value.id, target.attr, via))
     return found
+
+
+ITEM_METHODS = {'setitem': '__setitem__', 'update_item': '__setitem__',
+                'getitem': '__getitem__'}
 
 
 @pytest.mark.parametrize('source', PROGRAMS)

@@ -22,7 +22,7 @@ change no variable they iterate are left as they are.
 import ast
 
 from autograph.analysis.array_kinds import JAX
-from autograph.analysis.walk import SCOPES
+from autograph.analysis.walk import SCOPES, children
 from autograph.passes.base import walk_scope
 from autograph.passes.kind_flags import KindFlags, _changed_in_place, bound_values
 
@@ -37,10 +37,16 @@ def transform(function, ctx):
     loops = [node for node in walk_scope(function) if isinstance(node, ast.For)]
     if not loops:
         return function
-    kinds, helpers = None, _helpers(function, ctx.ag)
+    kinds = helpers = None
     for loop in loops:
+        iterated = _iterated(loop.iter, ctx.ag)
+        if not iterated:
+            continue   # (`for i in range(n)`: no variable's items)
+        if helpers is None:   # (only a function with nested ones has such helpers)
+            nested = ctx.census is None or len(ctx.census.scopes) > 1
+            helpers = _helpers(function, ctx.ag) if nested else {}
         changed, rebound = _changes(loop.body, ctx.ag, helpers)
-        names = [n for n in _iterated(loop.iter, ctx.ag) if n in changed]
+        names = [n for n in iterated if n in changed]
         if not names:
             continue
         kinds = kinds or KindFlags(function, ctx, _bindings(function, ctx.ag))
@@ -154,5 +160,7 @@ def _walk(node):
     while stack:
         node = stack.pop()
         yield node
-        stack.extend(child for child in ast.iter_child_nodes(node)
-                     if not isinstance(child, SCOPES))
+        stack.extend(child for child in children(node) if child.__class__ not in _SCOPES)
+
+
+_SCOPES = frozenset(SCOPES)

@@ -48,17 +48,17 @@ from autograph.analysis.activity import scope_of
 from autograph.analysis.array_kinds import JAX, given_kinds
 from autograph.analysis.census import ITEM_STORE
 from autograph.analysis.dataflow import Dataflow
-from autograph.analysis.view_bindings import (containers, effects, groups, is_whole,
-                                             known_aliases, own)
+from autograph.analysis.view_bindings import containers, groups, is_whole, known_aliases, own
 from autograph.analysis.walk import blocks
 from autograph.analysis.views import Views
 from autograph.analysis.written_parameters import is_write_view
 from autograph.passes.attribute_views import checked_attribute_views
 from autograph.passes.base import StatementRewriter, fix_missing_locations, walk_scope
+from autograph.passes.changing_tests import hoist_changing_tests
 from autograph.passes.called_functions import call_resolver, names_writing_function
 from autograph.passes.kind_flags import array_kinds, bound_values, note_kinds, numpy_keyword
 from autograph.passes.sequences import key_expression
-from autograph.passes.unpacked_aliases import statement_lists, view_bindings_unpacked
+from autograph.passes.unpacked_aliases import view_bindings_unpacked
 from autograph.passes.view_keys import helper_views, in_c_order, reshapes, view_key
 
 ONLY_WITH = (ast.Subscript, ast.For, ast.Call, ast.AugAssign)   # see analysis.census
@@ -83,17 +83,17 @@ def transform(function, ctx):
     outer = outer_names({base for _, base in found.values()}, scope, ctx) \
         if ctx.census is not None and function is ctx.census.scopes[-1] else {}
     rebindable = scope.locals | set(scope.declared) | set(outer)
-    lists = containers(function)   # (`e = d` of a dict: the same object already)
-    bindings = {stmt: pair for stmt, pair in found.items()
+    lists = containers(function)   # (`e = d` of a dict, `x = rows[i][j]` of a list of
+    bindings = {stmt: pair for stmt, pair in found.items()   # lists: Python's objects)
                 if pair[1] in rebindable and pair[0] != ctx.return_value
-                and not (is_whole(stmt) and pair[1] in lists)}
+                and not (pair[1] in lists and _chained(stmt))}
     bindings = helper_views(function, bindings, ctx, resolve)
     if not bindings:
         return function
     names, kept = bound_values(function)
     kinds = array_kinds(function, ctx, names)
     known = known_aliases(function, found, names, kept, kinds)
-    _hoist_changing_tests(function, {n for pair in bindings.values() for n in pair},
+    hoist_changing_tests(function, {n for pair in bindings.values() for n in pair},
                           resolve, ctx)
     analysis = Views(function, bindings, resolve, ctx, known)
     if not analysis.tracked:
@@ -214,22 +214,12 @@ def _changed_here(function, ag):
     return changed, attribute_reads, written
 
 
-def _hoist_changing_tests(function, names, resolve, ctx):
-    """`test = clip(w, x)` before `if test:` for an `if` whose test changes one of
-    `names` in place (a helper writing its argument), so that what follows the change
-    (analysis.views: the write-back of a view, reads of the views of a base) comes
-    between the test and the branches, where Python makes it. (Python computes the test
-    once, first: the same meaning. A `while` test that calls something is computed so
-    already, before the loop and at the end of its body: passes.short_circuits.)"""
-    for stmts in statement_lists(function.body):
-        for i in range(len(stmts) - 1, -1, -1):
-            stmt = stmts[i]
-            if stmt.__class__ is ast.If and set(effects(
-                    ast.Expr(value=stmt.test), ctx.ag, resolve)[2]) & names:
-                test = ctx.namer.new('test')
-                stmts.insert(i, ast.copy_location(ast.Assign(
-                    targets=[_store(test)], value=stmt.test), stmt))
-                stmt.test = ast.copy_location(_load(test), stmt.test)
+def _chained(stmt):
+    """Whether view binding `stmt` is a whole alias or takes more than one step (`x =
+    rows[i][j]`, analysis.view_chains): not `v = b[key]` nor a loop's `for v in b`."""
+    value = getattr(stmt, 'value', None)
+    return isinstance(stmt, ast.Assign) and not (
+        isinstance(value, ast.Subscript) and isinstance(value.value, ast.Name))
 
 
 def _drop_dead_reads(function, analysis, ctx):

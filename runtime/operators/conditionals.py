@@ -177,9 +177,8 @@ def if_exp_chain(tests, values, returned=False):
     def framework_select(framework, cond, i):
         return lambda: framework.choose(
             cond, values[i], lambda: if_exp_chain(tests[i + 1:], values[i + 1:]))
-    names = ('return',) if returned else ('value',)
-    statement = Statement((), names)
-    return statement.finish(_run_chain(tests, values, (), names, (), statement,
+    statement = Statement((), ('value',), returned=returned)
+    return statement.finish(_run_chain(tests, values, (), ('value',), (), statement,
                                        'conditional expression', framework_select))
 
 
@@ -261,7 +260,7 @@ def if_exp(test, if_true, if_false, args=(), returned=False):
         return backend.choose(cond, if_true, if_false)
     location = here()
     pred = predicate(cond, location, 'conditional expression')
-    statement = Statement((), ('return',) if returned else ('value',), functions=functions)
+    statement = Statement((), ('value',), functions=functions, returned=returned)
     if_true, if_false = statement.bind(if_true), statement.bind(if_false)
     return statement.finish(statement.staged(lambda objects: staged.cond(
         pred, objects.wrap(if_true), objects.wrap(if_false), objects.state,

@@ -111,8 +111,8 @@ def for_stmt(iterable, body, state=(), names=(), extra_test=None, unroll=None,
     the index as a Python int: see runtime.loops.loop_policy.
 
     `iterator` names an iterable the code after the loop reads again (a Python iterator
-    must not be left where a traced `break` decides). `aliased` names the lists the loop grows that other code
-    may also hold (a parameter, `alias = out`): they stay the same objects, with the
+    must not be left where a traced `break` decides). `aliased` names the lists the loop
+    grows that other code may also hold (a parameter, `alias = out`): they stay the same objects, with the
     loop's items (see runtime.state.lists.refill). `independent_axis` says the converter
     proved the iterations independent: a staged loop over a range is then vectorised
     where it can be (see runtime.loops.vectorized), its accumulators `reductions`

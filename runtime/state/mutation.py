@@ -43,12 +43,14 @@ _MUTABLE = (list, dict)
 
 
 class Mutations:
-    def __init__(self, values, names, fields=None, extra=(), watch=None):
+    def __init__(self, values, names, fields=None, extra=(), watch=None, returned=False):
         """`values`: the statement's inputs; `names`: its outputs (for a loop, the same
         variables); `fields`: a function giving {label: (object, attribute)}; `extra`:
         more fields, (label, object, attribute); `watch`: a runtime.state.watches.Watch that
-        watches what the calls of a traced branch or body change."""
+        watches what the calls of a traced branch or body change; `returned`: the output
+        is the function's result (`return a if c else b`), which no code changes after."""
         self.values = tuple(values)
+        self.returned = returned
         self.names = tuple(names)
         self.fields = _resolve(fields) + list(extra)
         self.named = len(self.fields) - len(extra)   # (the converter's: the user's objects)
@@ -141,7 +143,8 @@ class Mutations:
         out = []
         for i, (name, after) in enumerate(zip(self.names, results)):
             if i in self.aliases:
-                out.append(after if name == 'return' else self._aliased(i, name))
+                out.append(after if name == 'return' or self.returned
+                           else self._aliased(i, name))
                 continue   # (the function's result: no code after it changes it)
             if i not in self.kept:
                 out.append(self._unchanged(i, after))

@@ -35,10 +35,11 @@ _RESTAGINGS = 4   # at most: each finds the places that calls of the last one ch
 
 class Statement:
     def __init__(self, values, names, fields=None, nonlocals=(), functions=(), loop=False,
-                 aliased=()):
+                 aliased=(), returned=False):
         """`functions` are the statement's branch/body/test functions (through whose
         closures the `nonlocals` are found); `loop` tells whether it is a loop (a
-        variable in place that has no value yet is then created by the body)."""
+        variable in place that has no value yet is then created by the body);
+        `returned`: its value is the function's result (see Mutations)."""
         logs = context.current().logs   # (while a Function is traced: see logs.py)
         self._logs = None
         if logs is not None:
@@ -53,7 +54,7 @@ class Statement:
         self._site = tuple(getattr(fn, '__code__', None) for fn in functions)
         self._extra = dict(context.current().discovered.get(self._site, {}))
         self._own_names = tuple(names)
-        self._fields, self._aliased = fields, aliased
+        self._fields, self._aliased, self._returned = fields, aliased, returned
         self._objects = None
         shared = self._shared
         self.names = self._own_names + (shared.names if shared else ())
@@ -87,7 +88,8 @@ class Statement:
                 extra += self._logs.fields()
             carried = list(self._extra) + (self._shared.keys() if self._shared else [])
             self._objects = Mutations(self.values, self.names, self._fields, extra,
-                                      watches.Watch(self._functions, carried))
+                                      watches.Watch(self._functions, carried),
+                                      self._returned)
         return self._objects
 
     def staged(self, run):

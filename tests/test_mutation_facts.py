@@ -64,11 +64,11 @@ def changed(stmts):
 
 
 def rebound(stmts):
-    stores = {n.id for n in own_nodes(stmts)
-              if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
-    return stores - {n.targets[0].id for n in own_nodes(stmts) if isinstance(n, ast.Assign)
-                     and isinstance(n.value, ast.Call)
-                     and getattr(n.value.func, 'attr', None) == 'setitem'}
+    updated = {id(n.targets[0]) for n in own_nodes(stmts) if isinstance(n, ast.Assign)
+               and isinstance(n.value, ast.Call)
+               and getattr(n.value.func, 'attr', None) == 'setitem'}
+    return {n.id for n in own_nodes(stmts) if isinstance(n, ast.Name)
+            and isinstance(n.ctx, ast.Store) and id(n) not in updated}
 
 
 def calls(stmts):

@@ -60,3 +60,24 @@ def test_under_jit_and_vmap():
 @pytest.mark.parametrize('i', [0, 1, 2, 3])
 def test_a_method_with_a_test_on_a_traced_index(i):
     assert_same(autograph.convert(wrapped)(1.0, 2.0, jnp.int32(i)), wrapped(1.0, 2.0, i))
+
+
+def made_in_each_step(a, x, n):
+    total = 0.0
+    for i in range(n):
+        cells = Cells(a, x)
+        for j in range(3):
+            cells[j % 2] = cells[1 - j % 2] * 0.5 + 0.25
+        total = total + cells[0] * 0.1 + i
+    return total
+
+
+@pytest.mark.parametrize('n', [3, jnp.int32(3), jnp.int32(0)])
+def test_an_object_made_in_each_step_of_an_outer_loop(n):
+    """`cells` is made anew in each step of the outer loop: not its state (a raw
+    unpacking error before, from the outer loop carrying its attributes; idiom fuzzer
+    seed 80065)."""
+    assert_same(autograph.convert(made_in_each_step)(1.0, 2.0, n),
+                made_in_each_step(1.0, 2.0, int(n)))
+    assert "method_fields(cells" not in autograph.to_code(made_in_each_step).split(
+        'return total')[0].splitlines()[-2]

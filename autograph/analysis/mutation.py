@@ -80,6 +80,7 @@ class Mutation:
         self.ag = ag
         self._facts = {}    # id(statement) -> (statement, _Facts)
         self._order = 0
+        self._updated = set()   # ids of the targets `x` of `x = ag.setitem(x, ...)`
         self.assignments = []   # every `=` statement, nested functions' too
         self._visit(function, 0, None, None)
         facts = [entry[1] for entry in self._facts.values()]
@@ -98,12 +99,12 @@ class Mutation:
         return names - {None}
 
     def rebound(self, stmts):
-        """Names `stmts` assign a new object to (not counting `x = ag.setitem(x, ...)`)."""
-        stores, updates = set(), set()
+        """Names `stmts` assign a new object to (not counting `x = ag.setitem(x, ...)`:
+        a name that is also so updated, `c = Cells(); c = ag.setitem(c, ...)`, is)."""
+        stores = set()
         for facts in self._all(stmts):
             stores |= facts.stores
-            updates |= facts.updates
-        return stores - updates
+        return stores
 
     def assigned_attributes(self, stmts):
         """{label: (holder, attribute)} for the attributes `stmts` assign or delete (a
@@ -168,7 +169,8 @@ class Mutation:
             cls = child.__class__
             if cls is ast.Name:   # (as at the top, without a call)
                 self._order += 1
-                if own is not None and child.ctx.__class__ is ast.Store:
+                if own is not None and child.ctx.__class__ is ast.Store and \
+                        id(child) not in self._updated:
                     own.stores.add(child.id)
             elif cls is not ast.Constant:   # (tells nothing: skipping it changes no depth
                 self._visit(child, depth + 1,   # and no relative order)
@@ -211,8 +213,10 @@ class Mutation:
         elif isinstance(node, ast.Assign):
             self.assignments.append(node)
             name = _item_update(node, self.ag)
-            if name is not None and own is not None:
-                own.updates.add(name)
+            if name is not None:
+                self._updated.add(id(node.targets[0]))   # (no new object: not a store)
+                if own is not None:
+                    own.updates.add(name)
 
     @staticmethod
     def _store_target(target, facts):

@@ -171,3 +171,25 @@ def test_an_index_tuple_does_not_hold_its_names():
     assert 'held_update' not in autograph.to_code(index_tuple)
     grid = np.arange(6.0).reshape(3, 2)
     assert_same(autograph.convert(index_tuple)(grid, jnp.int32(3)), index_tuple(grid, 3))
+
+
+def alias_with_its_length_read(x, v):
+    a = x * 1.0
+    w = v
+    rows = w.reshape(2, 2)
+    row = rows[1]
+    row *= 0.5
+    for i in range(len(v)):
+        if w[i % 4] > a:
+            break
+    else:
+        a = a - 0.5
+    return a, w
+
+
+@pytest.mark.parametrize('x', [0.5, 9.0])
+def test_an_alias_whose_length_or_items_are_read_is_followed(x):
+    """`range(len(v))` and `w[i] > a` use `v` and `w` as arrays, not as numbers: `w = v`
+    is still the caller's array (silent before: the caller's `v` kept its items; idiom
+    fuzzer seed 81065)."""
+    agree(alias_with_its_length_read, jnp.float32(x), np.arange(4.0))

@@ -176,9 +176,23 @@ def _numbers(function):
             parts = node.args
         elif isinstance(node, ast.Subscript):
             parts = [node.slice]
-        found.update(n.id for part in parts for n in ast.walk(part)
-                     if isinstance(n, ast.Name))
+        found.update(name for part in parts for name in _bare_names(part))
     return found
+
+
+def _bare_names(node):
+    """The names expression `node` uses as values themselves: not the arguments of a
+    call (`len(v)`), the array of an item (`w` of `w[i]`, whose `i` is one) nor the
+    object of an attribute (`v.shape[0]`)."""
+    stack = [node]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Name):
+            yield node.id
+        elif isinstance(node, ast.Subscript):
+            stack.append(node.slice)
+        elif not isinstance(node, (ast.Call, ast.Attribute)):
+            stack += children(node)
 
 
 def effects(stmt, ag, resolve, writers=None):

@@ -38,6 +38,25 @@ def call_resolver(function, ctx, scope=None):
     return resolve
 
 
+class LazyResolver:
+    """`call_resolver(function, ctx)`, made when first asked (a pass that may need it
+    only for some statements: finding the `def`s' written parameters walks each)."""
+
+    def __init__(self, function, ctx):
+        self._made, self._args = None, (function, ctx)
+
+    def __call__(self, name):
+        return self._resolver()(name)
+
+    def __getattr__(self, attr):   # (`sibling`)
+        return getattr(self._resolver(), attr)
+
+    def _resolver(self):
+        if self._made is None:
+            self._made = call_resolver(*self._args)
+        return self._made
+
+
 def _siblings(function, ctx, hidden, resolve):
     """{name: LocalFunction} of the `def`s of the functions `function` is nested in
     that its code can name (not hidden by a name bound in a function nearer to it)."""

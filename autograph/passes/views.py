@@ -55,7 +55,7 @@ from autograph.analysis.written_parameters import is_write_view
 from autograph.passes.attribute_views import checked_attribute_views
 from autograph.passes.base import StatementRewriter, fix_missing_locations, walk_scope
 from autograph.passes.changing_tests import hoist_changing_tests
-from autograph.passes.called_functions import call_resolver, names_writing_function
+from autograph.passes.called_functions import LazyResolver, names_writing_function
 from autograph.passes.kind_flags import array_kinds, bound_values, note_kinds, numpy_keyword
 from autograph.passes.sequences import key_expression
 from autograph.passes.unpacked_aliases import view_bindings_unpacked
@@ -68,7 +68,7 @@ ONLY_WITH = (ast.Subscript, ast.For, ast.Call, ast.AugAssign)   # see analysis.c
 def transform(function, ctx):
     if not isinstance(function, ast.FunctionDef) or not _may_change_in_place(ctx):
         return function
-    resolve = call_resolver(function, ctx)
+    resolve = LazyResolver(function, ctx)   # (asked only where a helper may be)
     scanned = _changed_here(function, ctx.ag)
     changed = scanned[0]
     found = view_bindings_unpacked(function, changed, ctx, resolve)

@@ -1,4 +1,5 @@
 """Shared checks: converted code against the same Python run unconverted."""
+import copy
 import inspect
 import os
 import re
@@ -27,6 +28,20 @@ def assert_same(actual, expected, rtol=1e-5, atol=1e-6):
         a, e = np.asarray(a), np.asarray(e)
         assert a.shape == e.shape, f'shape {a.shape} != {e.shape}'
         np.testing.assert_allclose(a, e, rtol=rtol, atol=atol)
+
+
+def agree_with_numpy(fn, *args):
+    """`fn` converted (twice) and plain Python, each on fresh copies of `args`: the same
+    results, and the same arrays left in the caller's NumPy arguments."""
+    plain_args = copy.deepcopy(args)
+    expected = fn(*plain_args)
+    converted = autograph.convert(fn)
+    for _ in range(2):
+        given = copy.deepcopy(args)
+        assert_same(converted(*given), expected)
+        for mine, theirs in zip(given, plain_args):
+            if isinstance(theirs, np.ndarray):
+                np.testing.assert_allclose(mine, theirs, rtol=1e-6)
 
 
 def check(fn, *args, **kwargs):

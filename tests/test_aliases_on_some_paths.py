@@ -5,8 +5,6 @@ that reads `x0` and writes `x1` (Gauss-Seidel proper from the second sweep on), 
 a` at the end of a loop, `y = a` under a traced `if`. Ground truth: the same function run
 as plain Python on NumPy arrays; the arrays the caller gave must end as Python leaves
 them too."""
-import copy
-
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -14,7 +12,7 @@ import pytest
 
 import autograph
 from autograph.errors import UnsupportedSyntax
-from tests.helpers import assert_same
+from tests.helpers import agree_with_numpy as agree, assert_same
 
 
 def gauss_seidel(A, b, sweeps):
@@ -56,18 +54,6 @@ A = np.array([[4.0, 0.0, 1.0], [1.0, 4.0, 1.0], [1.0, 0.0, 4.0]])
 B = np.array([3.0, -1.0, 2.0])
 
 
-def agree(fn, *args):
-    """Converted (twice) and plain Python, each on fresh copies of `args`: the same
-    results, and the same arrays left in the caller's NumPy arguments."""
-    plain_args = copy.deepcopy(args)
-    expected = fn(*plain_args)
-    converted = autograph.convert(fn)
-    for _ in range(2):
-        given = copy.deepcopy(args)
-        assert_same(converted(*given), expected)
-        for mine, theirs in zip(given, plain_args):
-            if isinstance(theirs, np.ndarray):
-                np.testing.assert_allclose(mine, theirs, rtol=1e-6)
 
 
 @pytest.mark.parametrize('sweeps', [0, 1, 3, 10])

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import autograph
-from tests.helpers import assert_same
+from tests.helpers import agree_with_numpy as agree, assert_same
 
 
 def unpacked(v, n):
@@ -81,18 +81,6 @@ def double_buffer_kept(x, n):
 CASES = [(unpacked, 3), (chained, 3), (alias_of_arithmetic, 2)]
 
 
-def agree(fn, *args):
-    """Converted (twice) and plain Python, each on fresh copies of `args`: the same
-    results, and the same arrays left in the caller's NumPy arguments."""
-    plain_args = copy.deepcopy(args)
-    expected = fn(*plain_args)
-    converted = autograph.convert(fn)
-    for _ in range(2):
-        given = copy.deepcopy(args)
-        assert_same(converted(*given), expected)
-        for mine, theirs in zip(given, plain_args):
-            if isinstance(theirs, np.ndarray):
-                np.testing.assert_allclose(mine, theirs, rtol=1e-6)
 
 
 def arguments(fn, n, traced):

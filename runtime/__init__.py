@@ -12,7 +12,8 @@ from .python.filtering import filter_ as filter
 from .python.selections import keep, selection
 from .python.selections import len_ as len
 from .python.identity import is_, is_not
-from .items.items import check_exchange, check_held, held_update, setitem, update_item
+from .items.items import (check_exchange, check_held, check_unfollowed, held_update, setitem,
+                         update_item)
 from .items.item_writes import setitems
 from .items.views import (alias, attribute_view, helper_result, numpy_kind, read_view, seen,
                           view, view_of, write_view)
@@ -58,7 +59,7 @@ from .python.in_place import in_place
 
 __all__ = ['attribute_view', 'Undefined', 'alias', 'all', 'and_', 'any', 'assert_', 'attributes', 'bool', 'call',
            'call_writing',
-           'caused', 'chain', 'check_defined', 'check_exchange', 'check_held', 'check_field', 'compare', 'complex', 'comprehension_test', 'emit',
+           'caused', 'chain', 'check_defined', 'check_exchange', 'check_held', 'check_unfollowed', 'check_field', 'compare', 'complex', 'comprehension_test', 'emit',
            'enumerate', 'eq',
            'filter',
            'delattr', 'float', 'for_stmt', 'format', 'getattr', 'getitem', 'given', 'hasattr', 'getslice', 'handlers', 'held_update', 'helper_result', 'if_chain',

@@ -61,6 +61,21 @@ def guard_exchanges(function, changed, aliased, check):
                     stmts.insert(i, ast.copy_location(check(sorted(exchanged)), stmt))
 
 
+def guard_unfollowed(function, statements, ctx):
+    """`ag.check_unfollowed(x, 'x')` before each of `statements` (`x op= e`, see
+    analysis.parameter_copies) in `function`: a named error where `x` is a traced NumPy
+    array then, whose change passes.views does not follow to the caller's array."""
+    if not statements:
+        return
+    for stmts in statement_lists(function.body):
+        for i in range(len(stmts) - 1, -1, -1):
+            if stmts[i] in statements:
+                name = stmts[i].target.id
+                check = ast.parse(f'{ctx.ag}.check_unfollowed({name}, {name!r})').body[0]
+                stmts.insert(i, ast.copy_location(check, stmts[i]))
+    ast.fix_missing_locations(function)
+
+
 def statement_lists(stmts):
     """`stmts` and the statement lists in them, not in nested functions and classes."""
     yield stmts

@@ -48,6 +48,7 @@ from autograph.analysis.activity import scope_of
 from autograph.analysis.array_kinds import JAX, given_kinds
 from autograph.analysis.census import ITEM_STORE
 from autograph.analysis.dataflow import Dataflow
+from autograph.analysis.parameter_copies import unfollowed_changes
 from autograph.analysis.view_bindings import containers, groups, is_whole, known_aliases, own
 from autograph.analysis.walk import blocks
 from autograph.analysis.views import Views
@@ -58,7 +59,7 @@ from autograph.passes.changing_tests import hoist_changing_tests
 from autograph.passes.called_functions import LazyResolver, names_writing_function
 from autograph.passes.kind_flags import array_kinds, bound_values, note_kinds, numpy_keyword
 from autograph.passes.sequences import key_expression
-from autograph.passes.unpacked_aliases import view_bindings_unpacked
+from autograph.passes.unpacked_aliases import guard_unfollowed, view_bindings_unpacked
 from autograph.passes.view_keys import helper_views, in_c_order, reshapes, view_key
 
 ONLY_WITH = (ast.Subscript, ast.For, ast.Call, ast.AugAssign)   # see analysis.census
@@ -75,10 +76,21 @@ def transform(function, ctx):
     checked_attribute_views(found, scanned, ctx)
     if not found:
         return function
+    unfollowed = unfollowed_changes(function) if any(
+        is_whole(stmt) and set(pair) & changed for stmt, pair in found.items()) else set()
+    followed = _follow_views(function, found, (changed, resolve), ctx)
+    guard_unfollowed(function, unfollowed - followed, ctx)
+    return function
+
+
+def _follow_views(function, found, changes, ctx):
+    """Rewrite the views `found` (analysis.view_bindings) that matter; the statements
+    whose changes in place it follows."""
+    changed, resolve = changes
     if ctx.census is not None and len(ctx.census.scopes) == 1 and \
             not names_writing_function(ctx) and \
             not groups(found, changed):
-        return function   # (no call writes an argument: the changes are all in sight)
+        return set()   # (no call writes an argument: the changes are all in sight)
     scope = scope_of(function)
     outer = outer_names({base for _, base in found.values()}, scope, ctx) \
         if ctx.census is not None and function is ctx.census.scopes[-1] else {}
@@ -89,7 +101,7 @@ def transform(function, ctx):
                 and not (pair[1] in lists and _chained(stmt))}
     bindings = helper_views(function, bindings, ctx, resolve)
     if not bindings:
-        return function
+        return set()
     names, kept = bound_values(function)
     kinds = array_kinds(function, ctx, names)
     known = known_aliases(function, found, names, kept, kinds)
@@ -97,7 +109,7 @@ def transform(function, ctx):
                           resolve, ctx)
     analysis = Views(function, bindings, resolve, ctx, known)
     if not analysis.tracked:
-        return function
+        return set()
     _drop_dead_reads(function, analysis, ctx)
     given = given_kinds(sorted(analysis.modes), kinds,
                         {base for base, modes in analysis.modes.items() if modes == {'param'}})
@@ -120,7 +132,7 @@ def transform(function, ctx):
               if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
     declare(function, {name: how for name, how in outer.items() if name in stored})
     fix_missing_locations(function)
-    return function
+    return set(analysis.after)
 
 
 def outer_names(names, scope, ctx):

@@ -25,7 +25,8 @@ import numpy as np
 from . import indexing, slicing
 from ..context import kind_unknown, mark_numpy, numpy_meaning
 from ..errors import here
-from ..messages import numpy_exchanged, numpy_held_write, numpy_traced_write, traced_key
+from ..messages import (numpy_exchanged, numpy_held_write, numpy_traced_write, numpy_unfollowed,
+                        traced_key)
 from ..values.stacked import Stacked
 from ..values.split import any_traced, is_traced
 from ..values.slot import Slot
@@ -75,6 +76,16 @@ def check_exchange(*values):
     if any(is_traced(value) and numpy_meaning(value) for value in values):
         location = here()
         raise numpy_exchanged(_assigned_names(location), location)
+
+
+def check_unfollowed(value, name):
+    """A named error where `value`, about to change in place as `name` (`name += e`), is
+    traced and stands for a NumPy array that a parameter held, got through other names
+    (`t = a; a = b; b = t`: autograph.analysis.parameter_copies): the converted code does
+    not follow which array each name holds there, so the change would not reach the
+    caller's array nor the other names holding it."""
+    if is_traced(value) and numpy_meaning(value):
+        raise numpy_unfollowed(name, here())
 
 
 def held_update(target, op, value):

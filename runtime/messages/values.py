@@ -169,6 +169,20 @@ def numpy_exchanged(names, location):
             'names alone')
 
 
+def numpy_unfollowed(name, location):
+    """`name += e` on the user's line changes a traced NumPy array that a parameter held,
+    got through names bound to other names (`t = a; a = b; b = t`)."""
+    return problem(
+        PYTHON_VALUE_NEEDED, repr(name), location, statement=True,
+        happened='is changed in place here, and it may hold a NumPy array that a parameter '
+                 'held (the caller\'s), bound to it through other names',
+        why='the converted code does not follow which array each name holds once '
+            'parameters are rebound to one another, so the change would not reach the '
+            'caller\'s array nor the other names holding it',
+        fix=f'Change a copy (`{name} = {name}.copy()` first), or return the new arrays '
+            f'instead of changing the caller\'s')
+
+
 def items_differ(what, error, location):
     """The traced items given to `what` (`max()`, `sorted()`) do not stack."""
     return problem(

@@ -254,6 +254,42 @@ def test_created_in_a_helpers_loop(n):
         assert_matches(outcome(converted, arg), expected)
 
 
+def read_in_the_loop_that_creates_it(x, n):
+    box = Box()
+    a = x
+    for _ in range(n):
+        fill(box, a)      # creates box.c where a > 0: the first iteration here
+        a = -x
+        a = a + box.c * 0.1
+    return a
+
+
+def read_in_the_loop_through_getattr(x, n):
+    box = Box()
+    a = x
+    for _ in range(n):
+        fill(box, a)
+        a = -x
+        a = a + getattr(box, 'c', 0.5) * 0.1
+    return a
+
+
+@pytest.mark.parametrize('fn', [read_in_the_loop_that_creates_it,
+                                read_in_the_loop_through_getattr])
+@pytest.mark.parametrize('x, n', [(1.5, 3), (-1.5, 3), (1.5, 0), (1.5, 1)])
+def test_read_in_the_staged_loop_whose_helper_creates_it(fn, x, n):
+    """A loop whose helper creates the attribute is staged twice (the second time
+    carrying it, runtime.state.statement): the checks the first staging met (the read's,
+    where the attribute was not yet carried) must not stay in the program (they did: a
+    false AttributeError from the second iteration on; main fuzzer seed 302031)."""
+    expected = outcome(fn, x, n)
+    converted = autograph.convert(fn)
+    for args in ((x, n), (jnp.float32(x), jnp.int32(n)), (jnp.float32(x), jnp.int32(n))):
+        assert_matches(outcome(converted, *args), expected)
+    if not isinstance(expected, AttributeError):
+        assert_same(jax.jit(converted)(jnp.float32(x), jnp.int32(n)), expected)
+
+
 @pytest.mark.parametrize('fn', FLOATS)
 def test_under_jit(fn):
     """Inside the caller's jax.jit the program stops with JAX's error, which names the

@@ -233,6 +233,22 @@ def replace(errors):
     context.current().errors = errors
 
 
+def snapshot():
+    """The error state of this path as it is now, for `restore`: a run that is taken
+    back (a statement staged again, see runtime.state.watches.Journal) must leave no
+    check behind, as the checks it met belong to code the program will not run."""
+    errors = context.current().errors
+    return errors, (None if errors is None else (errors.code, dict(errors.slots)))
+
+
+def restore(saved):
+    """Put back the error state `snapshot` gave."""
+    errors, parts = saved
+    context.current().errors = errors
+    if errors is not None:
+        errors.code, errors.slots = parts[0], dict(parts[1])
+
+
 class threaded:
     """Inside, checks update an error state of this trace made from `leaves` (laid out as
     `layout`) for `table`; `.errors` is the state after. With `table=None`, checks on

@@ -12,6 +12,7 @@ changed twice (a global a helper adds to counted twice).
 import types
 
 from .. import context
+from ..checks import checks
 from ..checks.keys import Keyed
 from ..context import staged_depth
 from .installed import Installed, put, snapshot
@@ -152,6 +153,7 @@ class Journal:
         self.reach = Reach(functions)
         fields = context.current().fields
         self.flags = None if fields is None else dict(fields)
+        self.errors = checks.snapshot()
         self.installed = Installed([], {})
         # (a Keyed dict too: one with keys on some paths only, whose items and flags a
         # run changes in place like a plain dict's)
@@ -180,3 +182,4 @@ class Journal:
         if fields is not None and self.flags is not None:
             fields.clear()
             fields.update(self.flags)
+        checks.restore(self.errors)

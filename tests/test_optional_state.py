@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import autograph
-from tests.helpers import assert_same, converted
+from tests.helpers import assert_same, converted, primitives
 
 
 class CartPole:
@@ -376,3 +376,46 @@ def halve_while_set(x):
 @pytest.mark.parametrize('x', [0.5, 3.0])
 def test_an_optional_value_tested_for_its_truth_by_a_loop(x):
     assert int(autograph.convert(halve_while_set)(jnp.float32(x))) == halve_while_set(x)
+
+
+# --- a loop with a `break` that surely runs its first iteration ---------------------------
+
+def last_before_break(xs):
+    b = None
+    for x in xs:
+        b = x
+        if x > 0:
+            break
+    return b
+
+
+def none_where_it_breaks_first(xs):
+    b = None
+    for x in xs:
+        if x > 0:
+            break
+        b = x
+    return b
+
+
+def test_a_value_set_before_the_break_of_a_loop_that_surely_runs_is_no_optional():
+    """`for x in xs` over 3 items surely runs its first iteration, whose `b = x` comes
+    before the `break`: `b` has a value on every path, also inside jax.jit and jax.vmap
+    (a ControlFlowError before, "None on some paths": runtime.staging.loops' `_runs_first`)."""
+    rows = jnp.array([[-1.0, 2.0, 3.0], [1.0, -2.0, 3.0], [-1.0, -2.0, -3.0]])
+    fn = autograph.convert(last_before_break)
+    for row in rows:
+        assert_same(fn(row), last_before_break(np.asarray(row)))
+        assert_same(jax.jit(fn)(row), last_before_break(np.asarray(row)))
+    assert_same(jax.vmap(fn)(rows), np.array([last_before_break(np.asarray(r)) for r in rows]))
+    assert 'scan' in primitives(last_before_break, rows[0])   # (staged, not unrolled)
+
+
+def test_a_value_set_after_the_break_stays_optional():
+    """Where the `break` comes first, the first iteration may leave `b` None: Python's
+    None there (and inside jax.vmap, the named error that says so)."""
+    fn = autograph.convert(none_where_it_breaks_first)
+    assert fn(jnp.array([1.0, 2.0])) is None
+    assert_same(fn(jnp.array([-1.0, 2.0])), -1.0)
+    with pytest.raises(autograph.ControlFlowError, match='None at .* on some paths'):
+        jax.vmap(fn)(jnp.array([[-1.0, 2.0], [1.0, 1.0]]))

@@ -190,7 +190,7 @@ def scan_loop(length, sequences, make_item, body, values, names, location,
     def body_of_item(k, *rest):
         return body(make_item(k, *rest[:n_seq]), *rest[n_seq:])
 
-    runs = extra_test is None and isinstance(length, int) and length > 0
+    runs = _runs_first(length, extra_test, values)
     carry = carried(body_of_item, names, values, location, item_avals,
                      allow_append=extra_test is None, runs=runs)
     traced, leaves, state = carry
@@ -221,6 +221,15 @@ def scan_loop(length, sequences, make_item, body, values, names, location,
     out = list(out)
     result = list(carry.finish(out))
     return lists.extend(values, result, traced.appended, ys or [], length)
+
+
+def _runs_first(length, extra_test, values):
+    """Whether a `for` over `length` items surely runs its first iteration: a length
+    known above zero, and its `break` test (the converter's test of its exit flags, which
+    changes nothing) Python's True on the `values` the loop starts with (no flag set)."""
+    if not (isinstance(length, int) and length > 0):
+        return False
+    return extra_test is None or extra_test(*values) is True
 
 
 def _scanned(step, first, initial, sequences, n_xs, length, test, done):

@@ -324,9 +324,11 @@ def test_early_stopping_optional_best_score_and_flag_in_a_loop():
 
 @pytest.mark.xfail(strict=True, raises=autograph.ControlFlowError, reason=(
     'project bug (named): under jax.vmap, `stopper.best_score` (None before the loop) is '
-    'refused as "None on some paths", but the loop over 8 losses always runs its first '
-    'iteration (the traced `break` comes after `stopper(loss)`), so Python gives a value on '
-    'every path. Repro: `def f(xs): b = None; for x in xs: (b = x; if x > 0: break); '
-    'return b`; jax.vmap(converted(f)) on a (2, 3) array raises ControlFlowError'))
+    'refused as "None on some paths". The loop surely runs its first iteration (fixed: '
+    '`b = None; for x in xs: (b = x; if x > 0: break)` gives a value on every path), but '
+    'the attribute is set there under `if self.best_score is None:` ... `else:` and the '
+    'branches where the test is false are not narrowed for attributes (only for variables, '
+    'runtime.operators.conditionals._narrowed), so its flag after an iteration is a traced '
+    'select, not True'))
 def test_early_stopping_flag_under_vmap():
     agree_vmap(epochs_until_flagged, jnp.stack([LOSSES, -LOSSES, LOSSES[::-1]]))

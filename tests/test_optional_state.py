@@ -419,3 +419,74 @@ def test_a_value_set_after_the_break_stays_optional():
     assert_same(fn(jnp.array([-1.0, 2.0])), -1.0)
     with pytest.raises(autograph.ControlFlowError, match='None at .* on some paths'):
         jax.vmap(fn)(jnp.array([[-1.0, 2.0], [1.0, 1.0]]))
+
+
+# --- `is None` tests in `if`/`elif` chains narrow variables and attributes ------------------
+
+class Best:
+    def __init__(self):
+        self.best = None
+        self.bad = 0
+
+    def step(self, loss):
+        if self.best is None:
+            self.best = loss
+        elif loss < self.best:
+            self.best = loss
+            self.bad = 0
+        else:
+            self.bad += 1
+
+
+def best_of(losses):
+    tracker = Best()
+    for loss in losses:
+        tracker.step(loss)
+    return tracker.best, tracker.bad
+
+
+def chain_on_a_variable(xs):
+    best = None
+    for x in xs:
+        if best is None:
+            best = x
+        elif x > best:
+            best = x
+    return best
+
+
+def chain_not_none_first(xs, y):
+    best = None
+    for x in xs:
+        if x > y:
+            best = x
+    if best is not None:
+        out = best * 2.0
+    elif y > 0:
+        out = y
+    else:
+        out = -y
+    return out
+
+
+@pytest.mark.parametrize('fn', [best_of, chain_on_a_variable])
+def test_an_is_none_chain_narrows_its_elif_and_else(fn):
+    """The `elif`/`else` of `if self.best is None:` are taken where it is not None: there
+    it is its value, so after a loop that surely runs it has a value on every path, also
+    inside jax.jit and jax.vmap (a ControlFlowError before, "None on some paths")."""
+    rows = jnp.array([[3.0, 1.0, 2.0], [1.0, 2.0, 0.5], [0.0, 0.0, 0.0]])
+    converted = autograph.convert(fn)
+    for row in rows:
+        assert_same(converted(row), fn(np.asarray(row)))
+        assert_same(jax.jit(converted)(row), fn(np.asarray(row)))
+    expected = [fn(np.asarray(row)) for row in rows]
+    assert_same(jax.vmap(converted)(rows),
+                jax.tree_util.tree_map(lambda *leaves: np.stack(leaves), *expected))
+
+
+@pytest.mark.parametrize('y', [0.5, 5.0, -5.0])
+def test_an_is_not_none_chain_narrows_its_own_branch(y):
+    xs = jnp.array([1.0, 2.0])
+    assert_same(autograph.convert(chain_not_none_first)(xs, y), chain_not_none_first(xs, y))
+    assert_same(autograph.convert(chain_not_none_first)(xs, jnp.float32(y)),
+                chain_not_none_first(xs, y))

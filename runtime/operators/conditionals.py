@@ -88,7 +88,7 @@ def if_stmt(test, if_true, if_false, args=(), names=(), returned=None, fields=No
     statement = Statement(args, names, fields, nonlocals, (if_true, if_false))
     if_true, if_false = statement.bind(if_true), statement.bind(if_false)
     args, names = statement.values, statement.names
-    if_true, if_false = _narrowed(cond, args, if_true, if_false)
+    if_true, if_false = _narrowed(cond, args, if_true, if_false, fields)
     backend = dispatch.backend_for(cond)
     if backend is dispatch.PYTHON:
         return statement.finish(if_true(*args) if cond else if_false(*args))
@@ -101,17 +101,31 @@ def if_stmt(test, if_true, if_false, args=(), names=(), returned=None, fields=No
         objects.all_names, location, returned=returned, unread_if_false=unread_if_false)))
 
 
-def _narrowed(cond, args, if_true, if_false):
+def _narrowed(cond, args, if_true, if_false, fields=None):
     """The branches, where `cond` is `y is None` (or `is not None`) for an optional
-    value `y` among `args`: the branch on which `y` is not None gets its value, not the
-    optional (so `if y is None: y = default` leaves a plain value, as Python's)."""
+    value `y` among `args` or the attributes `fields` gives: the branch on which `y` is
+    not None gets its value, not the optional (so `if y is None: y = default` leaves a
+    plain value, as Python's; see `_narrowing`)."""
+    narrowing = _narrowing(cond, args, fields)
+    if narrowing is None:
+        return if_true, if_false
+    present, none_when_true = narrowing
+    return (if_true, present(if_false)) if none_when_true else (present(if_true), if_false)
+
+
+def _narrowing(cond, args, fields):
+    """(a function giving a branch on which the optional value traced `cond` tests is
+    surely there: the variable among `args`, or the attribute among `fields` (see
+    `if_stmt`), that holds it gets its value; whether `cond` tests for None, so that the
+    branches taken where it is false are those), or None where `cond` tests none."""
     tested = identity.tested_optional(cond) if is_traced(cond) else None
     if tested is None:
-        return if_true, if_false
+        return None
     optional, none_when_true = tested
     at = [i for i, arg in enumerate(args) if arg is optional]
-    if not at:
-        return if_true, if_false
+    places = _attributes_holding(fields, optional)
+    if not at and not places:
+        return None
 
     def present(branch):
         def run(*values):
@@ -119,9 +133,26 @@ def _narrowed(cond, args, if_true, if_false):
             for i in at:
                 if isinstance(values[i], Maybe):
                     values[i] = values[i].value
+            for holder, attr in places:   # (the branch's own value of it, installed)
+                value = getattr(holder, attr, None)
+                if isinstance(value, Maybe):
+                    setattr(holder, attr, value.value)
             return branch(*values)
         return run
-    return (if_true, present(if_false)) if none_when_true else (present(if_true), if_false)
+    return present, none_when_true
+
+
+def _attributes_holding(fields, optional):
+    """The (object, attribute) pairs of the converter's `fields` (a function giving
+    {label: (object, attribute)}) whose attribute holds `optional` now."""
+    if fields is None:
+        return []
+    try:
+        table = fields()
+    except (AttributeError, NameError, LookupError, TypeError):
+        return []   # (an object not there yet: as runtime.state.mutation's `_resolve`)
+    return [(holder, attr) for holder, attr in table.values()
+            if getattr(holder, attr, None) is optional]
 
 
 def if_chain(tests, branches, args=(), names=(), returned=(), fields=None, nonlocals=()):
@@ -154,7 +185,7 @@ def if_chain(tests, branches, args=(), names=(), returned=(), fields=None, nonlo
                             [r - i - 1 for r in returned if r > i], fields)
         return lambda *state: framework.if_stmt(cond, branches[i], rest, state, names)
     return statement.finish(_run_chain(tests, branches, args, names, returned, statement,
-                                       '`if`', framework_if))
+                                       '`if`', framework_if, fields))
 
 
 def _passing(names):
@@ -182,10 +213,13 @@ def if_exp_chain(tests, values, returned=False):
                                        'conditional expression', framework_select))
 
 
-def _run_chain(tests, branches, args, names, returned, statement, what, framework_branch):
+def _run_chain(tests, branches, args, names, returned, statement, what, framework_branch,
+               fields=None):
     """The chain's result (see `if_chain`). `framework_branch(framework, cond, i)` is the
     branch that takes over when test i gives a framework's condition (see
-    runtime.backends.framework): the rest of the chain, nested."""
+    runtime.backends.framework): the rest of the chain, nested. A traced test of an
+    optional value (`y is None`) narrows the branches taken where it is false (those
+    after it) or true (its own), as an `if`'s (see `_narrowing`)."""
     location = here(2)
     conditions, staged_tests, taken = [], [], len(branches) - 1
     for i, test in enumerate(tests):
@@ -198,6 +232,7 @@ def _run_chain(tests, branches, args, names, returned, statement, what, framewor
         if backend is dispatch.JAX:
             conditions.append(predicate(cond, location, what))
             staged_tests.append(i)
+            branches = _narrow_chain(branches, i, _narrowing(cond, args, fields))
         elif backend is not dispatch.PYTHON:   # a framework's
             branches = branches[:i] + [framework_branch(backend, cond, i)]
             taken = i
@@ -216,6 +251,15 @@ def _run_chain(tests, branches, args, names, returned, statement, what, framewor
         index, [objects.wrap(branches[i]) for i in chosen], objects.state,
         objects.all_names, location, what, [p for p, i in enumerate(chosen) if i in returned],
         labels))
+
+
+def _narrow_chain(branches, i, narrowing):
+    """`branches` where test `i` has given `narrowing` (see `_narrowing`)."""
+    if narrowing is None:
+        return branches
+    present, none_when_true = narrowing
+    return [present(branch) if (j > i if none_when_true else j == i) else branch
+            for j, branch in enumerate(branches)]
 
 
 def _none_true(conditions):

@@ -322,13 +322,11 @@ def test_early_stopping_optional_best_score_and_flag_in_a_loop():
     agree(epochs_until_flagged, (LOSSES,), (-LOSSES,), (jnp.sort(LOSSES)[::-1],))
 
 
-@pytest.mark.xfail(strict=True, raises=autograph.ControlFlowError, reason=(
-    'project bug (named): under jax.vmap, `stopper.best_score` (None before the loop) is '
-    'refused as "None on some paths". The loop surely runs its first iteration (fixed: '
-    '`b = None; for x in xs: (b = x; if x > 0: break)` gives a value on every path), but '
-    'the attribute is set there under `if self.best_score is None:` ... `else:` and the '
-    'branches where the test is false are not narrowed for attributes (only for variables, '
-    'runtime.operators.conditionals._narrowed), so its flag after an iteration is a traced '
-    'select, not True'))
 def test_early_stopping_flag_under_vmap():
+    """The loop over 8 losses surely runs its first iteration (the traced `break` comes
+    after `stopper(loss)`), which sets `stopper.best_score` (None before the loop) under
+    `if self.best_score is None:` and keeps it in the `elif`/`else` (where the test is
+    false, the attribute is narrowed to its value): a value on every path (a strict xfail
+    before: runtime.staging.loops' `_runs_first`, runtime.operators.conditionals'
+    `_narrow_chain`)."""
     agree_vmap(epochs_until_flagged, jnp.stack([LOSSES, -LOSSES, LOSSES[::-1]]))

@@ -2,7 +2,9 @@
 t`), then changed in place (`b += 1.0`): NumPy changes the array the name holds, the
 caller's first argument there. The converted code does not follow which array each name
 holds then (analysis.parameter_copies): a named error where the arrays are traced NumPy
-arrays (silent before: the caller's arrays kept their items). With JAX arrays `+=`
+arrays (silent before: the caller's arrays kept their items). A rotation whose temporary
+nothing else reads is an exchange `a, b = b, a` (passes.unpacked_aliases.join_rotations),
+named as exchanges are; of the function's own arrays, it exchanges values. With JAX arrays `+=`
 rebinds, and the converted code gives Python's values; where passes.views follows the
 alias (`c = a` of a parameter that keeps its array), NumPy's values. Ground truth: the
 same function run as plain Python."""
@@ -21,6 +23,14 @@ def exchanged_by_a_temporary(a, b):
     b = t
     b += 1.0
     return a
+
+
+def exchanged_keeping_the_temporary(a, b):
+    t = a
+    a = b
+    b = t
+    b += 1.0
+    return a + t
 
 
 def rebound_back(a, b):
@@ -57,6 +67,7 @@ def on_some_paths(a, b, x):
 
 SILENT_BEFORE = [
     (exchanged_by_a_temporary, ()),
+    (exchanged_keeping_the_temporary, ()),
     (rebound_back, ()),
     (double_buffer_of_parameters, (3,)),
     (on_some_paths, (1.0,)),
@@ -70,8 +81,7 @@ def _arrays():
 @pytest.mark.parametrize('fn, extra', SILENT_BEFORE, ids=lambda v: getattr(v, '__name__', ''))
 def test_numpy_arguments_are_a_named_error(fn, extra):
     a, b = _arrays()
-    with pytest.raises(autograph.ControlFlowError, match='is changed in place here, and it '
-                                                        'may hold a NumPy array'):
+    with pytest.raises(autograph.ControlFlowError, match='may hold a NumPy array|change places'):
         autograph.convert(fn)(a, b, *extra)
     np.testing.assert_array_equal(a, _arrays()[0])   # (the error comes before any change)
 
@@ -79,7 +89,7 @@ def test_numpy_arguments_are_a_named_error(fn, extra):
 def test_the_error_names_the_variable_and_the_line():
     a, b = _arrays()
     with pytest.raises(autograph.ControlFlowError) as caught:
-        autograph.convert(exchanged_by_a_temporary)(a, b)
+        autograph.convert(exchanged_keeping_the_temporary)(a, b)
     message = str(caught.value)
     assert "'b' at " in message and '`b += 1.0`' in message
     assert 'b = b.copy()' in message
@@ -87,7 +97,7 @@ def test_the_error_names_the_variable_and_the_line():
 
 def test_a_traced_loop_count_is_a_named_error_too():
     a, b = _arrays()
-    with pytest.raises(autograph.ControlFlowError, match="'a' .* is changed in place"):
+    with pytest.raises(autograph.ControlFlowError, match='change places at .*`t = a`'):
         autograph.convert(double_buffer_of_parameters)(a, b, jnp.int32(3))
 
 
@@ -141,16 +151,9 @@ def own_double_buffer(x, n):
     return prev, cur
 
 
-ROTATION = pytest.mark.xfail(
-    strict=True, raises=autograph.ConversionError,
-    reason="open: the function's own arrays exchanged through a temporary are followed as "
-           "views (analysis.views), which cannot follow the rotation: a named error on a "
-           "valid program (`prev, cur = cur, prev` works)")
-
-
 @pytest.mark.parametrize('fn, extra', [(one_alias, ()), (alias_read_after, ()),
                                        (alias_on_a_branch, ()), (copy_of_a_rebound_parameter, ()),
-                                       pytest.param(own_double_buffer, (3,), marks=ROTATION)],
+                                       (own_double_buffer, (3,))],
                          ids=lambda v: getattr(v, '__name__', ''))
 def test_followed_aliases_and_own_arrays_keep_numpys_meaning(fn, extra):
     if fn is own_double_buffer:
@@ -160,8 +163,39 @@ def test_followed_aliases_and_own_arrays_keep_numpys_meaning(fn, extra):
 
 
 def test_the_check_is_generated_only_where_nothing_follows_the_alias():
-    for fn in (one_alias, alias_read_after, alias_on_a_branch,
-               copy_of_a_rebound_parameter):
+    for fn in (one_alias, alias_read_after, alias_on_a_branch, own_double_buffer,
+               copy_of_a_rebound_parameter, exchanged_by_a_temporary):
         assert 'check_unfollowed' not in autograph.to_code(fn)
-    code = autograph.to_code(exchanged_by_a_temporary)
+    code = autograph.to_code(exchanged_keeping_the_temporary)
     assert "ag.check_unfollowed(b, 'b')\n    b += 1.0" in code
+
+
+def test_a_rotation_through_an_unread_temporary_is_an_exchange():
+    code = autograph.to_code(exchanged_by_a_temporary)
+    assert 'ag.check_exchange(a, b)\n    a, b = (b, a)\n    b += 1.0' in code
+    assert 't = a' not in code
+    assert 't = a' in autograph.to_code(exchanged_keeping_the_temporary)
+
+
+def jacobi_own_buffers(u0, n):
+    u = u0 * 1.0
+    unew = u0 * 1.0
+    for _ in range(n):
+        for i in range(1, 3):
+            unew[i] = 0.5 * (u[i - 1] + u[i + 1])
+        tmp = u
+        u = unew
+        unew = tmp
+    return u, unew
+
+
+@pytest.mark.parametrize('n', [0, 1, 3])
+def test_a_jacobi_sweep_exchanging_its_own_buffers_through_a_temporary(n):
+    """The function's own arrays, written by item and exchanged through `tmp` (an
+    UnsupportedSyntax before: the three whole aliases were followed as views)."""
+    u0 = np.arange(4.0, dtype=np.float32) ** 2
+    agree(jacobi_own_buffers, u0, n)
+    assert_same(autograph.convert(jacobi_own_buffers)(u0, jnp.int32(n)),
+                jacobi_own_buffers(u0.copy(), n))
+    assert_same(jax.jit(autograph.convert(jacobi_own_buffers), static_argnums=1)(
+        jnp.asarray(u0), n), jacobi_own_buffers(u0.copy(), n))

@@ -28,12 +28,55 @@ def view_bindings_unpacked(function, changed, ctx, resolve):
     exchanges of arrays guarded (`guard_exchanges`: `ag.check_exchange(a, b)` first)."""
     everywhere = ctx.census is None or len(ctx.census.scopes) > 1 or \
         names_writing_function(ctx)
+    join_rotations(function, None if everywhere else changed)
     split_unpacked_aliases(function, None if everywhere else changed)
     found = view_bindings(function, ctx.ag, resolve)
     guard_exchanges(function, changed, set(parameters(function)) | {
         n for pair in found.values() for n in pair},
         lambda names: ast.parse(f'{ctx.ag}.check_exchange({", ".join(names)})').body[0])
     return found
+
+
+def join_rotations(function, changed):
+    """`t = a; a = b; b = t` -> `a, b = b, a`, where `a` or `b` is in `changed` (None:
+    any name) and nothing else reads the temporary `t` (nor declares it `global` or
+    `nonlocal`): the names hold the same arrays after as in Python, and the exchange is
+    one statement, which passes.views leaves to `guard_exchanges` (the three whole
+    aliases would be followed as views of one another, which a loop cannot follow)."""
+    rotations = [(stmts, i, names) for stmts in statement_lists(function.body)
+                 for i in range(len(stmts) - 2)
+                 for names in [_rotation(stmts[i:i + 3])] if names is not None and (
+                     changed is None or set(names[1:]) & changed)]
+    if not rotations:
+        return
+    reads, declared = {}, set()
+    for node in ast.walk(function):
+        if node.__class__ is ast.Name and node.ctx.__class__ is ast.Load:
+            reads[node.id] = reads.get(node.id, 0) + 1
+        elif node.__class__ in (ast.Global, ast.Nonlocal):
+            declared.update(node.names)
+    uses = {}
+    for _, _, (temporary, _, _) in rotations:
+        uses[temporary] = uses.get(temporary, 0) + 1
+    for stmts, i, (temporary, a, b) in reversed(rotations):
+        if reads[temporary] == uses[temporary] and temporary not in declared:
+            exchange = ast.parse(f'{a}, {b} = {b}, {a}').body[0]
+            stmts[i:i + 3] = [ast.copy_location(exchange, stmts[i])]
+
+
+def _rotation(stmts):
+    """(t, a, b) where `stmts` are `t = a`, `a = b`, `b = t` (names, three of them)."""
+    pairs = []
+    for stmt in stmts:
+        if stmt.__class__ is not ast.Assign or len(stmt.targets) != 1 or \
+                stmt.targets[0].__class__ is not ast.Name or \
+                stmt.value.__class__ is not ast.Name:
+            return None
+        pairs.append((stmt.targets[0].id, stmt.value.id))
+    (t, a), (a2, b), (b2, t2) = pairs
+    if a2 != a or b2 != b or t2 != t or len({t, a, b}) != 3:
+        return None
+    return t, a, b
 
 
 def split_unpacked_aliases(function, changed):

@@ -218,6 +218,18 @@ for s{c} in range(2):
     x0{c} = x1{c}
 a = a * 0.5 + jnp.sum(x0{c}) * 0.1
 ''')
+T['jacobi_rotation'] = ('L', '''
+u{c} = w * 1.0
+un{c} = w * 0.5
+for s{c} in range({r}):
+    for i{c} in range(1, 3):
+        un{c}[i{c}] = 0.5 * (u{c}[i{c} - 1] + u{c}[i{c} + 1])
+    tmp{c} = u{c}
+    u{c} = un{c}
+    un{c} = tmp{c}
+    BODY
+a = a * 0.5 + jnp.sum(u{c}) * 0.1 + un{c}[1] * 0.2
+''')
 T['seidel_alias'] = ('', '''
 x0{c} = w * 1.0
 x1{c} = x0{c}

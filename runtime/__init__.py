@@ -15,9 +15,10 @@ from .python.identity import is_, is_not
 from .items.items import (check_exchange, check_held, check_unfollowed, held_update, setitem,
                          update_item)
 from .items.item_writes import setitems
-from .items.views import (alias, attribute_view, helper_result, numpy_kind, read_view, seen,
-                          view, view_of, write_view)
-from .items.view_chains import chain, raveled, reshaped, transposed
+from .items.views import (alias, attribute_view, helper_result, layout_of, numpy_kind,
+                          read_view, seen, view, view_of, write_view)
+from .items.flat import flat_key, flat_value
+from .items.view_chains import as_array, chain, moved, raveled, reshaped, swapped, transposed
 from .loops.iterables import enumerate_ as enumerate
 from .loops.iterables import range_ as range
 from .loops.iterables import zip_ as zip
@@ -61,7 +62,7 @@ __all__ = ['attribute_view', 'Undefined', 'alias', 'all', 'and_', 'any', 'assert
            'call_writing',
            'caused', 'chain', 'check_defined', 'check_exchange', 'check_held', 'check_unfollowed', 'check_field', 'compare', 'complex', 'comprehension_test', 'emit',
            'enumerate', 'eq',
-           'filter',
+           'filter', 'flat_key', 'flat_value', 'layout_of',
            'delattr', 'float', 'for_stmt', 'format', 'getattr', 'getitem', 'given', 'hasattr', 'getslice', 'handlers', 'held_update', 'helper_result', 'if_chain',
            'if_exp', 'if_exp_chain', 'if_stmt', 'in_', 'in_place', 'int', 'item', 'is_', 'is_not', 'keep',
            'kept_item',
@@ -69,7 +70,7 @@ __all__ = ['attribute_view', 'Undefined', 'alias', 'all', 'and_', 'any', 'assert
            'message', 'message_percent', 'method_fields', 'min', 'ne', 'not_', 'numpy_kind',
            'or_', 'pow',
            'python_subject', 'raise_', 'raise_if', 'range', 'read_view', 'repeat', 'repr',
-           'raveled', 'reraise', 'reshaped',
+           'raveled', 'reraise', 'reshaped', 'as_array', 'moved', 'swapped',
            'seen', 'selection', 'setattr', 'setitem', 'setitems', 'sorted',
            'span', 'static', 'str', 'sum', 'text', 'transposed', 'update_item', 'view', 'view_of', 'while_stmt',
            'window',

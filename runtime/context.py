@@ -42,6 +42,10 @@ of one hidden stack per module:
   arrays, {id: value} (the arrays it was given as NumPy arrays, and what staged
   statements and views make of them: `stands_for_numpy`); views of those are NumPy's
   views (runtime.items.views), views of any other traced value copies, as JAX's are;
+- `layouts`: while a converted Function is traced, the memory layouts of the NumPy
+  arrays it was given that are not laid out in C order (`m.T`, `x[::2]`), {id: (traced
+  value, strides in items)} (`layout`; runtime.items.view_chains: a reshape of one is
+  a view or a copy by it);
 - `symbolic`: whether the converted function being run was given arrays with symbolic
   dimensions (`jax.export`): its tests are then traced, not computed while tracing
   (runtime.operators.conditionals.tested).
@@ -86,6 +90,7 @@ class TracingContext:
     symbolic: bool = False
     fields: dict = None
     numpy: dict = None
+    layouts: dict = None
 
 
 _current = contextvars.ContextVar('autograph_tracing_context', default=None)
@@ -138,6 +143,15 @@ def numpy_marks(values=()):
     """A new `numpy`: this one's marks and `values` (a converted Function run inside
     another's trace keeps the marks of the one around it)."""
     return {**(current().numpy or {}), **{id(value): value for value in values}}
+
+
+def layout(value):
+    """The strides in items of the NumPy array traced `value` stands for, where the
+    converted Function being traced was given one that is not laid out in C order (see
+    `layouts`), else None (C order)."""
+    layouts = current().layouts
+    entry = layouts.get(id(value)) if layouts else None
+    return entry[1] if entry is not None and entry[0] is value else None
 
 
 def mark_numpy(value):

@@ -2,7 +2,9 @@
 `if` on traced and on Python tests around a nested sequence, a `return` or a loop exit
 under a traced test, an int changed by a traced choice;
 NumPy methods that change an array in place (`sort`, `fill`, `flat`), views made by
-`ravel` and by slices with a traced start, late-binding lambdas made in a loop, `while
+`ravel` and by slices with a traced start, by NumPy's functions (`np.reshape`, `np.ravel`,
+`np.transpose` with axes, `np.asarray`), by an F-order reshape and `swapaxes`; flat
+items read and written (slices, negative indices), late-binding lambdas made in a loop, `while
 True` with `break`, reversed ranges, dict comprehensions, `del` of a list item,
 try/finally, an alias of `w` written in a loop, a loop over `w` that writes its last item,
 star unpacking, a count of traced bools, default arguments, a global log, `assert`,
@@ -54,6 +56,41 @@ if {t}:
 ''')
 T['flat_write'] = ('', '''
 w.flat[{i}] = {f}
+''')
+T['flat_read_write'] = ('', '''
+w.flat[1:3] = {f}
+a = a + w.flat[{i}] * 0.1
+w.flat[-1] += a * 0.1
+''')
+T['np_reshape_view'] = ('', '''
+r{c} = np.reshape(w, (2, 2))
+r{c}[{b}] *= 0.5
+a = a + w[{i}] * 0.1
+''')
+T['np_ravel_view'] = ('', '''
+r{c} = np.ravel(w)
+r{c}[{i}] = {f}
+a = a + w[{i}] * 0.1
+''')
+T['fortran_view'] = ('', '''
+r{c} = w.reshape((2, 2), order='F')
+r{c}[{b}, 0] = {f}
+a = a + w[{i}] * 0.1 + r{c}[0, {b}] * 0.1
+''')
+T['swapaxes_view'] = ('', '''
+s{c} = w.reshape(2, 2).swapaxes(0, 1)
+s{c}[0, {b}] += {f}
+a = a + w[{i}] * 0.1
+''')
+T['transpose_axes_view'] = ('', '''
+m{c} = np.transpose(w.reshape(2, 1, 2), (2, 0, 1))
+m{c}[{b}, 0] = m{c}[{b}, 0] * 0.5 + a * 0.1
+a = a + w[{i}] * 0.1
+''')
+T['asarray_alias'] = ('', '''
+q{c} = np.asarray(w)
+q{c}[{i}] = {f}
+a = a + w[{i}] * 0.1
 ''')
 T['ravel_view'] = ('', '''
 u{c} = w.ravel()

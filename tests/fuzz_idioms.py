@@ -61,7 +61,6 @@ KNOWN = {
     'best_none': 'a named error: `best = y` (an item of a 1-D array, a NumPy scalar) is '
                  'taken for a view of the array on some paths',
     'best_none_range': 'likewise, `best = w[i]`',
-    'flat_write': '`w.flat[i] = e`: a raw NotImplementedError',
     'slice_traced': 'a named error by design: a view `w[i % 2 * 2:]` written, i traced '
                     '(its size is known only when the program runs)',
     'dict_alias': "`d = {'w': w}; d['w'][i] = e`: a named error (numpy_held_write; silent "

@@ -5,13 +5,21 @@ analysis.view_bindings and passes.views; runtime.items.view_chains follows them)
     b.reshape(2, 2)      NumPy's view where the array's memory allows (a reshape)
     b.ravel()            likewise (a reshape to one axis)
     b.view()             all of `b` (a new array object, the same memory)
-    b.T                  a transpose (also `b.transpose()`)
+    b.T                  a transpose (also `b.transpose()`, `b.transpose(1, 0)`,
+                         `b.swapaxes(0, 1)`)
+    np.reshape(b, s)     the function forms of those (`np.ravel(b)`, `np.transpose(b,
+                         axes)`, `np.swapaxes`, `np.moveaxis`), and `np.asarray(b)`,
+                         `np.asanyarray(b)`: `b` itself where it is a NumPy array
     head(b)              a helper whose body is `return p[:2]` (any chain of its
                          parameter `p`, `p` itself too, with keys that name no
                          variable but its parameters given as names or constants)
 
+A reshape's `order` (`'C'`, `'F'`, `'A'`; ravel's `'K'` too) is part of its step.
+
 `chain_of(value)` gives (the variable, [the steps]) of such an expression, each step
-('item', key node), ('reshape', [argument nodes]), ('ravel', []) or ('transpose', []); (the variable, None)
+('item', key node), ('reshape', [shape nodes, `order` keyword]), ('ravel', [`order`
+keyword]), ('transpose', [axes nodes]), ('swapaxes', [two axis nodes]), ('moveaxis',
+[source, destination nodes]) or ('asarray', []); (the variable, None)
 for a call of a helper that returns a view of its parameter otherwise (not followed);
 None for any other expression (and for `b[key]` alone, a view binding of one step, and
 for `b` alone).
@@ -23,14 +31,17 @@ import weakref
 
 from autograph.analysis.written_parameters import own_nodes, split_call
 
-_METHODS = {'reshape', 'ravel', 'view', 'transpose'}
+_METHODS = {'reshape', 'ravel', 'view', 'transpose', 'swapaxes'}
+_FUNCTIONS = {'reshape', 'ravel', 'transpose', 'swapaxes', 'moveaxis', 'asarray',
+              'asanyarray'}
 
 
 def chain_of(value, ag=None, resolve=None):
     """(name, steps) of the view `value` makes of a variable (see the module docstring),
     or None. `ag`, `resolve`: the runtime's name and the resolver of called functions
-    (for helpers that return a view of their parameter)."""
-    found = _steps(value)
+    (for helpers that return a view of their parameter; its `module(name)`, where it
+    has one, the module a name refers to)."""
+    found = _steps(value, _module_test(resolve))
     if found is None and isinstance(value, ast.Call) and resolve is not None:
         found = _returned(value, ag, resolve)
     if found is None:
@@ -43,28 +54,145 @@ def chain_of(value, ag=None, resolve=None):
     return (name, steps) if steps or isinstance(value, ast.Call) else None
 
 
-def _steps(node):
-    """(name, steps) of `name` followed by basic keys and view methods, or None."""
+def has_function_form(value, resolve=None):
+    """Whether chain of views `value` takes a step by one of NumPy's functions
+    (`np.ravel(b)[1:]`) or a reshape in an order JAX does not take (`order='A'`, a
+    ravel's `'K'`, or one not known by the converter): the converted code reads it by
+    the chain's steps only (NumPy's function would ask a traced array for its value)."""
+    is_numpy = _module_test(resolve)
+    for node in ast.walk(value):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+            continue
+        if node.func.attr in _FUNCTIONS and _is_numpy(node.func.value, is_numpy):
+            return True
+        if node.func.attr in ('reshape', 'ravel') and any(
+                not (isinstance(order, ast.Constant) and order.value in ('C', 'F'))
+                for order in [k.value for k in node.keywords if k.arg == 'order']
+                + node.args[:1 if node.func.attr == 'ravel' else 0]):
+            return True
+    return False
+
+
+def _module_test(resolve):
+    """`module(name)`: 'numpy' where a name refers to NumPy, 'other' where to another
+    module, else None (by `resolve.module` where the resolver has one, else by the names
+    `np`, `numpy` and `jnp`, `jax`)."""
+    module = getattr(resolve, 'module', None) if resolve is not None else None
+    if module is None:
+        return lambda name: 'numpy' if name in ('np', 'numpy') else \
+            'other' if name in ('jnp', 'jax') else None
+    import numpy
+
+    def test(name):
+        found = module(name)
+        return None if found is None else 'numpy' if found is numpy else 'other'
+    return test
+
+
+def _is_numpy(node, module):
+    return isinstance(node, ast.Name) and module(node.id) == 'numpy'
+
+
+def _steps(node, is_numpy=None):
+    """(name, steps) of `name` followed by basic keys and view methods or NumPy's view
+    functions, or None."""
+    is_numpy = is_numpy or _module_test(None)
     steps = []
     while True:
         if isinstance(node, ast.Subscript) and may_be_basic(node.slice):
             steps.append(('item', node.slice))
             node = node.value
-        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-              and node.func.attr in _METHODS and not node.keywords
-              and not any(isinstance(a, ast.Starred) for a in node.args)
-              and (node.func.attr == 'reshape') == bool(node.args)):
-            if node.func.attr != 'view':
-                steps.append((node.func.attr, node.args))
-            node = node.func.value
         elif isinstance(node, ast.Attribute) and node.attr == 'T':
             steps.append(('transpose', []))
             node = node.value
+        elif not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute) \
+                or any(isinstance(a, ast.Starred) for a in node.args) \
+                or any(k.arg is None for k in node.keywords):
+            break
+        elif isinstance(node.func.value, ast.Name) and is_numpy(node.func.value.id) \
+                and not _is_numpy(node.func.value, is_numpy):
+            return None   # (another module's function: `jnp.reshape(b, s)`, a new array)
+        elif _is_numpy(node.func.value, is_numpy):
+            found = _function_step(node)
+            if found is None:
+                return None
+            if found[0] is not None:
+                steps.append(found[0])
+            node = found[1]
+        elif node.func.attr in _METHODS:
+            step = _method_step(node.func.attr, node.args, node.keywords)
+            if step is False:
+                break
+            if step is not None:
+                steps.append(step)
+            node = node.func.value
         else:
             break
     if not isinstance(node, ast.Name):
         return None
     return node.id, steps[::-1]
+
+
+def _method_step(method, args, keywords):
+    """The step of `b.<method>(*args, **keywords)`, None for `b.view()` (all of `b`),
+    False where it makes no view this module follows."""
+    if method == 'reshape':
+        order = _order([], keywords)
+        return ('reshape', list(args) + order) if args and order is not None else False
+    if method == 'ravel':
+        order = _order(args, keywords)
+        return ('ravel', order) if order is not None and len(args) <= 1 else False
+    if keywords:
+        return False
+    if method == 'view':
+        return None if not args else False
+    if method == 'swapaxes':
+        return ('swapaxes', list(args)) if len(args) == 2 else False
+    return ('transpose', list(args))
+
+
+def _order(args, keywords):
+    """[the `order` keyword] of a reshape or ravel given `args` after its shape (at
+    most the order) and `keywords` (no other), [] for the default, None for others."""
+    if any(k.arg != 'order' for k in keywords) or len(args) > 1:
+        return None
+    given = [k.value for k in keywords] + list(args)
+    return [ast.keyword(arg='order', value=given[0])] if given else []
+
+
+_FUNCTION_PARAMETERS = {'reshape': ('a', 'shape', 'order'), 'ravel': ('a', 'order'),
+                        'transpose': ('a', 'axes'), 'swapaxes': ('a', 'axis1', 'axis2'),
+                        'moveaxis': ('a', 'source', 'destination'),
+                        'asarray': ('a',), 'asanyarray': ('a',)}
+
+
+def _function_step(call):
+    """(the step, the array node) of NumPy's view function `call` (`np.reshape(b, s)`:
+    (('reshape', [s]), b); `np.asarray(b)`: (('asarray', []), b)), or None."""
+    name = call.func.attr
+    if name not in _FUNCTIONS:
+        return None
+    params = _FUNCTION_PARAMETERS[name]
+    given = dict(zip(params, call.args))
+    for keyword in call.keywords:
+        arg = 'shape' if keyword.arg == 'newshape' and name == 'reshape' else keyword.arg
+        if arg not in params or arg in given:
+            return None
+        given[arg] = keyword.value
+    if len(call.args) > len(params) or 'a' not in given:
+        return None
+    order = [ast.keyword(arg='order', value=given['order'])] if 'order' in given else []
+    if name in ('asarray', 'asanyarray'):
+        return ('asarray', []), given['a']
+    if name == 'reshape':
+        return (('reshape', [given['shape']] + order), given['a']) if 'shape' in given \
+            else None
+    if name == 'ravel':
+        return ('ravel', order), given['a']
+    if name == 'transpose':
+        return ('transpose', [given['axes']] if 'axes' in given else []), given['a']
+    rest = [given.get(p) for p in params[1:]]
+    return ((name, rest), given['a']) if None not in rest else None
 
 
 def may_be_basic(key):

@@ -58,7 +58,7 @@ import weakref
 import jax
 import numpy as np
 
-from autograph.function.keys import ArrayKey
+from autograph.function.keys import ArrayKey, array_layout
 from autograph.function.logs import kept_apart
 from autograph.function.plans import (ARRAY, KINDS, METHOD, MISS, NUMPY, OBJECT, OTHER, TREE,
                                       VALUE, NoPlan, forget_kinds, plan)
@@ -113,6 +113,8 @@ def fingerprint(values, marks, objects, arrays):
         if kind is _ARRAY or kind is _NUMPY:
             marks.append(kind)
             arrays.append(value)
+            if kind is _NUMPY and not value.flags.c_contiguous:
+                marks.append(array_layout(value))   # (see keys.ArrayKey)
         elif kind is _VALUE:
             marks += (type(value), value)
         elif kind is _TREE:   # (its leaves are none of them trees)
@@ -158,6 +160,8 @@ class CallCache:
             elif kind is _NUMPY:
                 marks.append(_NUMPY)
                 arrays.append(value)
+                if not value.flags.c_contiguous:
+                    marks.append(array_layout(value))   # (see keys.ArrayKey)
             elif kind is _TREE:   # (a container of arrays, the common case, here)
                 leaves, treedef = _flatten(value)
                 marks.append(treedef)

@@ -171,7 +171,7 @@ class ConcreteFunction:
 
 def _as_jax(key):
     """`key` with its NumPy arrays keyed as JAX arrays."""
-    return key[0], tuple(dataclasses.replace(k, numpy=False) if isinstance(k, ArrayKey)
+    return key[0], tuple(dataclasses.replace(k, numpy=False, layout=None) if isinstance(k, ArrayKey)
                          else k for k in key[1])
 
 

@@ -36,8 +36,8 @@ from autograph.conversion import converted_callable
 from autograph.errors import raise_user_facing
 from autograph.function.concrete import ConcreteFunction, check_signature, named
 from autograph.function.calls import MISS, CallCache
-from autograph.function.keys import (RETRACE_WINDOW, STATE, ObjectKey, call_key,
-                                     full_key, retrace_message, static_part)
+from autograph.function.keys import (RETRACE_WINDOW, STATE, ObjectKey, call_key, full_key,
+                                     retrace_message, static_part, traced_layouts)
 from autograph.function.logs import LogRead, again_if_log_read
 from autograph.function.results import given_back, given_back_to
 from autograph.function.state import CallState
@@ -289,7 +289,8 @@ class Function:
         self._concrete_function(key)
         args, kwargs = jax.tree_util.tree_unflatten(key[0], leaves)
         numpy = [leaf for k, leaf in zip(key[1], leaves) if getattr(k, 'numpy', False)]
-        with context.setting(numpy=context.numpy_marks(numpy)):
+        with context.setting(numpy=context.numpy_marks(numpy),
+                             layouts=traced_layouts(key, leaves)):
             return self._traced_call(key, args, kwargs)
 
     def _traced_call(self, key, args, kwargs):

@@ -6,7 +6,9 @@ key is the tree's structure plus a key per leaf,
 
     ArrayKey   an array (or jax.ShapeDtypeStruct): shape, dtype and weak type, and
                whether it is a NumPy array (whose views write through, whose `+=`
-               changes it in place: NumPy's meaning, see runtime.items.views)
+               changes it in place: NumPy's meaning, see runtime.items.views), with
+               its memory layout where it is not C order (`m.T`, `x[::2]`: NumPy's
+               reshape of it is a copy where a C-ordered array's is a view)
     ValueKey   a Python scalar, string, bytes or None: the value itself, and its type
     ObjectKey  any other object: by hash and `==`, or by identity
 
@@ -45,10 +47,13 @@ class ArrayKey:
     dtype: object
     weak_type: bool = False
     numpy: bool = False
+    layout: object = None   # (see `array_layout`)
 
     def __str__(self):
         weak = ' (weakly typed)' if self.weak_type else ''
         numpy = ' (NumPy)' if self.numpy else ''
+        if self.layout is not None:
+            numpy = f' (NumPy, strides {self.layout} in items)'
         return f'{np.dtype(self.dtype).name}[{",".join(map(str, self.shape))}]{weak}{numpy}'
 
 
@@ -125,7 +130,7 @@ def leaf_key(leaf):
         aval = getattr(leaf, 'aval', None) or jax.typeof(leaf)
         return ArrayKey(leaf.shape, leaf.dtype, aval.weak_type)
     if isinstance(leaf, np.ndarray):
-        return ArrayKey(leaf.shape, leaf.dtype, numpy=True)
+        return ArrayKey(leaf.shape, leaf.dtype, numpy=True, layout=array_layout(leaf))
     if isinstance(leaf, np.generic):
         return ArrayKey(leaf.shape, leaf.dtype)
     if isinstance(leaf, _PYTHON_VALUES):
@@ -139,17 +144,43 @@ def call_key(args, kwargs):
     return (treedef, tuple(leaf_key(leaf) for leaf in leaves)), leaves
 
 
+def array_layout(array):
+    """The memory layout of NumPy array `array` where it is not C order (NumPy's flag):
+    its strides in items (a tuple), or 'bytes' where they are no whole items; None for
+    C order (the common case: one test)."""
+    if array.flags.c_contiguous:
+        return None
+    size = array.itemsize
+    if any(stride % size for stride in array.strides):
+        return 'bytes'
+    return tuple(stride // size for stride in array.strides)
+
+
 NUMPY = 'numpy'
-"""A NumPy array's place in a static part (see `static_part`)."""
+"""A NumPy array's place in a static part (see `static_part`): one in C order; one of
+another layout has `(NUMPY, its layout)`."""
 
 
 def static_part(key):
     """What a key holds besides its arrays' shapes and dtypes: (structure, the leaves'
-    keys with None for each JAX array, NUMPY for each NumPy array). Keys with one static
-    part share a jax.jit, which keys the arrays itself (see `Function._static_jit`)."""
+    keys with None for each JAX array, NUMPY for each NumPy array in C order, (NUMPY,
+    layout) for another). Keys with one static part share a jax.jit, which keys the
+    arrays itself (see `Function._static_jit`)."""
     treedef, keys = key
-    return treedef, tuple((NUMPY if k.numpy else None) if isinstance(k, ArrayKey) else k
-                          for k in keys)
+    return treedef, tuple(_static(k) if isinstance(k, ArrayKey) else k for k in keys)
+
+
+def _static(k):
+    if not k.numpy:
+        return None
+    return NUMPY if k.layout is None else (NUMPY, k.layout)
+
+
+def traced_layouts(key, leaves):
+    """{id: (leaf, layout)} of the leaves (traced) of NumPy arrays not laid out in C
+    order, by `key` (runtime.context's `layouts`)."""
+    return {id(leaf): (leaf, k.layout) for k, leaf in zip(key[1], leaves)
+            if getattr(k, 'layout', None) is not None}
 
 
 def full_key(static, arrays):
@@ -158,11 +189,11 @@ def full_key(static, arrays):
     arrays = iter(arrays)
     leaves, full = [], []
     for k in keys:
-        if k is None or k is NUMPY:
+        if k is None or k is NUMPY or type(k) is tuple:
             leaf = next(arrays)
             array_key = leaf_key(leaf)
-            full.append(dataclasses.replace(array_key, numpy=True) if k is NUMPY
-                        else array_key)
+            full.append(array_key if k is None else dataclasses.replace(
+                array_key, numpy=True, layout=None if k is NUMPY else k[1]))
         else:
             leaf = k.value if isinstance(k, ValueKey) else k.obj
             full.append(k)

@@ -129,7 +129,8 @@ class _Source:
     def leaf(self, variable, value, kind):
         """Test an array or a Python value; the variable, when it is an array."""
         if kind is ARRAY or kind is NUMPY:
-            self.test(f'kinds.get(id(type({variable}))) is not {_NAMES[kind]}')
+            self.test(f'kinds.get(id(type({variable}))) is not {_NAMES[kind]}'
+                      + _or_not_c_order(kind, variable, value))
             return variable
         if kind is not VALUE:
             raise NoPlan(type(value).__name__)
@@ -145,12 +146,15 @@ class _Source:
         if not kinds <= {ARRAY} and kinds != {NUMPY}:
             raise NoPlan('a container of Python values, or of arrays of both kinds')
         kind = _NAMES[NUMPY if kinds == {NUMPY} else ARRAY]
+        if kinds == {NUMPY}:
+            _or_not_c_order(NUMPY, 'leaf', *leaves)   # (NoPlan for another layout)
         if _flat_dict(value, leaves):
             return self.flat_dict(variable, value, kind)
         self.lines.append(f'{variable}_leaves, {variable}_tree = flatten({variable})')
         self.test(f'{variable}_tree != {self.name("TREE", treedef)}')
         self.lines += [f'for leaf in {variable}_leaves:',
-                       f'    if kinds.get(id(type(leaf))) is not {kind}:',
+                       f'    if kinds.get(id(type(leaf))) is not {kind}'
+                       f'{_or_not_c_order(kind, "leaf")}:',
                        '        return call(args)']
         return f'*{variable}_leaves'
 
@@ -163,7 +167,8 @@ class _Source:
         items = [f'{variable}[{self.name("KEY", key)}]' for key in sorted(value)]
         self.lines.append(f'{variable}_leaves = ({"".join(item + ", " for item in items)})')
         self.lines += [f'for leaf in {variable}_leaves:',
-                       f'    if kinds.get(id(type(leaf))) is not {kind}:',
+                       f'    if kinds.get(id(type(leaf))) is not {kind}'
+                       f'{_or_not_c_order(kind, "leaf")}:',
                        '        return call(args)']
         return f'*{variable}_leaves'
 
@@ -206,6 +211,8 @@ class _Source:
                 self.lines.append(f'{variable} = {self.name("GET", place.get)}()')
                 dynamic.append(self.leaf(variable, value, kind))
             elif kind is ARRAY or kind is NUMPY:
+                if kind is NUMPY:
+                    self.test(_not_c_order(variable, value))
                 dynamic.append(variable)
             elif kind is VALUE:
                 value = self.name('VALUE', value)
@@ -231,6 +238,23 @@ class _Source:
 
 
 _NAMES = {ARRAY: 'ARRAY', NUMPY: 'NUMPY'}
+
+
+def _or_not_c_order(kind, variable, *values):
+    """` or ` and the test of `_not_c_order` for a NumPy array (`kind` NUMPY or its
+    name), '' for another kind."""
+    if kind is not NUMPY and kind != _NAMES[NUMPY]:
+        return ''
+    return ' or ' + _not_c_order(variable, *values)
+
+
+def _not_c_order(variable, *values):
+    """The test `not <variable>.flags.c_contiguous` of a NumPy array (a call given one
+    of another layout is keyed apart: see keys.ArrayKey); NoPlan where one of `values`
+    is such an array (no plan serves those calls)."""
+    if not all(value.flags.c_contiguous for value in values):
+        raise NoPlan('a NumPy array not laid out in C order')
+    return f'not {variable}.flags.c_contiguous'
 
 
 def _flat_dict(value, leaves):

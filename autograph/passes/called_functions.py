@@ -4,6 +4,7 @@ a `def` of the tree (its own, or one of a function it is nested in: a sibling he
 read before or after the passes converted it (`ag.written(v, a=a)` then names what it
 writes). Used by passes.written_arguments and passes.views."""
 import ast
+import types
 
 from autograph.analysis.activity import scope_of
 from autograph.analysis.walk import children
@@ -132,4 +133,11 @@ def _resolver(ctx, local_names, local_functions):
         value = closure.get(name, globals_.get(name))
         return value if callable(value) and hasattr(value, '__code__') else None
     resolve.sibling = lambda name: None   # (see `call_resolver`)
+
+    def module(name):   # (the module a name refers to, for analysis.view_chains)
+        if name in local_functions or name in local_names:
+            return None
+        value = closure.get(name, globals_.get(name))
+        return value if isinstance(value, types.ModuleType) else None
+    resolve.module = module if globals_ is not None else None
     return resolve

@@ -60,7 +60,8 @@ from autograph.passes.called_functions import LazyResolver, names_writing_functi
 from autograph.passes.kind_flags import array_kinds, bound_values, note_kinds, numpy_keyword
 from autograph.passes.sequences import key_expression
 from autograph.passes.unpacked_aliases import guard_unfollowed, view_bindings_unpacked
-from autograph.passes.view_keys import helper_views, in_c_order, reshapes, view_key
+from autograph.passes.view_keys import (helper_views, in_c_order, layout, note_layouts,
+                                        view_key)
 
 ONLY_WITH = (ast.Subscript, ast.For, ast.Call, ast.AugAssign)   # see analysis.census
 # (`c = a; f(c)`; `c = a; c += e`)
@@ -123,9 +124,11 @@ def _follow_views(function, found, changes, ctx):
     rewrite.resolve = resolve
     rewrite.c_order = {base for _, base in analysis.tracked.values()
                        if in_c_order(base, names, set(kept))}
+    rewrite.given_arrays = set(kept)
     rewrite.view_flags = view_flags
     rewrite.own_arrays, rewrite.held = ctx.own_arrays.get(function, ((), (), ()))[:2]
     rewrite.block(function.body)
+    note_layouts(function, rewrite.layouts, ctx)
     _start_view_flags(function, view_flags)
     note_kinds(function, given, flags, ctx)
     stored = {n.id for n in walk_scope(function)
@@ -256,7 +259,7 @@ class _Rewrite(StatementRewriter):
         self.own = {base for base in kept if analysis.modes[base] != {'param'}}
         self.acted = {a[1] for actions in analysis.after.values() for a in actions}
         self.held = self.own_arrays = ()   # (see `held_check`, `_own`)
-        self.resolve, self.c_order = None, set()   # (see `view_key`, `_layout`)
+        self.resolve, self.c_order, self.given_arrays, self.layouts = None, set(), set(), {}
 
     def rewrite(self, stmt):
         analysis, new = self.analysis, [stmt]
@@ -297,11 +300,8 @@ class _Rewrite(StatementRewriter):
                 ] + self._start(base)
 
     def _layout(self, stmt, base):
-        """`c_order=False` for a reshape (a chain of views, see view_key) of a base
-        whose memory layout the converted code does not follow (`in_c_order`)."""
-        if base in self.c_order or not reshapes(stmt.value, self.ctx, self.resolve):
-            return []
-        return [ast.keyword(arg='c_order', value=ast.Constant(False))]
+        """`layout=a_layout` or `c_order=False` for a reshape (see view_keys.layout)."""
+        return layout(stmt.value, base, self)
 
     def _view_flags(self, stmt):
         """After a statement binding a name a flag follows (see `_start_view_flags`):

@@ -30,6 +30,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from ..context import kind_unknown, mark_numpy, numpy_meaning, stands_for_numpy
+from ..context import layout as traced_layout
 from ..errors import here
 from ..messages import (array_kind_unknown, attribute_view_changed, helper_view_unknown,
                         view_base_unknown, view_layout_unknown)
@@ -37,13 +38,21 @@ from ..values.split import is_traced
 from .indexing import getitem
 from .items import setitem
 from .slicing import span, windows
-from .view_chains import Chain, Step, chain_is_view, read_chain, reshaped, write_chain
+from .view_chains import Chain, Step, read_chain, reshaped, resolve_chain, write_chain
 
 _ARRAYS = (jax.Array, np.ndarray)
 _NONE = object()
 
 
-def view(base, key, item=_NONE, numpy=None, c_order=True):
+def layout_of(value):
+    """Python reference: None. The memory layout of the NumPy array that traced `value`
+    stands for, where the converted Function was given one that is not laid out in C
+    order (strides in items, see runtime.context's `layouts`), else None; taken where
+    the function starts, for `view`'s `layout`."""
+    return traced_layout(value) if is_traced(value) else None
+
+
+def view(base, key, item=_NONE, numpy=None, c_order=True, layout=None):
     """Python reference: `(base[key], key if base[key] is a view of base else None)`.
     `item`: the item a loop `for item in base` gives (for a base that is no array, such
     as an iterator, it is the item, as it is). `numpy`: whether a traced `base` stands
@@ -52,15 +61,21 @@ def view(base, key, item=_NONE, numpy=None, c_order=True):
     else its `numpy_meaning` now (and for a concrete `base`, its type). `c_order`:
     whether a traced `base` is laid out in C order where the converter knows it (an
     array the function was given or made by arithmetic; see runtime.items.view_chains:
-    a reshape of another is a ControlFlowError). A loop's `item` of a JAX array is that
-    item: Python's iterator reads the array the loop started with, which `base[key] = e`
-    (a rebinding of `base`) leaves as it was."""
+    a reshape of another is a ControlFlowError). `layout`: the strides of the caller's
+    array a traced parameter `base` stands for (`layout_of`; None: C order). A loop's
+    `item` of a JAX array is that item: Python's iterator reads the array the loop
+    started with, which `base[key] = e` (a rebinding of `base`) leaves as it was."""
     if not isinstance(base, _ARRAYS):   # (a list's item: the object itself)
+        if item is _NONE and isinstance(key, Chain):   # (`np.ravel(rows)`: a new array)
+            return read_chain(base, key, _read), None
         value = getitem(base, key) if item is _NONE else item
         same = type(base) is list and isinstance(key, (int, np.integer)) \
             and isinstance(value, _ARRAYS)
         return value, (key if same and numpy_meaning(value) else None)
-    view_key = _view_key(base, key, numpy, c_order)
+    viewed = None
+    if isinstance(key, Chain):   # (a reshape's order 'A' or 'K' decided by the layout)
+        key, viewed = _chain(base, key, numpy, c_order, layout)
+    view_key = _view_key(base, key, numpy, c_order, viewed)
     if item is not _NONE and view_key is None and not _numpy_base(base, numpy):
         return item, None   # (a JAX array's loop: the rows of the array it started with)
     value, key = _read(base, key), view_key
@@ -112,18 +127,15 @@ def _numpy_base(base, numpy):
     return numpy_meaning(base) if numpy is None or not is_traced(base) else numpy
 
 
-def _view_key(base, key, numpy=None, c_order=True):
+def _view_key(base, key, numpy=None, c_order=True, viewed=None):
     """`key` where `base[key]` of array `base` is a NumPy view, else None (see `view`;
     `(None,)` for the key None, `base[None]`: None says "a copy"). A chain of steps
-    (runtime.items.view_chains) is a view where each step makes one."""
+    (runtime.items.view_chains) is a view where each step makes one (`viewed`: whether
+    it does, where `_chain` found it already)."""
     if isinstance(key, Chain):
-        if not all(_is_basic(step) for step in key
-                   if not isinstance(step, Step)):
-            return None   # (fancy indexing: a copy)
-        if is_traced(base) and not c_order and any(isinstance(s, reshaped) for s in key) \
-                and (numpy_meaning(base) if numpy is None else numpy):
-            raise view_layout_unknown(here())   # (a JAX array's: a copy, as it is)
-        if not chain_is_view(base, key, _single_item):
+        if viewed is None:
+            viewed = _chain(base, key, numpy, c_order)[1]
+        if not viewed:
             return None
     elif not _is_basic(key):
         return None   # (fancy indexing: a copy)
@@ -136,6 +148,26 @@ def _view_key(base, key, numpy=None, c_order=True):
     if not numpy:
         return None   # (a JAX array's: a copy)
     return (None,) if key is None else key
+
+
+def _chain(base, key, numpy, c_order, strides=None):
+    """(chain `key` with its reshapes' orders decided, whether it makes a NumPy view of
+    array `base`): a copy where a step is fancy indexing or a reshape needs one (by the
+    layout of `base`: a traced one's is `strides`, the layout of the caller's array
+    where the converted Function was given one (`layout_of`); else C order, or
+    unknown where not `c_order`: a ControlFlowError for a reshape of an array standing
+    for a NumPy one)."""
+    if not all(_is_basic(step) for step in key if not isinstance(step, Step)):
+        if any(isinstance(s, reshaped) and s.order not in ('C', 'F') for s in key):
+            raise view_layout_unknown(here())
+        return key, False   # (fancy indexing: a copy)
+    strides = (strides or traced_layout(base)) if is_traced(base) else None
+    if is_traced(base) and (strides == 'bytes' or not c_order and strides is None) and \
+            any(isinstance(s, reshaped) for s in key) and \
+            (numpy_meaning(base) if numpy is None else numpy):
+        raise view_layout_unknown(here())   # (a JAX array's: a copy, as it is)
+    viewed, resolved = resolve_chain(base, key, _single_item, strides)
+    return resolved, viewed
 
 
 def _single_item(base, key):

@@ -113,6 +113,9 @@ if _extensible():
 
         def traverse(self, node):
             cls = node.__class__
+            if cls is ast.Name:   # (as `_Unparser.traverse` writes it, without a call)
+                self._source.append(node.id)
+                return
             if cls is list or self.line is None:
                 return super().traverse(node)
             statement = self._statements.get(cls)
@@ -120,7 +123,10 @@ if _extensible():
                 statement = self._statements[cls] = issubclass(
                     cls, (ast.stmt, ast.excepthandler, _CASE))
             if not statement:
-                return super().traverse(node)
+                method = self._methods.get(cls)
+                if method is None:
+                    return super().traverse(node)
+                return method(self, node)   # (as `_Unparser.traverse` calls it)
             outer = self.old
             self.old = getattr(node.pattern if cls is _CASE else node, 'lineno', None) or outer
             self.pending = (node, len(getattr(node, 'decorator_list', ())))

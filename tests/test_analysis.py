@@ -181,6 +181,14 @@ def test_census_names_and_depth(code, names, depth):
     assert found.depth == depth
 
 
+def test_census_attributes_and_percent():
+    found = census(stmt('def f(log, x):\n    log.info(x.shape)\n    return x % 2'), 100)
+    assert found.has_attribute(['info']) and found.has_attribute(['shape', 'other'])
+    assert not found.has_attribute(['warn']) and found.has_any([ast.Mod])
+    plain = census(stmt('def f(x):\n    return x + 2'), 100)
+    assert not plain.has_any([ast.Mod]) and not plain.attributes
+
+
 def test_census_lists_functions_innermost_first_and_stops_at_the_limit():
     tree = stmt('def f():\n    def g():\n        def h():\n            pass\n'
                 '    def k():\n        pass')

@@ -308,3 +308,81 @@ def test_short_circuits_walk_only_statements_with_and_or_or_a_conditional():
         expected.tick()
         assert autograph.convert(ticked, jit=False)(x, converted) == ticked(x, expected)
         assert converted.n == expected.n
+
+
+WITHOUT_TEXT = '''
+def f(x, n):
+    total = x
+    for i in range(n):
+        if total > 10.0:
+            total = total / 2
+        total = total + i
+    return total
+'''
+
+LOGGED_TEXT = '''
+import logging
+log = logging.getLogger('pass gates')
+
+def f(x, n):
+    total = x
+    for i in range(n):
+        total = total + i
+    log.debug('total %s', n)
+    return total
+'''
+
+FORMATTED_TEXT = '''
+def f(x, n):
+    total = x
+    for i in range(n):
+        total = total + i
+    label = f'{n} steps'
+    return total, label
+'''
+
+
+def test_text_skips_functions_whose_census_finds_no_text():
+    """passes.text walks a function only where the census (analysis.census) finds
+    something it looks for: an f-string, a `%`, `print`, `str`, `repr`, or a method named
+    like a logging or warning call; each found form is still converted."""
+    from autograph.passes import text
+    patch, walked = counted(text, 'nodes')
+    with patch:
+        plain = fresh(WITHOUT_TEXT)
+        autograph.to_code(plain)
+        assert walked.calls == 0
+        logged, formatted = fresh(LOGGED_TEXT), fresh(FORMATTED_TEXT)
+        assert 'ag.emit(' in autograph.to_code(logged) and walked.calls == 1
+        assert 'ag.text(' in autograph.to_code(formatted) and walked.calls == 2
+    check(plain, 1.5, i32(4))
+    check(logged, 1.5, i32(4))
+    assert autograph.convert(formatted, jit=False)(1.5, 3) == formatted(1.5, 3)
+
+
+GLOBAL_APPENDED = '''
+import jax.numpy as jnp
+SEEN = []
+
+def f(x, n):
+    for i in range(n):
+        SEEN.append(x + i)
+    return jnp.stack(SEEN)
+'''
+
+
+def test_outer_containers_skip_functions_calling_no_changing_method():
+    """passes.outer_containers walks a function only where the census finds a method
+    that changes a list, dict or set in place (`append`, `update`, ...)."""
+    from autograph.passes import outer_containers
+    patch, walked = counted(outer_containers, 'children')
+    with patch:
+        plain = fresh(WITHOUT_TEXT)
+        autograph.to_code(plain)
+        assert walked.calls == 0
+        appending = fresh(GLOBAL_APPENDED)
+        assert 'global SEEN' in autograph.to_code(appending) and walked.calls == 1
+    check(plain, 1.5, i32(4))
+    expected = appending(1.5, 3)
+    appending.__globals__['SEEN'].clear()
+    assert autograph.convert(appending, jit=False)(1.5, 3).tolist() == expected.tolist()

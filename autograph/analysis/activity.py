@@ -8,7 +8,7 @@ variables. `x[i] = v` and `x.a = v` modify `x`, so they count as a read and a wr
 import ast
 import dataclasses
 
-from autograph.analysis.walk import Visitor, children
+from autograph.analysis.walk import CHILDREN, Visitor, children
 
 
 @dataclasses.dataclass(frozen=True)
@@ -130,46 +130,62 @@ def scope_of(function):
     body = function.body if isinstance(function.body, list) else [ast.Expr(function.body)]
     # Depth first, in source order (`order` ranks names by first appearance).
     stack = body[::-1] + children(function.args)[::-1]
+    table, special = CHILDREN, _SPECIAL
+    name, constant, load = ast.Name, ast.Constant, ast.Load
     while stack:
         child = stack.pop()
         kind = child.__class__
-        if kind is ast.Name:
+        if kind is name:
             order.setdefault(child.id, len(order))
-            if child.ctx.__class__ is not ast.Load:
+            if child.ctx.__class__ is not load:
                 bound.add(child.id)
             continue   # nothing but its context under it
-        if kind is ast.Constant:
+        if kind is constant:
             continue
-        if kind is ast.arg:
-            order.setdefault(child.arg, len(order))
-            bound.add(child.arg)
-        elif kind in _DEFINITIONS:
-            bound.add(child.name)
-            if kind is not ast.ClassDef:
-                closures[child.name] = closures.get(child.name, frozenset()) | \
-                    free_variables(child)
-            continue
-        elif kind in _INNER_SCOPES:
-            continue
-        elif kind in _CAPTURES:   # (`except E as e`, a `case` pattern's names)
-            name = child.rest if kind is ast.MatchMapping else child.name
-            if name:
-                order.setdefault(name, len(order))
-                bound.add(name)
-        elif kind is ast.Import or kind is ast.ImportFrom:
-            bound.update((a.asname or a.name).split('.')[0] for a in child.names)
-        elif kind is ast.Global or kind is ast.Nonlocal:
-            label = 'global' if kind is ast.Global else 'nonlocal'
-            declared.update((n, label) for n in child.names)
-        stack += children(child)[::-1]
+        if kind in special and _scope_entry(child, kind, bound, declared, closures, order):
+            continue   # (a nested scope: not entered)
+        inner = table[kind](child)
+        inner.reverse()
+        stack += inner
     local = frozenset(bound - set(declared))
     return Scope(local, declared, closures, order)
+
+
+def _scope_entry(child, kind, bound, declared, closures, order):
+    """What `scope_of` records of a node of the classes in `_SPECIAL` (binding a name
+    otherwise than as a `Name`, declaring, or opening a scope); True for the nodes of
+    nested scopes, whose insides are not the function's."""
+    if kind is ast.arg:
+        order.setdefault(child.arg, len(order))
+        bound.add(child.arg)
+    elif kind in _DEFINITIONS:
+        bound.add(child.name)
+        if kind is not ast.ClassDef:
+            closures[child.name] = closures.get(child.name, frozenset()) | \
+                free_variables(child)
+        return True
+    elif kind in _INNER_SCOPES:
+        return True
+    elif kind in _CAPTURES:   # (`except E as e`, a `case` pattern's names)
+        name = child.rest if kind is ast.MatchMapping else child.name
+        if name:
+            order.setdefault(name, len(order))
+            bound.add(name)
+    elif kind is ast.Import or kind is ast.ImportFrom:
+        bound.update((a.asname or a.name).split('.')[0] for a in child.names)
+    elif kind is ast.Global or kind is ast.Nonlocal:
+        label = 'global' if kind is ast.Global else 'nonlocal'
+        declared.update((n, label) for n in child.names)
+    return False
 
 
 _DEFINITIONS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef})
 _CAPTURES = frozenset({ast.ExceptHandler, ast.MatchAs, ast.MatchStar, ast.MatchMapping})
 _INNER_SCOPES = frozenset({ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp,
                            ast.GeneratorExp})
+_SPECIAL = frozenset({ast.arg, ast.Import, ast.ImportFrom, ast.Global, ast.Nonlocal}) | \
+    _DEFINITIONS | _CAPTURES | _INNER_SCOPES
+"""The node classes `scope_of` looks at (`_scope_entry`) rather than only walks through."""
 
 
 def captures(pattern):

@@ -9,7 +9,7 @@ tree to find nothing (see passes.run).
 import ast
 import dataclasses
 
-from autograph.analysis.walk import blocks, children
+from autograph.analysis.walk import CHILDREN, blocks
 
 
 ITEM_STORE = '[]='
@@ -37,10 +37,11 @@ it is among the names)."""
 class Census:
     depth: int            # the longest path from the root to a leaf, in nodes (not
                           # counting contexts and operators, see analysis.walk)
-    present: frozenset    # node classes (comparison operators' too), identifiers of
+    present: frozenset    # node classes (comparison operators' and `%` too), identifiers of
                           # `Name` nodes, ITEM_STORE, ATTRIBUTE_DICT,
                           # ATTRIBUTE_STORE, LOOP_ELSE, DIRECTIVE
     scopes: tuple         # the functions in the tree (FunctionDef), innermost first
+    attributes: frozenset = frozenset()   # the names of the attributes the tree uses
 
     def has_any(self, wanted):
         """True when one of `wanted` (node classes or names) occurs in the tree."""
@@ -50,6 +51,10 @@ class Census:
         """This census with `found` present too: a pass that creates a construct that a
         later pass acts on only where present (see passes.run) records it so."""
         return dataclasses.replace(self, present=self.present | frozenset(found))
+
+    def has_attribute(self, wanted):
+        """True when the tree uses an attribute named one of `wanted` (`x.info`)."""
+        return not self.attributes.isdisjoint(wanted)
 
     def names(self):
         """The identifiers of the `Name` nodes in the tree."""
@@ -70,7 +75,7 @@ def _attribute_dict(value):
 def census(root, max_depth):
     """The Census of `root`, walked level by level (a tree too deep for recursion is
     reported by the depth, not by a RecursionError); the walk stops below `max_depth`."""
-    present = set()
+    present, attributes = set(), set()
     functions = 0
     depth = 0
     level = [root]
@@ -91,21 +96,24 @@ def census(root, max_depth):
                 if _attribute_dict(node.value):
                     present.add(ATTRIBUTE_DICT)
             elif cls is ast.Attribute:
+                attributes.add(node.attr)
                 if node.ctx.__class__ is ast.Store:
                     present.add(ATTRIBUTE_STORE)
                 elif node.attr == 'set_loop_options':
                     present.add(DIRECTIVE)
             elif cls is ast.Compare:   # (`is`: see passes.identity)
                 present.update(op.__class__ for op in node.ops)
+            elif cls is ast.BinOp and node.op.__class__ is ast.Mod:   # (see passes.text)
+                present.add(ast.Mod)
             elif cls is ast.FunctionDef:
                 functions += 1
             elif (cls is ast.For or cls is ast.While) and node.orelse:
                 present.add(LOOP_ELSE)
-            below += children(node)
+            below += CHILDREN[cls](node)
         level = below
     scopes = ((root,) if functions == 1 and root.__class__ is ast.FunctionDef
               else tuple(_functions_innermost_first(root)) if depth <= max_depth else ())
-    return Census(depth, frozenset(present), scopes)
+    return Census(depth, frozenset(present), scopes, frozenset(attributes))
 
 
 def _functions_innermost_first(node):

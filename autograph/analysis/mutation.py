@@ -22,7 +22,7 @@ the facts of the statements they are given. The facts come in two reaches:
 import ast
 
 from autograph.analysis.activity import MUTATING_METHODS, base_name
-from autograph.analysis.walk import children
+from autograph.analysis.walk import CHILDREN
 from autograph.analysis.walk import SCOPES
 
 _ITEM_OPERATORS = ('setitem', 'update_item')
@@ -165,7 +165,7 @@ class Mutation:
             self._facts[id(node)] = (node, own)
         if kind in _WITH_FACTS:
             self._local(node, depth, self._order, own, whole)
-        for child in children(node):   # (no contexts and operators: see analysis.walk)
+        for child in CHILDREN[kind](node):   # (no contexts, operators: see analysis.walk)
             cls = child.__class__
             if cls is ast.Name:   # (as at the top, without a call)
                 self._order += 1

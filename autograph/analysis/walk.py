@@ -24,6 +24,11 @@ _LEAF_FIELDS = frozenset({'ctx', 'op', 'ops'})
 def children(node):
     """The child nodes of `node` other than `_LEAVES`, in `ast.iter_child_nodes` order, as
     a list."""
+    return CHILDREN[node.__class__](node)
+
+
+def _all_children(node):
+    """`children`, by the general loop over the node's fields (see `_children_of`)."""
     out = []
     for field, mixed in _CHILD_FIELDS[node.__class__]:
         value = getattr(node, field, None)
@@ -50,11 +55,15 @@ def nodes(tree):
     """Every node of `tree` other than `_LEAVES`, in `ast.walk` order (breadth first), as a
     list."""
     out = [tree]
-    i = 0
-    while i < len(out):
-        out += children(out[i])
-        i += 1
+    table = CHILDREN
+    for node in out:   # (the list grows as it is read: each node once, level by level)
+        cls = node.__class__
+        if cls is not _NAME and cls is not _CONSTANT:   # (the commonest leaves)
+            out += table[cls](node)
     return out
+
+
+_NAME, _CONSTANT = ast.Name, ast.Constant
 
 
 def blocks(stmt):
@@ -112,6 +121,40 @@ _CHILD_FIELDS = _FieldTable(lambda cls: tuple((f, (cls, f) in _MIXED_LISTS)
 fields of _BRANCH_FIELDS (one table look-up per node instead of one per field)."""
 
 
+def _children_of(cls):
+    """The function `children` calls for a node of class `cls`: `_all_children` written
+    out for its fields (read by name, with the same tests of each value), where the
+    general loop reads each field by `getattr` from a table (the walks of the passes
+    call `children` for every node). A node built without one of its fields (a node
+    made by hand may lack an optional one) is read by the general loop."""
+    fields = _CHILD_FIELDS[cls]
+    if not fields:
+        return _no_children
+    lines = ['def children_of(node):', '    try:']
+    lines += [f'        v{i} = node.{field}' for i, (field, _) in enumerate(fields)]
+    lines += ['    except AttributeError:', '        return _all_children(node)',
+              '    out = []']
+    for i, (_, mixed) in enumerate(fields):
+        lines += [f'    if v{i}.__class__ is list:',
+                  f'        out += [item for item in v{i} if isinstance(item, _AST)]'
+                  if mixed else f'        out += v{i}',
+                  f'    elif isinstance(v{i}, _AST):',
+                  f'        out.append(v{i})']
+    lines.append('    return out')
+    namespace = {'_AST': _AST, '_all_children': _all_children}
+    exec('\n'.join(lines), namespace)   # (field names are identifiers of `ast`'s classes)
+    return namespace['children_of']
+
+
+def _no_children(node):
+    return []
+
+
+CHILDREN = _FieldTable(_children_of)
+"""node class -> the function giving the `children` of its nodes (`CHILDREN[node.__class__]
+(node)` is `children(node)` without one call, for the hottest walks)."""
+
+
 class _Dispatch(dict):
     """The per-class table of a visitor class: node class -> its `visit_<Class>` (or None
     for generic_visit), computed on first use; `fields`: the node fields its
@@ -167,6 +210,11 @@ class Visitor(_Walker, ast.NodeVisitor):
     def generic_visit(self, node):
         visit = self.visit
         dispatch = self._ag_dispatch
+        if dispatch.fields is _BRANCH_FIELDS:   # (no leaves: the nodes `children` gives)
+            for item in CHILDREN[node.__class__](node):
+                if dispatch[item.__class__] is not _unchanged:
+                    visit(item)
+            return
         for field in dispatch.fields[node.__class__]:
             value = getattr(node, field, None)
             if value.__class__ is list:

@@ -3,7 +3,7 @@ import ast
 import dataclasses
 
 from autograph import templates
-from autograph.analysis.walk import LOOPS, SCOPES, Transformer, blocks, children
+from autograph.analysis.walk import CHILDREN, LOOPS, SCOPES, Transformer, blocks, children
 from autograph.naming import Namer
 
 
@@ -202,12 +202,14 @@ def walk_scope(function):
     entering nested functions, which are scopes of their own)."""
     out = []
     stack = [function]
+    table = CHILDREN
     while stack:
         node = stack.pop()
         if node.__class__ in _FUNCTIONS and node is not function:
             continue   # (skipped when it comes up: the others keep their order)
         out.append(node)
-        stack += children(node)
+        if node.__class__ is not ast.Name and node.__class__ is not ast.Constant:
+            stack += table[node.__class__](node)   # (those two have no children)
     return out
 
 
@@ -224,6 +226,19 @@ def scope_statements(function):
         for stmt in pending.pop():
             out.append(stmt)
             if not isinstance(stmt, SCOPES):
+                pending += blocks(stmt)
+    return out
+
+
+def statements_and_class_bodies(function):
+    """The statements of `function`'s own scope (a nested `def` itself, not its body) and
+    of the class bodies in it: the statements `walk_scope` finds, and the nested `def`s,
+    without walking the expressions (which hold no statements)."""
+    out, pending = [], [function.body]
+    while pending:
+        for stmt in pending.pop():
+            out.append(stmt)
+            if stmt.__class__ not in _FUNCTIONS:
                 pending += blocks(stmt)
     return out
 

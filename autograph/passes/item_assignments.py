@@ -37,7 +37,7 @@ from autograph import templates
 from autograph.analysis.activity import scope_of
 from autograph.analysis.array_kinds import JAX
 from autograph.analysis.census import ITEM_STORE
-from autograph.passes.base import StatementRewriter, walk_scope
+from autograph.passes.base import StatementRewriter, statements_and_class_bodies
 from autograph.passes.item_windows import counters, window
 from autograph.passes.kind_flags import KindFlags
 from autograph.passes.views import declare, outer_names
@@ -77,7 +77,7 @@ def _outer_items(function, scope, ctx):
     the call reads as state gets the write (with Python's `__setitem__` a traced value
     could not be stored into it). Builtins and unknown names keep Python's form."""
     names = set()
-    for node in walk_scope(function):
+    for node in statements_and_class_bodies(function):
         target = node.target if isinstance(node, (ast.AugAssign, ast.AnnAssign)) else None
         for t in (node.targets if isinstance(node, ast.Assign) else [target] if target else []):
             names |= {b.id for b in _item_bases(t)}
@@ -92,7 +92,7 @@ def _enclosing_items(function, scope, ctx):
     NumPy array) reaches the variable the enclosing function reads (analysis.scopes
     found the write on the user's code)."""
     written = set()
-    for node in walk_scope(function):
+    for node in statements_and_class_bodies(function):
         targets = node.targets if isinstance(node, ast.Assign) else \
             [node.target] if isinstance(node, (ast.AugAssign, ast.AnnAssign)) else []
         written |= {b.id for t in targets for b in _item_bases(t)}

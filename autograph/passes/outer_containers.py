@@ -20,11 +20,14 @@ import ast
 
 from autograph.analysis.activity import scope_of
 from autograph.analysis.logs import APPENDING
-from autograph.analysis.walk import SCOPES, children
+from autograph.analysis.walk import CHILDREN, SCOPES, children
 from autograph.passes.base import walk_scope
 from autograph.passes.views import declare, outer_names
 
 ONLY_WITH = (ast.If, ast.For, ast.While)   # see analysis.census
+
+_SCOPES = frozenset(SCOPES)
+_BRANCHING = frozenset({ast.If, ast.For, ast.While})
 
 MUTATING = frozenset({'append', 'extend', 'insert', 'pop', 'remove', 'clear', 'sort',
                       'reverse', 'update', 'setdefault', 'popitem', 'add', 'discard'})
@@ -33,21 +36,24 @@ MUTATING = frozenset({'append', 'extend', 'insert', 'pop', 'remove', 'clear', 's
 
 def transform(function, ctx):
     if not isinstance(function, ast.FunctionDef) or ctx.census is None \
-            or function is not ctx.census.scopes[-1]:
+            or function is not ctx.census.scopes[-1] \
+            or not ctx.census.has_attribute(MUTATING):   # (no such method is called)
         return function
     appended, changed, receivers = set(), set(), set()
     stack = [(child, False) for child in children(function)]
     while stack:   # (each node once, with whether an `if` or loop holds it)
         node, inside = stack.pop()
-        if isinstance(node, SCOPES):
+        cls = node.__class__
+        if cls in _SCOPES:
             continue
-        method, receiver = _method_call(node)
-        if receiver is not None:
-            receivers.add(id(receiver))
-            if inside:
-                (appended if method in APPENDING else changed).add(receiver.id)
-        inside = inside or isinstance(node, (ast.If, ast.For, ast.While))
-        stack += [(child, inside) for child in children(node)]
+        if cls is ast.Call:
+            method, receiver = _method_call(node)
+            if receiver is not None:
+                receivers.add(id(receiver))
+                if inside:
+                    (appended if method in APPENDING else changed).add(receiver.id)
+        inside = inside or cls in _BRANCHING
+        stack += [(child, inside) for child in CHILDREN[cls](node)]
     if not (appended or changed):
         return function
     read = {n.id for n in walk_scope(function) if isinstance(n, ast.Name)

@@ -30,11 +30,27 @@ _CONVERSIONS = {-1: '', ord('s'): '!s', ord('r'): '!r', ord('a'): '!a'}
 
 def transform(function, ctx):
     """Rewrite the text of `function` (see the module docstring); one without text or
-    calls that show it is left as it is, without a second walk."""
+    calls that show it is left as it is, without a second walk (and without a walk
+    where the census finds none of their names: see `_may_hold_text`)."""
+    if not _may_hold_text(ctx.census):
+        return function
     found = nodes(function)
     if any(_has_text(node, ctx.ag) for node in found if node.__class__ in _WITH_TEXT):
         _Text(function, ctx, _shown_names(found, ctx.ag)).visit(function)
     return function
+
+
+def _may_hold_text(census):
+    """Whether the tree the census (analysis.census) walked may hold what `_has_text`
+    looks for: an f-string, a `%`, a call of `print`, `warn`, `str` or `repr` (which
+    passes.calls makes `ag.str`, `ag.repr`), or of a method of a logging or warning
+    name. (No pass before this one makes any of these.) True without a census."""
+    return census is None or census.has_any(_TEXT_NAMES) or \
+        census.has_attribute(_TEXT_ATTRIBUTES)
+
+
+_TEXT_NAMES = (ast.JoinedStr, ast.Mod, 'print', 'warn', 'str', 'repr')
+_TEXT_ATTRIBUTES = _LOG_LEVELS | {'warn', 'log', 'str', 'repr'}
 
 
 _WITH_TEXT = frozenset({ast.JoinedStr, ast.BinOp, ast.Call})

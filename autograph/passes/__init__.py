@@ -81,8 +81,10 @@ LAMBDA_PIPELINE = [calls, sequences, text, expressions, identity, comprehensions
 def run(root, ctx, pipeline=PIPELINE):
     """Convert `root` (a FunctionDef or a Lambda) and every function nested in it, with
     the passes of `pipeline` (a prefix of PIPELINE, for tests of the passes)."""
-    flat_items.transform(root, ctx)   # (`a.flat[k] = e` -> an item write of `a`, first)
     found = ctx.census = census(root, limits.MAX_DEPTH)
+    if found.has_attribute({'flat'}):   # (`a.flat[k] = e` -> an item write of `a`, first)
+        flat_items.transform(root, ctx)
+        found = ctx.census = census(root, limits.MAX_DEPTH)
     if found.depth > limits.DIRECT_DEPTH:   # (else within every limit: no message needed)
         limits.check_depth(found.depth, f'{short(ctx.file)}:{root.lineno}')
     if isinstance(root, ast.Lambda):

@@ -14,17 +14,13 @@ call (both are read twice); other forms stay as written.
 import ast
 import copy
 
-from autograph.analysis.walk import nodes
-
 _PURE = (ast.Name, ast.Constant, ast.Attribute, ast.Subscript, ast.Slice, ast.Tuple, ast.List,
          ast.UnaryOp, ast.BinOp, ast.USub, ast.UAdd, ast.operator, ast.expr_context)
 
 
 def transform(root, ctx):
-    """`root` with its flat items rewritten (see the module docstring): in place."""
-    if not any(node.__class__ is ast.Attribute and node.attr == 'flat'
-               for node in nodes(root)):   # (the fast walk: every conversion asks)
-        return root
+    """`root` with its flat items rewritten (see the module docstring): in place (passes.run
+    asks where the census finds an attribute `flat`)."""
     _Flat(ctx).visit(root)
     ast.fix_missing_locations(root)
     return root

@@ -22,6 +22,8 @@ from .items.view_chains import as_array, chain, moved, raveled, reshaped, swappe
 from .loops.iterables import enumerate_ as enumerate
 from .loops.iterables import range_ as range
 from .loops.iterables import zip_ as zip
+from .loops.live_views import items_of, unfollowed_items
+from .loops.live_views import reversed_ as reversed
 from .items.indexing import getitem, repeat
 from .python.matching import python_subject
 from .state.method_state import method_fields
@@ -64,15 +66,15 @@ __all__ = ['attribute_view', 'Undefined', 'alias', 'all', 'and_', 'any', 'assert
            'enumerate', 'eq',
            'filter', 'flat_key', 'flat_value', 'layout_of',
            'delattr', 'float', 'for_stmt', 'format', 'getattr', 'getitem', 'given', 'hasattr', 'getslice', 'handlers', 'held_update', 'helper_result', 'if_chain',
-           'if_exp', 'if_exp_chain', 'if_stmt', 'in_', 'in_place', 'int', 'item', 'is_', 'is_not', 'keep',
+           'if_exp', 'if_exp_chain', 'if_stmt', 'in_', 'in_place', 'int', 'item', 'items_of', 'is_', 'is_not', 'keep',
            'kept_item',
            'len', 'max',
            'message', 'message_percent', 'method_fields', 'min', 'ne', 'not_', 'numpy_kind',
            'or_', 'pow',
            'python_subject', 'raise_', 'raise_if', 'range', 'read_view', 'repeat', 'repr',
-           'raveled', 'reraise', 'reshaped', 'as_array', 'moved', 'swapped',
+           'raveled', 'reraise', 'reshaped', 'as_array', 'moved', 'swapped', 'reversed',
            'seen', 'selection', 'setattr', 'setitem', 'setitems', 'sorted',
-           'span', 'static', 'str', 'sum', 'text', 'transposed', 'update_item', 'view', 'view_of', 'while_stmt',
+           'span', 'static', 'str', 'sum', 'text', 'transposed', 'unfollowed_items', 'update_item', 'view', 'view_of', 'while_stmt',
            'window',
            'windows', 'write_view', 'written', 'zip']
 

@@ -18,7 +18,10 @@ traced `n`, a dict changed while its items are iterated, `enumerate(v, 1)`, `w[n
 (IndexError where n > 3), a view returned by a helper, a list holding one row twice,
 `np.copyto`, a history list holding `w` itself, a class with `__getitem__` and
 `__setitem__`, `enumerate` and `zip` over a copy of `v` (the library's templates over `v`
-itself hit an open bug: see tests/fuzz_idioms.py's KNOWN).
+itself hit an open bug: see tests/fuzz_idioms.py's KNOWN); loops over a part of `w`
+that their body writes (`reversed(w)`, `w[1:]`, `w[::-2]`, `zip(w, w[1:])`, the rows
+of `reversed(g)` written through the loop variable), and an iterator `iter(w)` read by
+`next` and a loop.
 """
 from tests.fuzz_idiom_library import T
 
@@ -338,4 +341,43 @@ for i{c} in range(3):
     w[i{c}] = w[i{c}] * 0.5 + {f}
     hist{c}.append(w)
 a = a + hist{c}[0][{i}] * 0.1
+''')
+T['reversed_written'] = ('L', '''
+for y{c} in reversed(w):
+    w[{i}] = w[{i}] * 0.5 + y{c} * 0.25
+    a = a * 0.9 + y{c} * 0.1
+    BODY
+''')
+T['slice_written'] = ('L', '''
+for y{c} in w[1:]:
+    w[3] = w[3] * 0.5 + a * 0.1
+    a = a * 0.9 + y{c} * 0.1
+    BODY
+''')
+T['strided_written'] = ('L', '''
+for i{c}, y{c} in enumerate(w[::-2]):
+    w[{i}] = y{c} * 0.5 + a * 0.1
+    a = a * 0.9 + y{c} * (i{c} + 1) * 0.1
+    BODY
+''')
+T['shifted_zip_written'] = ('L', '''
+for y{c}, z{c} in zip(w, w[1:]):
+    w[{i}] = y{c} * 0.5 + z{c} * 0.25
+    a = a * 0.9 + y{c} * z{c} * 0.1
+    BODY
+''')
+T['reversed_rows_written'] = ('L', '''
+g{c} = w.reshape(2, 2) * 1.0
+for i{c}, row{c} in enumerate(reversed(g{c})):
+    row{c} *= 0.5
+    g{c}[{b}, 1] = g{c}[{b}, 1] + a * 0.1
+    a = a * 0.9 + row{c}[1] * 0.1
+    BODY
+a = a + g{c}[0, 1] * 0.1
+''')
+T['iterator_read'] = ('', '''
+it{c} = iter(w)
+a = a + next(it{c}) * 0.1
+for y{c} in it{c}:
+    a = a * 0.9 + y{c} * 0.1
 ''')

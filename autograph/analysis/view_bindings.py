@@ -35,10 +35,72 @@ def view_bindings(function, ag=None, resolve=None):
             found[node] = (node.targets[0].id, node.value.value.id)
         elif is_whole(node) and node.value.id != node.targets[0].id:
             found[node] = (node.targets[0].id, node.value.id)
-        elif (isinstance(node, ast.For) and isinstance(node.target, ast.Name)
-              and isinstance(node.iter, ast.Name) and node.iter.id != node.target.id):
-            found[node] = (node.target.id, node.iter.id)   # (`for row in M`: M[0], ...)
+        elif isinstance(node, ast.For):   # (`for row in M`: M[0], ...)
+            row = iterated_row(node, ag, resolve)
+            if row is not None:
+                found[node] = (row[0], row[1])
     return found
+
+
+def iterated_row(loop, ag, resolve=None):
+    """(the name, the variable whose view it is, the iterable giving it) of the item
+    that `loop` binds to a name: `for row in M[1:]`, `for i, row in ag.enumerate(M)`
+    (a constant start), `for row, e in ag.zip(M, v)` (the first such name); or None."""
+    target, iterable = loop.target, loop.iter
+    if isinstance(target, ast.Tuple) and isinstance(iterable, ast.Call) \
+            and isinstance(iterable.func, ast.Attribute) \
+            and isinstance(iterable.func.value, ast.Name) and iterable.func.value.id == ag \
+            and not iterable.keywords \
+            and not any(isinstance(a, ast.Starred) for a in iterable.args):
+        if iterable.func.attr == 'enumerate' and len(target.elts) == 2 and (
+                len(iterable.args) == 1 or len(iterable.args) == 2
+                and isinstance(iterable.args[1], ast.Constant)):
+            pairs = [(target.elts[1], iterable.args[0])]
+        elif iterable.func.attr == 'zip' and len(target.elts) == len(iterable.args):
+            pairs = list(zip(target.elts, iterable.args))
+        else:
+            pairs = []
+    else:
+        pairs = [(target, iterable)]
+    for name, part in pairs:
+        base = _iterated_base(part, ag, resolve) if isinstance(name, ast.Name) else None
+        if base is not None and base != name.id and base not in stored(target):
+            return name.id, base, part
+    return None
+
+
+def iterated_part(iterable):
+    """The array whose rows a loop `for v in iterable` gives, as an expression: `M`,
+    `M[1:]`, a chain of views (`M.T`), `reversed(M)` as `M[::-1]`, `iter(M)` as `M`
+    (passes.views checks that they are the builtins); None for any other iterable."""
+    if isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Name) \
+            and iterable.func.id in ('reversed', 'iter') and len(iterable.args) == 1 \
+            and not iterable.keywords and not isinstance(iterable.args[0], ast.Starred):
+        inner = iterated_part(iterable.args[0])
+        return inner if inner is None or iterable.func.id == 'iter' else ast.Subscript(
+            value=inner, slice=ast.Slice(step=ast.Constant(-1)), ctx=ast.Load())
+    return iterable if isinstance(iterable, (ast.Name, ast.Subscript, ast.Attribute,
+                                             ast.Call)) else None
+
+
+def shadowed_builtin(stmt, ag, builtin):
+    """Whether view binding `stmt` is a loop whose item comes from `reversed(...)` or
+    `iter(...)` where that name is not the builtin (`builtin(name)` says)."""
+    if not isinstance(stmt, ast.For):
+        return False
+    names = {node.func.id for node in ast.walk(iterated_row(stmt, ag)[2])
+             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)}
+    return not all(builtin(name) for name in names & {'reversed', 'iter'})
+
+
+def _iterated_base(iterable, ag, resolve):
+    """The variable whose view `iterated_part(iterable)` is, or None."""
+    part = iterated_part(iterable)
+    if part is None or isinstance(part, ast.Name):
+        return None if part is None else part.id
+    row = ast.Subscript(value=part, slice=ast.Name(id='_', ctx=ast.Load()), ctx=ast.Load())
+    chain = chain_of(row, ag, resolve)
+    return chain[0] if chain is not None and chain[1] is not None else None
 
 
 def is_whole(node):

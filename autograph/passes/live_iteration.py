@@ -12,19 +12,34 @@ loop body: `v = ag.setitem(v, ...)` (and the other forms of
 kind_flags._changed_in_place), `r, v = ag.call_writing(...)` (a helper writing `v`'s
 items), `v += e` and a list's `v.append(e)` (and its other methods that change it). It
 notes in `ctx.live_loops[loop]` the variables that the loop's iterable names (`v`,
-`enumerate(v)`, `zip(v, w)`, nested) and its body changes in place, each with its kind
-(passes.kind_flags: `numpy=` of NumPy's, None where the value decides); passes.loops
-gives them to `ag.for_stmt` as `live=`, and those the body also rebinds (`v = v * 2`)
-as `rebound=` (runtime.loops.live: Python's iterator then keeps the first array while
-the later writes go to the new one, a named error where it is NumPy's). Loops that
-change no variable they iterate are left as they are.
+`enumerate(v)`, `zip(v, w)`, `iter(v)`, nested) and its body changes in place, each with
+its kind (passes.kind_flags: `numpy=` of NumPy's, None where the value decides);
+passes.loops gives them to `ag.for_stmt` as `live=`, and those the body also rebinds
+(`v = v * 2`) as `rebound=` (runtime.loops.live: Python's iterator then keeps the first
+array while the later writes go to the new one, a named error where it is NumPy's).
+
+An iterable that gives a part of such a variable is rewritten so that the loop can read
+the part's items from the variable as the loop carries it (runtime.loops.live_views):
+
+    for e in reversed(v):      ->   ag.for_stmt(ag.reversed(v), ...)      (v[len(v) - 1 - k])
+    for e in v[1:]:            ->   ag.for_stmt(ag.items_of(v, slice(1, None)), ...)
+    for e in iter(v):          ->   ag.for_stmt(v, ...)
+
+(a row of a 2-D array is itself a view, which passes.views follows). What it cannot
+make read live (an iterator bound to a name, `it = iter(v)`; a view a call makes,
+`np.flip(v)`) is a named error where it runs on a traced NumPy array: see
+passes.live_guards. Loops that change no variable they iterate are left as they are
+(their iterable is read, not their body, unless it names a variable).
 """
 import ast
 
+from autograph.analysis.activity import scope_of
 from autograph.analysis.array_kinds import JAX
 from autograph.analysis.walk import SCOPES, children
+from autograph.passes import live_guards
 from autograph.passes.base import walk_scope
 from autograph.passes.kind_flags import KindFlags, _changed_in_place, bound_values
+from autograph.passes.sequences import key_expression
 
 ONLY_WITH = (ast.For,)
 
@@ -34,31 +49,92 @@ _LIST_CHANGES = frozenset({'append', 'extend', 'insert', 'pop', 'remove', 'clear
 
 
 def transform(function, ctx):
-    loops = [node for node in walk_scope(function) if isinstance(node, ast.For)]
-    if not loops:
+    facts = _Facts(function, ctx)
+    if not facts.loops:
         return function
-    kinds = helpers = None
-    for loop in loops:
-        iterated = _iterated(loop.iter, ctx.ag)
-        if not iterated:
-            continue   # (`for i in range(n)`: no variable's items)
-        if helpers is None:   # (only a function with nested ones has such helpers)
-            nested = ctx.census is None or len(ctx.census.scopes) > 1
-            helpers = _helpers(function, ctx.ag) if nested else {}
-        changed, rebound = _changes(loop.body, ctx.ag, helpers)
-        names = [n for n in iterated if n in changed]
-        if not names:
+    for loop in facts.loops:
+        iterated = _iterated(loop.iter, ctx.ag, _ANY)   # (the builtins checked if live)
+        if not iterated:   # (`for i in range(n)`: no variable's items)
+            if loop.iter.__class__ is ast.Call and live_guards.may_view(loop.iter, facts):
+                live_guards.guard_view_call(loop, facts)
             continue
-        kinds = kinds or KindFlags(function, ctx, _bindings(function, ctx.ag))
+        changed, rebound = _changes(loop.body, ctx.ag, facts.helpers())
+        if loop.target.__class__ is ast.Tuple:
+            live_guards.guard_zipped_rows(loop, changed, facts)
+        names = [n for n in iterated if n in changed]
+        if names and not isinstance(loop.iter, ast.Name):
+            names = [n for n in _iterated(loop.iter, ctx.ag, facts.builtin) if n in changed]
+        if not names:
+            if isinstance(loop.iter, ast.Name) and loop.iter.id in facts.bound:
+                live_guards.guard_iterator(loop, changed, facts)
+            continue
         live = {}
         for name in dict.fromkeys(names):
-            if kinds.kind(name) is not JAX:
-                live[name] = kinds.value(name)
+            if facts.kinds().kind(name) is not JAX:
+                live[name] = facts.kinds().value(name)
         if live:
             ctx.live_loops[loop] = (live, tuple(n for n in live if n in rebound))
-    if kinds is not None:
-        kinds.note()
+            loop.iter = _followed(loop.iter, live, ctx, facts.builtin)
+    if facts.made_kinds is not None:
+        facts.made_kinds.note()
     return function
+
+
+class _Facts:
+    """What the pass asks of `function`, each found when first asked: its loops and its
+    calls bound to a name (`it = iter(v)`, from one walk), its KindFlags, its helpers
+    (`_helpers`), whether a name is the builtin; and the module's readings of its
+    statements for passes.live_guards (`changes`, `iterated`, `called`, `is_getitem`)."""
+
+    def __init__(self, function, ctx):
+        self.function, self.ctx = function, ctx
+        self.loops, self.bound = [], {}
+        for node in walk_scope(function):
+            if node.__class__ is ast.For:
+                self.loops.append(node)
+            elif node.__class__ is ast.Assign and node.value.__class__ is ast.Call \
+                    and len(node.targets) == 1 and node.targets[0].__class__ is ast.Name:
+                self.bound.setdefault(node.targets[0].id, []).append(node)
+        self.made_kinds = self._helpers = None
+        self._builtins = {}
+
+    def kinds(self):
+        if self.made_kinds is None:
+            self.made_kinds = KindFlags(self.function, self.ctx,
+                                        _bindings(self.function, self.ctx.ag))
+        return self.made_kinds
+
+    def helpers(self):
+        if self._helpers is None:   # (only a function with nested ones has such helpers)
+            census = self.ctx.census
+            nested = census is None or len(census.scopes) > 1
+            self._helpers = _helpers(self.function, self.ctx.ag) if nested else {}
+        return self._helpers
+
+    def changes(self, body):
+        return _changes(body, self.ctx.ag, self.helpers())
+
+    def iterated(self, node):
+        return _iterated(node, self.ctx.ag, self.builtin)
+
+    def called(self, node):
+        return _called(node, self.ctx.ag) if node.__class__ is ast.Call else None
+
+    def is_getitem(self, func):
+        return _is_getitem(func, self.ctx.ag)
+
+    def builtin(self, name):
+        """Whether `name` (`reversed`, `iter`) is the builtin in the function."""
+        if name not in self._builtins:
+            self._builtins[name] = name not in scope_of(self.function).locals \
+                and self.ctx.resolver.is_builtin(name)
+        return self._builtins[name]
+
+
+def _ANY(name):
+    """`_Facts.builtin` where any name is taken for the builtin (to see cheaply whether a
+    loop iterates a variable, before its body is read)."""
+    return True
 
 
 def _bindings(function, ag):
@@ -74,17 +150,72 @@ def _bindings(function, ag):
     return {name: found for name, found in bindings.items() if found}
 
 
-def _iterated(node, ag):
+def _iterated(node, ag, builtin):
     """The variables whose items the iterable `node` gives: `v`, `enumerate(v)`,
-    `zip(v, w)` (also as `ag.enumerate`, `ag.zip`, and nested)."""
+    `zip(v, w)` (also as `ag.enumerate`, `ag.zip`, and nested), `iter(v)`, and those it
+    gives a part of (`_part`): `reversed(v)`, `v[1:]`, `m[i]`. `builtin(name)`: whether
+    `reversed` and `iter` are the builtins."""
     if isinstance(node, ast.Name):
         return [node.id]
+    part = _part(node, ag, builtin)
+    if part is not None:
+        return _iterated(part[0], ag, builtin)
     called = _called(node, ag) if isinstance(node, ast.Call) else None
     if called == 'enumerate' and node.args:
-        return _iterated(node.args[0], ag)
+        return _iterated(node.args[0], ag, builtin)
     if called == 'zip':
-        return [name for arg in node.args for name in _iterated(arg, ag)]
+        return [name for arg in node.args for name in _iterated(arg, ag, builtin)]
     return []
+
+
+_REVERSED, _ITER = object(), object()   # (the keys of `reversed(v)` and `iter(v)`)
+
+
+def _part(node, ag, builtin):
+    """(the iterable, its key) of `node` where it is `v[key]` (also as `ag.getitem(v,
+    key)`: a NumPy array's view), `reversed(...)` (key _REVERSED) or `iter(...)` (key
+    _ITER, all of it in its order) of the builtins; else None."""
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
+        return node.value, node.slice
+    if not isinstance(node, ast.Call) or node.keywords:
+        return None
+    if _is_getitem(node.func, ag) and len(node.args) == 2 \
+            and isinstance(node.args[0], ast.Name):
+        return node.args[0], node.args[1]
+    if isinstance(node.func, ast.Name) and node.func.id in _PARTS and len(node.args) == 1 \
+            and not isinstance(node.args[0], ast.Starred) and builtin(node.func.id):
+        return node.args[0], _PARTS[node.func.id]
+    return None
+
+
+_PARTS = {'reversed': _REVERSED, 'iter': _ITER}
+
+
+def _is_getitem(func, ag):
+    """Whether `func` is `ag.getitem`."""
+    return isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) \
+        and func.value.id == ag and func.attr == 'getitem'
+
+
+def _followed(node, live, ctx, builtin):
+    """The iterable `node` with its parts of the `live` variables read so that the loop
+    can read them live: `reversed(v)` -> `ag.reversed(v)`, `v[1:]` -> `ag.items_of(v,
+    slice(1, None))` (see runtime.loops.live_views), `iter(v)` -> `v`."""
+    part = _part(node, ctx.ag, builtin)
+    if part is not None:
+        inner, key = part
+        if not set(_iterated(inner, ctx.ag, builtin)) & set(live):
+            return node
+        if key is _ITER:   # (`for e in iter(v)` is `for e in v`)
+            return _followed(inner, live, ctx, builtin)
+        if key is _REVERSED:
+            return ast.copy_location(ast.Call(func=ctx.runtime('reversed'), args=[
+                _followed(inner, live, ctx, builtin)], keywords=[]), node)
+        return ast.copy_location(ast.Call(func=ctx.runtime('items_of'), args=[
+            inner, key_expression(key, ctx)], keywords=[]), node)
+    if isinstance(node, ast.Call) and _called(node, ctx.ag):
+        node.args = [_followed(arg, live, ctx, builtin) for arg in node.args]
+    return node
 
 
 def _called(node, ag):

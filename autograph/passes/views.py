@@ -62,6 +62,7 @@ from autograph.passes.sequences import key_expression
 from autograph.passes.unpacked_aliases import guard_unfollowed, view_bindings_unpacked
 from autograph.passes.view_keys import (helper_views, in_c_order, layout, note_layouts,
                                         view_key)
+from autograph.passes.view_loops import rewrite_loop, shadowed
 
 ONLY_WITH = (ast.Subscript, ast.For, ast.Call, ast.AugAssign)   # see analysis.census
 # (`c = a; f(c)`; `c = a; c += e`)
@@ -99,7 +100,8 @@ def _follow_views(function, found, changes, ctx):
     lists = containers(function)   # (`e = d` of a dict, `x = rows[i][j]` of a list of
     bindings = {stmt: pair for stmt, pair in found.items()   # lists: Python's objects)
                 if pair[1] in rebindable and pair[0] != ctx.return_value
-                and not (pair[1] in lists and _chained(stmt))}
+                and not (pair[1] in lists and _chained(stmt))
+                and not shadowed(stmt, scope, ctx)}
     bindings = helper_views(function, bindings, ctx, resolve)
     if not bindings:
         return set()
@@ -369,22 +371,10 @@ class _Rewrite(StatementRewriter):
         return [_parse(f'{name} = {ag}.read_view({source}, {key}, {name}{where})')]
 
     def _items(self, loop):
-        """`for row in M:` -> `for index, row in ag.enumerate(M):` with `row, row_key =
-        ag.view(M, index, row)` first in the body (a view of the array's row as it is
-        now; the item itself when M is no array)."""
+        """`for row in M:` (or over `M[1:]`...): see passes.view_loops."""
         name, base = self.analysis.tracked[loop]
-        index = self.ctx.namer.new('index')
-        loop.target = ast.Tuple(elts=[_store(index), _store(name)], ctx=ast.Store())
-        loop.iter = ast.Call(func=self.ctx.runtime('enumerate'), args=[loop.iter],
-                             keywords=[])
-        call = ast.Call(func=self.ctx.runtime('view'),
-                        args=[_load(base), _load(index), _load(name)],
-                        keywords=self._numpy(base))
-        first = [ast.Assign(targets=[ast.Tuple(elts=[
-            _store(name), _store(self.analysis.key_names[name])], ctx=ast.Store())],
-            value=call)] + self._start(base)
-        loop.body[:0] = [ast.fix_missing_locations(ast.copy_location(s, loop.body[0]))
-                         for s in first]
+        view = (name, base, self.analysis.key_names[name], base in self.c_order)
+        rewrite_loop(loop, view, self.ctx, self.resolve, self._numpy(base), self._start(base))
 
 
 def _parse(text):

@@ -27,14 +27,16 @@ from ..values.split import is_traced
 class TracedIterable:
     """Items along the leading axis of arrays: `x`, `enumerate(x)`, `zip(x, y)`."""
 
-    def __init__(self, sequences, make_item, length, indexed=True, origins=None):
+    def __init__(self, sequences, make_item, length, indexed=True, origins=None, keys=None):
         self.sequences = tuple(sequences)
         self.make_item = make_item
         self.length = length
         self.indexed = indexed   # whether items need the iteration count
         # (the objects iterated, one per sequence: a loop whose body changes one in place
-        # reads its items live, see runtime.loops.live)
+        # reads its items live, see runtime.loops.live; `keys`: for a sequence that is a
+        # part of its object, k -> the index in the object of its item k, else None)
         self.origins = self.sequences if origins is None else tuple(origins)
+        self.keys = (None,) * len(self.sequences) if keys is None else tuple(keys)
 
     @classmethod
     def over(cls, array, origin=None):
@@ -218,7 +220,7 @@ def enumerate_(iterable, start=0):
         def make_item(k, *slices):
             return start + k, inner.make_item(k, *slices)
         return TracedIterable(inner.sequences, make_item, inner.length,
-                              origins=inner.origins)
+                              origins=inner.origins, keys=inner.keys)
     return builtins.enumerate(iterable, start)
 
 
@@ -240,7 +242,8 @@ def zip_(*iterables):
             start += count
         return tuple(items)
     return TracedIterable(sequences, make_item, length, any(p.indexed for p in parts),
-                          origins=[o for p in parts for o in p.origins])
+                          origins=[o for p in parts for o in p.origins],
+                          keys=[key for p in parts for key in p.keys])
 
 
 class RangeItems:

@@ -14,15 +14,20 @@ is, in Python's terms,
         k += 1
 
 A converted loop carries `v` (`v = ag.setitem(v, i + 1, ...)`), so it reads the items of
-the carried value at step k instead of those of the array before the loop. Only arrays
-with NumPy's meaning are read so: a JAX array's `v[k] = e` rebinds `v` to a new array,
-and Python's iterator keeps the one it started with (the items before the loop).
+the carried value at step k instead of those of the array before the loop (of a part of
+`v`, `reversed(v)`, `v[1:]`, a column `m[:, j]`: the item of `v` at the part's index of
+step k, see runtime.loops.live_views). Only arrays with NumPy's meaning are read so: a
+JAX array's `v[k] = e` rebinds `v` to a new array, and Python's iterator keeps the one
+it started with (the items before the loop).
 """
 import builtins
+
+import jax.numpy as jnp
 
 from ..context import kind_unknown, numpy_meaning
 from ..errors import here
 from ..messages import array_kind_unknown, live_iterable_rebound, live_iterable_unfollowed
+from ..values.split import is_traced
 from .iterables import StagedRange, TracedIterable
 
 
@@ -42,7 +47,7 @@ class LiveItems:
     def body(self, body, names):
         """`body(item, *state)` -> `body(k, *state)` that reads item k from `state` (laid
         out as `names`) where the loop changes the sequence, else from the sequence."""
-        inner = self.inner
+        inner, keys = self.inner, self.inner.keys
         places = {j: names.index(name) for j, name in self.positions.items()}
         lists = {j for j in places if isinstance(inner.origins[j], list)
                  and len(inner.origins[j]) == inner.length}   # (`zip` stops at its end)
@@ -53,7 +58,7 @@ class LiveItems:
                     raise live_iterable_unfollowed(
                         f"the list '{self.positions[j]}'", here(2),
                         'makes longer or shorter')
-            rows = [state[places[j]][k] if j in places else sequence[k]
+            rows = [state[places[j]][_index(keys[j], k)] if j in places else sequence[k]
                     for j, sequence in enumerate(inner.sequences)]
             return body(inner.make_item(k, *rows), *state)
         return live_body
@@ -66,6 +71,8 @@ def live_items(iterable, state, names, live, rebound=()):
     variables before it. A Python iterable (a list, a NumPy array outside a trace) is
     left as it is: Python's loop reads it live. Raises a ControlFlowError for a variable
     of `rebound` (its body also rebinds it) or an iterated object it cannot follow."""
+    if is_traced(iterable) and _array(iterable) and jnp.ndim(iterable):
+        iterable = TracedIterable.over(iterable)   # (`for e in v`: the array itself)
     if not isinstance(iterable, TracedIterable):
         return iterable
     positions = {}
@@ -82,6 +89,12 @@ def live_items(iterable, state, names, live, rebound=()):
             raise live_iterable_unfollowed(f"'{name}'", here(2))
         positions.update((j, name) for j in found)
     return LiveItems(iterable, positions) if positions else iterable
+
+
+def _index(key, k):
+    """The index in the iterated object of item k (`key`: of a part of it, see
+    runtime.loops.live_views)."""
+    return k if key is None else key(k)
 
 
 def _numpy(value, numpy):

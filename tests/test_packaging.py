@@ -30,7 +30,11 @@ EXAMPLE = textwrap.dedent('''
 
 
 def run(*args, cwd, timeout=60):
-    result = subprocess.run(args, cwd=cwd, capture_output=True, text=True, timeout=timeout)
+    """`args` run in `cwd`, without the caller's PYTHONPATH (a checkout on it would be
+    imported instead of the wheel)."""
+    env = {k: v for k, v in os.environ.items() if k != 'PYTHONPATH'}
+    result = subprocess.run(args, cwd=cwd, capture_output=True, text=True, timeout=timeout,
+                            env=env)
     assert result.returncode == 0, result.stdout + result.stderr
     return result.stdout
 

@@ -76,17 +76,23 @@ def has_function_form(value, resolve=None):
 def _module_test(resolve):
     """`module(name)`: 'numpy' where a name refers to NumPy, 'other' where to another
     module, else None (by `resolve.module` where the resolver has one, else by the names
-    `np`, `numpy` and `jnp`, `jax`)."""
-    module = getattr(resolve, 'module', None) if resolve is not None else None
-    if module is None:
-        return lambda name: 'numpy' if name in ('np', 'numpy') else \
-            'other' if name in ('jnp', 'jax') else None
+    `np`, `numpy` and `jnp`, `jax`). The resolver is asked only when a name is tested
+    (passes.called_functions' LazyResolver is built then, not for every call)."""
+    if resolve is None:
+        return _module_by_name
     import numpy
 
     def test(name):
+        module = getattr(resolve, 'module', None)
+        if module is None:
+            return _module_by_name(name)
         found = module(name)
         return None if found is None else 'numpy' if found is numpy else 'other'
     return test
+
+
+def _module_by_name(name):
+    return 'numpy' if name in ('np', 'numpy') else 'other' if name in ('jnp', 'jax') else None
 
 
 def _is_numpy(node, module):
@@ -107,8 +113,9 @@ def _steps(node, is_numpy=None):
             node = node.value
         elif not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute) \
                 or any(isinstance(a, ast.Starred) for a in node.args) \
-                or any(k.arg is None for k in node.keywords):
-            break
+                or any(k.arg is None for k in node.keywords) \
+                or (node.func.attr not in _FUNCTIONS and node.func.attr not in _METHODS):
+            break   # (no view step: no module need be asked about the name)
         elif isinstance(node.func.value, ast.Name) and is_numpy(node.func.value.id) \
                 and not _is_numpy(node.func.value, is_numpy):
             return None   # (another module's function: `jnp.reshape(b, s)`, a new array)

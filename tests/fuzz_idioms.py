@@ -55,7 +55,6 @@ INVALID = 'invalid program'   # the plain run raised an error no valid program r
 SLOW = 'too slow'   # a program that ran past the limit (`--limit`): not counted as a bug
 
 KNOWN = {
-    'try_index': '`v[4]` on a traced array clamps (JAX) where NumPy raises IndexError',
     'stack_list_traced': 'a named error by design: a list appended to in a loop over '
                          '`range(n)`, n traced',
     'best_none': 'a named error: `best = y` (an item of a 1-D array, a NumPy scalar) is '

@@ -112,3 +112,36 @@ def test_a_write_at_a_traced_index_out_of_range_is_numpys_index_error(n):
         else:
             got = autograph.convert(fn)(*[a.copy() for a in args], jnp.int32(n))
             np.testing.assert_allclose(got, expected)
+
+
+def fallback_past_the_end(x, v):
+    a = x
+    try:
+        a = a + v[4] * 0.1
+    except IndexError:
+        a = a - 1.0
+    return a
+
+
+def fallback_negative(v):
+    try:
+        return v[-5]
+    except (KeyError, LookupError):
+        return v[0]
+
+
+@pytest.mark.parametrize('fn, args', [(fallback_past_the_end, (1.0,)), (fallback_negative, ())])
+def test_a_literal_index_past_the_end_inside_a_try_is_caught(fn, args):
+    """`v[4]` (a literal index) of a NumPy array of 4 items inside a `try` whose `except`
+    catches IndexError: NumPy's IndexError, caught (the converted read clamped the index,
+    silently taking the last item: idiom fuzzer template `try_index`). A JAX array's read
+    clamps, as plain JAX does."""
+    v = np.arange(4.0, dtype=np.float32) + 1.0
+    converted = autograph.convert(fn)
+    np.testing.assert_allclose(converted(*args, v), fn(*args, v))
+    np.testing.assert_allclose(converted(*args, jnp.asarray(v)), fn(*args, jnp.asarray(v)))
+    assert 'ag.getitem(v, ' in autograph.to_code(fn)
+
+
+def test_a_literal_index_outside_a_try_stays_plain_indexing():
+    assert 'v[4]' in autograph.to_code(lambda x, v: x + v[4])

@@ -10,6 +10,9 @@ which may be traced.
     x[:, j:j + 3]    -> ag.windows(x, (slice(None, None, None), ag.span(j, 3)))
     x[0], x[1:], x[:, 0], x.at[i]     stay (a constant, a literal slice or a tuple of
                                          them: array indexing, which JAX handles itself)
+    x[4]             -> ag.getitem(x, 4)  inside a `try` whose `except` catches IndexError
+                        (a NumPy array's read out of range is NumPy's IndexError, which
+                        the `except` catches; JAX's array clamps the index)
     x[i, j], x[:, j]  -> ag.getitem(x, (i, j)), ag.getitem(x, (slice(None), j))
                          (a tuple with a computed index: a NumPy array's read out of range
                          is NumPy's IndexError, see runtime.items.indexing; in a loop over
@@ -34,6 +37,25 @@ class _Indexing(ScopeTransformer):
     def __init__(self, root, ctx):
         super().__init__(root, ctx)
         self.loop_reads = []   # (loop variable, names read at it) of the loops around
+        self.catching = False   # (in a `try` body whose `except` catches IndexError)
+
+    def visit_Try(self, node):
+        catching = self.catching
+        self.catching = catching or any(_catches_index_error(h.type) for h in node.handlers)
+        try:
+            node.body = self._block(node.body)
+        finally:
+            self.catching = catching
+        node.handlers = self._block(node.handlers)
+        node.orelse, node.finalbody = self._block(node.orelse), self._block(node.finalbody)
+        return node
+
+    def _block(self, nodes):
+        out = []
+        for node in nodes:
+            new = self.visit(node)
+            out += new if isinstance(new, list) else [] if new is None else [new]
+        return out
 
     def visit_For(self, node):
         verdict = self.ctx.independent_loops.get(node)
@@ -60,7 +82,7 @@ class _Indexing(ScopeTransformer):
         if isinstance(node.slice, ast.Tuple) and any(map(computed_index, node.slice.elts)):
             return ast.copy_location(ast.Call(func=self.ctx.runtime('getitem'), args=[
                 node.value, _key(node.slice)], keywords=[]), node)
-        if not computed_index(node.slice):
+        if not computed_index(node.slice) and not (self.catching and _int_literal(node.slice)):
             return node
         return ast.copy_location(ast.Call(func=self.ctx.runtime('getitem'),
                                           args=[node.value, node.slice], keywords=[]), node)
@@ -159,6 +181,24 @@ class _Indexing(ScopeTransformer):
 
 
 transform = _Indexing.transform
+
+
+_INDEX_ERRORS = frozenset({'IndexError', 'LookupError', 'Exception', 'BaseException'})
+
+
+def _catches_index_error(kind):
+    """Whether an `except kind:` (None: a bare `except:`) catches an IndexError."""
+    if kind is None:
+        return True
+    kinds = kind.elts if isinstance(kind, ast.Tuple) else [kind]
+    return any(isinstance(k, ast.Name) and k.id in _INDEX_ERRORS for k in kinds)
+
+
+def _int_literal(index):
+    """Whether `index` is an int literal (`4`, `-1`)."""
+    if isinstance(index, ast.UnaryOp) and isinstance(index.op, ast.USub):
+        index = index.operand
+    return isinstance(index, ast.Constant) and type(index.value) is int
 
 
 def _key(index):

@@ -101,3 +101,35 @@ def test_a_write_in_range_at_a_traced_index(n):
     assert_same(autograph.convert(write_at)(np.arange(3.0), 1.0, jnp.int32(n)), expected)
     run = jax.jit(autograph.convert(write_at))
     assert_same(run(jnp.arange(3.0), 1.0, jnp.int32(n)), expected)
+
+
+def bump_first(arr):
+    arr[0] = arr[0] + 1.0
+    return arr[0]
+
+
+def held_then_given_to_a_writing_helper(v):
+    w = v * 1.0
+    hist = [w]
+    y = bump_first(w)
+    return y, hist[0]
+
+
+def held_then_written_by_a_helper_statement(v):
+    w = v * 1.0
+    d = {'w': w}
+    bump_first(w)
+    return d['w']
+
+
+@pytest.mark.parametrize('fn', [held_then_given_to_a_writing_helper,
+                                held_then_written_by_a_helper_statement])
+def test_a_held_array_a_helper_writes_is_a_named_error(fn):
+    """A helper writing items of `w` (of unknown kind) that a list or dict also holds:
+    Python's holder sees the write; the converted one would keep the old items. The named
+    error (silent before); `y = helper(w)` also crashed the converter (an AttributeError
+    in passes.written_arguments: idiom fuzzer seed 98005 with --known)."""
+    v = np.arange(3.0, dtype=np.float32)
+    assert 'ag.check_held(w, item=True)' in autograph.to_code(fn)
+    with pytest.raises(autograph.ControlFlowError, match='also holds is changed in place'):
+        autograph.convert(fn)(v)

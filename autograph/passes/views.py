@@ -162,11 +162,13 @@ def declare(function, outer):
             function.body.insert(at, ast.copy_location(kind(names=names), function.body[0]))
 
 
-def held_check(name, ctx):
+def held_check(name, ctx, item=False):
     """`ag.check_held(name)` before a statement that changes the array of `name` in
     place, where the function also stored it in a container, an attribute or an item
-    (analysis.own_arrays): a named error where it is traced by then."""
-    return _parse(f'{ctx.ag}.check_held({name})')
+    (analysis.own_arrays): a named error where it is traced by then. `item`: the change
+    writes items (a helper's `arr[0] = e`), which only a NumPy array takes, so also
+    where its kind is unknown (runtime.items.items' `check_held`)."""
+    return _parse(f'{ctx.ag}.check_held({name}{", item=True" if item else ""})')
 
 
 def _start_view_flags(function, view_flags):

@@ -159,9 +159,10 @@ class _CallSites(StatementRewriter):
                 if isinstance(stmt, ast.Return):   # (the same node: see `report`)
                     stmt.value = ast.Name(id=result.id, ctx=ast.Load())
                     new.append(stmt)
-                elif isinstance(stmt, ast.Assign):
-                    stmt.targets, stmt.value = new[0].targets, new[0].value
-                    new[0] = stmt
+                elif isinstance(stmt, ast.Assign):   # (after the checks, see `_writing`)
+                    at = next(i for i, s in enumerate(new) if isinstance(s, ast.Assign))
+                    stmt.targets, stmt.value = new[at].targets, new[at].value
+                    new[at] = stmt
                 return [ast.fix_missing_locations(ast.copy_location(s, stmt)) for s in new]
         return self._hoisted(stmt)
 
@@ -204,7 +205,7 @@ class _CallSites(StatementRewriter):
                              args=[self._kinds_at(positions, args), func, *args],
                              keywords=call.keywords)
         held = self.ctx.own_arrays.get(self.function, ((), ()))[1]
-        checks = [held_check(args[p].id, self.ctx) for p in positions
+        checks = [held_check(args[p].id, self.ctx, item=True) for p in positions
                   if isinstance(args[p], ast.Name) and args[p].id in held]
         return checks + [ast.Assign(targets=[ast.Tuple(elts=targets, ctx=ast.Store())],
                                     value=rebinding)] + after

@@ -243,6 +243,18 @@ row{c} = A{c}[{b}]
 row{c} *= 0.5
 a = a + w[{i}] * 0.1 + A{c}[1, 0] * 0.1
 ''')
+T['chain_write'] = ('', '''
+w.reshape(2, 2).T[{b}, 1] = a * 0.5 + {f}
+w.reshape(2, 2)[1] += 0.25
+a = a + w[{i}] * 0.1
+''')
+T['enumerate_from'] = ('L', '''
+M{c} = w.reshape(2, 2)
+for j{c}, row{c} in enumerate(M{c}, m + {b}):
+    row{c}[0] = row{c}[1] * 0.5 + j{c} * 0.1
+    BODY
+a = a + w[{i}] * 0.1 + M{c}[1, 0] * 0.1
+''')
 T['swap_rows'] = ('', '''
 M{c} = w.reshape(2, 2) * 1.0
 M{c}[0], M{c}[1] = M{c}[1], M{c}[0]

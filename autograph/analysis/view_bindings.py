@@ -45,16 +45,15 @@ def view_bindings(function, ag=None, resolve=None):
 def iterated_row(loop, ag, resolve=None):
     """(the name, the variable whose view it is, the iterable giving it) of the item
     that `loop` binds to a name: `for row in M[1:]`, `for i, row in ag.enumerate(M)`
-    (a constant start), `for row, e in ag.zip(M, v)` (the first such name); or None."""
+    (any start: the loop's own index keys the row), `for row, e in ag.zip(M, v)` (the first such name); or None."""
     target, iterable = loop.target, loop.iter
     if isinstance(target, ast.Tuple) and isinstance(iterable, ast.Call) \
             and isinstance(iterable.func, ast.Attribute) \
             and isinstance(iterable.func.value, ast.Name) and iterable.func.value.id == ag \
             and not iterable.keywords \
             and not any(isinstance(a, ast.Starred) for a in iterable.args):
-        if iterable.func.attr == 'enumerate' and len(target.elts) == 2 and (
-                len(iterable.args) == 1 or len(iterable.args) == 2
-                and isinstance(iterable.args[1], ast.Constant)):
+        if iterable.func.attr == 'enumerate' and len(target.elts) == 2 and \
+                len(iterable.args) in (1, 2):
             pairs = [(target.elts[1], iterable.args[0])]
         elif iterable.func.attr == 'zip' and len(target.elts) == len(iterable.args):
             pairs = list(zip(target.elts, iterable.args))

@@ -20,8 +20,9 @@ A reshape's `order` (`'C'`, `'F'`, `'A'`; ravel's `'K'` too) is part of its step
 ('item', key node), ('reshape', [shape nodes, `order` keyword]), ('ravel', [`order`
 keyword]), ('transpose', [axes nodes]), ('swapaxes', [two axis nodes]), ('moveaxis',
 [source, destination nodes]) or ('asarray', []); (the variable, None)
-for a call of a helper that returns a view of its parameter otherwise (not followed);
-None for any other expression (and for `b[key]` alone, a view binding of one step, and
+for a call of a helper that returns a view of its parameter otherwise, and for a
+method that may give a view no step follows (`b.squeeze()`, see `unfollowed_method`):
+not followed; None for any other expression (and for `b[key]` alone, a view binding of one step, and
 for `b` alone).
 """
 import ast
@@ -41,9 +42,12 @@ def chain_of(value, ag=None, resolve=None):
     or None. `ag`, `resolve`: the runtime's name and the resolver of called functions
     (for helpers that return a view of their parameter; its `module(name)`, where it
     has one, the module a name refers to)."""
-    found = _steps(value, _module_test(resolve))
+    is_numpy = _module_test(resolve)
+    found = _steps(value, is_numpy)
     if found is None and isinstance(value, ast.Call) and resolve is not None:
         found = _returned(value, ag, resolve)
+    if found is None:
+        found = _unfollowed_method(value, is_numpy)
     if found is None:
         return None
     name, steps = found
@@ -52,6 +56,40 @@ def chain_of(value, ag=None, resolve=None):
     if len(steps) == 1 and steps[0][0] == 'item' and not isinstance(value, ast.Call):
         return None   # (`b[key]`: a view binding of its own)
     return (name, steps) if steps or isinstance(value, ast.Call) else None
+
+
+_UNFOLLOWED_METHODS = frozenset({'squeeze', 'diagonal', 'newbyteorder'})
+"""Methods of a NumPy array that give a view of it no step here follows (`diagonal`'s
+is read-only: NumPy raises where it is written)."""
+
+
+def unfollowed_method(value):
+    """The method's name where `value` calls one of a NumPy array that may give a view of
+    it no step here follows: `m.squeeze()`, `m.diagonal()`, `m.view(dtype)` (the same
+    memory read as another type), `m.astype(t, copy=False)` (`m` itself where it has
+    type `t`); else None."""
+    if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)):
+        return None
+    method = value.func.attr
+    if method in _UNFOLLOWED_METHODS or method == 'view' and (value.args or value.keywords):
+        return method
+    if method == 'astype' and any(
+            k.arg == 'copy' and not (isinstance(k.value, ast.Constant) and k.value.value)
+            for k in value.keywords):
+        return method
+    return None
+
+
+def _unfollowed_method(value, is_numpy):
+    """(the variable, None) where `value` calls an `unfollowed_method` of a chain of views
+    of a variable (`m.squeeze()`, `m[0].diagonal()`), else None (also for a module's
+    function, `np.squeeze(m)`: NumPy's functions ask a traced array for its value)."""
+    if unfollowed_method(value) is None:
+        return None
+    found = _steps(value.func.value, is_numpy)
+    if found is None or is_numpy(found[0]) is not None:
+        return None
+    return found[0], None
 
 
 def has_function_form(value, resolve=None):

@@ -7,7 +7,7 @@ import ast
 import copy
 
 from autograph.analysis.view_bindings import effects, own
-from autograph.analysis.view_chains import chain_of, has_function_form
+from autograph.analysis.view_chains import chain_of, has_function_form, unfollowed_method
 from autograph.analysis.walk import blocks
 from autograph.passes.sequences import key_expression
 
@@ -107,7 +107,8 @@ def helper_views(function, bindings, ctx, resolve):
     left out, and where `h` or `w` is changed in place by another statement, checked
     where the call runs (`h = ag.helper_result(part(w))`: an error where the result is
     an array that may be a view, see runtime.items.views; `t = bump(s)`, a helper's `n
-    += 1; return n` on a number, is none)."""
+    += 1; return n` on a number, is none); so are the methods that may give a view no
+    step follows (`s = ag.helper_result(m.squeeze(), method='squeeze')`)."""
     kept = {}
     for stmt, (name, base) in bindings.items():
         chain = chain_of(stmt.value, ctx.ag, resolve) \
@@ -118,7 +119,9 @@ def helper_views(function, bindings, ctx, resolve):
         others = [node for node in own(function.body) if isinstance(node, ast.stmt)
                   and node is not stmt and not blocks(node)]
         if any({name, base} & set(effects(node, ctx.ag, resolve)[2]) for node in others):
+            method = unfollowed_method(stmt.value)
             stmt.value = ast.copy_location(ast.Call(
-                func=ctx.runtime('helper_result'), args=[stmt.value], keywords=[]),
-                stmt.value)
+                func=ctx.runtime('helper_result'), args=[stmt.value],
+                keywords=[] if method is None else
+                [ast.keyword(arg='method', value=ast.Constant(method))]), stmt.value)
     return kept

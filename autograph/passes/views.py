@@ -63,6 +63,7 @@ from autograph.passes.unpacked_aliases import guard_unfollowed, view_bindings_un
 from autograph.passes.view_keys import (helper_views, in_c_order, layout, note_layouts,
                                         view_key)
 from autograph.passes.view_loops import rewrite_loop, shadowed
+from autograph.passes.view_targets import split_view_targets
 
 ONLY_WITH = (ast.Subscript, ast.For, ast.Call, ast.AugAssign)   # see analysis.census
 # (`c = a; f(c)`; `c = a; c += e`)
@@ -72,6 +73,7 @@ def transform(function, ctx):
     if not isinstance(function, ast.FunctionDef) or not _may_change_in_place(ctx):
         return function
     resolve = LazyResolver(function, ctx)   # (asked only where a helper may be)
+    split_view_targets(function, ctx, resolve)   # (`m.T[0, 1] = e`: a view `m_view` first)
     scanned = _changed_here(function, ctx.ag)
     changed = scanned[0]
     found = view_bindings_unpacked(function, changed, ctx, resolve)

@@ -33,7 +33,7 @@ from ..context import kind_unknown, mark_numpy, numpy_meaning, stands_for_numpy
 from ..context import layout as traced_layout
 from ..errors import here
 from ..messages import (array_kind_unknown, attribute_view_changed, helper_view_unknown,
-                        view_base_unknown, view_layout_unknown)
+                        method_view_unknown, view_base_unknown, view_layout_unknown)
 from ..values.split import is_traced
 from .indexing import getitem
 from .items import setitem
@@ -105,15 +105,17 @@ def attribute_view(base, key=Ellipsis, whole=False):
     return base if whole else getitem(base, key)
 
 
-def helper_result(value):
+def helper_result(value, method=None):
     """Python reference: `value`, a helper's result that may be a NumPy view of its
     argument, not followed (autograph.passes.view_keys's `helper_views`), where it or
     the argument is changed in place: a ControlFlowError where it is a traced array of
     a call given NumPy arrays (a view or a copy, the converted code cannot tell; a
-    number, an item, is a copy)."""
+    number, an item, is a copy). `method`: the name of the array's method that gave
+    `value` (`squeeze`: a view no step follows), None for a helper's result."""
     if is_traced(value) and jnp.ndim(value) > 0 and (
             kind_unknown(value) or stands_for_numpy(value)):
-        raise helper_view_unknown(here())
+        raise helper_view_unknown(here()) if method is None else \
+            method_view_unknown(method, here())
     return value
 
 

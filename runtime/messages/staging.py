@@ -100,6 +100,20 @@ def helper_view_unknown(location):
             '(`h = helper(w).copy()`)')
 
 
+def method_view_unknown(method, location):
+    """An array's `method` result that may be a NumPy view of it that the converted code
+    does not follow (`m.squeeze()`, `m.diagonal()`, `m.view(dtype)`, `m.astype(t,
+    copy=False)`), where the result or the array is changed in place."""
+    return problem(
+        IN_PLACE_CHANGE, f'`.{method}(...)` here may give a NumPy view of its array, and '
+                         'one of them is changed in place', location, statement=True,
+        why='a NumPy view writes through to the array it shows, a copy does not: the '
+            f'converted code follows the views of basic indexing, `reshape`, `ravel`, '
+            f'`view()`, `transpose`, `swapaxes` and `.T`, not those of `.{method}`',
+        fix=f'Make the copy explicit (`.{method}(...).copy()`), or write through the array '
+            'itself (`m[0, k] = e` for `m.squeeze()[k] = e`)')
+
+
 def view_layout_unknown(location):
     """A traced NumPy array reshaped (`reshape`, `ravel`) to a view that is changed in
     place, where the converter does not know the array's memory layout (a view of

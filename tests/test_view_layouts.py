@@ -259,6 +259,27 @@ def test_flat_items_with_a_traced_index():
     _agree(flat_traced, make)
 
 
+def flat_loop(w):
+    total = 0.0
+    for e in w.flat:
+        total = total + e
+    return total + sum(list(w.flat)) * 0.5
+
+
+def flat_loop_writing(w):
+    total = 0.0
+    for k, e in enumerate(w.flat):
+        w[1, 1] = 10.0 + k   # (the iterator reads the items live: later ones see it)
+        total = total + e
+    return total
+
+
+@pytest.mark.parametrize('make', [_matrix, _transposed])
+@pytest.mark.parametrize('fn', [flat_loop, flat_loop_writing])
+def test_flat_iterated_reads_items_in_c_order_live(fn, make):
+    _agree(fn, make())
+
+
 def test_flat_index_out_of_bounds_is_numpy_s_index_error():
     with pytest.raises(IndexError):
         flat_write(np.zeros(1))

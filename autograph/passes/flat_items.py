@@ -7,6 +7,10 @@ the item write of `a` it is (its views, its caller's array):
     y = a.flat[k]        ->  y = a[ag.flat_key(a, k)]
     a.flat = e           ->  a[ag.flat_key(a, slice(None))] = ag.flat_value(a,
                                                                  slice(None), e)
+    for e in a.flat:     ->  for e in a.reshape(-1):   (any other read of `a.flat`)
+
+(`a.reshape(-1)`: the items in C order, which passes.views and passes.live_iteration
+read live in a loop that writes `a`, as Python's flat iterator does.)
 
 Only where `a` is a name or an attribute of one (`self.w`) and, for a write, `k` has no
 call (both are read twice); other forms stay as written.
@@ -57,11 +61,22 @@ class _Flat(ast.NodeTransformer):
                              ctx=ast.Store() if store else ast.Load())
 
     def visit_Subscript(self, node):
-        self.generic_visit(node)
         array = _flat(node.value)
-        if array is None or not isinstance(node.ctx, ast.Load):
+        if array is None:
+            return self.generic_visit(node)
+        node.slice = self.visit(node.slice)   # (`a.flat` itself is the item's array)
+        if not isinstance(node.ctx, ast.Load):
             return node
         return ast.copy_location(self.item(array, node.slice, False), node)
+
+    def visit_Attribute(self, node):
+        self.generic_visit(node)
+        array = _flat(node)
+        if array is None or not isinstance(node.ctx, ast.Load):
+            return node
+        return ast.copy_location(ast.Call(   # (read whole: `for e in a.flat`)
+            func=ast.Attribute(value=copy.deepcopy(array), attr='reshape', ctx=ast.Load()),
+            args=[ast.Constant(-1)], keywords=[]), node)
 
     def visit_Assign(self, node):
         self.generic_visit(node)

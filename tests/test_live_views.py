@@ -266,6 +266,38 @@ def test_rows_of_a_view_written_through_the_loop_variable():
     assert not np.allclose(expected[1], tail_rows_jax(0.5, jnp.asarray(M()))[1])
 
 
+def rows_of_a_view_whose_base_is_written(x, v, n):
+    a = x * 1.0
+    w = v
+    m = w.reshape(2, 2)
+    for i, row in enumerate(m):
+        row[0] = row[1] * 0.5 + i
+        for j in range(n):
+            w[3 - j] = w[3 - j] + a   # (row 1 of `m` sees it: read by the next step)
+        a = a * 0.5 + row[0] + row[1]
+    return a, m
+
+
+def rows_of_a_view_whose_base_is_written_jax(x, v, n):
+    a = x * 1.0
+    m = v.reshape(2, 2)
+    for i, row in enumerate(m):
+        row = row.at[0].set(row[1] * 0.5 + i)
+        for j in range(n):
+            v = v.at[3 - j].set(v[3 - j] + a)
+        a = a * 0.5 + row[0] + row[1]
+    return a, m
+
+
+def test_rows_of_a_view_see_writes_to_its_base_in_a_nested_loop():
+    # (The view `m` is seen again after each write to `v`, `m = ag.read_view(...)`:
+    # the same array changed, not a rebinding that Python's iterator would not follow.)
+    expected = same_as_python(rows_of_a_view_whose_base_is_written,
+                              rows_of_a_view_whose_base_is_written_jax, 0.5, V(), 2)
+    assert not np.allclose(expected[0], rows_of_a_view_whose_base_is_written_jax(
+        0.5, jnp.asarray(V()), 2)[0])
+
+
 # --- staged loops: a traced bound around, a traced `if`, a traced `break` ------------
 
 def around(x, n, v):

@@ -252,7 +252,8 @@ def _changes(body, ag, helpers):
             if isinstance(node, ast.Name) and node.id in helpers:
                 changed |= helpers[node.id][0]
                 rebound |= helpers[node.id][1]
-            if isinstance(node, ast.Assign) and _changed_in_place(node):
+            if isinstance(node, ast.Assign) and (_changed_in_place(node)
+                                                 or _seen_again(node, ag)):
                 changed.add(node.targets[0].id)
             elif isinstance(node, ast.Assign) and _writes_arguments(node, ag):
                 changed.update(e.id for e in node.targets[0].elts[1:]
@@ -266,7 +267,8 @@ def _changes(body, ag, helpers):
     for stmt in body:
         for node in _walk(stmt):
             if isinstance(node, ast.Assign) and (_changed_in_place(node)
-                                                 or _writes_arguments(node, ag)):
+                                                 or _writes_arguments(node, ag)
+                                                 or _seen_again(node, ag)):
                 continue
             targets = node.targets if isinstance(node, ast.Assign) else \
                 [node.target] if isinstance(node, (ast.For, ast.AnnAssign, ast.NamedExpr)) \
@@ -274,6 +276,17 @@ def _changes(body, ag, helpers):
             rebound.update(n.id for t in targets for n in ast.walk(t)
                            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))
     return changed, rebound
+
+
+def _seen_again(node, ag):
+    """`v = ag.read_view(b, v_key, v)` (passes.views): the view `v` reads the changes
+    made to its base, the same array changed in place, not a rebinding."""
+    value = node.value
+    return (len(node.targets) == 1 and node.targets[0].__class__ is ast.Name
+            and value.__class__ is ast.Call and value.func.__class__ is ast.Attribute
+            and value.func.attr == 'read_view' and getattr(value.func.value, 'id', None) == ag
+            and len(value.args) == 3 and getattr(value.args[2], 'id', None) ==
+            node.targets[0].id)
 
 
 def _writes_arguments(node, ag):

@@ -1,5 +1,5 @@
 """Whole aliases bound by unpacking (`b, c = v, 1`) or by a chain of targets (`b = c =
-v`), and aliases of an array made of a parameter (`a = v * 1.0; b = a`): NumPy's `b is
+v`; `b = c = v[1:]`, one view both names hold), and aliases of an array made of a parameter (`a = v * 1.0; b = a`): NumPy's `b is
 v`, so `b += e` or `b[k] = e` changes `v` where the caller gave a NumPy array, and only
 rebinds `b` where it gave a JAX array (passes.unpacked_aliases, view_bindings'
 known_aliases). Both were silent before: the caller's array kept its old items. Ground
@@ -78,7 +78,26 @@ def double_buffer_kept(x, n):
     return prev, first
 
 
-CASES = [(unpacked, 3), (chained, 3), (alias_of_arithmetic, 2)]
+def chained_view(v, n):
+    b = c = v[1:]   # (one view, both names: NumPy's `b is c`)
+    for i in range(n):
+        b[0] = b[0] + 2.0
+    c *= 3.0
+    return v, b
+
+
+def chained_reshape(v, n):
+    b = c = v.reshape(1, 2)
+    i = 0
+    while i < n:
+        c[0, i % 2] = c[0, i % 2] + 1.0
+        i += 1
+    b += 0.5
+    return v, b, c
+
+
+CASES = [(unpacked, 3), (chained, 3), (alias_of_arithmetic, 2), (chained_view, 3),
+         (chained_reshape, 3)]
 
 
 

@@ -5,6 +5,8 @@ passes.views, which follows `c = a`: NumPy's `c is a`).
                               n = 0
     b = c = v           ->    b = v
                               c = v
+    b = c = v[1:3]      ->    b = v[1:3]           (any other value: evaluated once,
+                              c = b                 both names hold the one object)
 
 Python evaluates the whole right-hand side, then binds the targets left to right. Taken
 one by one the statements mean the same where the values are names and constants that
@@ -151,8 +153,15 @@ def _block(stmts, changed):
 
 def _pairs(stmt):
     """[(target name, value)] of `t1, t2 = v1, v2` or `t1 = t2 = v` (names bound to
-    names and constants, no target among the values), else None."""
+    names and constants, no target among the values), of `t1 = t2 = e` (`e` any other
+    expression: [(t1, e), (t2, t1)]), else None."""
     targets, value = stmt.targets, stmt.value
+    if len(targets) > 1 and all(t.__class__ is ast.Name for t in targets) and \
+            value.__class__ not in (ast.Name, ast.Constant):   # (`a = b = v[1:3]`: one
+        first = targets[0].id                                  # object, evaluated once)
+        return [(first, value)] + [(t.id, ast.Name(id=first, ctx=ast.Load()))
+                                   for t in targets[1:]] \
+            if len({t.id for t in targets}) == len(targets) else None
     if len(targets) > 1 and all(t.__class__ is ast.Name for t in targets):
         pairs = [(t.id, value) for t in targets]
     elif len(targets) == 1 and targets[0].__class__ is ast.Tuple and \

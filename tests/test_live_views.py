@@ -487,6 +487,28 @@ def test_an_iterator_written_only_after_its_loop_is_exact():
     assert 'unfollowed_items' not in autograph.to_code(iterator_written_after)
 
 
+def iterator_after_an_early_return(x, v):
+    a = x * 1.0
+    w = v * 1.0
+    for y in v:
+        if a < 0:
+            return a, w   # (passes.returns adds a `return` of no line of the user's)
+        a = a + y
+    for _ in w[1:]:
+        w[3] = w[3] * 0.5 + a * 0.1
+        it = iter(w)
+        a = a + next(it) * 0.1
+        for e in it:
+            a = a * 0.9 + e * 0.1
+    return a, w
+
+
+def test_an_iterator_after_an_early_return_converts():
+    # (A converter crash before: idiom fuzzer seed 96103, TypeError comparing lines.)
+    expected = iterator_after_an_early_return(0.5, V())
+    assert_same(autograph.convert(iterator_after_an_early_return)(0.5, V()), expected)
+
+
 # --- what is left as it was ----------------------------------------------------------
 
 def reads_only(x, v, m):

@@ -113,6 +113,12 @@ def _unfollowed(value, what, names, facts):
         value)
 
 
+def _line(stmt, default):
+    """`stmt`'s line, `default` for a statement a pass made without one (the `return
+    retval` of passes.returns)."""
+    return getattr(stmt, 'lineno', None) or default
+
+
 def guard_iterator(loop, changed, facts):
     """`it = iter(v)` (or `reversed(v)`, `enumerate(v)`, `zip(v, w)`), then `for e in
     it:` whose body (`changed`: what it changes in place), or the code between, changes
@@ -122,13 +128,13 @@ def guard_iterator(loop, changed, facts):
     ag = facts.ctx.ag
     for node in facts.bound[loop.iter.id]:
         if facts.is_getitem(node.value.func) or \
-                getattr(node, 'lineno', loop.lineno) >= loop.lineno:
+                _line(node, loop.lineno) >= loop.lineno:
             continue   # (`v = ag.getitem(m, i)`: a view, not an iterator)
         arrays = facts.iterated(node.value)
         if not arrays:
             continue
         between = [stmt for stmt in walk_scope(facts.function) if isinstance(stmt, ast.stmt)
-                   and node.lineno < getattr(stmt, 'lineno', 0) < loop.lineno]
+                   and node.lineno < _line(stmt, 0) < loop.lineno]
         written = changed | facts.changes(between)[0]
         node.value = _unfollowed(node.value, 'an iterator',
                                  [a for a in arrays if a in written], facts)

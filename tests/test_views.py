@@ -266,6 +266,48 @@ def test_a_view_rebound_to_a_view_of_itself_is_a_named_error():
         autograph.convert(view_of_itself)(M())
 
 
+def rows_of_a_view_rebound_each_step(x, v):
+    a = x * 1.0
+    w = v * 1.0
+    for _ in range(2):
+        m = w.reshape(2, 2)       # (a new view each step: the rows of the last one stay
+        for j, row in enumerate(m):   # views of the array `m` held, used no more)
+            row[0] = row[1] * 0.5 + j
+            w[0] = w.sum() * 0.25
+        a = a + m[1, 0]
+        u = w[None]
+        u[0, 3] = x - a
+    return a, w
+
+
+def test_views_of_an_array_no_longer_held_may_stay_unused():
+    # (An UnsupportedSyntax at `u[0, 3] = ...` before: idiom fuzzer seeds 96149, 96187.)
+    expected = rows_of_a_view_rebound_each_step(0.5, np.arange(4.0, dtype=np.float32))
+    for convert in (autograph.convert, lambda fn: autograph.convert(fn, jit=False)):
+        got = convert(rows_of_a_view_rebound_each_step)(0.5, np.arange(4.0, dtype=np.float32))
+        assert_same(got, expected)
+
+
+def rows_of_a_view_rebound_each_step_read_after(x, v):
+    a = x * 1.0
+    w = v * 1.0
+    for _ in range(2):
+        m = w.reshape(2, 2)
+        for j, row in enumerate(m):
+            row[0] = row[1] * 0.5 + j
+            w[0] = w.sum() * 0.25
+        u = w[None]
+        u[0, 3] = x - a
+        a = a + row[0]            # (`row`: a view on some paths only, its base changed)
+    return a, w
+
+
+def test_such_a_view_read_after_its_base_changed_is_a_named_error():
+    with pytest.raises(UnsupportedSyntax, match="'row' .* view of 'm' on some paths only"):
+        autograph.convert(rows_of_a_view_rebound_each_step_read_after)(
+            0.5, np.arange(4.0, dtype=np.float32))
+
+
 def test_generated_code_writes_the_view_back():
     code = autograph.to_code(accelerate)
     assert 'vel_is_numpy = ag.numpy_kind(vel)' in code   # (the caller's array's kind)

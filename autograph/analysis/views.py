@@ -50,6 +50,8 @@ STALE = 'stale'     # an origin: a view on some paths whose base changed since
 NESTED = 'nested'   # an origin: `v = v[k]`, a view of the view `v` was (not followed)
 ORPHAN = 'orphan'   # an origin: a view of an array its base held before a newer view
 UNKEPT = 'unkept'   # an origin: a view of an array a call changed, then not kept
+UNSEEN = 'unseen'   # an origin: a view of an array its base, rebound on some paths
+                    # only, may no longer hold, that changed since (an error where used)
 _NOT_VIEW = frozenset({OTHER})
 MOVED, ENTRY = 'moved', 'entry'   # state keys (MOVED, base), (ENTRY, parameter)
 LOST = 'lost'   # a base rebound where the converted code cannot keep its old array
@@ -180,8 +182,8 @@ class Views:
             if NESTED in origins:
                 raise unsupported(errors.nested(current), self.ctx, stmt)
             views = [o for o in origins if o in self.tracked]
-            if ORPHAN in origins or UNKEPT in origins or not views:
-                if ORPHAN in origins or UNKEPT in origins:
+            if ORPHAN in origins or UNKEPT in origins or UNSEEN in origins or not views:
+                if ORPHAN in origins or UNKEPT in origins or UNSEEN in origins:
                     raise unsupported(errors.lost(current), self.ctx, stmt)
                 break
             bases = {self.tracked[o][1] for o in views}
@@ -235,11 +237,18 @@ class Views:
     def _refresh(self, changed, state, actions, stmt):
         """Read again the views of the arrays `changed` ((name, 'current'): the array
         the name holds; (name, 'old'): the one it held before its rebinding), and their
-        views...; a view on some paths only becomes STALE (an error where it is read)."""
+        views...; a view on some paths only becomes STALE (an error where it is read), and
+        one of an array its base may no longer hold UNSEEN (an error where it is used)."""
         state, queue, done = dict(state), list(changed), {b for b, _ in changed}
         while queue:
             base, which = queue.pop(0)
             mode = self._read_mode(base, which, state, stmt)
+            if mode == LOST:
+                for name in [n for n in state if isinstance(n, str) and n not in done]:
+                    if any(o in self.tracked and self.tracked[o][1] == base
+                           for o in state[name]):
+                        state[name] = state[name] | {UNSEEN}
+                continue
             if mode is None:
                 continue
             for name in sorted(n for n in state if isinstance(n, str)):
@@ -282,7 +291,8 @@ class Views:
     def _read_mode(self, base, which, state, stmt):
         """How the views of `base` are read again after its array `which` changed:
         'same', 'moved', 'either' (as `_mode`), 'if same' (only where `base` still holds
-        the views' array), or None (its views hold another array)."""
+        the views' array), None (its views hold another array), or LOST (they may hold
+        an array the converted code did not keep: an error where one is used)."""
         moved = state.get((MOVED, base), _SAME)
         if which == 'old':
             return 'moved' if moved == frozenset({True}) else 'either'
@@ -291,7 +301,7 @@ class Views:
         if False not in moved:
             return None
         if LOST in moved:
-            raise unsupported(errors.rebound_on_some_paths(base), self.ctx, stmt)
+            return LOST
         self.flagged.add(base)
         return 'if same'
 
@@ -363,6 +373,10 @@ class Views:
         origins = state.get(name, _NOT_VIEW)
         if UNKEPT in origins:
             raise unsupported(errors.unkept(name), self.ctx, stmt)
+        if UNSEEN in origins:
+            base = min((self.tracked[o][1] for o in origins if o in self.tracked),
+                       default=name)
+            raise unsupported(errors.rebound_on_some_paths(base), self.ctx, stmt)
         if STALE in origins and NESTED in origins:
             raise unsupported(errors.nested(name), self.ctx, stmt)
         if STALE in origins:

@@ -45,7 +45,8 @@ def view_bindings(function, ag=None, resolve=None):
 def iterated_row(loop, ag, resolve=None):
     """(the name, the variable whose view it is, the iterable giving it) of the item
     that `loop` binds to a name: `for row in M[1:]`, `for i, row in ag.enumerate(M)`
-    (any start: the loop's own index keys the row), `for row, e in ag.zip(M, v)` (the first such name); or None."""
+    (any start: the loop's own index keys the row), `for row, e in ag.zip(M, v)` (the
+    first such name); or None."""
     target, iterable = loop.target, loop.iter
     if isinstance(target, ast.Tuple) and isinstance(iterable, ast.Call) \
             and isinstance(iterable.func, ast.Attribute) \

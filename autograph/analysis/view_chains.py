@@ -19,11 +19,11 @@ A reshape's `order` (`'C'`, `'F'`, `'A'`; ravel's `'K'` too) is part of its step
 `chain_of(value)` gives (the variable, [the steps]) of such an expression, each step
 ('item', key node), ('reshape', [shape nodes, `order` keyword]), ('ravel', [`order`
 keyword]), ('transpose', [axes nodes]), ('swapaxes', [two axis nodes]), ('moveaxis',
-[source, destination nodes]) or ('asarray', []); (the variable, None)
-for a call of a helper that returns a view of its parameter otherwise, and for a
-method that may give a view no step follows (`b.squeeze()`, see `unfollowed_method`):
-not followed; None for any other expression (and for `b[key]` alone, a view binding of one step, and
-for `b` alone).
+[source, destination nodes]) or ('asarray', []); (the variable, None) for a call of a
+helper that returns a view of its parameter otherwise, and for a method that may give a
+view no step follows (`b.squeeze()`, see `unfollowed_method`): not followed; None for
+any other expression (and for `b[key]` alone, a view binding of one step, and for `b`
+alone).
 """
 import ast
 import copy

@@ -308,3 +308,42 @@ def test_max_of_tuples_compares_item_by_item_as_python():
         check(best_pair, jnp.array(p))
     with pytest.raises(ValueError, match='truth value of an array'):   # a tie: as Python
         autograph.convert(best_pair)(jnp.array([1.0, 1.0, 0.0]))
+
+
+# --- Python items ordered by traced keys ------------------------------------------------
+
+def index_by_key(v):
+    calls = []
+
+    def key(i):
+        calls.append(i)        # (Python calls the key once per item)
+        return v[i]
+    best = min(range(len(v)), key=key)
+    worst = max(range(len(v)), key=lambda i: v[i])
+    order = sorted(range(len(v)), key=lambda i: v[i], reverse=True)
+    return best, worst, order, len(calls)
+
+
+def name_by_score(v):
+    scores = {'a': v[0], 'b': v[1], 'c': v[2]}
+    names = ['a', 'b', 'c']
+    names.sort(key=lambda s: scores[s])
+    return max(scores, key=scores.get), min(scores, key=lambda s: scores[s]), names
+
+
+@pytest.mark.parametrize('v', [[3.0, 1.0, 2.0, 0.5], [1.0, 0.0, 0.0, 2.0], [2.0, 2.0, 2.0, 2.0]],
+                         ids=['distinct', 'ties', 'all equal'])
+def test_python_items_ordered_by_traced_keys(v):
+    # (A raw TracerBoolConversionError before: Python's min/max/sorted compared the
+    # traced keys of Python items; ties keep the first item, as Python's.)
+    v = np.array(v, np.float32)
+    check(index_by_key, v)
+    check(name_by_score, v)
+    assert index_by_key(v)[3] == 4
+    out = jax.vmap(autograph.convert(lambda w: index_by_key(w)[:2]))(jnp.stack([v, -v]))
+    assert [int(i) for i in out[0]] == [index_by_key(v)[0], index_by_key(-v)[0]]
+
+
+def test_python_keys_of_python_items_stay_python():
+    assert autograph.convert(lambda n: min(range(3), key=lambda i: [3, 1, 2][i]) + n,
+                             jit=False)(0) == 1

@@ -61,10 +61,14 @@ def _extremum(name, python_fn, pairwise, args, kwargs):
         args = (items,)
     if len(args) == 1:
         args = (_items(args[0]),)
-    if not any_traced(args) and not any_traced(kwargs.get('default')):
-        return python_fn(*args, **kwargs)
     key = kwargs.pop('key', None)
     items = args[0] if len(args) == 1 else list(args)
+    keys = None if key is None else [key(item) for item in items]   # (once each)
+    if not any_traced(args) and not any_traced(keys) and \
+            not any_traced(kwargs.get('default')):
+        if keys is None or not len(items):
+            return python_fn(*args, **kwargs)
+        return items[python_fn(range(len(items)), key=keys.__getitem__)]   # (the first)
     if len(args) == 1 and not len(items):
         if 'default' in kwargs:
             return kwargs['default']
@@ -81,10 +85,11 @@ def _extremum(name, python_fn, pairwise, args, kwargs):
         for item in items[1:]:
             result = pairwise(result, item)
         return result
-    keys = [key(item) for item in items]
     _orderable(keys, f'{name}(..., key=)')
     keys = jnp.stack([jnp.asarray(k) for k in keys])
     chosen = ordering.first_best(name, keys)    # the first best, as Python's
+    if not isinstance(items, jax.Array):   # (texts among Python items: a Choice of them)
+        return picked(items, chosen, f'{name}(..., key=)')
     return jax.tree_util.tree_map(lambda s: s[chosen], _stack(items, f'{name}(..., key=)'))
 
 
@@ -152,11 +157,15 @@ def sorted_(iterable, /, *, key=None, reverse=False):
     the reordered items (a NaN among traced keys is a run-time error: see
     runtime.python.ordering)."""
     items = _items(iterable)
-    if not any_traced(items):
-        return builtins.sorted(items, key=key, reverse=reverse)
+    keys = None if key is None else [key(item) for item in items]   # (once each)
+    if not any_traced(items) and not any_traced(keys):
+        if keys is None:
+            return builtins.sorted(items, reverse=reverse)
+        return [items[i] for i in builtins.sorted(range(len(items)), key=keys.__getitem__,
+                                                  reverse=reverse)]   # (stable too)
     if not len(items):
         return []
-    keys = items if key is None else [key(item) for item in items]
+    keys = items if key is None else keys
     if not isinstance(keys, jax.Array):
         _orderable(keys, 'sorted()')
     keys = keys if isinstance(keys, jax.Array) else _stack(keys, 'sorted()')
@@ -164,17 +173,23 @@ def sorted_(iterable, /, *, key=None, reverse=False):
         raise no_order(jnp.shape(keys)[1:], here())
     ordering.check_no_nan(keys, here())
     order = jnp.argsort(keys, stable=True, descending=reverse)
+    if not isinstance(items, jax.Array) and _has_text(items):   # (a Choice per place)
+        return [picked(items, order[i], 'sorted()') for i in range(len(items))]
     ordered = jax.tree_util.tree_map(lambda s: s[order], _stack(items, 'sorted()'))
     return [jax.tree_util.tree_map(lambda s, i=i: s[i], ordered) for i in range(len(items))]
+
+
+def _has_text(items):
+    return any(isinstance(leaf, (str, bytes)) for leaf in jax.tree_util.tree_leaves(items))
 
 
 def list_sort(items, /, *, key=None, reverse=False):
     """Python reference: `items.sort(key=None, reverse=False)`: the list `items` itself
     put in ascending order of its items' keys (stable, also with `reverse`); None.
     Traced items are ordered as `sorted_` orders them, written back into the same list."""
-    if not any_traced(items):
-        return items.sort(key=key, reverse=reverse)
-    items[:] = sorted_(items, key=key, reverse=reverse)
+    if not any_traced(items) and key is None:
+        return items.sort(reverse=reverse)
+    items[:] = sorted_(items, key=key, reverse=reverse)   # (traced keys of Python items)
     return None
 
 

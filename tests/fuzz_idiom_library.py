@@ -255,6 +255,21 @@ for j{c}, row{c} in enumerate(M{c}, m + {b}):
     BODY
 a = a + w[{i}] * 0.1 + M{c}[1, 0] * 0.1
 ''')
+T['argmin_key'] = ('', '''
+b{c} = min(range(4), key=lambda i: w[i] * {f})
+o{c} = sorted(range(3), key=lambda i: w[i] + a)
+a = a + w[b{c}] * 0.1 + b{c} * 0.01 + o{c}[0] * 0.1
+''')
+T['chained_view'] = ('', '''
+p{c} = q{c} = w[1:3]
+q{c}[0] = q{c}[0] + a * 0.1
+a = a + p{c}[0] * 0.1 + w[1] * 0.1
+''')
+T['flat_loop'] = ('L', '''
+for e{c} in w.flat:
+    a = a * 0.9 + e{c} * 0.1
+    BODY
+''')
 T['swap_rows'] = ('', '''
 M{c} = w.reshape(2, 2) * 1.0
 M{c}[0], M{c}[1] = M{c}[1], M{c}[0]

@@ -66,3 +66,35 @@ def test_under_a_callers_jit_and_grad_jax_meaning():
 def test_generated_code_gives_the_kind():
     assert 'ag.call_writing({0: b_is_numpy}, bump, b)' in autograph.to_code(copy_then_bump)
     assert 'ag.call_writing({0: False}, bump, b)' in autograph.to_code(jax_local_then_bump)
+
+
+def clip_first(arr, lim):
+    if arr[0] > lim:
+        arr[0] = lim
+        return True
+    arr[1] = arr[1] * 0.5
+    return False
+
+
+def rows_swapped_then_helper(x, v):
+    w = v * 1.0
+    m = w.reshape(2, 2) * 1.0        # (of `w`'s kind: a helper's writes keep it)
+    m[0], m[1] = m[1], m[0]          # (NumPy's rows are views: both end as row 1)
+    clipped = clip_first(w, x)
+    return m, w, clipped
+
+
+@pytest.mark.parametrize('kind', ['numpy', 'jax'])
+def test_a_helper_writing_a_variable_keeps_its_kind(kind):
+    # (A named error before, idiom fuzzer seed 96590: the helper's call, `r, w =
+    # ag.call_writing(...)`, counted as a binding of `w` of unknown kind, and so `m`.)
+    v = np.arange(4, dtype=np.float32)
+    given = (lambda: v.copy()) if kind == 'numpy' else (lambda: jnp.asarray(v))
+    for x in (0.5, -1.0):
+        expected = rows_swapped_then_helper(x, given()) if kind == 'numpy' else None
+        got = autograph.convert(rows_swapped_then_helper)(x, given())
+        if expected is not None:
+            for e, g in zip(expected, got):
+                np.testing.assert_array_equal(np.asarray(g), e)
+        else:   # (a JAX array's rows are copies: swapped as values)
+            np.testing.assert_array_equal(np.asarray(got[0]), v.reshape(2, 2)[::-1])

@@ -88,6 +88,9 @@ def bound_values(function):
     for node in walk_scope(function):
         if isinstance(node, ast.Assign) and _changed_in_place(node):
             seen.add(id(node.targets[0]))   # (`a = ag.setitem(a, i, v)`: no binding)
+        elif isinstance(node, ast.Assign) and _call_writing(node):
+            seen.update(id(e) for e in node.targets[0].elts[1:])   # (`r, a =
+            # ag.call_writing(..., f, a)`: `f` changed `a` in place; `r` is bound)
         elif isinstance(node, ast.Assign) and len(node.targets) == 1 \
                 and isinstance(node.targets[0], ast.Name):
             bindings.setdefault(node.targets[0].id, []).append(node.value)
@@ -113,6 +116,14 @@ def _view_binding(node):
             and target.elts[1].id.startswith(target.elts[0].id + '_key')
             and isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
             and value.func.attr in ('alias', 'view') and value.args)
+
+
+def _call_writing(node):
+    """Whether `node` is passes.written_arguments' `r, a, b = ag.call_writing(...)`."""
+    target, value = node.targets[0], node.value
+    return (len(node.targets) == 1 and isinstance(target, ast.Tuple)
+            and isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
+            and value.func.attr == 'call_writing')
 
 
 def _changed_in_place(node):

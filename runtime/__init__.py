@@ -2,7 +2,7 @@
 as `ag` (or a hygienic variant) and uses only these names."""
 from .checks.asserts import assert_
 from .python import calls as _calls
-from .python.calls import call, call_writing, given, written
+from .python.calls import call, call_writing, given, object_update, written
 from .operators.comparisons import compare
 from .operators.conditionals import if_chain, if_exp, if_exp_chain, if_stmt, kept_item, static
 from .operators.logical import and_, not_, or_
@@ -69,7 +69,7 @@ __all__ = ['attribute_view', 'Undefined', 'alias', 'all', 'and_', 'any', 'assert
            'if_exp', 'if_exp_chain', 'if_stmt', 'in_', 'in_place', 'int', 'item', 'items_of', 'is_', 'is_not', 'keep',
            'kept_item',
            'len', 'max',
-           'message', 'message_percent', 'method_fields', 'min', 'ne', 'not_', 'numpy_kind',
+           'message', 'message_percent', 'method_fields', 'min', 'ne', 'not_', 'numpy_kind', 'object_update',
            'or_', 'pow',
            'python_subject', 'raise_', 'raise_if', 'range', 'read_view', 'repeat', 'repr',
            'raveled', 'reraise', 'reshaped', 'as_array', 'moved', 'swapped', 'reversed',

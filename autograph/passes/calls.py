@@ -34,8 +34,10 @@ from autograph.analysis.activity import scope_of
 from autograph.analysis.created_attributes import owner_class
 from autograph.analysis.receivers import Receivers
 from autograph.analysis.selections import may_hold_a_selection, sliced_names
+from autograph.analysis.walk import SCOPES, blocks
 from autograph.passes.base import walk_scope
 from autograph.passes.in_place_calls import IN_PLACE_FUNCTIONS, IN_PLACE_METHODS, InPlaceCalls
+from autograph.passes.item_assignments import AUGMENTED
 from autograph.runtime.python.calls import OVERRIDDEN_BUILTINS, REDUCTIONS, TRANSFORMS
 from autograph.runtime.values.stacked import STACKERS
 
@@ -83,6 +85,8 @@ def transform(function, ctx):
         calls.receivers = Receivers(function, nodes, ctx.resolver, local_names,
                                     _CONTAINER_METHODS)
     calls.user_objects = ctx.user_objects[function] = calls.user_objects_in(function, nodes)
+    if calls.user_objects:
+        _object_updates(function, calls.user_objects, ctx)
     calls.nodes = nodes
     in_place = any(n.func.__class__ is ast.Attribute and (
         n.func.attr in IN_PLACE_METHODS or n.func.attr in IN_PLACE_FUNCTIONS) for n in found)
@@ -93,6 +97,28 @@ def transform(function, ctx):
         rewriter.block(function.body)
         rewriter.kinds.note()
     return function
+
+
+def _object_updates(function, objects, ctx):
+    """`a += e` -> `a = ag.object_update(a, '+=', e)` where `a` holds an object of a user
+    class (`objects`): its `__iadd__` is a call of user code, which the runtime converts
+    and watches as any other (Python calls it without a call in sight)."""
+    pending = [function.body]
+    while pending:
+        stmts = pending.pop()
+        for i, stmt in enumerate(stmts):
+            if not isinstance(stmt, SCOPES):
+                pending += blocks(stmt)
+            if stmt.__class__ is ast.AugAssign and stmt.target.__class__ is ast.Name \
+                    and stmt.target.id in objects:
+                name = stmt.target.id
+                stmts[i] = ast.copy_location(ast.Assign(
+                    targets=[ast.Name(id=name, ctx=ast.Store())],
+                    value=ast.Call(func=ctx.runtime('object_update'), args=[
+                        ast.Name(id=name, ctx=ast.Load()),
+                        ast.Constant(AUGMENTED[type(stmt.op)]), stmt.value], keywords=[])),
+                    stmt)
+    ast.fix_missing_locations(function)
 
 
 def _is_item_call(node):
@@ -124,11 +150,14 @@ class _Calls:
     def user_objects_in(self, function, nodes):
         """Local names every binding of which is `name = f(...)` with `f` user code (a
         user class, mostly): objects whose methods are user code whatever their names.
-        Parameters and names bound any other way (loop targets, unpacking) are unknown.
+        Parameters and names bound any other way (loop targets, unpacking) are unknown;
+        `a += e` keeps an object one (its `__iadd__`, or `__add__`, is the class's code).
         (`nodes`: those of `function`'s own scope.)"""
         stores, made = {}, {}
+        updated = {id(n.target) for n in nodes if n.__class__ is ast.AugAssign}
         for node in nodes:
-            if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load) \
+                    and id(node) not in updated:
                 stores[node.id] = stores.get(node.id, 0) + 1
             elif (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
                   and self._classify(node.value.func)[0] == Resolution.USER):

@@ -45,11 +45,12 @@ from autograph.passes.views import declare, outer_names
 ONLY_WITH = (ITEM_STORE, ast.AugAssign)   # see analysis.census (passes.written_arguments
 # adds its own; `x += e` of an array another object holds: `ag.held_update`)
 
-_OPERATORS = {
+AUGMENTED = {
     ast.Add: '+=', ast.Sub: '-=', ast.Mult: '*=', ast.Div: '/=', ast.FloorDiv: '//=',
     ast.Mod: '%=', ast.Pow: '**=', ast.MatMult: '@=', ast.BitAnd: '&=', ast.BitOr: '|=',
     ast.BitXor: '^=', ast.LShift: '<<=', ast.RShift: '>>=',
 }
+"""The augmented assignments' operators as the runtime names them (`ag.update_item`)."""
 
 
 def transform(function, ctx):
@@ -139,7 +140,7 @@ class _ItemAssignments(StatementRewriter):
         elif isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name) and \
                 stmt.target.id in self.held:   # (NumPy's in-place change, seen by holders)
             new = [_assign(_stored(stmt.target), self.call('held_update', [
-                _load(stmt.target.id), ast.Constant(_OPERATORS[type(stmt.op)]), stmt.value]))]
+                _load(stmt.target.id), ast.Constant(AUGMENTED[type(stmt.op)]), stmt.value]))]
         elif isinstance(stmt, ast.For) and self.rewritable(stmt.target):
             item = self.ctx.namer.new('item')
             stmt.body[:0] = templates.set_origin(self.assign(stmt.target, _load(item)),
@@ -286,7 +287,7 @@ class _ItemAssignments(StatementRewriter):
 
     def update(self, target, op, value):
         return self.store(target, lambda container, key: self.call(
-            'update_item', [container, key, ast.Constant(value=_OPERATORS[type(op)]),
+            'update_item', [container, key, ast.Constant(value=AUGMENTED[type(op)]),
                             value]))
 
     def store(self, target, new_container):

@@ -8,6 +8,7 @@ the function, instead of a RecursionError hundreds of frames deep.
 import builtins
 import importlib
 import inspect
+import operator
 import sys
 import types
 
@@ -93,6 +94,29 @@ def known_name(value):
 def call(fn, *args, **kwargs):
     """Python reference: `fn(*args, **kwargs)`."""
     return _call(fn, args, kwargs)
+
+
+def object_update(target, op, value):
+    """Python reference: `target op value; return target` (`op` '+=', ...) for a variable
+    that holds an object of a user class (autograph.passes.calls): its in-place method
+    (`__iadd__`) runs as a call of user code (converted, and what it changes in the
+    object is carried by the staged statement around, see runtime.state.watches); without
+    one, or where it gives NotImplemented, Python's binary operator."""
+    name = _IN_PLACE_METHODS[op]
+    method = getattr(type(target), name, None)
+    if method is not None:
+        result = call(method, target, value)
+        if result is not NotImplemented:
+            return result
+    return _BINARY[op](target, value)
+
+
+_IN_PLACE_METHODS = {'+=': '__iadd__', '-=': '__isub__', '*=': '__imul__', '/=': '__itruediv__',
+                     '//=': '__ifloordiv__', '%=': '__imod__', '**=': '__ipow__',
+                     '@=': '__imatmul__', '&=': '__iand__', '|=': '__ior__', '^=': '__ixor__',
+                     '<<=': '__ilshift__', '>>=': '__irshift__'}
+_BINARY = {op: getattr(operator, name.replace('__i', '__'))
+           for op, name in _IN_PLACE_METHODS.items()}   # (`operator.__add__`...)
 
 
 def _call(fn, args, kwargs, slot=None):

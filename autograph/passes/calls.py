@@ -102,7 +102,10 @@ def transform(function, ctx):
 def _object_updates(function, objects, ctx):
     """`a += e` -> `a = ag.object_update(a, '+=', e)` where `a` holds an object of a user
     class (`objects`): its `__iadd__` is a call of user code, which the runtime converts
-    and watches as any other (Python calls it without a call in sight)."""
+    and watches as any other (Python calls it without a call in sight). A loop that
+    analysis.independence found to reduce such a name is sequential: the method's
+    changes to the object come in Python's order."""
+    updated = set()
     pending = [function.body]
     while pending:
         stmts = pending.pop()
@@ -112,6 +115,7 @@ def _object_updates(function, objects, ctx):
             if stmt.__class__ is ast.AugAssign and stmt.target.__class__ is ast.Name \
                     and stmt.target.id in objects:
                 name = stmt.target.id
+                updated.add(name)
                 stmts[i] = ast.copy_location(ast.Assign(
                     targets=[ast.Name(id=name, ctx=ast.Store())],
                     value=ast.Call(func=ctx.runtime('object_update'), args=[
@@ -119,6 +123,9 @@ def _object_updates(function, objects, ctx):
                         ast.Constant(AUGMENTED[type(stmt.op)]), stmt.value], keywords=[])),
                     stmt)
     ast.fix_missing_locations(function)
+    for loop, verdict in list(ctx.independent_loops.items()):
+        if any(name in updated for name, _ in verdict.reductions):
+            del ctx.independent_loops[loop]
 
 
 def _is_item_call(node):

@@ -78,6 +78,18 @@ class Box:
     pass
 
 
+class Running:
+    def __init__(self):
+        self.total = 0.0
+        self.count = 0
+
+    def __iadd__(self, y):
+        if y > 0.5:
+            self.total = self.total + y
+            self.count += 1
+        return self
+
+
 def head(arr):
     return arr[:2]
 
@@ -269,6 +281,13 @@ T['flat_loop'] = ('L', '''
 for e{c} in w.flat:
     a = a * 0.9 + e{c} * 0.1
     BODY
+''')
+T['object_iadd'] = ('L', '''
+rs{c} = Running()
+for y{c} in v:
+    rs{c} += y{c} * a
+    BODY
+a = a + rs{c}.total * 0.1 + rs{c}.count * 0.01
 ''')
 T['swap_rows'] = ('', '''
 M{c} = w.reshape(2, 2) * 1.0

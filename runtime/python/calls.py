@@ -103,9 +103,8 @@ def object_update(target, op, value):
     object is carried by the staged statement around, see runtime.state.watches); without
     one, or where it gives NotImplemented, Python's binary operator."""
     name = _IN_PLACE_METHODS[op]
-    method = getattr(type(target), name, None)
-    if method is not None:
-        result = call(method, target, value)
+    if getattr(type(target), name, None) is not None:
+        result = call(getattr(target, name), value)   # (bound: as `a.__iadd__(e)`)
         if result is not NotImplemented:
             return result
     return _BINARY[op](target, value)

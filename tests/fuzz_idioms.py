@@ -73,10 +73,6 @@ KNOWN = {
                      'row twice) written in a staged loop (silent before)',
     'history_alias': '`hist.append(w)` then `w` written with traced values: a named error '
                      '(numpy_held_write; silent before)',
-    'object_iadd': 'a raw error where the object is made inside a staged branch or loop '
-                   'body and carried by a staged loop there (`rs = rs.method(y)` too): the '
-                   'places found on its attributes in an earlier staging are carried again '
-                   '(runtime.state.statement `discovered`; seeds 97380, 97445)',
 }
 """Templates that hit a bug (silent, raw, or a named error) open when this was written
 (minimised in the report of the session that wrote this file); left out unless `--known`,

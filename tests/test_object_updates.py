@@ -80,3 +80,47 @@ def test_numbers_and_arrays_keep_their_operators():
     assert 'object_update' not in autograph.to_code(numbers_and_arrays)
     v = np.arange(3.0, dtype=np.float32)
     assert_same(autograph.convert(numbers_and_arrays)(1.5, v), numbers_and_arrays(1.5, v))
+
+
+def made_in_a_staged_branch(x, n, v):
+    a = x * 1.0
+    if n > 1:                  # (traced: the object is the branch's own)
+        stats = Running()
+        for y in v:            # (a staged loop carrying it)
+            stats += y * a
+        a = a + stats.total * 0.1 + stats.count
+    return a
+
+
+class Chained:
+    def __init__(self):
+        self.total = 0.0
+
+    def add(self, value):
+        self.total = self.total + value
+        return self
+
+
+def rebound_by_a_method_in_a_staged_loop_body(x, n, v):
+    a = x * 1.0
+    i = 0
+    while i < n:
+        acc = Chained()
+        for y in v:
+            acc = acc.add(y * a)
+        a = a * 0.5 + acc.total * 0.1
+        i += 1
+    return a
+
+
+@pytest.mark.parametrize('fn', [made_in_a_staged_branch,
+                                rebound_by_a_method_in_a_staged_loop_body])
+def test_an_object_made_inside_a_staged_statement_and_carried_by_a_loop_there(fn):
+    # (A raw error before, idiom fuzzer seeds 97380, 97445: the statement around took the
+    # attributes of the object its branch or body makes for its own state, found anew
+    # with each staging, and gave back more values than its variables.)
+    v = np.array([1.0, 3.0, 2.5], np.float32)
+    for n in (3, 0):
+        expected = fn(1.5, n, v)
+        assert_same(autograph.convert(fn)(1.5, n, v), expected)
+        assert_same(jax.jit(autograph.convert(fn))(1.5, n, v), expected)

@@ -125,6 +125,9 @@ class Watch:
                 return
             if target is not None:
                 places = reach.found(target, call_args)
+            else:   # (an object made after the statement began is its own: see Reach)
+                places = [p for p in places if p.owner is None
+                          or not context.made_since(p.owner[0](), reach.mark)]
             # (target None: places a statement inside is about to carry; logs are not
             # watched: a statement takes out what is appended to them, see logs.py)
             installed.add([p for p in places if p.key not in self.carried

@@ -19,6 +19,7 @@ result (`raise_user_facing`): the user's own exception as Python chains it, any 
 """
 import linecache
 import os
+import re
 
 import jax
 import numpy
@@ -61,7 +62,8 @@ def user_facing(error):
         return unconverted
     if isinstance(error, jax.errors.UnexpectedTracerError):
         return _escaped(error)
-    if isinstance(error, _VALUE_NEEDED) or _traced_shape(error):
+    if isinstance(error, _VALUE_NEEDED) or _traced_shape(error) or \
+            _tracer_for_a_number(error):
         location = _raised_at(error)
         if location is None and _traced_shape(error):   # (the runtime's slice: `ag.view`)
             found = origin.user_frames(error.__traceback__)
@@ -113,6 +115,17 @@ _VALUE_NEEDED = (jax.errors.ConcretizationTypeError, jax.errors.TracerArrayConve
 """JAX's errors for Python code that needs a traced array's value (TracerBoolConversionError
 is a ConcretizationTypeError)."""
 
+
+
+def _tracer_for_a_number(error):
+    """Python's TypeError for a traced value given where Python needs a number's method
+    (`math.trunc(x)`: "type DynamicJaxprTracer doesn't define __trunc__ method"): a
+    number would have it, so the value is what is needed."""
+    return type(error) is TypeError and _NUMBER_METHOD.match(str(error)) is not None
+
+
+_NUMBER_METHOD = re.compile(r"(type \w*Tracer doesn't define __\w+__ method"
+                            r"|must be real number, not \w*Tracer)")
 
 
 def _traced_shape(error):

@@ -1,4 +1,5 @@
 """Every error a user can hit names the problem, the variable and their file:line."""
+import math
 import jax.numpy as jnp
 import numpy as np
 import pytest
@@ -267,6 +268,23 @@ def test_numpy_of_a_traced_array_names_the_users_line():
     with pytest.raises(jax.errors.TracerArrayConversionError) as info:
         autograph.convert(numpy_in_helper)(x)
     assert not isinstance(info.value, autograph.ControlFlowError)
+
+
+def truncated(x):
+    return math.trunc(x * 2.5)
+
+
+def test_a_number_method_python_asks_of_a_traced_value_names_the_users_line():
+    # (`math.trunc(x)`: Python's TypeError "type DynamicJaxprTracer doesn't define
+    # __trunc__ method", raw before; a number has the method, so the value is needed.)
+    import jax
+    with pytest.raises(autograph.ControlFlowError, match='needs its value') as info:
+        jax.jit(autograph.convert(truncated))(1.5)
+    assert info.value.kind == 'python-value-needed'
+    assert f'at {site(truncated, "math.trunc")}' in str(info.value).replace('tests/', '')
+    assert autograph.convert(truncated)(1.5) == truncated(1.5)   # (a Python float: Python)
+    with pytest.raises(TypeError, match='unsupported operand'):   # (Python's own TypeError)
+        autograph.convert(lambda x: x + 'a')(jnp.float32(1.0))
 
 
 class Box:

@@ -34,10 +34,9 @@ from autograph.analysis.activity import scope_of
 from autograph.analysis.created_attributes import owner_class
 from autograph.analysis.receivers import Receivers
 from autograph.analysis.selections import may_hold_a_selection, sliced_names
-from autograph.analysis.walk import SCOPES, blocks
 from autograph.passes.base import walk_scope
 from autograph.passes.in_place_calls import IN_PLACE_FUNCTIONS, IN_PLACE_METHODS, InPlaceCalls
-from autograph.passes.item_assignments import AUGMENTED
+from autograph.passes.object_updates import object_updates
 from autograph.runtime.python.calls import OVERRIDDEN_BUILTINS, REDUCTIONS, TRANSFORMS
 from autograph.runtime.values.stacked import STACKERS
 
@@ -85,8 +84,7 @@ def transform(function, ctx):
         calls.receivers = Receivers(function, nodes, ctx.resolver, local_names,
                                     _CONTAINER_METHODS)
     calls.user_objects = ctx.user_objects[function] = calls.user_objects_in(function, nodes)
-    if calls.user_objects:
-        _object_updates(function, calls.user_objects, ctx)
+    object_updates(function, nodes, ctx)   # (`a += e` of an instance of a user class)
     calls.nodes = nodes
     in_place = any(n.func.__class__ is ast.Attribute and (
         n.func.attr in IN_PLACE_METHODS or n.func.attr in IN_PLACE_FUNCTIONS) for n in found)
@@ -97,35 +95,6 @@ def transform(function, ctx):
         rewriter.block(function.body)
         rewriter.kinds.note()
     return function
-
-
-def _object_updates(function, objects, ctx):
-    """`a += e` -> `a = ag.object_update(a, '+=', e)` where `a` holds an object of a user
-    class (`objects`): its `__iadd__` is a call of user code, which the runtime converts
-    and watches as any other (Python calls it without a call in sight). A loop that
-    analysis.independence found to reduce such a name is sequential: the method's
-    changes to the object come in Python's order."""
-    updated = set()
-    pending = [function.body]
-    while pending:
-        stmts = pending.pop()
-        for i, stmt in enumerate(stmts):
-            if not isinstance(stmt, SCOPES):
-                pending += blocks(stmt)
-            if stmt.__class__ is ast.AugAssign and stmt.target.__class__ is ast.Name \
-                    and stmt.target.id in objects:
-                name = stmt.target.id
-                updated.add(name)
-                stmts[i] = ast.copy_location(ast.Assign(
-                    targets=[ast.Name(id=name, ctx=ast.Store())],
-                    value=ast.Call(func=ctx.runtime('object_update'), args=[
-                        ast.Name(id=name, ctx=ast.Load()),
-                        ast.Constant(AUGMENTED[type(stmt.op)]), stmt.value], keywords=[])),
-                    stmt)
-    ast.fix_missing_locations(function)
-    for loop, verdict in list(ctx.independent_loops.items()):
-        if any(name in updated for name, _ in verdict.reductions):
-            del ctx.independent_loops[loop]
 
 
 def _is_item_call(node):
@@ -157,14 +126,11 @@ class _Calls:
     def user_objects_in(self, function, nodes):
         """Local names every binding of which is `name = f(...)` with `f` user code (a
         user class, mostly): objects whose methods are user code whatever their names.
-        Parameters and names bound any other way (loop targets, unpacking) are unknown;
-        `a += e` keeps an object one (its `__iadd__`, or `__add__`, is the class's code).
+        Parameters and names bound any other way (loop targets, unpacking) are unknown.
         (`nodes`: those of `function`'s own scope.)"""
         stores, made = {}, {}
-        updated = {id(n.target) for n in nodes if n.__class__ is ast.AugAssign}
         for node in nodes:
-            if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load) \
-                    and id(node) not in updated:
+            if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
                 stores[node.id] = stores.get(node.id, 0) + 1
             elif (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
                   and self._classify(node.value.func)[0] == Resolution.USER):
@@ -364,6 +330,14 @@ class LiveResolver:
         array, a list, ...): its methods are library code. Closure variables vary between
         the closures that share the generated code: unknown (False)."""
         return self.classify(name) == Resolution.LIBRARY
+
+    def is_user_class(self, name):
+        """True when global `name` holds a class of user code that does not make NumPy
+        arrays (a closure variable varies between closures: unknown, False)."""
+        from autograph.library import is_library
+        value = self.globals.get(name, _MISSING) if name not in self.free else _MISSING
+        return inspect.isclass(value) and not is_library(value) and \
+            not issubclass(value, np.ndarray)
 
     def is_user_object(self, name):
         """True when global `name` holds an instance of a user class (closure variables

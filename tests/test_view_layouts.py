@@ -280,6 +280,27 @@ def test_flat_iterated_reads_items_in_c_order_live(fn, make):
     _agree(fn, make())
 
 
+class Options:
+    def __init__(self, flat):
+        self.flat = flat      # (an attribute named `flat`: not NumPy's)
+
+
+def options_named_flat(x, flat):
+    options = Options(flat)
+    shown = [e for e in [x, x + 1.0]] if options.flat else []
+    if options.flat:
+        return x * 2.0, len(shown)
+    return x, len(shown)
+
+
+def test_an_attribute_named_flat_is_not_numpys():
+    # (A raw AttributeError before: `self.flat = flat` in `__init__` was rewritten as a
+    # flat item write of `self`, and since 190087e `options.flat` read as a reshape.)
+    for flat in (True, False):
+        assert_same(autograph.convert(options_named_flat)(1.5, flat),
+                    options_named_flat(1.5, flat))
+
+
 def test_flat_index_out_of_bounds_is_numpy_s_index_error():
     with pytest.raises(IndexError):
         flat_write(np.zeros(1))

@@ -7,10 +7,13 @@ the item write of `a` it is (its views, its caller's array):
     y = a.flat[k]        ->  y = a[ag.flat_key(a, k)]
     a.flat = e           ->  a[ag.flat_key(a, slice(None))] = ag.flat_value(a,
                                                                  slice(None), e)
-    for e in a.flat:     ->  for e in a.reshape(-1):   (any other read of `a.flat`)
+    for e in a.flat:     ->  for e in a.reshape(-1):   (also iterated by `list(a.flat)`,
+                                                         `sum(...)`, a comprehension)
 
 (`a.reshape(-1)`: the items in C order, which passes.views and passes.live_iteration
-read live in a loop that writes `a`, as Python's flat iterator does.)
+read live in a loop that writes `a`, as Python's flat iterator does.) Another read of
+`a.flat` (`if cfg.flat:`, an object's attribute named so) stays as it is, and so does
+every use of `self.flat` and `cls.flat` (an attribute of a method's object).
 
 Only where `a` is a name or an attribute of one (`self.w`) and, for a write, `k` has no
 call (both are read twice); other forms stay as written.
@@ -38,10 +41,19 @@ def _array(node):
 
 
 def _flat(node):
-    """The array of `node` where it is `a.flat` of a name's array, else None."""
-    if isinstance(node, ast.Attribute) and node.attr == 'flat' and _array(node.value):
+    """The array of `node` where it is `a.flat` of a name's array, else None (also for
+    `self.flat`, `cls.flat`: an attribute of the object a method is given)."""
+    if isinstance(node, ast.Attribute) and node.attr == 'flat' and _array(node.value) \
+            and not (isinstance(node.value, ast.Name) and node.value.id in _RECEIVERS):
         return node.value
     return None
+
+
+_RECEIVERS = ('self', 'cls')
+
+_ITERATING = frozenset({'list', 'tuple', 'sum', 'sorted', 'enumerate', 'zip', 'iter',
+                        'reversed', 'min', 'max', 'any', 'all'})
+"""Builtins that iterate over an argument (`list(a.flat)`): a flat iterator read whole."""
 
 
 def _pure(node):
@@ -69,14 +81,28 @@ class _Flat(ast.NodeTransformer):
             return node
         return ast.copy_location(self.item(array, node.slice, False), node)
 
-    def visit_Attribute(self, node):
-        self.generic_visit(node)
+    def whole(self, node):
+        """`node`, or `a.reshape(-1)` where it is `a.flat` read whole (iterated); the
+        caller's `generic_visit` visits what it gives."""
         array = _flat(node)
         if array is None or not isinstance(node.ctx, ast.Load):
             return node
-        return ast.copy_location(ast.Call(   # (read whole: `for e in a.flat`)
+        return ast.copy_location(ast.Call(
             func=ast.Attribute(value=copy.deepcopy(array), attr='reshape', ctx=ast.Load()),
             args=[ast.Constant(-1)], keywords=[]), node)
+
+    def visit_For(self, node):   # (`for e in a.flat`; `if cfg.flat:` stays as it is)
+        node.iter = self.whole(node.iter)
+        return self.generic_visit(node)
+
+    def visit_comprehension(self, node):
+        node.iter = self.whole(node.iter)
+        return self.generic_visit(node)
+
+    def visit_Call(self, node):   # (`list(a.flat)`, `sum(a.flat)`)
+        if isinstance(node.func, ast.Name) and node.func.id in _ITERATING:
+            node.args = [self.whole(arg) for arg in node.args]
+        return self.generic_visit(node)
 
     def visit_Assign(self, node):
         self.generic_visit(node)

@@ -308,6 +308,31 @@ def test_such_a_view_read_after_its_base_changed_is_a_named_error():
             0.5, np.arange(4.0, dtype=np.float32))
 
 
+def such_a_view_read_by_a_nested_function(x, v):
+    a = x * 1.0
+    w = v * 1.0
+
+    def second():
+        return row[1]         # (a read of the view when called: not seen as one)
+    for _ in range(2):
+        m = w.reshape(2, 2)
+        for j, row in enumerate(m):
+            row[0] = row[1] * 0.5 + j
+            w[0] = w.sum() * 0.25
+        u = w[None]
+        u[0, 3] = x - a       # (row 1 of the last `m` sees it, in Python)
+        a = a + second()
+    return a, w
+
+
+def test_such_a_view_read_by_a_nested_function_is_a_named_error():
+    # (The error stays where the base changes: a wrong value, 3.5 for Python's 0.5, at
+    # eddb51f, which moved it to the reads it sees.)
+    with pytest.raises(UnsupportedSyntax, match="'m' is changed in place here"):
+        autograph.convert(such_a_view_read_by_a_nested_function)(
+            0.5, np.arange(4.0, dtype=np.float32))
+
+
 def test_generated_code_writes_the_view_back():
     code = autograph.to_code(accelerate)
     assert 'vel_is_numpy = ag.numpy_kind(vel)' in code   # (the caller's array's kind)

@@ -297,3 +297,12 @@ def effects(stmt, ag, resolve, writers=None):
                 by_item += sorted(writers.get(func.id, ()))
     changed += by_item
     return loads, stores, list(dict.fromkeys(n for n in changed if n is not None)), by_item
+
+
+def nested_reads(function):
+    """The names that the functions and lambdas nested in `function` read (when they are
+    called: not where analysis.views sees a load of the name)."""
+    return {n.id for scope in ast.walk(function) if scope is not function
+            and isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+            for n in ast.walk(scope) if isinstance(n, ast.Name)
+            and isinstance(n.ctx, ast.Load)}

@@ -41,7 +41,8 @@ import ast
 from autograph.analysis import view_errors as errors
 from autograph.analysis.walk import blocks as statement_lists
 from autograph.analysis.view_bindings import (aliases_written, blocks, effects, groups,
-                                             header, is_whole, own, self_view, stored)
+                                             header, is_whole, nested_reads, own,
+                                             self_view, stored)
 from autograph.analysis.written_parameters import parameters
 from autograph.errors import unsupported
 
@@ -247,6 +248,9 @@ class Views:
                 for name in [n for n in state if isinstance(n, str) and n not in done]:
                     if any(o in self.tracked and self.tracked[o][1] == base
                            for o in state[name]):
+                        if name in nested_reads(self.function):   # (read unseen)
+                            raise unsupported(errors.rebound_on_some_paths(base),
+                                              self.ctx, stmt)
                         state[name] = state[name] | {UNSEEN}
                 continue
             if mode is None:

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import autograph
+from tests.test_tests_that_change_arrays import clip_first
 
 
 def bump(x):
@@ -66,14 +67,6 @@ def test_under_a_callers_jit_and_grad_jax_meaning():
 def test_generated_code_gives_the_kind():
     assert 'ag.call_writing({0: b_is_numpy}, bump, b)' in autograph.to_code(copy_then_bump)
     assert 'ag.call_writing({0: False}, bump, b)' in autograph.to_code(jax_local_then_bump)
-
-
-def clip_first(arr, lim):
-    if arr[0] > lim:
-        arr[0] = lim
-        return True
-    arr[1] = arr[1] * 0.5
-    return False
 
 
 def rows_swapped_then_helper(x, v):

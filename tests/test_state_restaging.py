@@ -4,6 +4,7 @@ a helper that writes a global, an object's attribute or a list. The loop is stag
 to carry that state, and what its first run changed as Python must not be changed twice.
 Each program is compared with plain Python over two successive calls, state included.
 (Found by tests/fuzzer.py, seed 278: a global counted three times instead of twice.)"""
+import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
@@ -106,3 +107,46 @@ def test_state_written_before_the_loop_is_staged_again(fn, n):
                                        np.asarray(got_state, dtype=np.float64), rtol=1e-5)
     finally:
         reset()
+
+
+def closure_writers():
+    """A closure list the loop body writes itself (in a staged `elif`) and through a
+    helper, whose helper writes a closure dict (found only in the loop's first staging:
+    the loop is staged again). The list is both a value of the loop and a cell the helper
+    reaches: put back twice when the loop is staged again, the older value must win."""
+    totals = [0.0, 0.0, 0.0]
+    sums = {'s': 0.0}
+
+    def add_to_sums(value):
+        sums['s'] = sums['s'] + value
+
+    def add_to_totals(i, value):
+        totals[i % 3] += value
+        add_to_sums(value)
+
+    def program(x, n, v):
+        k = 1
+        for _ in range(3):
+            if k % 2 == 0:
+                k = (k + n) % 11
+                return x, k
+            elif v[0] < x:
+                totals[k % 3] += 100.0
+            add_to_totals(k, 1.0)
+        return x + totals[1], k
+    return program, totals, sums
+
+
+def test_a_list_both_a_loop_value_and_a_helper_cell_is_put_back_once():
+    # (fuzzer seed 313203: the list kept one staged write too many, 403 for Python's 303)
+    args = (jnp.float32(1.0), jnp.int32(6), np.zeros(4, np.float32))
+    program, totals, sums = closure_writers()
+    expected = [float(program(*args)[0]) for _ in range(2)], list(totals), dict(sums)
+    program, totals, sums = closure_writers()
+    converted = autograph.convert(program)
+    got = [float(converted(*args)[0]) for _ in range(2)], [float(t) for t in totals], \
+        {'s': float(sums['s'])}
+    assert got == expected
+    # (under a caller's jit the writes are trace-time effects, as in Python: the result)
+    program, totals, sums = closure_writers()
+    assert float(jax.jit(autograph.convert(program))(*args)[0]) == expected[0][0]

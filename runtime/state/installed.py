@@ -106,7 +106,11 @@ class Installed:
         return changed
 
     def restore(self):
-        for place, obj, value in zip(self.places, self.objects, self.original):
+        """Put back the values from before; the last noted first, so that where two
+        places hold one object (a list in a closure cell that is also a statement's
+        value) the value noted first, the oldest, is the one left."""
+        for place, obj, value in reversed(list(zip(self.places, self.objects,
+                                                   self.original))):
             if value is not _KEEP:
                 reinstate(place, obj)
                 put(place, value)

@@ -11,6 +11,7 @@ from .python.filtering import comprehension_test
 from .python.filtering import filter_ as filter
 from .python.selections import keep, selection
 from .python.selections import len_ as len
+from .python.selections import next_ as next
 from .python.identity import is_, is_not
 from .items.items import (check_exchange, check_held, check_unfollowed, held_update, setitem,
                          update_item)
@@ -69,7 +70,7 @@ __all__ = ['attribute_view', 'Undefined', 'alias', 'all', 'and_', 'any', 'assert
            'if_exp', 'if_exp_chain', 'if_stmt', 'in_', 'in_place', 'int', 'item', 'items_of', 'is_', 'is_not', 'keep',
            'kept_item',
            'len', 'max',
-           'message', 'message_percent', 'method_fields', 'min', 'ne', 'not_', 'numpy_kind', 'object_update',
+           'message', 'message_percent', 'method_fields', 'min', 'ne', 'next', 'not_', 'numpy_kind', 'object_update',
            'or_', 'pow',
            'python_subject', 'raise_', 'raise_if', 'range', 'read_view', 'repeat', 'repr',
            'raveled', 'reraise', 'reshaped', 'as_array', 'moved', 'swapped', 'reversed',

@@ -381,3 +381,8 @@ a = a + next(it{c}) * 0.1
 for y{c} in it{c}:
     a = a * 0.9 + y{c} * 0.1
 ''')
+T['next_kept'] = ('', '''
+j{c} = next((i for i, y in enumerate(w) if y > {f}), -1)
+e{c} = next((y * 0.5 for y in w if y < a if y != 0.0), None)
+a = a + j{c} * 0.1 + (0.0 if e{c} is None else e{c})
+''')

@@ -1,5 +1,6 @@
 """A list comprehension or generator expression with a traced `if`, reduced at once by
-`min`, `max`, `sum`, `len`, `any` or `all`: Python's value, computed with a mask over the
+`min`, `max`, `sum`, `len`, `any` or `all` (or a generator expression given to `next`):
+Python's value, computed with a mask over the
 items (runtime/python/selections.py). Ground truth: the same function run as plain
 Python on NumPy values. Any other use of such a comprehension stays the named error."""
 import re
@@ -54,10 +55,16 @@ def python_and_traced_tests(x):   # some items kept by a Python test, some by a 
             sum(x[v] for v in range(4) if v == 1 or x[v] > 0))
 
 
+def first_kept(x):   # a search: the first index past a threshold, the first negative item
+    return (next((i for i in range(4) if x[i] > 1.5), -1),
+            next((v for v in x if v < 0), 0.0),
+            next((v * 2 for v in x if v != 0.5 if v > -3), x[0]))
+
+
 CASES = [[1., -2., 3., 0.5], [-1., -2., -3., -0.5], [2., 2., 0.5, 2.], [0., 0., 0., 0.],
          [3., 1., 1., 5.], [0.5, 0.5, -4., 0.5], [1., 1., 1., 1.]]
 TOTALS = [total_positive, counted, some_and_every, with_defaults_and_key,
-          several_ifs_and_loops]
+          several_ifs_and_loops, first_kept]
 EXTREMA = [first_best_index, largest_where, python_and_traced_tests]
 
 
@@ -103,6 +110,25 @@ def test_empty_min_is_pythons_value_error_when_the_program_runs():
         autograph.convert(first_best_index)(-jnp.ones(4))
 
 
+def test_next_without_a_default_raises_stop_iteration_when_the_program_runs():
+    def f(x):
+        return next(v for v in x if v > 2)
+    assert_same(autograph.convert(f)(jnp.asarray([1., 3., 4.])), 3.)
+    with pytest.raises(StopIteration):
+        f(np.asarray([1., 2.]))
+    with pytest.raises(StopIteration):
+        autograph.convert(f)(jnp.asarray([1., 2.]))
+
+
+def test_a_default_of_none_gives_an_optional_value():
+    def f(x):
+        return (next((i for i in range(3) if x[i] > 2), None),
+                min((v for v in x if v > 2), default=None))
+    converted = autograph.convert(f)
+    for case in ([1., 3., 4.], [1., 2., 0.]):
+        assert_same(converted(jnp.asarray(case)), f(np.asarray(case, np.float32)))
+
+
 def test_gradient_flows_to_the_kept_items_only():
     def f(x):
         return sum(v * v for v in x if v > 0)
@@ -120,7 +146,8 @@ def test_python_tests_keep_pythons_meaning_and_laziness():
     def f(x):
         return (sum(1 / v for v in [0, 1, 2, 0, 4] if v) * x,        # 1/0 never computed
                 any(seen(v) > 1 for v in [0, 1, 2, 3] if v),          # stops at 2
-                min([v for v in [3, 1, 2] if v > 1]))
+                min([v for v in [3, 1, 2] if v > 1]),
+                next(v * x for v in [0, 1, 2] if v))                 # the first: 1
     expected = f(2.)
     assert calls == [1, 2]
     calls.clear()
@@ -149,7 +176,13 @@ def set_reduced(x):
     return sum({v for v in x if v > 0})
 
 
-@pytest.mark.parametrize('fn', [indexed, assigned_then_reduced, set_reduced])
+def first_with_an_effect(x):   # (Python stops testing at the first kept item)
+    seen = []
+    return next((v for v in x if seen.append(v) is None and v > 0), 0.0)
+
+
+@pytest.mark.parametrize('fn', [indexed, assigned_then_reduced, set_reduced,
+                                first_with_an_effect])
 def test_other_uses_are_the_named_error(fn):
     with pytest.raises(autograph.ControlFlowError, match='`if` of a comprehension'):
         autograph.convert(fn)(jnp.asarray([1., -2., 3.]))

@@ -9,8 +9,10 @@ passes Python values through (Python's meaning) and names the traced case with t
 line, instead of JAX's TracerBoolConversionError.
 
 A list comprehension or generator expression that is the argument of the builtin `min`,
-`max`, `sum`, `len`, `any` or `all` is reduced at once: its value needs no list of the
-kept items, and a traced test becomes a mask (see runtime.python.selections):
+`max`, `sum`, `len`, `any` or `all` (or a generator expression given to `next`, whose
+tests and items have no effect: its first kept item) is reduced at once: its value needs
+no list of the kept items, and a traced test becomes a mask (see
+runtime.python.selections):
 
     sum(x for x in xs if x > 0)
         ->   ag.sum(ag.selection(((x, kept) for x in xs for kept in ag.keep(x > 0))))
@@ -43,6 +45,11 @@ class _Tests(ScopeTransformer):
         return node
 
     def visit_Call(self, node):
+        if self._first_kept(node):
+            node.func = ast.copy_location(self.ctx.runtime('next'), node.func)
+            node.args[0] = self._selection(node.args[0])
+            self.generic_visit(node)
+            return node
         reduction = self._reduction(node)
         if reduction is not None:
             node.args[0] = self._selection(node.args[0])
@@ -71,6 +78,17 @@ class _Tests(ScopeTransformer):
                 and self._builtin_len():
             return 'len'
         return None
+
+    def _first_kept(self, node):
+        """Whether `node` is the builtin `next` of a filtered generator expression
+        (`next((i for i, e in enumerate(v) if e > t), -1)`) with no effect in its tests
+        or items: Python stops at the first kept item, a traced test cannot."""
+        func, args = node.func, node.args
+        return isinstance(func, ast.Name) and func.id == 'next' and 1 <= len(args) <= 2 \
+            and not node.keywords and isinstance(args[0], ast.GeneratorExp) \
+            and any(g.ifs for g in args[0].generators) \
+            and pure(args[0], self.ctx.resolver, self.ctx.ag) \
+            and 'next' not in scope_of(self.root).locals and self.ctx.resolver.is_builtin('next')
 
     def _builtin_len(self):
         if not hasattr(self, '_len_is_builtin'):

@@ -3,6 +3,7 @@
     nextv = min([v for v in range(n) if not visited[v] and dist[v] == best])
     total = sum(x for x in xs if x > 0)
     count = len([p for p in ps if p > t])
+    first = next((i for i, e in enumerate(v) if e > t), -1)
 
 How many items such a comprehension keeps is known only when the program runs, so the
 kept items cannot be a list (the arrays of a compiled program have static shapes). Reduced
@@ -161,6 +162,38 @@ def extremum(name, value, key=None, default=_NO_DEFAULT):
     return best
 
 
+def next_(value, *default):
+    """Python reference: `next(iterator[, default])`. Of a selection (a generator
+    expression with an `if`, see the module docstring): its first kept item. The pairs
+    are read one by one, as Python's generator runs, up to the first item kept by a
+    Python test (the items after it are not computed); an item whose flag is traced is
+    taken where no earlier item was kept when the program runs. Where no item is kept,
+    `default`, else Python's StopIteration (raised when the program runs where the flags
+    decide it). The converter makes a selection for `next` only where the tests and the
+    item have no effect (Python stops testing at the first kept item)."""
+    if not isinstance(value, Selection):
+        return builtins.next(value, *default)
+    best, found = None, False
+    for item, kept in value._pairs:   # (a generator's: computed as they are read)
+        if found is not False or kept is not True:
+            _check_number(item, 'next()')   # (a traced choice of it)
+        if found is False:
+            best, found = item, kept
+        else:
+            best, found = _where(found, best, item), _or(found, kept)
+        if found is True:
+            return best
+    if default:
+        if found is False or default[0] is None:
+            return default[0] if found is False else _where(found, best, None)
+        _check_number(default[0], 'next()')
+        return _where(found, best, default[0])
+    if found is False:
+        raise StopIteration
+    raise_if(jnp.logical_not(found), lambda: StopIteration())
+    return best
+
+
 def _empty_message(name):
     try:
         getattr(builtins, name)(())
@@ -191,9 +224,12 @@ def _or(a, b):
 
 
 def _where(take, a, b):
-    """`a if take else b`, item by item where `take` is traced."""
+    """`a if take else b`, item by item where `take` is traced; with None on one side
+    (a default of None), an optional value: None where the other is not taken."""
     if not is_traced(take):
         return a if take else b
+    if b is None or a is None:
+        return Maybe(a, take, None) if b is None else Maybe(b, jnp.logical_not(take), None)
     return jax.tree_util.tree_map(lambda x, y: jnp.where(take, x, y), a, b)
 
 

@@ -461,3 +461,48 @@ def test_a_global_key_set_by_every_iteration():
         OUTER.clear()
         OUTER['s'] = 0.0
         assert_same((autograph.convert(global_reads_then_sets)(v, a), dict(OUTER)), expected)
+
+
+# --- a defaultdict whose keys staged code creates by reading them -----------------------
+
+def tallies(v):
+    """Sums by sign in a defaultdict: each key is created by its first `+=` (the
+    defaultdict's `__missing__`), under a traced `if` in a staged loop (a KeyError when
+    the program ran, where Python's defaultdict gives 0.0)."""
+    import collections
+    sums = collections.defaultdict(float)
+    for e in v:
+        if e > 0:
+            sums['pos'] += e
+        else:
+            sums['neg'] += e
+    return sums['pos'], sums['neg'], 'pos' in sums, len(sums)
+
+
+def tallies_while(n):
+    """A key a zero-trip loop would create: absent after it, then created (0) by the
+    read, as Python's defaultdict does."""
+    import collections
+    counts = collections.defaultdict(int)
+    while n > 0:
+        counts['a'] += n
+        n -= 1
+    there = 'a' in counts
+    return there, counts['a'], 'a' in counts
+
+
+@pytest.mark.parametrize('fn, args', [
+    (tallies, (f32([0.5, -1.0, 2.0]),)), (tallies, (f32([0.5, 2.0]),)),
+    (tallies, (f32([-0.5]),)), (tallies_while, (i32(0),)), (tallies_while, (i32(3),))])
+def test_a_defaultdict_creates_the_keys_it_reads(fn, args):
+    expected = fn(*[np.array(a) for a in args])
+    converted = autograph.convert(fn)
+    assert_same(converted(*args), expected)
+    assert_same(jax.jit(autograph.convert(fn))(*args), expected)
+
+
+def test_a_defaultdict_under_vmap():
+    cases = f32([[0.5, -1.0, 2.0], [1.0, 2.0, 3.0], [-1.0, -2.0, -3.0]])
+    expected = [tallies(np.asarray(c))[:2] for c in cases]
+    got = jax.vmap(lambda v: autograph.convert(tallies)(v)[:2])(cases)
+    assert_same(got, tuple(np.asarray(e) for e in zip(*expected)))

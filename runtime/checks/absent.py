@@ -24,7 +24,7 @@ the branch, so a read guarded by a condition that implies the binding never rais
 import jax
 import jax.numpy as jnp
 
-from .keys import Keyed, flags, item
+from .keys import Keyed, factory_of, flags, item
 from ..values import choice
 from ..values.choice import Choice
 from ..values.maybe import Maybe
@@ -192,7 +192,9 @@ def _joined_keys(a, b):
         parts[key] = part
         if not both or key in flags(a) or key in flags(b):
             present[key] = True
-    return Keyed(parts, present)
+    if factory_of(a) is not factory_of(b):
+        return DIFFERENT
+    return Keyed(parts, present, factory_of(a))
 
 
 def conformed(value, template):
@@ -232,7 +234,7 @@ def _conformed_keys(value, template):
         else:
             parts[key] = placeholder(part, None).value
             present[key] = jnp.asarray(False)
-    return Keyed(parts, present)
+    return Keyed(parts, present, factory_of(template))
 
 
 def truth(value):

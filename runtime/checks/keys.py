@@ -24,8 +24,12 @@ and writes keep the flags exact. `len(d)` (`ag.len`) counts the keys present, a 
 count where a flag is. What needs the keys themselves (iterating, `keys()`, `items()`,
 `==`) is Python's where the flags are known, else a named error.
 A Function gives back a plain dict with the keys present on that run (see
-autograph.function.results).
+autograph.function.results). A defaultdict's Keyed keeps its `default_factory`: reading
+a key absent on the path taken gives `default_factory()` there and makes the key
+present, as Python's `__missing__` does (`counts[k] += 1` under a staged `if`).
 """
+import collections
+
 import jax
 import jax.numpy as jnp
 from jax.tree_util import DictKey, GetAttrKey
@@ -42,18 +46,19 @@ from ..values.split import is_dynamic
 class Keyed(dict):
     """A dict whose keys in `present` exist where their flag is true (module doc)."""
 
-    __slots__ = ('present',)
+    __slots__ = ('present', 'default_factory')
 
-    def __init__(self, items=(), present=None):
+    def __init__(self, items=(), present=None, default_factory=None):
         super().__init__(items)
         self.present = dict(present or {})
+        self.default_factory = default_factory
 
     def tree_flatten_with_keys(self):
         keys = _ordered(self)
         flagged = tuple(k for k in keys if k in self.present)
         children = [(DictKey(k), dict.__getitem__(self, k)) for k in keys]
         children += [(GetAttrKey(f'present[{k!r}]'), self.present[k]) for k in flagged]
-        return children, (keys, flagged)
+        return children, (keys, flagged, self.default_factory)
 
     def tree_flatten(self):
         children, aux = self.tree_flatten_with_keys()
@@ -61,14 +66,25 @@ class Keyed(dict):
 
     @classmethod
     def tree_unflatten(cls, aux, children):
-        keys, flagged = aux
+        keys, flagged, factory = aux
         children = list(children)
-        return cls(zip(keys, children), zip(flagged, children[len(keys):]))
+        return cls(zip(keys, children), zip(flagged, children[len(keys):]), factory)
 
     def __getitem__(self, key):
-        value = dict.__getitem__(self, key)
+        value = dict.__getitem__(self, key)   # (a key it lacks: `__missing__`)
         if key in self.present:
+            if self.default_factory is not None:   # (a defaultdict's: made present)
+                value = either(self.present.pop(key), value, self.default_factory(), key)
+                dict.__setitem__(self, key, value)
+                return value
             _check(self.present[key], key)
+        return value
+
+    def __missing__(self, key):
+        if self.default_factory is None:
+            raise KeyError(key)
+        value = self.default_factory()
+        dict.__setitem__(self, key, value)
         return value
 
     def __setitem__(self, key, value):
@@ -129,7 +145,7 @@ class Keyed(dict):
     def __ror__(self, other):
         if not isinstance(other, dict):
             return NotImplemented
-        out = Keyed(other)
+        out = Keyed(other, default_factory=factory_of(other))
         for key, value in dict.items(self):
             if key not in self.present:
                 out[key] = value
@@ -141,7 +157,7 @@ class Keyed(dict):
         return out
 
     def copy(self):
-        return Keyed(dict.items(self), self.present)
+        return Keyed(dict.items(self), self.present, self.default_factory)
 
     __copy__ = copy
 
@@ -203,7 +219,8 @@ class Keyed(dict):
 
     def __repr__(self):
         flags = ', '.join(f'{k!r}: {v!r}' for k, v in self.present.items())
-        return f'Keyed({dict.__repr__(self)}, present={{{flags}}})'
+        factory = '' if self.default_factory is None else f', {self.default_factory!r}'
+        return f'Keyed({dict.__repr__(self)}, present={{{flags}}}{factory})'
 
 
 def _ordered(d):
@@ -279,6 +296,12 @@ def _either_part(flag, value, default):
     return jnp.where(flag, value, default)
 
 
+def factory_of(value):
+    """The `default_factory` of dict `value` (a defaultdict, or a Keyed made of one), or
+    None."""
+    return getattr(value, 'default_factory', None)
+
+
 def flags(value):
     """{key: flag} of the keys of dict `value` that exist on some paths only."""
     return value.present if isinstance(value, Keyed) else {}
@@ -294,7 +317,8 @@ def plain_dicts(value, traced_key, label=''):
     the keys present where the flags are known; a traced flag is `traced_key(label,
     flag)`'s to check, and the item kept."""
     if isinstance(value, dict):
-        out, changed = {}, isinstance(value, Keyed)
+        factory, changed = factory_of(value), isinstance(value, Keyed)
+        out = {} if factory is None else collections.defaultdict(factory)
         for key, part in dict.items(value):
             flag = flags(value).get(key)
             known = True if flag is None else _concrete(flag)
@@ -350,7 +374,8 @@ def reflagged(grown, value, out):
             present[key] = jnp.asarray(True)
         elif not had:
             present[key] = jnp.asarray(False)
-    return Keyed(parts, present) if present or isinstance(grown, Keyed) else parts
+    return Keyed(parts, present, factory_of(grown)) if present or isinstance(grown, Keyed) \
+        else parts
 
 
 def snapshot(value):
@@ -372,4 +397,4 @@ def kept_flags(after, before):
         parts[key] = kept_flags(part, inner.get(key))
         if key in was and key not in present:
             present[key] = jnp.asarray(True)
-    return Keyed(parts, present)
+    return Keyed(parts, present, factory_of(after))

@@ -25,7 +25,8 @@ def snapshot(value):
     if type(value) is dict:
         return {k: snapshot(v) for k, v in value.items()}
     if type(value) is Keyed:   # (a dict with keys on some paths only: its flags too)
-        return Keyed({k: snapshot(v) for k, v in dict.items(value)}, value.present)
+        return Keyed({k: snapshot(v) for k, v in dict.items(value)}, value.present,
+                     value.default_factory)
     return value
 
 

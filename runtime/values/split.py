@@ -6,6 +6,7 @@ A branch or loop body takes and returns the user's variables. Under `lax`, only 
 the same on every path, and it is carried around the primitive in Python instead.
 """
 import copy
+import collections
 import dataclasses
 
 import jax
@@ -102,11 +103,17 @@ def grow(value, grown):
     parts added (a type or structure that changed). `value` itself is not changed."""
     if isinstance(value, Undefined):
         return grown
-    if type(value) is dict and type(grown) is dict:
-        if not set(value) <= set(grown):
+    if type(value) in (dict, collections.defaultdict) and type(grown) is type(value) \
+            and getattr(value, 'default_factory', None) is \
+            getattr(grown, 'default_factory', None):
+        if not set(dict.keys(value)) <= set(dict.keys(grown)):
             return None
-        parts = {k: grow(value[k], grown[k]) if k in value else grown[k] for k in grown}
-        return None if any(p is None for p in parts.values()) else parts
+        parts = {k: grow(dict.__getitem__(value, k), grown[k]) if k in value else grown[k]
+                 for k in grown}
+        if any(p is None for p in parts.values()):
+            return None
+        return parts if type(value) is dict else collections.defaultdict(
+            value.default_factory, parts)
     if type(value) in (list, tuple) and type(grown) is type(value) \
             and len(value) == len(grown):
         parts = [grow(v, g) for v, g in zip(value, grown)]

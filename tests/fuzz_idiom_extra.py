@@ -386,3 +386,13 @@ j{c} = next((i for i, y in enumerate(w) if y > {f}), -1)
 e{c} = next((y * 0.5 for y in w if y < a if y != 0.0), None)
 a = a + j{c} * 0.1 + (0.0 if e{c} is None else e{c})
 ''')
+T['defaultdict_tally'] = ('L', '''
+dd{c} = collections.defaultdict(float)
+for y{c} in w:
+    if {t}:
+        dd{c}['hi'] += y{c} * 0.5
+    else:
+        dd{c}['lo'] += y{c} * 0.25
+    BODY
+a = a + dd{c}['hi'] * 0.1 + dd{c}['lo'] * 0.1 + ('hi' in dd{c}) * 0.01
+''')

@@ -24,6 +24,7 @@ the caller's array is written); `global CALLS` is declared at the top.
 """
 
 HELPERS = '''
+import collections
 import math
 
 import jax.numpy as jnp

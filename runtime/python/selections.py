@@ -69,6 +69,10 @@ class Selection:
             self._pairs = list(self._pairs)
         return self._pairs
 
+    def __iter__(self):
+        """The pairs as the comprehension makes them (lazily, the first time)."""
+        return iter(self._pairs)
+
     def python_items(self):
         """The kept items as Python's list, where no flag is traced; else None."""
         pairs = self.pairs()
@@ -174,7 +178,7 @@ def next_(value, *default):
     if not isinstance(value, Selection):
         return builtins.next(value, *default)
     best, found = None, False
-    for item, kept in value._pairs:   # (a generator's: computed as they are read)
+    for item, kept in value:   # (computed as they are read)
         if found is not False or kept is not True:
             _check_number(item, 'next()')   # (a traced choice of it)
         if found is False:

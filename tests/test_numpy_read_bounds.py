@@ -4,6 +4,8 @@ integer while tracing, at a traced index when the program runs (a resampler's wa
 and so does any read under the caller's `jax.jit` (the arguments are JAX arrays there).
 
 Ground truth: the same function run unconverted on the same inputs."""
+import contextlib
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -145,3 +147,37 @@ def test_a_literal_index_past_the_end_inside_a_try_is_caught(fn, args):
 
 def test_a_literal_index_outside_a_try_stays_plain_indexing():
     assert 'v[4]' in autograph.to_code(lambda x, v: x + v[4])
+
+
+def fallback_of_a_product(x, v):
+    w = v * 1.0   # (NumPy's arithmetic of a NumPy array: a NumPy array)
+    try:
+        a = w[4] * 0.5
+    except IndexError:
+        a = x * 0.25
+    return a
+
+
+def read_of_a_product(v, i):
+    w = v * 2.0
+    return w[i]
+
+
+@pytest.mark.parametrize('array', [np.asarray, jnp.asarray])
+def test_an_array_numpys_arithmetic_makes_has_numpys_bounds(array):
+    """`w = v * 1.0` of a NumPy argument is a NumPy array: `w[4]` of 4 items is NumPy's
+    IndexError, caught by the `try` (the converted read clamped it: idiom fuzzer seed
+    99573), and `w[i]` at a traced index out of range raises it when the program runs.
+    Of a JAX argument, a JAX array: the reads clamp, as plain JAX does."""
+    v = array(np.arange(4.0, dtype=np.float32))
+    assert float(autograph.convert(fallback_of_a_product)(1.0, v)) == \
+        float(fallback_of_a_product(1.0, v))
+    for i in (3, 4, -5):
+        if array is jnp.asarray:
+            assert float(autograph.convert(read_of_a_product)(v, jnp.int32(i))) == \
+                float(read_of_a_product(v, i))
+            continue
+        with pytest.raises(IndexError, match='out of bounds') if i != 3 else \
+                contextlib.nullcontext():
+            assert float(autograph.convert(read_of_a_product)(v, jnp.int32(i))) == 6.0
+    assert 'ag.getitem(w, 4, numpy=w_is_numpy)' in autograph.to_code(fallback_of_a_product)

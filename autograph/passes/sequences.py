@@ -29,7 +29,9 @@ import ast
 
 from autograph import templates
 from autograph.analysis import linear
+from autograph.analysis.array_kinds import Kind
 from autograph.passes.base import ScopeTransformer
+from autograph.passes.kind_flags import KindFlags
 from autograph.site_facts import computed_index, traced_bounds
 
 
@@ -38,6 +40,15 @@ class _Indexing(ScopeTransformer):
         super().__init__(root, ctx)
         self.loop_reads = []   # (loop variable, names read at it) of the loops around
         self.catching = False   # (in a `try` body whose `except` catches IndexError)
+        self.kinds = None   # (KindFlags, made when a read asks for a variable's kind)
+
+    @classmethod
+    def transform(cls, function, ctx):
+        indexing = cls(function, ctx)
+        indexing.visit(function)
+        if indexing.kinds is not None:
+            indexing.kinds.note()
+        return function
 
     def visit_Try(self, node):
         catching = self.catching
@@ -76,16 +87,27 @@ class _Indexing(ScopeTransformer):
             return ast.copy_location(self._slice(node.value, node.slice), node)
         if isinstance(node.slice, ast.Tuple) and any(traced_bounds(e) for e in node.slice.elts):
             return ast.copy_location(self._slices(node.value, node.slice), node)
-        if self._read_at_index(node):
-            return ast.copy_location(ast.Call(func=self.ctx.runtime('getitem'), args=[
-                node.value, _key(node.slice)], keywords=[]), node)
-        if isinstance(node.slice, ast.Tuple) and any(map(computed_index, node.slice.elts)):
-            return ast.copy_location(ast.Call(func=self.ctx.runtime('getitem'), args=[
-                node.value, _key(node.slice)], keywords=[]), node)
+        if self._read_at_index(node) or isinstance(node.slice, ast.Tuple) and any(
+                map(computed_index, node.slice.elts)):
+            return ast.copy_location(self._getitem(node.value, _key(node.slice)), node)
         if not computed_index(node.slice) and not (self.catching and _int_literal(node.slice)):
             return node
-        return ast.copy_location(ast.Call(func=self.ctx.runtime('getitem'),
-                                          args=[node.value, node.slice], keywords=[]), node)
+        return ast.copy_location(self._getitem(node.value, node.slice), node)
+
+    def _getitem(self, value, key):
+        """`ag.getitem(value, key)`, with `numpy=` the kind of the array a variable holds
+        where the function's code decides it from its arguments' (`w = v * 1.0`: NumPy's
+        IndexError at an index out of range where `v` is a NumPy array, see
+        passes.kind_flags); a parameter's own kind the runtime knows."""
+        keywords = []
+        if isinstance(value, ast.Name) and isinstance(self.root, ast.FunctionDef):
+            if self.kinds is None:
+                self.kinds = KindFlags(self.root, self.ctx)
+            kind = self.kinds.kinds.kind(value.id)
+            if kind is not None and kind != Kind(frozenset({value.id}), False):
+                keywords = self.kinds.keyword(value.id)
+        return ast.Call(func=self.ctx.runtime('getitem'), args=[value, key],
+                        keywords=keywords)
 
     def _read_at_index(self, node):
         """`x[i, ...]` in a loop over `i` that reads `x` at its index (see

@@ -35,19 +35,21 @@ from ..values.split import any_traced, is_traced
 from ..values.choice import Choice, picked
 
 
-def getitem(seq, index):
+def getitem(seq, index, numpy=None):
     """Python reference: `seq[index]`.
 
     In the body of a vectorised loop, an array it reads at its index gives the
-    iteration's item (runtime.items.parts)."""
+    iteration's item (runtime.items.parts). `numpy`: whether array `seq` stands for a
+    NumPy array, where the converter knows it from the function's arguments (`w = v *
+    1.0`; a NumPy array's read out of range is NumPy's IndexError); None: as `seq` says."""
     index = present(index, lambda: TypeError(
         f'{type(seq).__name__} indices must be integers or slices, not NoneType'))
     if isinstance(seq, jax.Array):
         found = parts.lookup(seq, index)
         if found is not None:
             item, rest = found
-            return _array_item(item, rest) if rest else item
-        return _array_item(seq, index)
+            return _array_item(item, rest, numpy) if rest else item
+        return _array_item(seq, index, numpy)
     if is_traced(index) and type(seq) is dict:
         return _dict_item(seq, index)
     if isinstance(index, Choice) and type(seq) is dict:
@@ -162,7 +164,7 @@ def _common_types(leaves):
     return types
 
 
-def _array_item(array, index):
+def _array_item(array, index, numpy=None):
     """`array[index]`, with NumPy's meaning of a list of traced indices (an index array),
     and a named error for a traced boolean mask (its result's length depends on data).
     For an array that stands for a NumPy array, an index out of range is NumPy's
@@ -175,7 +177,7 @@ def _array_item(array, index):
         if masked is None:
             raise boolean_mask(location)
         return masked
-    if numpy_meaning(array):
+    if numpy_meaning(array) if numpy is None else numpy:
         check_bounds(array, index, scalars=True)
     return array[index_array(index)]
 

@@ -396,3 +396,35 @@ for y{c} in w:
     BODY
 a = a + dd{c}['hi'] * 0.1 + dd{c}['lo'] * 0.1 + ('hi' in dd{c}) * 0.01
 ''')
+T['generator_pairs'] = ('L', '''
+for y{c}, z{c} in pairs(w):
+    if {t}:
+        a = a + (z{c} - y{c}) * 0.1
+    BODY
+''')
+T['namedtuple_replace'] = ('L', '''
+pt{c} = Pt(a, 0.5)
+for y{c} in w:
+    pt{c} = pt{c}._replace(pos=pt{c}.pos + pt{c}.vel * y{c} * 0.1)
+    if pt{c}.pos > {f}:
+        pt{c} = pt{c}._replace(vel=-pt{c}.vel)
+    BODY
+a = a * 0.5 + pt{c}.pos * 0.5
+''')
+T['dataclass_tally'] = ('L', '''
+ty{c} = Tally()
+for y{c} in w:
+    if {t}:
+        ty{c}.add(y{c})
+    BODY
+a = a + ty{c}.total * 0.1 + ty{c}.count * 0.01
+''')
+T['try_else'] = ('', '''
+try:
+    r{c} = w[{j}] * 0.5
+except IndexError:
+    r{c} = a * 0.25
+else:
+    r{c} = r{c} + 0.125
+a = a + r{c}
+''')

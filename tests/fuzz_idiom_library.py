@@ -25,6 +25,7 @@ the caller's array is written); `global CALLS` is declared at the top.
 
 HELPERS = '''
 import collections
+import dataclasses
 import math
 
 import jax.numpy as jnp
@@ -132,6 +133,24 @@ def safe_ratio(p, q):
     if abs(q) < 0.25:
         return None
     return p / q
+
+
+def pairs(arr):
+    for i in range(arr.shape[0] - 1):
+        yield arr[i], arr[i + 1]
+
+
+Pt = collections.namedtuple('Pt', ['pos', 'vel'])
+
+
+@dataclasses.dataclass
+class Tally:
+    total: float = 0.0
+    count: int = 0
+
+    def add(self, y):
+        self.total += y
+        self.count += 1
 '''
 
 T = {}   # name -> (flags, text)

@@ -45,6 +45,7 @@ class Context:
     kept_arrays: dict = dataclasses.field(default_factory=dict)  # see passes.views
     own_arrays: dict = dataclasses.field(default_factory=dict)  # scope -> names (user's)
     live_loops: dict = dataclasses.field(default_factory=dict)  # see passes.live_iteration
+    kind_flags: dict = dataclasses.field(default_factory=dict)  # see passes.kind_flags
 
     def copy(self, nodes):
         """A deep copy of `nodes` whose loops keep their entries in the side tables."""

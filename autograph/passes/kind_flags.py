@@ -18,14 +18,13 @@ class KindFlags:
 
     def __init__(self, function, ctx, names=None):
         self.function, self.ctx = function, ctx
-        self.kinds, self.given, self.flags = array_kinds(function, ctx, names), {}, {}
+        self.kinds, self.pending, self.flags = array_kinds(function, ctx, names), {}, {}
 
     def kind(self, name):
         """JAX, None (unknown: the value decides when the program runs) or a Kind."""
         kind = self.kinds.kind(name)
         if kind not in (None, JAX) and kind.params and name not in self.flags:
-            self.given[name] = kind
-            self.flags[name] = self.ctx.namer.new(f'{name}_is_numpy')
+            self.flags[name] = kind_flag(self.function, kind, name, self.ctx, self.pending)
         return kind
 
     def keyword(self, name):
@@ -37,7 +36,8 @@ class KindFlags:
         return numpy_value(self.kind(name), self.flags.get(name))
 
     def note(self):
-        note_kinds(self.function, self.given, self.flags, self.ctx)
+        note_kinds(self.function, self.pending, self.ctx)
+        self.pending = {}
 
 
 def array_kinds(function, ctx, names=None):
@@ -47,15 +47,30 @@ def array_kinds(function, ctx, names=None):
     return ArrayKinds(names, set(parameters(function)), module_names(ctx.resolver), ctx.ag)
 
 
-def note_kinds(function, given, flags, ctx):
+def kind_flag(function, kind, name, ctx, pending):
+    """The name of the flag that holds `kind` (a Kind with parameters) in `function`:
+    the one an earlier pass noted there, else one this pass notes (`pending`: {kind: its
+    flag}, named after the first variable `name` that asks; see `note_kinds`). One flag
+    per kind: it depends on the parameters alone, computed when the function starts."""
+    noted = ctx.kind_flags.get(function, {})
+    if kind in noted:
+        return noted[kind]
+    if kind not in pending:
+        pending[kind] = ctx.namer.new(f'{name}_is_numpy')
+    return pending[kind]
+
+
+def note_kinds(function, pending, ctx):
     """`a_is_numpy = ag.numpy_kind(a)` first in the body (after a docstring), for each
-    base whose kind the parameters given decide (see analysis.array_kinds)."""
+    kind the parameters given decide (see analysis.array_kinds) that `pending` ({kind:
+    its flag}, see `kind_flag`) holds; the flags are then known to later passes."""
     body = function.body
     start = int(isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)
                 and isinstance(body[0].value.value, str))
     body[start:start] = [ast.copy_location(ast.parse(
-        f'{flags[base]} = {ctx.ag}.numpy_kind({_kind_arguments(given[base])})').body[0],
-        body[start]) for base in sorted(flags)]
+        f'{flag} = {ctx.ag}.numpy_kind({_kind_arguments(kind)})').body[0], body[start])
+        for kind, flag in sorted(pending.items(), key=lambda item: item[1])]
+    ctx.kind_flags.setdefault(function, {}).update(pending)
 
 
 def numpy_keyword(kind, flag):

@@ -57,7 +57,8 @@ from autograph.passes.attribute_views import checked_attribute_views
 from autograph.passes.base import StatementRewriter, fix_missing_locations, walk_scope
 from autograph.passes.changing_tests import hoist_changing_tests
 from autograph.passes.called_functions import LazyResolver, names_writing_function
-from autograph.passes.kind_flags import array_kinds, bound_values, note_kinds, numpy_keyword
+from autograph.passes.kind_flags import (array_kinds, bound_values, kind_flag, note_kinds,
+                                         numpy_keyword)
 from autograph.passes.sequences import key_expression
 from autograph.passes.unpacked_aliases import guard_unfollowed, view_bindings_unpacked
 from autograph.passes.view_keys import (helper_views, in_c_order, layout, note_layouts,
@@ -118,8 +119,9 @@ def _follow_views(function, found, changes, ctx):
     _drop_dead_reads(function, analysis, ctx)
     given = given_kinds(sorted(analysis.modes), kinds,
                         {base for base, modes in analysis.modes.items() if modes == {'param'}})
-    flags = {base: ctx.namer.new(f'{base}_is_numpy') for base in sorted(given)
-             if given[base] is not JAX and given[base].params}
+    pending = {}
+    flags = {base: kind_flag(function, given[base], base, ctx, pending)
+             for base in sorted(given) if given[base] is not JAX and given[base].params}
     written = {n for pair in groups(bindings, analysis.by_item).values() for n in pair}
     view_flags = {name: (ctx.namer.new(f'{name}_is_view'), analysis.key_names[name])
                   for name in sorted(analysis.check_view_flags())}
@@ -134,7 +136,7 @@ def _follow_views(function, found, changes, ctx):
     rewrite.block(function.body)
     note_layouts(function, rewrite.layouts, ctx)
     _start_view_flags(function, view_flags)
-    note_kinds(function, given, flags, ctx)
+    note_kinds(function, pending, ctx)
     stored = {n.id for n in walk_scope(function)
               if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
     declare(function, {name: how for name, how in outer.items() if name in stored})

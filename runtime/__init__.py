@@ -23,7 +23,7 @@ from .items.view_chains import as_array, chain, moved, raveled, reshaped, swappe
 from .loops.iterables import enumerate_ as enumerate
 from .loops.iterables import range_ as range
 from .loops.iterables import zip_ as zip
-from .loops.live_views import items_of, unfollowed_items
+from .loops.live_views import called_items, items_of, unfollowed_items
 from .loops.live_views import reversed_ as reversed
 from .items.indexing import getitem, repeat
 from .python.matching import python_subject
@@ -62,7 +62,7 @@ from .python.display import emit
 from .python.in_place import in_place
 
 __all__ = ['attribute_view', 'Undefined', 'alias', 'all', 'and_', 'any', 'assert_', 'attributes', 'bool', 'call',
-           'call_writing',
+           'call_writing', 'called_items',
            'caused', 'chain', 'check_defined', 'check_exchange', 'check_held', 'check_unfollowed', 'check_field', 'compare', 'complex', 'comprehension_test', 'emit',
            'enumerate', 'eq',
            'filter', 'flat_key', 'flat_value', 'layout_of',

@@ -397,7 +397,7 @@ for y{c} in w:
 a = a + dd{c}['hi'] * 0.1 + dd{c}['lo'] * 0.1 + ('hi' in dd{c}) * 0.01
 ''')
 T['generator_pairs'] = ('L', '''
-for y{c}, z{c} in pairs(w):
+for y{c}, z{c} in pairs(w * 1.0):
     if {t}:
         a = a + (z{c} - y{c}) * 0.1
     BODY

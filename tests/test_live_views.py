@@ -12,6 +12,8 @@ twin (JAX's meaning: `v[k] = e` rebinds `v`, and the iterator keeps the array it
 started with) runs unconverted."""
 import copy
 
+import itertools
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -457,7 +459,39 @@ def zipped_rows_of_names(x, v):
     return a, m, p
 
 
+def pairs(arr):
+    for i in range(arr.shape[0] - 1):
+        yield arr[i], arr[i + 1]
+
+
+def through_a_generator(x, v):
+    a = x * 1.0
+    for y, z in pairs(v):      # (the generator reads `v[i + 1]` as it runs)
+        v[2] = v[2] + a
+        a = a + (z - y)
+    return a, v
+
+
+def through_pairwise(x, v):
+    a = x * 1.0
+    for y, z in itertools.pairwise(v):
+        v[3] = v[3] * 0.5 + a
+        a = a + z * y
+    return a, v
+
+
+def through_map(x, v):
+    a = x * 1.0
+    for y in map(abs, v):
+        v[1] = v[1] - a
+        a = a + y
+    return a, v
+
+
 @pytest.mark.parametrize('fn, match', [
+    (through_a_generator, r"an iterator \(made by a call\) of the NumPy array 'v'"),
+    (through_pairwise, r"an iterator \(made by a call\) of the NumPy array 'v'"),
+    (through_map, r"an iterator \(made by a call\) of the NumPy array 'v'"),
     (through_calls, "made by a call.* array 'v'"), (flipped, "made by a call.* array 'v'"),
     (flipped_rows, "made by a call.* array 'v'"),
     (zipped_rows, "written through a loop variable.* array 'v'"),
@@ -472,13 +506,40 @@ def test_what_the_loop_cannot_follow_is_a_named_error(fn, match):
     assert_same(given, expected_v)
 
 
-def test_a_copy_made_by_a_call_is_exact():
+def through_a_list(x, v):
+    a = x * 1.0
+    for y in listed(v):        # (a list the call made: its items read already)
+        v[3] = v[3] + a
+        a = a + y
+    return a, v
+
+
+def listed(arr):
+    return [arr[i] * 2.0 for i in range(arr.shape[0])]
+
+
+@pytest.mark.parametrize('fn', [through_a_copy, through_a_list])
+def test_a_copy_made_by_a_call_is_exact(fn):
     expected_v = V()
-    expected = through_a_copy(0.5, expected_v)
+    expected = fn(0.5, expected_v)
     given = V()
-    assert_same(autograph.convert(through_a_copy)(0.5, given), expected)
+    assert_same(autograph.convert(fn)(0.5, given), expected)
     assert_same(given, expected_v)
-    assert 'unfollowed' not in autograph.to_code(through_a_copy)
+    assert 'unfollowed' not in autograph.to_code(fn)
+
+
+def test_an_iterator_a_call_makes_of_a_jax_array_keeps_jax_meaning():
+    """A JAX array's item writes rebind it (`v[2] = e` is `v = v.at[2].set(e)`): the
+    generator reads the array it was given, as Python's would read a rebound name's old
+    object."""
+    def rebinding(x, v):
+        a = x * 1.0
+        for y, z in pairs(v):
+            v = v + a
+            a = a + (z - y)
+        return a, v
+    expected = rebinding(0.5, np.asarray(V()))
+    assert_same(autograph.convert(rebinding)(0.5, jnp.asarray(V())), expected)
 
 
 def test_an_iterator_written_only_after_its_loop_is_exact():

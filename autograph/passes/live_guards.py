@@ -54,9 +54,31 @@ def guard_view_call(loop, facts):
              if name in changed or through]   # (`np.flip(v.reshape(2, 2))`: `v`)
     if names and call.func.value.id == ag:   # (a user's function: a view?)
         chain = chain_of(call, ag, LazyResolver(facts.function, facts.ctx))
-        names = [chain[0]] if chain is not None and chain[0] in names else []
+        if chain is None:   # (else what it gives: an iterator, a generator's?)
+            return guard_called_items(loop, facts)
+        names = [chain[0]] if chain[0] in names else []
     if names:
         loop.iter = _unfollowed(call, 'a view (made by a call)', names, facts)
+
+
+def guard_called_items(loop, facts):
+    """`for y, z in pairs(w):` (any call given an array `w` that the body changes in
+    place, not a view of it: a generator of the user's, `map(f, w)`,
+    `itertools.pairwise(w)`): where the call gives an iterator, Python reads `w` live as
+    it runs, which the converted code does not follow, so `ag.called_items(pairs(w),
+    w=(w, w_is_numpy))`, a named error where that iterator is given and `w` is a traced
+    NumPy array (a list or an array the call made has its items already)."""
+    call, ag = loop.iter, facts.ctx.ag
+    args = call.args[1:] if _is_runtime(call.func, ag, 'call') else call.args
+    changed = facts.changes(loop.body)[0]
+    names = [a.id for a in args if a.__class__ is ast.Name and a.id in changed]
+    if names:
+        loop.iter = _unfollowed(call, None, names, facts)
+
+
+def _is_runtime(func, ag, name):
+    return func.__class__ is ast.Attribute and func.value.__class__ is ast.Name and \
+        func.value.id == ag and func.attr == name
 
 
 def guard_zipped_rows(loop, changed, facts):
@@ -101,12 +123,15 @@ def _unfollowed_rows(names, body, changed, ag):
 
 def _unfollowed(value, what, names, facts):
     """`ag.unfollowed_items(value, what, v=(v, v_is_numpy))` for the arrays `names`
-    whose kind is not JAX's (else `value`)."""
+    whose kind is not JAX's (else `value`); with `what` None, `ag.called_items(value,
+    v=...)`."""
     names = [n for n in dict.fromkeys(names) if facts.kinds().kind(n) is not JAX]
     if not names:
         return value
+    func, args = ('called_items', [value]) if what is None else \
+        ('unfollowed_items', [value, ast.Constant(what)])
     return ast.copy_location(ast.Call(
-        func=facts.ctx.runtime('unfollowed_items'), args=[value, ast.Constant(what)],
+        func=facts.ctx.runtime(func), args=args,
         keywords=[ast.keyword(arg=n, value=ast.Tuple(elts=[
             ast.Name(id=n, ctx=ast.Load()),
             facts.kinds().value(n) or ast.Constant(None)], ctx=ast.Load())) for n in names]),

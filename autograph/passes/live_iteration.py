@@ -57,6 +57,8 @@ def transform(function, ctx):
         if not iterated:   # (`for i in range(n)`: no variable's items)
             if loop.iter.__class__ is ast.Call and live_guards.may_view(loop.iter, facts):
                 live_guards.guard_view_call(loop, facts)
+            elif loop.iter.__class__ is ast.Call:
+                live_guards.guard_called_items(loop, facts)
             continue
         changed, rebound = _changes(loop.body, ctx.ag, facts.helpers())
         if loop.target.__class__ is ast.Tuple:

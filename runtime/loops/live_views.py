@@ -16,6 +16,7 @@ NumPy's meaning reads that index of the carried value (runtime.loops.live); with
 meaning (`v[k] = e` rebinds `v`) the loop reads the part as it was made, as Python does.
 """
 import builtins
+import collections.abc
 import operator
 
 import jax.numpy as jnp
@@ -71,6 +72,18 @@ def unfollowed_items(iterable, what, /, **arrays):
                 f"{what} of the NumPy array '{name}'", here(),
                 'or the code before it changes in place')
     return iterable
+
+
+def called_items(iterable, /, **arrays):
+    """The items of `iterable`, which a call made of arrays the loop's body changes in
+    place (`for y, z in pairs(w):` with `pairs` a generator of the user's, `map(f, w)`,
+    `itertools.pairwise(w)`). A list, tuple or array the call made holds its items
+    already, as Python's does; an iterator reads `w` as Python runs it, step by step,
+    which the converted code cannot follow: a named error where `w` is a traced NumPy
+    array (see `unfollowed_items`)."""
+    if not isinstance(iterable, collections.abc.Iterator):
+        return iterable
+    return unfollowed_items(iterable, 'an iterator (made by a call)', **arrays)
 
 
 def _reversed_items(items):

@@ -480,6 +480,14 @@ def through_pairwise(x, v):
     return a, v
 
 
+def through_enumerated_generator(x, v):
+    a = x * 1.0
+    for i, (y, z) in enumerate(pairs(v)):
+        v[3] = v[3] + a
+        a = a + (z - y) * i
+    return a, v
+
+
 def through_map(x, v):
     a = x * 1.0
     for y in map(abs, v):
@@ -492,6 +500,7 @@ def through_map(x, v):
     (through_a_generator, r"an iterator \(made by a call\) of the NumPy array 'v'"),
     (through_pairwise, r"an iterator \(made by a call\) of the NumPy array 'v'"),
     (through_map, r"an iterator \(made by a call\) of the NumPy array 'v'"),
+    (through_enumerated_generator, r"an iterator \(made by a call\) of the NumPy array"),
     (through_calls, "made by a call.* array 'v'"), (flipped, "made by a call.* array 'v'"),
     (flipped_rows, "made by a call.* array 'v'"),
     (zipped_rows, "written through a loop variable.* array 'v'"),

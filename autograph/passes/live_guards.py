@@ -68,12 +68,20 @@ def guard_called_items(loop, facts):
     it runs, which the converted code does not follow, so `ag.called_items(pairs(w),
     w=(w, w_is_numpy))`, a named error where that iterator is given and `w` is a traced
     NumPy array (a list or an array the call made has its items already)."""
-    call, ag = loop.iter, facts.ctx.ag
-    args = call.args[1:] if _is_runtime(call.func, ag, 'call') else call.args
-    changed = facts.changes(loop.body)[0]
+    loop.iter = _called_items(loop.iter, facts.changes(loop.body)[0], facts)
+
+
+def _called_items(call, changed, facts):
+    """`call` guarded (see `guard_called_items`); under `enumerate` or `zip`, the calls
+    they are given (`enumerate(pairs(w))`: the enumerate object is an iterator whatever
+    `pairs` gives)."""
+    if facts.called(call) in ('enumerate', 'zip'):
+        call.args = [_called_items(a, changed, facts) if a.__class__ is ast.Call else a
+                     for a in call.args]
+        return call
+    args = call.args[1:] if _is_runtime(call.func, facts.ctx.ag, 'call') else call.args
     names = [a.id for a in args if a.__class__ is ast.Name and a.id in changed]
-    if names:
-        loop.iter = _unfollowed(call, None, names, facts)
+    return _unfollowed(call, None, names, facts) if names else call
 
 
 def _is_runtime(func, ag, name):

@@ -347,3 +347,26 @@ def test_python_items_ordered_by_traced_keys(v):
 def test_python_keys_of_python_items_stay_python():
     assert autograph.convert(lambda n: min(range(3), key=lambda i: [3, 1, 2][i]) + n,
                              jit=False)(0) == 1
+
+
+def zipped_strictly(v, w):
+    s = [0.0]
+    try:
+        for a, b in zip(v, w, strict=True):
+            s[0] += a * b
+    except ValueError as error:
+        return s[0], str(error)
+    return s[0], 'equal lengths'
+
+
+@pytest.mark.parametrize('v, w', [(np.arange(3.0), np.arange(3.0)),
+                                  (np.arange(3.0), np.arange(2.0)),
+                                  (np.arange(2.0), [1.0, 2.0, 3.0])])
+def test_zip_strict_of_arrays(v, w):
+    """`zip(v, w, strict=True)` (a raw TypeError: `ag.zip` took no `strict`): equal
+    lengths stage the loop; different ones run Python's zip step by step, its ValueError
+    where the shortest ends, after the steps before it, as in Python."""
+    expected = zipped_strictly(v, w)
+    got = autograph.convert(zipped_strictly)(jnp.asarray(v, jnp.float32), w if isinstance(
+        w, list) else jnp.asarray(w, jnp.float32))
+    assert float(got[0]) == expected[0] and got[1] == expected[1]

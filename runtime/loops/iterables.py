@@ -224,13 +224,17 @@ def enumerate_(iterable, start=0):
     return builtins.enumerate(iterable, start)
 
 
-def zip_(*iterables):
-    """`zip` in converted code: staged when any argument is a traced array."""
+def zip_(*iterables, strict=False):
+    """`zip` in converted code: staged when any argument is a traced array. With
+    `strict`, arguments of different lengths are iterated as Python's `zip` iterates
+    them (step by step, its ValueError where the shortest ends)."""
     if not any(is_traced(i) or isinstance(i, TracedIterable) for i in iterables):
-        return builtins.zip(*iterables)
+        return builtins.zip(*iterables, strict=strict)
     parts = [i if isinstance(i, TracedIterable) else TracedIterable.over(jnp.asarray(i), i)
              for i in iterables]
     length = min(p.length for p in parts)
+    if strict and any(p.length != length for p in parts):
+        return builtins.zip(*iterables, strict=True)
     sequences = [s[:length] if jnp.shape(s)[0] != length else s
                  for p in parts for s in p.sequences]
     counts = [len(p.sequences) for p in parts]

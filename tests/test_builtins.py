@@ -25,6 +25,12 @@ def test_int_float_bool_truncate_like_python(x):
     assert [int(v) for v in batched[0]] == [int(x), int(-x)]
 
 
+def test_int_with_a_base_by_keyword():
+    def parsed(s, x):
+        return int(s, base=16) + int('11', 2), int(x)
+    assert autograph.convert(parsed, jit=False)('ff', 2.5) == parsed('ff', 2.5)
+
+
 def test_int_of_an_int_array_and_bool_of_zero():
     def f(i):
         return int(i) + 1, bool(i)

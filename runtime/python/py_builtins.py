@@ -312,13 +312,14 @@ def pow_(base, exp, mod=None):
 def _scalar(python_type, make):
     name = python_type.__name__
 
-    def convert(value=False if python_type is builtins.bool else 0, *args):
+    def convert(value=False if python_type is builtins.bool else 0, *args, **kwargs):
         if isinstance(value, (Maybe, Choice)):   # (None on some paths: Python's truth)
             value = truth(value) if python_type is builtins.bool else present(
                 value, lambda: TypeError(f"{name}() argument must be a string or a "
                                          f"number, not 'NoneType'"))
         if not is_traced(value):
-            return python_type(value, *args)
+            return python_type(value, *args, **kwargs)   # (`int(s, base=16)`)
+        args += tuple(kwargs.values())
         if not args and jnp.ndim(value) and jnp.size(value) == 1:
             value = jnp.reshape(value, ())   # (NumPy takes a size-1 array's element)
         if args or jnp.ndim(value):

@@ -299,17 +299,26 @@ def _contents(value):
 
 def _resolve(fields):
     """[(label, object, attribute)] for the attributes to carry: those of objects that
-    are not pytrees (a pytree's attributes already travel with it)."""
+    are not pytrees (a pytree's attributes already travel with it); for a property the
+    code assigns, the attributes the object holds (what its setter may change)."""
     if fields is None:
         return []
     try:
         table = fields()
     except (AttributeError, NameError, LookupError, TypeError):
         return []   # an object not there yet: the statement runs as Python would
-    return [(label, holder, attr) for label, (holder, attr) in table.items()
-            if holder is not None and not isinstance(holder, Undefined)
-            and jax.tree_util.treedef_is_leaf(jax.tree_util.tree_structure(holder))
-            and not isinstance(holder, jax.Array)]
+    found = {}
+    for label, (holder, attr) in table.items():
+        if holder is None or isinstance(holder, (Undefined, jax.Array)) or \
+                not jax.tree_util.treedef_is_leaf(jax.tree_util.tree_structure(holder)):
+            continue
+        if isinstance(getattr(type(holder), attr, None), property):
+            base = label.rpartition('.')[0]   # (`t.f = v` runs the setter, which changes
+            for name in getattr(holder, '__dict__', ()):   # the object's own attributes)
+                found.setdefault((id(holder), name), (f'{base}.{name}', holder, name))
+        else:
+            found.setdefault((id(holder), attr), (label, holder, attr))
+    return list(found.values())
 
 
 def _get(label, holder, attr):

@@ -101,7 +101,7 @@ def attribute(label, holder, name):
 
     def get():
         obj = ref()
-        return MISSING if obj is None else vars(obj).get(name, MISSING)
+        return MISSING if obj is None else own_attribute(obj, name)
 
     def set(value):
         obj = ref()
@@ -110,11 +110,19 @@ def attribute(label, holder, name):
 
     def delete():
         obj = ref()
-        if obj is not None and name in vars(obj):
+        if obj is not None and own_attribute(obj, name) is not MISSING:
             delattr(obj, name)
     place = Place(label, get, set, delete, ('attribute', id(holder), name))
     place.owner = (ref, name)
     return place
+
+
+def own_attribute(obj, name):
+    """The value `obj` itself holds under attribute `name` (in its `__dict__`, or in a
+    slot of its class's `__slots__`), not its class's; MISSING where it holds none."""
+    found = getattr(obj, '__dict__', {}).get(name, MISSING)
+    slot = isinstance(getattr(type(obj), name, None), types.MemberDescriptorType)
+    return getattr(obj, name, MISSING) if found is MISSING and slot else found
 
 
 def _global(label, namespace, name):
@@ -208,19 +216,6 @@ def _through_method(label, value, make):
     return value, make
 
 
-class _Once:
-    """`names()` -> the set `make()` gives, made on first use (empty without `make`)."""
-    __slots__ = ('make', 'names')
-
-    def __init__(self, make):
-        self.make, self.names = make, None
-
-    def __call__(self):
-        if self.names is None:
-            self.names = self.make() if self.make is not None else frozenset()
-        return self.names
-
-
 _DYNAMIC_ACCESS = frozenset({'getattr', 'setattr', 'delattr', 'hasattr', 'vars', '__dict__'})
 
 
@@ -277,7 +272,7 @@ class StateFinder:
         `visited`: a list that gets the objects whose attributes were looked at, as
         (label, object, depth) (what a `Survey` of this search re-reads). `code`: a dict
         that gets {label: value} of the code read under those names (see `is_code`)."""
-        found = _Found(potential, _Once(logs), code)
+        found = _Found(potential, functools.cache(logs or frozenset), code)
         names = self.sorted_names()
         for prefix, namespace in self.namespaces:
             for name in names:

@@ -428,3 +428,19 @@ else:
     r{c} = r{c} + 0.125
 a = a + r{c}
 ''')
+T['zip_strict'] = ('L', '''
+for y{c}, z{c} in zip(w, v * 0.5, strict=True):
+    if {t}:
+        a = a + y{c} * z{c} * 0.1
+    BODY
+''')
+T['int_base'] = ('', '''
+a = a + int('1' * ({i} + 1), base=2) * 0.01
+''')
+T['read_of_product'] = ('', '''
+pr{c} = w * 0.5
+try:
+    a = a + pr{c}[{j}] * 0.1
+except IndexError:
+    a = a - 0.25
+''')

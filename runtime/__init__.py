@@ -60,6 +60,7 @@ from .values.text import str_ as str
 from .values.text import message, message_percent, text
 from .python.display import emit
 from .python.in_place import in_place
+from .python import traced_math as math
 
 __all__ = ['attribute_view', 'Undefined', 'alias', 'all', 'and_', 'any', 'assert_', 'attributes', 'bool', 'call',
            'call_writing', 'called_items',
@@ -69,7 +70,7 @@ __all__ = ['attribute_view', 'Undefined', 'alias', 'all', 'and_', 'any', 'assert
            'delattr', 'float', 'for_stmt', 'format', 'getattr', 'getitem', 'given', 'hasattr', 'getslice', 'handlers', 'held_update', 'helper_result', 'if_chain',
            'if_exp', 'if_exp_chain', 'if_stmt', 'in_', 'in_place', 'int', 'item', 'items_of', 'is_', 'is_not', 'keep',
            'kept_item',
-           'len', 'max',
+           'len', 'math', 'max',
            'message', 'message_percent', 'method_fields', 'min', 'ne', 'next', 'not_', 'numpy_kind', 'object_update',
            'or_', 'pow',
            'python_subject', 'raise_', 'raise_if', 'range', 'read_view', 'repeat', 'repr',

@@ -1,6 +1,7 @@
 """Route calls so that user functions called from converted code are converted too.
 
     jnp.sum(x)            stays (library code, resolved while converting)
+    math.exp(x)           -> ag.math.exp(x)   (Python's math, and a traced scalar's)
     print(x)              stays (a builtin with Python semantics)
     range(n)              -> ag.range(n)    (builtins that must see traced values)
     helper(x)             -> ag.call(helper, x)   (converted when called, if user code)
@@ -37,7 +38,7 @@ from autograph.analysis.selections import may_hold_a_selection, sliced_names
 from autograph.passes.base import walk_scope
 from autograph.passes.in_place_calls import IN_PLACE_FUNCTIONS, IN_PLACE_METHODS, InPlaceCalls
 from autograph.passes.object_updates import object_updates
-from autograph.runtime.python.calls import OVERRIDDEN_BUILTINS, REDUCTIONS, TRANSFORMS
+from autograph.runtime.python.calls import MATH, OVERRIDDEN_BUILTINS, REDUCTIONS, TRANSFORMS
 from autograph.runtime.values.stacked import STACKERS
 
 _CONTAINER_METHODS = frozenset().union(
@@ -164,6 +165,10 @@ class _Calls:
             node.func = ast.copy_location(self.ctx.runtime('item'), node.func)
             return
         if kind == Resolution.LIBRARY:
+            name = self._known(node.func)
+            if name in MATH:   # (`math.exp(x)` -> `ag.math.exp(x)`: of a traced x too)
+                node.func = ast.copy_location(ast.Attribute(
+                    value=self.ctx.runtime('math'), attr=name[5:], ctx=ast.Load()), node.func)
             return
         if kind == Resolution.BUILTIN:
             if name in OVERRIDDEN_BUILTINS:

@@ -25,6 +25,7 @@ from ..context import staged_depth
 from ..values.maybe import Maybe
 from ..values.split import Undefined, is_dynamic, is_traced
 from ..values.stacked import STACKERS, Stacked
+from . import traced_math
 
 STAGED_RECURSION_LIMIT = 16
 
@@ -81,13 +82,17 @@ REDUCTIONS = {f'jax.numpy.{name}': method for name, method in (
 slice of run-time length, runtime.items.masked: `jnp.mean(x[mask], axis=0)`), `call`
 asks it (`__ag_reduce__`), as NumPy's `np.mean(obj)` calls `obj.mean()`."""
 
-_KNOWN = {id(_resolve(name)): name for name in TRANSFORMS | set(STACKERS) | set(REDUCTIONS)}
+MATH = frozenset(f'math.{name}' for name in traced_math.NAMES)
+"""The `math` functions converted code calls as `ag.math.<name>` (runtime.python.traced_math)."""
+
+_KNOWN = {id(_resolve(name)): name
+          for name in TRANSFORMS | set(STACKERS) | set(REDUCTIONS) | MATH}
 
 
 def known_name(value):
-    """'jax.grad', 'jax.numpy.stack', ... for the library functions `call` treats
-    specially (see TRANSFORMS, REDUCTIONS and runtime.values.stacked.STACKERS); None for
-    anything else."""
+    """'jax.grad', 'jax.numpy.stack', 'math.exp', ... for the library functions converted
+    code treats specially (see TRANSFORMS, REDUCTIONS, MATH and
+    runtime.values.stacked.STACKERS); None for anything else."""
     return _KNOWN.get(id(value)) if value is not None else None
 
 

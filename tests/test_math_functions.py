@@ -1,0 +1,86 @@
+"""The `math` module's functions of traced scalars (`math.exp(-cost * beta)` in a
+Metropolis test, a distance's `math.sqrt`): Python's value, Python's errors raised when
+the program runs where they hold (runtime/python/traced_math.py); Python numbers go to
+Python's `math` itself. Ground truth: the same function run as plain Python."""
+import math
+from math import sqrt
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import autograph
+from tests.helpers import assert_same
+
+
+def metropolis_accepts(cost, beta, u):
+    if cost < 0:
+        return 1
+    elif u < math.exp(-cost * beta):
+        return 2
+    return 0
+
+
+def many(x):
+    return (sqrt(abs(x)), math.floor(x * 10), math.ceil(x), math.trunc(-x),
+            math.isnan(x), math.isfinite(x), math.log(abs(x) + 1.0, 2.0),
+            math.log10(abs(x) + 1.0), math.hypot(x, 2.0), math.atan2(x, 1.0),
+            math.cos(x) + math.tanh(x) + math.erf(x) + math.copysign(1.0, x))
+
+
+@pytest.mark.parametrize('cost, u', [(-1.0, 0.9), (1.0, 0.3), (1.0, 0.9)])
+def test_a_metropolis_test_as_python(cost, u):
+    expected = metropolis_accepts(cost, 0.5, u)
+    assert int(autograph.convert(metropolis_accepts)(jnp.float32(cost), 0.5,
+                                                      jnp.float32(u))) == expected
+
+
+@pytest.mark.parametrize('x', [0.7, -2.25, 3.0])
+def test_values_as_python(x):
+    expected = many(x)
+    converted = autograph.convert(many)
+    got = converted(jnp.float32(x))
+    for e, g in zip(expected, got):
+        np.testing.assert_allclose(float(g), float(e), rtol=1e-5, atol=1e-6)
+    assert got[1].dtype == jnp.int32 and got[4].dtype == jnp.bool_
+    assert autograph.convert(many)(x) == expected      # Python numbers: Python's math
+    batched = jax.vmap(converted)(jnp.asarray([x, -x], jnp.float32))
+    np.testing.assert_allclose(batched[0], [math.sqrt(abs(x))] * 2, rtol=1e-6)
+
+
+@pytest.mark.parametrize('fn, x, error, text', [
+    (lambda x: math.sqrt(x), -1.0, ValueError, 'math domain error'),
+    (lambda x: math.log(x), 0.0, ValueError, 'math domain error'),
+    (lambda x: math.acos(x), 2.0, ValueError, 'math domain error'),
+    (lambda x: math.exp(x), 1000.0, OverflowError, 'math range error'),
+    (lambda x: math.floor(x), float('nan'), ValueError, 'NaN'),
+    (lambda x: math.log(2.0, x), 1.0, ZeroDivisionError, 'division by zero')])
+def test_pythons_errors_when_the_program_runs(fn, x, error, text):
+    with pytest.raises(error, match=text):
+        fn(x)
+    with pytest.raises(error, match=text):
+        autograph.convert(fn)(jnp.float32(x))
+
+
+def test_only_where_the_path_taken_reaches_it():
+    def guarded(x):
+        if x > 0:
+            return math.sqrt(x)
+        return -1.0
+    assert float(autograph.convert(guarded)(jnp.float32(-4.0))) == -1.0
+    assert float(autograph.convert(guarded)(jnp.float32(4.0))) == 2.0
+
+
+def test_gradient_and_generated_code():
+    def distance(x, y):
+        return math.sqrt(x * x + y * y)
+    assert_same(jax.grad(autograph.convert(distance))(jnp.float32(3.0), jnp.float32(4.0)),
+                np.float32(0.6))
+    assert 'ag.math.sqrt(x * x + y * y)' in autograph.to_code(distance)
+
+
+def test_a_name_math_that_is_not_the_module_stays():
+    def shadowed(x, math):
+        return math.exp(x)
+    assert 'ag.math' not in autograph.to_code(shadowed)

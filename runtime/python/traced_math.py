@@ -44,38 +44,39 @@ def _scalar(x, name):
     return jnp.asarray(x, dtype=jnp.result_type(float))
 
 
-def _unary(name, compute, outside=None, overflows=False):
-    """`math.name` of one argument: `compute(x)`; `outside(x)` true where Python raises
-    its domain error; with `overflows`, an infinite result of a finite `x` is its
-    range error."""
+def _of_scalar(name, traced, gives='a float'):
+    """`math.name` of one argument: Python's for a value that is not traced, else
+    `traced(x)` of the traced scalar."""
     def function(x):
         if not is_traced(x):
             return getattr(_math, name)(x)
-        x = _scalar(x, name)
+        return traced(_scalar(x, name))
+    function.__name__ = name
+    function.__doc__ = f'Python reference: `math.{name}(x)`: {gives} (see the module doc).'
+    return function
+
+
+def _unary(name, compute, outside=None, overflows=False):
+    """`compute(x)`; `outside(x)` true where Python raises its domain error; with
+    `overflows`, an infinite result of a finite `x` is its range error."""
+    def traced(x):
         value = compute(x)
         if outside is not None:
             raise_if(outside(x), _domain)
         if overflows:
             raise_if(jnp.isinf(value) & jnp.isfinite(x), _range)
         return value
-    function.__name__ = name
-    function.__doc__ = f'Python reference: `math.{name}(x)` (see the module docstring).'
-    return function
+    return _of_scalar(name, traced)
 
 
 def _integral(name, compute):
     """`math.floor`, `ceil`, `trunc`: an int, Python's errors for NaN and infinities."""
-    def function(x):
-        if not is_traced(x):
-            return getattr(_math, name)(x)
-        x = _scalar(x, name)
+    def traced(x):
         raise_if(jnp.isnan(x), lambda: ValueError('cannot convert float NaN to integer'))
         raise_if(jnp.isinf(x), lambda: OverflowError(
             'cannot convert float infinity to integer'))
         return compute(x).astype(jnp.result_type(int))
-    function.__name__ = name
-    function.__doc__ = f'Python reference: `math.{name}(x)` (see the module docstring).'
-    return function
+    return _of_scalar(name, traced, 'an int')
 
 
 _infinite = jnp.isinf
@@ -108,19 +109,9 @@ ceil = _integral('ceil', jnp.ceil)
 trunc = _integral('trunc', jnp.trunc)
 
 
-def _test(name, compute):
-    def function(x):
-        if not is_traced(x):
-            return getattr(_math, name)(x)
-        return compute(_scalar(x, name))
-    function.__name__ = name
-    function.__doc__ = f'Python reference: `math.{name}(x)`: a bool.'
-    return function
-
-
-isnan = _test('isnan', jnp.isnan)
-isinf = _test('isinf', jnp.isinf)
-isfinite = _test('isfinite', jnp.isfinite)
+isnan = _of_scalar('isnan', jnp.isnan, 'a bool')
+isinf = _of_scalar('isinf', jnp.isinf, 'a bool')
+isfinite = _of_scalar('isfinite', jnp.isfinite, 'a bool')
 
 
 def log(x, base=None):

@@ -444,3 +444,11 @@ try:
 except IndexError:
     a = a - 0.25
 ''')
+T['math_scalar'] = ('L', '''
+for y{c} in w:
+    if {t}:
+        a = a * 0.5 + math.exp(-abs(y{c} - a)) * 0.25
+    elif y{c} < math.sqrt(abs(a) + 1.0):
+        a = a + math.floor(y{c} * 2.0) * 0.1
+    BODY
+''')

@@ -452,3 +452,28 @@ for y{c} in w:
         a = a + math.floor(y{c} * 2.0) * 0.1
     BODY
 ''')
+T['property_setter'] = ('L', '''
+gg{c} = Gauge(a)
+for y{c} in w:
+    if {t}:
+        gg{c}.level = gg{c}.level + y{c} * 0.1
+    BODY
+a = a * 0.5 + gg{c}.level * 0.25
+''')
+T['slots_tally'] = ('L', '''
+sl{c} = Slots()
+for y{c} in w:
+    if {t}:
+        sl{c}.total += y{c}
+        sl{c}.count += 1
+    BODY
+a = a + sl{c}.total * 0.1 + sl{c}.count * 0.01
+''')
+T['defaultdict_while'] = ('', '''
+cnt{c} = collections.defaultdict(int)
+i{c} = 0
+while i{c} < n:
+    cnt{c}['hit'] += 1
+    i{c} += 1
+a = a + ('hit' in cnt{c}) * 0.1 + cnt{c}['hit'] * 0.01
+''')

@@ -143,6 +143,27 @@ def pairs(arr):
 Pt = collections.namedtuple('Pt', ['pos', 'vel'])
 
 
+class Gauge:
+    def __init__(self, level):
+        self._level = level
+
+    @property
+    def level(self):
+        return self._level * 2.0
+
+    @level.setter
+    def level(self, value):
+        self._level = value * 0.5
+
+
+class Slots:
+    __slots__ = ('total', 'count')
+
+    def __init__(self):
+        self.total = 0.0
+        self.count = 0
+
+
 @dataclasses.dataclass
 class Tally:
     total: float = 0.0

@@ -150,3 +150,42 @@ def test_a_list_both_a_loop_value_and_a_helper_cell_is_put_back_once():
     # (under a caller's jit the writes are trace-time effects, as in Python: the result)
     program, totals, sums = closure_writers()
     assert float(jax.jit(autograph.convert(program))(*args)[0]) == expected[0][0]
+
+
+def make_recorder():
+    """A step whose helper's helper writes the closure dict `stats` under a staged `if`
+    (in the helper) under a staged `if` (in the step)."""
+    stats = {'s': 0.0}
+
+    def record(val):
+        stats['s'] = stats['s'] + val * 0.5
+
+    def maybe_record(val):
+        if val > 0:
+            return 1.0
+        record(val)
+        return 0.0
+
+    def step(x):
+        if x < 1:
+            maybe_record(x)
+        return stats['s']
+    return step, stats
+
+
+stats = None   # (set by the test: the module global of the closure variable's name)
+
+
+def test_a_global_that_holds_the_dict_a_closure_holds_under_the_same_name():
+    """`step, stats = make_recorder()` at module level (a notebook's habit): the watch of
+    the step's `if` found the dict both as the closure cell and as the global named like
+    it, and put them back in the order noted, leaving a tracer in it (an EscapedTracer
+    before a860d23)."""
+    global stats
+    step, stats = make_recorder()
+    expected = [step(jnp.float32(-0.5)) for _ in range(2)], dict(stats)
+    step, stats = make_recorder()
+    converted = autograph.convert(step)
+    got = [converted(jnp.float32(-0.5)) for _ in range(2)], dict(stats)
+    assert [float(g) for g in got[0]] == [float(e) for e in expected[0]]
+    assert float(got[1]['s']) == float(expected[1]['s'])

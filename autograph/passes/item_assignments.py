@@ -40,6 +40,7 @@ from autograph.analysis.census import ITEM_STORE
 from autograph.passes.base import StatementRewriter, statements_and_class_bodies
 from autograph.passes.item_windows import counters, window
 from autograph.passes.kind_flags import KindFlags
+from autograph.passes.sequences import getitem_of
 from autograph.passes.views import declare, outer_names
 
 ONLY_WITH = (ITEM_STORE, ast.AugAssign)   # see analysis.census (passes.written_arguments
@@ -234,9 +235,9 @@ class _ItemAssignments(StatementRewriter):
 
     def item_read(self, node):
         """(`x`, `k`) for `x[k]` or `ag.getitem(x, k)` of a variable `x`, else None."""
-        if isinstance(node, ast.Call) and len(node.args) == 2 and not node.keywords \
-                and ast.dump(node.func) == ast.dump(self.ctx.runtime('getitem')):
-            container, key = node.args
+        read = getitem_of(node, self.ctx.ag)
+        if read is not None:
+            container, key = read
         elif isinstance(node, ast.Subscript):
             container, key = node.value, node.slice
         else:

@@ -39,7 +39,7 @@ from autograph.analysis.walk import SCOPES, children
 from autograph.passes import live_guards
 from autograph.passes.base import walk_scope
 from autograph.passes.kind_flags import KindFlags, _changed_in_place, bound_values
-from autograph.passes.sequences import key_expression
+from autograph.passes.sequences import getitem_of, key_expression
 
 ONLY_WITH = (ast.For,)
 
@@ -179,11 +179,11 @@ def _part(node, ag, builtin):
     _ITER, all of it in its order) of the builtins; else None."""
     if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
         return node.value, node.slice
+    read = getitem_of(node, ag)
+    if read is not None:
+        return read if isinstance(read[0], ast.Name) else None
     if not isinstance(node, ast.Call) or node.keywords:
         return None
-    if _is_getitem(node.func, ag) and len(node.args) == 2 \
-            and isinstance(node.args[0], ast.Name):
-        return node.args[0], node.args[1]
     if isinstance(node.func, ast.Name) and node.func.id in _PARTS and len(node.args) == 1 \
             and not isinstance(node.args[0], ast.Starred) and builtin(node.func.id):
         return node.args[0], _PARTS[node.func.id]

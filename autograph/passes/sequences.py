@@ -205,6 +205,17 @@ class _Indexing(ScopeTransformer):
 transform = _Indexing.transform
 
 
+def getitem_of(node, ag):
+    """(seq, key) where `node` is `ag.getitem(seq, key)` as this pass writes it (with
+    the `numpy=` keyword it may add), else None."""
+    func = node.func if node.__class__ is ast.Call else None
+    if func.__class__ is ast.Attribute and func.attr == 'getitem' and \
+            func.value.__class__ is ast.Name and func.value.id == ag and \
+            len(node.args) == 2 and all(k.arg == 'numpy' for k in node.keywords):
+        return node.args[0], node.args[1]
+    return None
+
+
 _INDEX_ERRORS = frozenset({'IndexError', 'LookupError', 'Exception', 'BaseException'})
 
 

@@ -68,7 +68,22 @@ def guard_called_items(loop, facts):
     it runs, which the converted code does not follow, so `ag.called_items(pairs(w),
     w=(w, w_is_numpy))`, a named error where that iterator is given and `w` is a traced
     NumPy array (a list or an array the call made has its items already)."""
-    loop.iter = _called_items(loop.iter, facts.changes(loop.body)[0], facts)
+    if _given_names(loop.iter, facts):   # (the body read only where a call is given a
+        changed = facts.changes(loop.body)[0]   # variable: not for `range(n)`)
+        loop.iter = _called_items(loop.iter, changed, facts)
+
+
+def _given_names(call, facts):
+    """The variables `call` is given, in order (those of the calls `enumerate` or `zip`
+    are given); none for `range(...)`, whose items are fresh numbers."""
+    if facts.called(call) in ('enumerate', 'zip'):
+        return [n for a in call.args if a.__class__ is ast.Call
+                for n in _given_names(a, facts)]
+    func, ag = call.func, facts.ctx.ag
+    if _is_runtime(func, ag, 'range') or func.__class__ is ast.Name and func.id == 'range':
+        return []
+    args = call.args[1:] if _is_runtime(func, ag, 'call') else call.args
+    return [a.id for a in args if a.__class__ is ast.Name]
 
 
 def _called_items(call, changed, facts):
@@ -79,8 +94,7 @@ def _called_items(call, changed, facts):
         call.args = [_called_items(a, changed, facts) if a.__class__ is ast.Call else a
                      for a in call.args]
         return call
-    args = call.args[1:] if _is_runtime(call.func, facts.ctx.ag, 'call') else call.args
-    names = [a.id for a in args if a.__class__ is ast.Name and a.id in changed]
+    names = [n for n in _given_names(call, facts) if n in changed]
     return _unfollowed(call, None, names, facts) if names else call
 
 

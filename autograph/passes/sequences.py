@@ -30,7 +30,7 @@ import ast
 from autograph import templates
 from autograph.analysis import linear
 from autograph.analysis.array_kinds import Kind
-from autograph.passes.base import ScopeTransformer
+from autograph.passes.base import ScopeTransformer, walk_scope
 from autograph.passes.kind_flags import KindFlags
 from autograph.site_facts import computed_index, traced_bounds
 
@@ -41,6 +41,14 @@ class _Indexing(ScopeTransformer):
         self.loop_reads = []   # (loop variable, names read at it) of the loops around
         self.catching = False   # (in a `try` body whose `except` catches IndexError)
         self.kinds = None   # (KindFlags, made when a read asks for a variable's kind)
+        self.bound = None
+
+    def _bound(self):
+        """The names the function binds in its body (found when first asked)."""
+        if self.bound is None:
+            self.bound = {node.id for node in walk_scope(self.root)
+                          if node.__class__ is ast.Name and node.ctx.__class__ is ast.Store}
+        return self.bound
 
     @classmethod
     def transform(cls, function, ctx):
@@ -100,7 +108,8 @@ class _Indexing(ScopeTransformer):
         IndexError at an index out of range where `v` is a NumPy array, see
         passes.kind_flags); a parameter's own kind the runtime knows."""
         keywords = []
-        if isinstance(value, ast.Name) and isinstance(self.root, ast.FunctionDef):
+        if isinstance(value, ast.Name) and isinstance(self.root, ast.FunctionDef) \
+                and value.id in self._bound():   # (else a parameter or a global)
             if self.kinds is None:
                 self.kinds = KindFlags(self.root, self.ctx)
             kind = self.kinds.kinds.kind(value.id)

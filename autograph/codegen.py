@@ -88,7 +88,8 @@ def generate(node, source_file, runtime_name, freevars, class_name=None, facts=N
     file = f'<autograph {next(_counter)}: {inner_name} from {origin.short(source_file)}>'
     if lines:
         old_lines = [(line, first_line) for line in range(1, header_lines + 1)] + lines[1]
-        line_map = functools.partial(_recorded_line_map, old_lines, source_file, inner_name)
+        line_map = functools.partial(_recorded_line_map, old_lines, lines[2], source_file,
+                                     inner_name)
     else:
         module = ast.Module(body=[_function(FACTORY, params, body)], type_ignores=[])
         line_map = functools.partial(_line_map, tree, text, module, source_file, inner_name,
@@ -230,15 +231,28 @@ def _fill_locations(tree, default_line):
     visit(tree, default_line, 0)
 
 
-def _recorded_line_map(old_lines, source_file, function_name, facts):
+def _recorded_line_map(old_lines, parts, source_file, function_name, facts):
     """Generated line -> the user's Location, from the (line, line before) pairs recorded
     while unparsing (see autograph.unparsing.unparse_lines); a line's first pair counts.
-    (The map `_line_map` makes, without parsing the text again.)"""
+    The lambdas of a line that hold code of other user lines (`parts`) become its
+    Location's parts. (The map `_line_map` makes, without parsing the text again.)"""
     line_map = {}
     for line, old in old_lines:
         if line not in line_map:
             line_map[line] = origin.Location(source_file, old, function_name, facts.get(old))
+    by_line = {}
+    for line, first, end, old in parts:
+        location = origin.Location(source_file, old, function_name, facts.get(old))
+        by_line.setdefault(line, []).append((first, end, location))
+    for line, found in by_line.items():
+        if line in line_map:
+            line_map[line] = dataclasses.replace(line_map[line],
+                                                 parts=tuple(sorted(found, key=_first)))
     return line_map
+
+
+def _first(part):
+    return part[0]
 
 
 def _line_map(compiled, text, module, source_file, function_name, first_line, facts):

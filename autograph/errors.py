@@ -186,7 +186,7 @@ def _raised_at(error):
         if not (code.co_filename.startswith(_LIBRARIES) or origin.is_forwarding(code)):
             last = tb
         tb = tb.tb_next
-    return origin.lookup(last.tb_frame.f_code.co_filename, last.tb_lineno) if last else None
+    return origin.traceback_location(last) if last else None
 
 
 def _value_needed(error, location):

@@ -18,18 +18,20 @@ def unparse(node):
 
 
 def unparse_lines(node, first_line):
-    """(text, old lines) of `node` (a statement): `compact(unparse(node))` and, for each
-    line of it that starts a statement (or an `except` clause, or holds a decorator),
-    (the line, counting `first_line` for the first, the line the statement had before or,
-    where it has none, its enclosing statement's); None where the lines cannot be counted
-    that way (a string written across lines, or no private unparser to extend)."""
+    """(text, old lines, parts) of `node` (a statement): `compact(unparse(node))` and,
+    for each line of it that starts a statement (or an `except` clause, or holds a
+    decorator), (the line, counting `first_line` for the first, the line the statement
+    had before or, where it has none, its enclosing statement's); and for each lambda
+    whose body had a line other than its statement's, (the line, its first and end
+    columns, that line). None where the lines cannot be counted that way (a string
+    written across lines, or no private unparser to extend)."""
     if _LineRecorder is None:
         return None
     recorder = _LineRecorder(first_line - 1, getattr(node, 'lineno', None) or first_line)
     text = compact(recorder.visit(node))
     if text.count('\n') + first_line != recorder.line:   # (a string across lines)
         return None
-    return text, recorder.old_lines
+    return text, recorder.old_lines, recorder.parts
 
 
 def compact(text):
@@ -108,6 +110,7 @@ if _extensible():
             self.line = line           # the line written last (None: record nothing)
             self.old = old_line        # the enclosing statement's line before
             self.old_lines = []
+            self.parts = []            # (line, first column, end column, line before)
             self.pending = None        # (statement, decorator lines before its own)
             self.elifs = []            # per `if` being written, its `elif`s still to write
 
@@ -123,6 +126,8 @@ if _extensible():
                 statement = self._statements[cls] = issubclass(
                     cls, (ast.stmt, ast.excepthandler, _CASE))
             if not statement:
+                if cls is ast.Lambda:
+                    return self._lambda(node)
                 method = self._methods.get(cls)
                 if method is None:
                     return super().traverse(node)
@@ -136,6 +141,28 @@ if _extensible():
             if cls is ast.If:
                 self.elifs.pop()
             self.old = outer
+
+        def _lambda(self, node):
+            """A lambda whose body has a line of its own (an `elif` test in the
+            `ag.if_exp_chain(...)` of an `if` chain): its columns and that line go to
+            `parts`, so that an error raised in it names its line, not the statement's."""
+            line = getattr(node.body, 'lineno', None)
+            if line is None or line == self.old:
+                return _Unparser.traverse(self, node)
+            first, outer, self.old = self._column(), self.old, line
+            _Unparser.traverse(self, node)
+            self.old = outer
+            self.parts.append((self.line, first, self._column(), line))
+
+        def _column(self):
+            """The column (in UTF-8 bytes) after the text written so far."""
+            written = []
+            for piece in reversed(self._source):
+                newline = piece.rfind('\n')
+                written.append(piece[newline + 1:])
+                if newline >= 0:
+                    break
+            return sum(len(piece.encode()) for piece in written)
 
         def fill(self, text=''):
             if self.line is not None:

@@ -6,6 +6,7 @@ and line, for error messages and traceback notes. A registration lasts until
 `unregister` (autograph.conversion calls it when the generated code is freed).
 """
 import dataclasses
+import itertools
 import linecache
 import os
 import sys
@@ -15,11 +16,25 @@ import threading
 @dataclasses.dataclass(frozen=True)
 class Location:
     """A line of the user's file. `facts` are what the converter knew about the line
-    (see autograph.site_facts): the names and expressions messages quote."""
+    (see autograph.site_facts): the names and expressions messages quote. `parts` are
+    the (first column, end column, Location) of the lambdas on the generated line that
+    hold code of other user lines (the `elif` tests of one `ag.if_exp_chain(...)`), in
+    the order they start; columns count UTF-8 bytes, as code positions do."""
     file: str
     line: int
     function: str = ''
     facts: dict = dataclasses.field(default=None, compare=False, hash=False, repr=False)
+    parts: tuple = dataclasses.field(default=(), compare=False, hash=False, repr=False)
+
+    def at(self, column):
+        """The Location of the code at `column` of the generated line: the innermost
+        part holding it, else this one."""
+        found = self
+        if column is not None:
+            for first, end, location in self.parts:
+                if first <= column < end:
+                    found = location
+        return found
 
     def __str__(self):
         return f'{short(self.file)}:{self.line}'
@@ -53,6 +68,9 @@ def unregister(generated_file):
 
 
 def lookup(file, line):
+    """The user's Location of `line` of the generated `file`, or None for a file not
+    generated. (For a line holding other user lines, `frame_location` finds the one
+    of the code that ran.)"""
     line_map = _maps.get(file)
     if callable(line_map):
         line_map = line_map()
@@ -60,6 +78,33 @@ def lookup(file, line):
             if file in _maps:   # (not unregistered meanwhile)
                 _maps[file] = line_map
     return line_map.get(line) if line_map else None
+
+
+def frame_location(frame):
+    """The user's Location of the code `frame` runs, or None outside generated code."""
+    return _located(frame.f_code, frame.f_lineno, frame.f_lasti)
+
+
+def traceback_location(tb):
+    """The user's Location of the code traceback entry `tb` ran, or None."""
+    return _located(tb.tb_frame.f_code, tb.tb_lineno, tb.tb_lasti)
+
+
+def _located(code, line, lasti):
+    location = lookup(code.co_filename, line)
+    if location is None or not location.parts:
+        return location
+    return location.at(_column(code, lasti))
+
+
+def _column(code, lasti):
+    """The column of the instruction at byte offset `lasti` of `code` (None before
+    Python 3.11, which keeps no columns)."""
+    positions = getattr(code, 'co_positions', None)
+    if positions is None or lasti < 0:
+        return None
+    position = next(itertools.islice(positions(), lasti // 2, None), None)
+    return position[2] if position is not None else None
 
 
 _forwarding = set()   # code objects of runtime functions that only forward a call
@@ -79,7 +124,7 @@ def caller_location(depth=1):
     """The user location of the nearest generated-code frame above the caller."""
     frame = sys._getframe(depth + 1)
     while frame is not None:
-        location = lookup(frame.f_code.co_filename, frame.f_lineno)
+        location = frame_location(frame)
         if location is not None:
             return location
         frame = frame.f_back
@@ -90,7 +135,7 @@ def user_frames(tb):
     """User locations of the generated-code frames of a traceback, outermost first."""
     found = []
     while tb is not None:
-        location = lookup(tb.tb_frame.f_code.co_filename, tb.tb_lineno)
+        location = traceback_location(tb)
         if location is not None:
             found.append(location)
         tb = tb.tb_next

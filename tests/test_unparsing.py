@@ -28,8 +28,8 @@ def _converted_tree(fn, pipeline=passes.PIPELINE):
 def _maps(fn, first_line, pipeline=passes.PIPELINE):
     """(recorded line map, the map of the text parsed again, text, ast.unparse's)."""
     node = _converted_tree(fn, pipeline)
-    text, old_lines = unparsing.unparse_lines(node, first_line)
-    recorded = codegen._recorded_line_map(old_lines, 'user.py', fn.__name__, {})
+    text, old_lines, parts = unparsing.unparse_lines(node, first_line)
+    recorded = codegen._recorded_line_map(old_lines, parts, 'user.py', fn.__name__, {})
     padded = '\n' * (first_line - 1) + text   # (the text where the factory puts it)
     reference = codegen._line_map(None, padded, ast.Module(body=[node], type_ignores=[]),
                                   'user.py', fn.__name__, node.lineno, {})

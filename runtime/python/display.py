@@ -36,7 +36,7 @@ from jax.custom_batching import custom_vmap
 from ..checks import checks
 from .calls import call
 from ..errors import here
-from ..origin import lookup
+from ..origin import frame_location
 from ..checks.raises import path_conditions
 from ..values.split import is_traced
 from ..values.text import Message, rendered
@@ -158,7 +158,7 @@ def _warning_site(location, stacklevel):
     frame = sys._getframe(3)
     while frame is not None and len(frames) < stacklevel:
         file = frame.f_code.co_filename
-        user = lookup(file, frame.f_lineno)
+        user = frame_location(frame)
         if user is not None:
             if file != generated:   # (a staged branch's function is the same user frame)
                 frames.append((user.file, user.line, frame.f_globals))

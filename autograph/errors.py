@@ -119,13 +119,15 @@ is a ConcretizationTypeError)."""
 
 def _tracer_for_a_number(error):
     """Python's TypeError for a traced value given where Python needs a number's method
-    (`math.trunc(x)`: "type DynamicJaxprTracer doesn't define __trunc__ method"): a
-    number would have it, so the value is what is needed."""
+    (`math.trunc(x)`: "type DynamicJaxprTracer doesn't define __trunc__ method") or its
+    hash (an item of a set, a dict's key: "unhashable type"): a number would have them,
+    so the value is what is needed."""
     return type(error) is TypeError and _NUMBER_METHOD.match(str(error)) is not None
 
 
 _NUMBER_METHOD = re.compile(r"(type \w*Tracer doesn't define __\w+__ method"
-                            r"|must be real number, not \w*Tracer)")
+                            r"|must be real number, not \w*Tracer"
+                            r"|unhashable type: '\w*Tracer')")
 
 
 def _traced_shape(error):

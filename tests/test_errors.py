@@ -163,15 +163,13 @@ def test_list_growing_in_while_loop():
 
 
 def test_recursion_on_traced_value_fails_fast():
-    import time
-
+    """Reported after a few levels (runtime.python.calls.STAGED_RECURSION_LIMIT), not as
+    Python's RecursionError a thousand levels deep. (Not timed: the machines are noisy.)"""
     def fact(n):
         if n <= 1:
             return 1
         return n * fact(n - 1)
-    start = time.perf_counter()
     message = raises(fact, jnp.int32(5))
-    assert time.perf_counter() - start < 5
     assert 'fact' in message and 'calls itself' in message
     assert autograph.convert(fact)(5) == 120   # static recursion unrolls
 
@@ -328,3 +326,17 @@ def test_caret_points_at_the_column_in_an_indented_function():
     import linecache
     line = linecache.getline(__file__, info.value.lineno)
     assert line[info.value.offset - 1:].startswith('yield')
+
+
+def test_a_set_of_traced_values_is_the_named_error():
+    """Python hashes a set's items: a traced value has no hash while tracing (its value
+    is known only when the program runs): the named error at the user's line, not
+    Python's "unhashable type: 'DynamicJaxprTracer'"."""
+    from autograph.errors import TracedValueNeeded
+
+    def roots(parent):
+        return len({parent[i] for i in range(3)})
+    with pytest.raises(TracedValueNeeded) as info:
+        autograph.convert(roots)(jnp.asarray([0, 0, 2]))
+    assert f':{line_of(roots, "return len(")}' in str(info.value)
+    assert roots(np.asarray([0, 0, 2])) == 2

@@ -61,6 +61,7 @@ from .values.text import message, message_percent, text
 from .python.display import emit
 from .python.in_place import in_place
 from .python import traced_math as math
+from .python import traced_numpy as numpy
 
 __all__ = ['attribute_view', 'Undefined', 'alias', 'all', 'and_', 'any', 'assert_', 'attributes', 'bool', 'call',
            'call_writing', 'called_items',
@@ -71,7 +72,7 @@ __all__ = ['attribute_view', 'Undefined', 'alias', 'all', 'and_', 'any', 'assert
            'if_exp', 'if_exp_chain', 'if_stmt', 'in_', 'in_place', 'int', 'item', 'items_of', 'is_', 'is_not', 'keep',
            'kept_item',
            'len', 'math', 'max',
-           'message', 'message_percent', 'method_fields', 'min', 'ne', 'next', 'not_', 'numpy_kind', 'object_update',
+           'message', 'message_percent', 'method_fields', 'min', 'ne', 'next', 'not_', 'numpy', 'numpy_kind', 'object_update',
            'or_', 'pow',
            'python_subject', 'raise_', 'raise_if', 'range', 'read_view', 'repeat', 'repr',
            'raveled', 'reraise', 'reshaped', 'as_array', 'moved', 'swapped', 'reversed',

@@ -21,7 +21,8 @@ traced `n`, a dict changed while its items are iterated, `enumerate(v, 1)`, `w[n
 itself hit an open bug: see tests/fuzz_idioms.py's KNOWN); loops over a part of `w`
 that their body writes (`reversed(w)`, `w[1:]`, `w[::-2]`, `zip(w, w[1:])`, the rows
 of `reversed(g)` written through the loop variable), and an iterator `iter(w)` read by
-`next` and a loop.
+`next` and a loop; NumPy's functions of traced values (`np.exp`, `np.linalg.norm`,
+`np.array` of a list the loop collected).
 """
 from tests.fuzz_idiom_library import T
 
@@ -476,4 +477,19 @@ while i{c} < n:
     cnt{c}['hit'] += 1
     i{c} += 1
 a = a + ('hit' in cnt{c}) * 0.1 + cnt{c}['hit'] * 0.01
+''')
+T['numpy_functions'] = ('L', '''
+for y{c} in w:
+    if {t}:
+        a = a * 0.5 + np.exp(-np.abs(y{c} - a)) * 0.25
+    elif y{c} < np.sqrt(np.abs(a) + 1.0):
+        a = a + np.tanh(y{c}) * np.float32(0.5)
+    BODY
+a = a + np.linalg.norm(np.where(w > a, w, 0.0)) * 0.1
+''')
+T['numpy_collected'] = ('', '''
+ys{c} = []
+for y{c} in v:
+    ys{c}.append(np.maximum(y{c}, a) * np.cos(y{c}))
+a = a + np.array(ys{c}).sum() * 0.1 + np.dot(np.array(ys{c}), v) * 0.01
 ''')

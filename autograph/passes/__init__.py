@@ -25,6 +25,7 @@ from autograph.passes import (
     loop_else,
     loop_exits,
     match,
+    numpy_calls,
     outer_containers,
     raises,
     returns,
@@ -74,6 +75,7 @@ PIPELINE = [
     attribute_reads,  # a read of o.x a staged statement may create -> ag.check_field(o, 'x')
     control_flow,  # if / while / for -> small functions + ag.if_stmt / while_stmt / for_stmt
 ]
+# then, on the whole tree: np.exp(x) -> ag.numpy.exp(x) (passes.numpy_calls)
 
 LAMBDA_PIPELINE = [calls, sequences, text, expressions, identity, comprehensions]
 
@@ -87,10 +89,11 @@ def run(root, ctx, pipeline=PIPELINE):
         found = ctx.census = census(root, limits.MAX_DEPTH)
     if found.depth > limits.DIRECT_DEPTH:   # (else within every limit: no message needed)
         limits.check_depth(found.depth, f'{short(ctx.file)}:{root.lineno}')
+    numpy_names = numpy_calls.numpy_names(root, ctx)   # (read as written, see its doc)
     if isinstance(root, ast.Lambda):
         for step in LAMBDA_PIPELINE:
             step.transform(root, ctx)
-        return root
+        return numpy_calls.transform(root, ctx, numpy_names) if numpy_names else root
     scopes = _converted_scopes(root, found)
     nested = len(found.scopes) > 1 or found.has_any(_DEFERRED_SCOPES)
     ctx.sharing.update((scope, sharing(scope, nested)) for scope in scopes)
@@ -110,7 +113,7 @@ def run(root, ctx, pipeline=PIPELINE):
                 step.transform(scope, ctx)
         if scope is not root:
             finished(scope)   # (its free variables, for the passes of the scopes around it)
-    return root
+    return numpy_calls.transform(root, ctx, numpy_names) if numpy_names else root
 
 
 _DEFERRED_SCOPES = (ast.AsyncFunctionDef, ast.Lambda, ast.GeneratorExp, ast.ClassDef)

@@ -26,7 +26,7 @@ from .staging import (FRAMEWORK_LOWERING, IN_PLACE_CHANGE, STAGING_LIMIT,
 from .results import (RESULT_LEAVES_TRACE, log_in_foreign_trace, optional_in_foreign_trace,
                       traced_in_object)
 from .style import KINDS, Kind, problem
-from .values import (PYTHON_VALUE_NEEDED, ambiguous_in, ambiguous_truth, operands_differ,
+from .values import (PYTHON_VALUE_NEEDED, ambiguous_in, argsort_ties, ambiguous_truth, operands_differ,
                      caught_staged_raise, chosen_used, items_differ, no_order, no_text,
                      numpy_exchanged, numpy_held_write, numpy_traced_write, numpy_unfollowed,
                      optional_truth, range_step, unordered_items,

@@ -308,3 +308,15 @@ def caught_staged_raise(error_type, location, try_location, traced):
         fix='Compute the fallback value without an exception (jnp.where, or an `if` on the '
             'traced value), test the condition on a Python value (a static argument), or '
             'move the `raise` out of the `try`')
+
+
+def argsort_ties(location):
+    """`np.argsort(x)` of a traced `x` (NumPy's default kind, not stable) met equal items
+    when the program ran."""
+    return problem(
+        PYTHON_VALUE_NEEDED, '`np.argsort`', location,
+        happened='met equal items when the program ran',
+        why="NumPy's default sort is not stable: which of equal items comes first is "
+            "its implementation's choice, which the compiled program cannot repeat",
+        fix="Pass kind='stable' (NumPy's stable order, which JAX's argsort gives), or "
+            "use jnp.argsort")

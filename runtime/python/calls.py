@@ -25,7 +25,7 @@ from ..context import staged_depth
 from ..values.maybe import Maybe
 from ..values.split import Undefined, is_dynamic, is_traced
 from ..values.stacked import STACKERS, Stacked
-from . import traced_math
+from . import traced_math, traced_numpy
 
 STAGED_RECURSION_LIMIT = 16
 
@@ -85,13 +85,16 @@ asks it (`__ag_reduce__`), as NumPy's `np.mean(obj)` calls `obj.mean()`."""
 MATH = frozenset(f'math.{name}' for name in traced_math.NAMES)
 """The `math` functions converted code calls as `ag.math.<name>` (runtime.python.traced_math)."""
 
+NUMPY = frozenset(f'numpy.{path}' for path in traced_numpy.NAMES)
+"""The NumPy functions converted code calls as `ag.numpy.<path>` (runtime.python.traced_numpy)."""
+
 _KNOWN = {id(_resolve(name)): name
-          for name in TRANSFORMS | set(STACKERS) | set(REDUCTIONS) | MATH}
+          for name in NUMPY | TRANSFORMS | set(STACKERS) | set(REDUCTIONS) | MATH}
 
 
 def known_name(value):
     """'jax.grad', 'jax.numpy.stack', 'math.exp', ... for the library functions converted
-    code treats specially (see TRANSFORMS, REDUCTIONS, MATH and
+    code treats specially (see TRANSFORMS, REDUCTIONS, MATH, NUMPY and
     runtime.values.stacked.STACKERS); None for anything else."""
     return _KNOWN.get(id(value)) if value is not None else None
 
@@ -137,6 +140,8 @@ def _call(fn, args, kwargs, slot=None):
     target = context.converter.converted_callable(fn)
     if target is fn and not context.converter.is_converted(fn):   # (library code)
         name = known_name(fn)
+        if name in NUMPY:   # (`f = np.exp; f(x)`: of a traced x too)
+            return traced_numpy.twin(name)(*args, **kwargs)
         if name in STACKERS and len(args) == 1 and not kwargs and \
                 isinstance(args[0], Stacked) and args[0].stacked() is not None:
             return args[0].stacked()

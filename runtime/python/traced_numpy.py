@@ -1,0 +1,176 @@
+"""NumPy's functions, for converted code: `np.exp(-M / reg)` of a traced array (a Sinkhorn
+kernel, a Gibbs sampler's acceptance probability), `np.linalg.norm(b)` (a power
+iteration's test), `np.array(path)` of a list of traced items (a decoder's result) are
+`ag.numpy.exp(...)`, `ag.numpy.linalg.norm(...)`, `ag.numpy.array(...)`.
+
+Python reference: NumPy's function of the arguments. NumPy computes from the values of
+its arguments, which it asks a JAX array for (`__array__`); a traced value has none while
+tracing, so NumPy itself refuses one (JAX's TracerArrayConversionError).
+
+Where no argument holds a traced value (Python numbers, NumPy arrays, lists of those)
+the call is NumPy's own. Where one does, it is the `jax.numpy` function of the same name,
+which computes what NumPy computes for arrays of the arguments' dtypes (in JAX's float32
+where 64-bit values are not enabled, as for the arguments themselves). Only functions
+whose `jax.numpy` twin takes NumPy's arguments and means the same are here: elementwise
+functions, products, norms and sums of values, the makers of arrays from values, scalar
+types. Not here, a traced argument stays the named error
+(autograph.errors.TracedValueNeeded): a call with `out=` (NumPy writes into it) or
+another keyword the twin does not take; functions of a size only the values decide
+(`np.unique`, `np.nonzero`, `np.where(c)`); `np.linalg.inv` and `solve`
+(NumPy raises LinAlgError for a singular matrix where JAX gives infinities or NaN);
+`np.floor_divide`, `np.mod`, `np.power` (NumPy's zeros and errors for a zero divisor or
+a negative integer power); `np.asarray` (of a JAX array, NumPy's is a read-only view of
+it, which refuses writes; of a NumPy array, the array itself: passes.views follows it);
+`np.random`. Nor are the functions NumPy computes by asking
+the array itself (`np.sum(x)` is `x.sum()`, JAX's for a traced `x`; so are `np.mean`,
+`np.max`, `np.argmax`, `np.clip`, `np.cumsum`, `np.reshape`, ...): they work as written.
+
+`np.argsort(x)` of a traced `x` is JAX's stable argsort, which is NumPy's order wherever
+no two items are equal; NumPy's default sort is not stable, so where the program meets
+equal items it raises a named error when it runs (a check, runtime.checks.raises), and
+`kind='stable'` is NumPy's stable order exactly.
+"""
+import functools
+import inspect
+import types
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from .. import origin
+from ..checks.raises import raise_if
+from ..errors import here
+from ..messages import argsort_ties
+from ..values.split import is_traced
+
+_ELEMENTWISE = (
+    'abs', 'absolute', 'fabs', 'sign', 'sqrt', 'cbrt', 'square', 'exp', 'exp2', 'expm1',
+    'log', 'log2', 'log10', 'log1p', 'sin', 'cos', 'tan', 'arcsin', 'arccos', 'arctan',
+    'arctan2', 'sinh', 'cosh', 'tanh', 'arcsinh', 'arccosh', 'arctanh', 'hypot', 'floor',
+    'ceil', 'trunc', 'rint', 'maximum', 'minimum', 'fmax', 'fmin', 'add', 'subtract',
+    'multiply', 'divide', 'true_divide', 'negative', 'positive', 'logaddexp', 'sinc',
+    'deg2rad', 'rad2deg', 'degrees', 'radians', 'copysign', 'signbit', 'heaviside',
+    'isnan', 'isinf', 'isfinite', 'isclose', 'allclose', 'array_equal', 'logical_and',
+    'logical_or', 'logical_not', 'logical_xor', 'greater', 'greater_equal', 'less',
+    'less_equal', 'equal', 'not_equal', 'nan_to_num', 'real', 'imag',
+    'conj', 'conjugate', 'angle')
+_VALUES = (
+    'dot', 'vdot', 'matmul', 'outer', 'inner', 'cross', 'kron', 'einsum', 'tensordot',
+    'diag', 'tril', 'triu', 'sort', 'median', 'percentile',
+    'quantile', 'nanmean', 'nansum', 'nanmax', 'nanmin', 'average', 'cov', 'corrcoef',
+    'interp', 'convolve', 'correlate', 'diff', 'ediff1d', 'flip',
+    'fliplr', 'flipud', 'roll', 'rot90', 'tile', 'stack', 'vstack', 'hstack', 'dstack',
+    'column_stack', 'concatenate', 'append', 'copy', 'zeros_like',
+    'ones_like', 'full_like', 'empty_like', 'meshgrid', 'broadcast_to', 'expand_dims',
+    'atleast_1d', 'atleast_2d', 'count_nonzero', 'float16',
+    'float32', 'float64', 'int8', 'int16', 'int32', 'int64', 'uint8', 'uint16', 'uint32',
+    'uint64', 'bool_', 'complex64', 'complex128')
+_LINALG = ('norm', 'det', 'slogdet', 'eigvalsh', 'matrix_power', 'multi_dot')
+# (not `eigh`, `svd`, `qr`: the signs of their vectors are the LAPACK's choice; nor
+# `cholesky`, `inv`, `solve`: NumPy raises LinAlgError where JAX gives NaN)
+
+
+def _holds_traced(values):
+    return any(is_traced(leaf) for leaf in jax.tree_util.tree_leaves(values))
+
+
+def _keywords(function):
+    """The keyword arguments `function` takes (all, for `**kwargs`; None where its
+    signature cannot be read)."""
+    try:
+        parameters = inspect.signature(function).parameters.values()
+    except (TypeError, ValueError):
+        return None
+    if any(p.kind is p.VAR_KEYWORD for p in parameters):
+        return all
+    return frozenset(p.name for p in parameters)
+
+
+def _twin(numpy_function, jax_function, name):
+    """NumPy's `numpy_function`, or `jax_function` where an argument holds a traced
+    value and every keyword is one it takes (see the module docstring)."""
+    @functools.cache
+    def taken():
+        return _keywords(jax_function)
+
+    def twin_takes(kwargs):
+        accepted = taken()
+        return 'out' not in kwargs and (
+            accepted is all or (accepted is not None and accepted.issuperset(kwargs)))
+
+    def function(*args, **kwargs):
+        if (kwargs and not twin_takes(kwargs)) or not _holds_traced((args, kwargs)):
+            return numpy_function(*args, **kwargs)
+        return jax_function(*args, **kwargs)
+    function.__name__ = name
+    function.__doc__ = (f'Python reference: `numpy.{name}`: NumPy\'s; of a traced value '
+                        f'`jax.numpy.{name}` (see runtime.python.traced_numpy).')
+    return function
+
+
+def _twins(numpy_module, jax_module, names, prefix=''):
+    return {name: _twin(getattr(numpy_module, name), getattr(jax_module, name),
+                        prefix + name)
+            for name in names
+            if hasattr(numpy_module, name) and hasattr(jax_module, name)}
+
+
+globals().update(_twins(np, jnp, _ELEMENTWISE + _VALUES))
+
+
+def argsort(a, axis=-1, kind=None, order=None, **kwargs):
+    """Python reference: `numpy.argsort(a, axis, kind)`; of a traced `a`, JAX's stable
+    argsort, checked for equal items where `kind` is not stable (see the module doc)."""
+    if order is not None or kwargs or not _holds_traced(a):
+        return np.argsort(a, axis=axis, kind=kind, order=order, **kwargs)
+    a = jnp.asarray(a)
+    if kind not in ('stable', 'mergesort') and a.size > 1:
+        location = here()
+        ordered = jnp.sort(a, axis=axis)
+        after = jnp.moveaxis(ordered, -1 if axis is None else axis, -1)
+        ties = (after[..., 1:] == after[..., :-1]) | (
+            jnp.isnan(after[..., 1:]) & jnp.isnan(after[..., :-1]))
+        raise_if(jnp.any(ties), lambda: argsort_ties(location), location=location)
+    return jnp.argsort(a, axis=axis, stable=True)
+
+
+_where = _twin(np.where, jnp.where, 'where')
+_array = _twin(np.array, jnp.array, 'array')
+
+
+def array(obj, *args, **kwargs):
+    """Python reference: `numpy.array(obj, dtype, copy=True)`: the twins' (see the module
+    docstring); with `copy=False` or None (NumPy's array itself where it needs no copy: a
+    view, which a traced copy would not be) NumPy's."""
+    if kwargs.get('copy', True) is not True:
+        return np.array(obj, *args, **kwargs)
+    return _array(obj, *args, **kwargs)
+
+
+def where(condition, *values, **kwargs):
+    """Python reference: `numpy.where(condition, x, y)`: the twins' (see the module
+    docstring); `numpy.where(condition)` (the indices, of a size the values decide) is
+    NumPy's."""
+    return _where(condition, *values, **kwargs) if values else np.where(condition)
+
+
+linalg = types.SimpleNamespace(**_twins(np.linalg, jnp.linalg, _LINALG, 'linalg.'))
+
+def twin(name):
+    """This module's function for NumPy's `name` ('numpy.exp', 'numpy.linalg.norm', one of
+    NAMES under `numpy.`): for a NumPy function converted code calls as a value
+    (`f = np.exp; f(x)`, `map(np.exp, xs)`), through `ag.call`."""
+    found = globals()
+    for attr in name.split('.')[1:]:
+        found = found[attr] if isinstance(found, dict) else getattr(found, attr)
+    return found
+
+
+NAMES = frozenset([name for name in _ELEMENTWISE + _VALUES + ('where', 'array', 'argsort')
+                   if name in globals()]
+                  + [f'linalg.{name}' for name in vars(linalg)])
+"""The NumPy functions (paths under `numpy`) this module stands in for."""
+
+origin.forwards(exp, where, array, argsort)   # (NumPy's errors are the calling line's; the
+#                                               twins share the code object of exp's)

@@ -1,0 +1,206 @@
+"""NumPy's functions of traced values (runtime.python.traced_numpy, passes.numpy_calls):
+code written for NumPy (`np.exp`, `np.linalg.norm`, `np.array(path)`) converts with
+NumPy's value, where NumPy alone would refuse a traced argument.
+
+Ground truth: the same function run unconverted on NumPy arrays (and on JAX arrays,
+where NumPy reads their values); converted on NumPy arrays, JAX arrays, under jax.jit,
+jax.vmap and jax.grad. Functions whose JAX twin would mean something else stay NumPy's
+and a traced argument stays the named error."""
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import autograph
+from autograph.errors import ControlFlowError, TracedValueNeeded
+from autograph.runtime.python import traced_numpy
+from tests.helpers import agree_with_numpy, assert_same, converted, primitives
+
+
+def sinkhorn(a, b, M, reg, n_iter=40, tol=1e-7):
+    K = np.exp(-M / reg)
+    u = np.ones_like(a) / len(a)
+    v = np.ones_like(b) / len(b)
+    for it in range(n_iter):
+        v = b / (K.T @ u)
+        u = a / (K @ v)
+        if it % 10 == 0:
+            err = np.linalg.norm((u[:, None] * K * v[None, :]).sum(0) - b)
+            if err < tol:
+                break
+    return u[:, None] * K * v[None, :]
+
+
+def power_iteration(A, iters=60, tol=1e-6):
+    b = np.ones(A.shape[0])
+    lam = 0.0
+    for _ in range(iters):
+        b_new = A @ b
+        norm = np.linalg.norm(b_new)
+        b_new = b_new / norm
+        if np.abs(norm - lam) < tol:
+            break
+        b, lam = b_new, norm
+    return lam
+
+
+def gibbs_ring(spins, beta, us):
+    s = spins.copy()
+    n, k = s.shape[0], 0
+    for sweep in range(2):
+        for i in range(n):
+            field = s[(i - 1) % n] + s[(i + 1) % n]
+            p = 1.0 / (1.0 + np.exp(-2 * beta * field))
+            s[i] = 1 if us[k] < p else -1
+            k += 1
+    return s
+
+
+def viterbi(log_emit, log_trans, log_init):
+    T, S = log_emit.shape
+    score = log_init + log_emit[0]
+    back = np.zeros((T, S), dtype=np.int32)
+    for t in range(1, T):
+        cand = score[:, None] + log_trans
+        back[t] = np.argmax(cand, axis=0)
+        score = np.max(cand, axis=0) + log_emit[t]
+    path = [int(np.argmax(score))]
+    for t in range(T - 1, 0, -1):
+        path.append(int(back[t, path[-1]]))
+    return np.array(path[::-1])
+
+
+def elementwise(x, y):
+    z = np.sqrt(np.abs(x)) + np.maximum(x, y) * np.tanh(y)
+    w = np.where(x > 0, np.log1p(np.abs(x)), np.hypot(x, y))
+    return np.stack([z, w]), np.dot(z, w), np.float32(np.sum(np.isfinite(z)))
+
+
+def scalar_steps(x):
+    total = 0.0
+    for i in range(x.shape[0]):
+        if np.sin(x[i]) > 0:
+            total += np.exp(-x[i]) * np.cos(x[i])
+        else:
+            total -= np.sqrt(np.abs(x[i]))
+    return total
+
+
+_RNG = np.random.default_rng(7)
+_MATRIX = np.asarray(_RNG.random((3, 4)), np.float32)
+_SPD = np.asarray([[2.0, 1.0], [1.0, 3.0]], np.float32)
+_X = np.asarray([0.5, -1.0, 2.0, 0.25], np.float32)
+_Y = np.asarray([1.5, 0.5, -2.0, 1.0], np.float32)
+
+CASES = [
+    (sinkhorn, (np.full(3, 1 / 3, np.float32), np.full(4, 1 / 4, np.float32), _MATRIX, 0.5)),
+    (power_iteration, (_SPD,)),
+    (gibbs_ring, (np.asarray([1, -1, 1, 1, -1]), 0.4, np.asarray(_RNG.random(10), np.float32))),
+    (viterbi, tuple(np.asarray(_RNG.standard_normal(s), np.float32)
+                    for s in ((6, 3), (3, 3), (3,)))),
+    (elementwise, (_X, _Y)),
+    (scalar_steps, (_X,)),
+]
+
+
+@pytest.mark.parametrize('fn, args', CASES, ids=[fn.__name__ for fn, _ in CASES])
+def test_numpy_code_of_numpy_arrays(fn, args):
+    agree_with_numpy(fn, *args)
+
+
+@pytest.mark.parametrize('fn, args', CASES, ids=[fn.__name__ for fn, _ in CASES])
+def test_numpy_code_of_jax_arrays_and_under_jit(fn, args):
+    given = [jnp.asarray(a) if isinstance(a, np.ndarray) else a for a in args]
+    expected = fn(*[a.copy() if isinstance(a, np.ndarray) else a for a in args])
+    assert_same(autograph.convert(fn)(*given), expected, rtol=1e-4)
+    statics = [i for i, a in enumerate(args) if not isinstance(a, np.ndarray)]
+    jitted = jax.jit(converted(fn), static_argnums=statics)
+    assert_same(jitted(*given), expected, rtol=1e-4)
+
+
+def test_under_vmap_and_grad():
+    xs = np.stack([_X, _Y, -_X])
+    assert_same(jax.vmap(converted(scalar_steps))(jnp.asarray(xs)),
+                np.stack([scalar_steps(x) for x in xs]), rtol=1e-5)
+    grad = jax.grad(converted(scalar_steps))(jnp.asarray(_X))
+    expected = jax.grad(lambda x: jnp.sum(jnp.where(
+        jnp.sin(x) > 0, jnp.exp(-x) * jnp.cos(x), -jnp.sqrt(jnp.abs(x)))))(jnp.asarray(_X))
+    assert_same(grad, expected)
+
+
+def test_the_loops_stay_staged():
+    assert 'while' in primitives(power_iteration, jnp.asarray(_SPD))
+    sizes = [len(jax.make_jaxpr(converted(scalar_steps))(jnp.asarray(np.tile(_X, k))).eqns)
+             for k in (2, 16)]   # (a loop of independent steps: vectorized, not unrolled)
+    assert sizes[0] == sizes[1]
+
+
+def test_generated_code_names_the_twins():
+    code = autograph.to_code(sinkhorn)
+    assert 'ag.numpy.exp(-M / reg)' in code and 'ag.numpy.linalg.norm(' in code
+    assert 'np.exp' not in code
+
+
+def test_python_values_keep_numpy_itself():
+    assert type(traced_numpy.exp(np.float64(2.0))) is np.float64
+    assert traced_numpy.array([1, 2, 3]).dtype == np.array([1, 2, 3]).dtype
+    assert isinstance(traced_numpy.linalg.norm(_X), np.floating)
+
+    def f(n):
+        return np.array([1, 2, 3]).dtype.name, np.exp(n)
+    assert autograph.convert(f)(2)[0] == f(2)[0]
+
+
+def test_a_numpy_function_called_as_a_value():
+    def f(x):
+        g = np.tanh
+        s = 0.0
+        for e in x:
+            if g(e) > 0:
+                s += e
+        return s
+    assert_same(autograph.convert(f)(jnp.asarray(_X)), f(_X))
+
+
+def test_argsort_is_numpys_order_without_ties_and_an_error_with_them():
+    def order(x):
+        return np.argsort(x)
+
+    def stable(x):
+        return np.argsort(-x, kind='stable')
+    assert_same(autograph.convert(order)(jnp.asarray(_X)), order(_X))
+    tied = np.asarray([3.0, 1.0, 3.0, 1.0], np.float32)
+    assert_same(autograph.convert(stable)(jnp.asarray(tied)), stable(tied))
+    with pytest.raises(ControlFlowError, match='np.argsort.*equal items'):
+        autograph.convert(order)(jnp.asarray(tied))
+    assert_same(jax.vmap(converted(order))(jnp.asarray(np.stack([_X, _Y]))),
+                np.stack([order(_X), order(_Y)]))
+
+
+def numpy_unique(x):
+    return np.unique(x)[0]
+
+
+def numpy_out(x, y):
+    np.add(x, 1.0, out=y)
+    return y
+
+
+def numpy_inverse(m):
+    return np.linalg.inv(m)
+
+
+def numpy_array_itself(x):
+    b = np.array(x, copy=False)
+    b[0] = 9.0
+    return x
+
+
+@pytest.mark.parametrize('fn, args', [
+    (numpy_unique, (_X,)), (numpy_out, (_X, _Y)), (numpy_inverse, (_SPD,)),
+    (numpy_array_itself, (_X,))],
+    ids=['unique: size from the values', 'out=: NumPy writes', 'inv: singular raises',
+         'array(copy=False): the array itself'])
+def test_functions_whose_jax_twin_means_otherwise_stay_named_errors(fn, args):
+    with pytest.raises(TracedValueNeeded):
+        jax.jit(converted(fn))(*[jnp.asarray(a) for a in args])

@@ -157,6 +157,7 @@ def where(condition, *values, **kwargs):
 
 linalg = types.SimpleNamespace(**_twins(np.linalg, jnp.linalg, _LINALG, 'linalg.'))
 
+
 def twin(name):
     """This module's function for NumPy's `name` ('numpy.exp', 'numpy.linalg.norm', one of
     NAMES under `numpy.`): for a NumPy function converted code calls as a value
@@ -172,5 +173,5 @@ NAMES = frozenset([name for name in _ELEMENTWISE + _VALUES + ('where', 'array', 
                   + [f'linalg.{name}' for name in vars(linalg)])
 """The NumPy functions (paths under `numpy`) this module stands in for."""
 
-origin.forwards(exp, where, array, argsort)   # (NumPy's errors are the calling line's; the
-#                                               twins share the code object of exp's)
+origin.forwards(twin('numpy.exp'), where, array, argsort)   # (NumPy's errors are the calling
+#                                             line's; the twins share one code object)

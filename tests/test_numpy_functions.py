@@ -76,6 +76,12 @@ def elementwise(x, y):
     return np.stack([z, w]), np.dot(z, w), np.float32(np.sum(np.isfinite(z)))
 
 
+def shaped(x, y):
+    grid = np.linspace(0.0, x[2], 5)
+    fit = np.polyval(np.array([1.0, -2.0, 0.5]), np.clip(y, -0.5, 1.0))
+    return grid, fit, np.ptp(x) + np.trace(np.outer(x, y))
+
+
 def scalar_steps(x):
     total = 0.0
     for i in range(x.shape[0]):
@@ -99,6 +105,7 @@ CASES = [
     (viterbi, tuple(np.asarray(_RNG.standard_normal(s), np.float32)
                     for s in ((6, 3), (3, 3), (3,)))),
     (elementwise, (_X, _Y)),
+    (shaped, (_X, _Y)),
     (scalar_steps, (_X,)),
 ]
 

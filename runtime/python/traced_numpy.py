@@ -23,7 +23,7 @@ a negative integer power); `np.asarray` (of a JAX array, NumPy's is a read-only 
 it, which refuses writes; of a NumPy array, the array itself: passes.views follows it);
 `np.random`. Nor are the functions NumPy computes by asking
 the array itself (`np.sum(x)` is `x.sum()`, JAX's for a traced `x`; so are `np.mean`,
-`np.max`, `np.argmax`, `np.clip`, `np.cumsum`, `np.reshape`, ...): they work as written.
+`np.max`, `np.argmax`, `np.cumsum`, `np.round`, `np.reshape`, ...): they work as written.
 
 `np.argsort(x)` of a traced `x` is JAX's stable argsort, which is NumPy's order wherever
 no two items are equal; NumPy's default sort is not stable, so where the program meets
@@ -50,22 +50,20 @@ _ELEMENTWISE = (
     'arctan2', 'sinh', 'cosh', 'tanh', 'arcsinh', 'arccosh', 'arctanh', 'hypot', 'floor',
     'ceil', 'trunc', 'rint', 'maximum', 'minimum', 'fmax', 'fmin', 'add', 'subtract',
     'multiply', 'divide', 'true_divide', 'negative', 'positive', 'logaddexp', 'sinc',
-    'deg2rad', 'rad2deg', 'degrees', 'radians', 'copysign', 'signbit', 'heaviside',
-    'isnan', 'isinf', 'isfinite', 'isclose', 'allclose', 'array_equal', 'logical_and',
-    'logical_or', 'logical_not', 'logical_xor', 'greater', 'greater_equal', 'less',
-    'less_equal', 'equal', 'not_equal', 'nan_to_num', 'real', 'imag',
-    'conj', 'conjugate', 'angle')
+    'deg2rad', 'rad2deg', 'degrees', 'radians', 'copysign', 'signbit', 'heaviside', 'isnan',
+    'isinf', 'isfinite', 'isclose', 'allclose', 'array_equal', 'logical_and', 'logical_or',
+    'logical_not', 'logical_xor', 'greater', 'greater_equal', 'less', 'less_equal', 'equal',
+    'not_equal', 'nan_to_num', 'real', 'imag', 'clip', 'conj', 'conjugate', 'angle')
 _VALUES = (
     'dot', 'vdot', 'matmul', 'outer', 'inner', 'cross', 'kron', 'einsum', 'tensordot',
-    'diag', 'tril', 'triu', 'sort', 'median', 'percentile',
-    'quantile', 'nanmean', 'nansum', 'nanmax', 'nanmin', 'average', 'cov', 'corrcoef',
-    'interp', 'convolve', 'correlate', 'diff', 'ediff1d', 'flip',
+    'diag', 'tril', 'triu', 'sort', 'ptp', 'trace', 'polyval', 'trapezoid', 'linspace',
+    'median', 'percentile', 'quantile', 'nanmean', 'nansum', 'nanmax', 'nanmin', 'average',
+    'cov', 'corrcoef', 'interp', 'convolve', 'correlate', 'diff', 'ediff1d', 'flip',
     'fliplr', 'flipud', 'roll', 'rot90', 'tile', 'stack', 'vstack', 'hstack', 'dstack',
-    'column_stack', 'concatenate', 'append', 'copy', 'zeros_like',
-    'ones_like', 'full_like', 'empty_like', 'meshgrid', 'broadcast_to', 'expand_dims',
-    'atleast_1d', 'atleast_2d', 'count_nonzero', 'float16',
-    'float32', 'float64', 'int8', 'int16', 'int32', 'int64', 'uint8', 'uint16', 'uint32',
-    'uint64', 'bool_', 'complex64', 'complex128')
+    'column_stack', 'concatenate', 'append', 'copy', 'zeros_like', 'ones_like', 'full_like',
+    'empty_like', 'meshgrid', 'broadcast_to', 'expand_dims', 'atleast_1d', 'atleast_2d',
+    'count_nonzero', 'float16', 'float32', 'float64', 'int8', 'int16', 'int32', 'int64',
+    'uint8', 'uint16', 'uint32', 'uint64', 'bool_', 'complex64', 'complex128')
 _LINALG = ('norm', 'det', 'slogdet', 'eigvalsh', 'matrix_power', 'multi_dot')
 # (not `eigh`, `svd`, `qr`: the signs of their vectors are the LAPACK's choice; nor
 # `cholesky`, `inv`, `solve`: NumPy raises LinAlgError where JAX gives NaN)

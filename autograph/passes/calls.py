@@ -178,7 +178,7 @@ class _Calls:
         node.func = ast.copy_location(self.ctx.runtime('call'), node.func)
 
     def _known(self, func):
-        dotted = _dotted(func)
+        dotted = dotted_name(func)
         return self.ctx.resolver.known_name(dotted) if dotted else None
 
     def _stacks_collected_list(self, node):
@@ -224,7 +224,7 @@ class _Calls:
 
     def _is_user_call(self, call):
         func = call.func   # (`ag.call(h, ...)` where the call was routed already)
-        if _dotted(func) == f'{self.ctx.ag}.call' and call.args:
+        if dotted_name(func) == f'{self.ctx.ag}.call' and call.args:
             func = call.args[0]
         return self._classify(func)[0] == Resolution.USER
 
@@ -273,7 +273,7 @@ class _Calls:
         return self.ctx.resolver.is_user_object(name)
 
 
-def _dotted(func):
+def dotted_name(func):
     """'jax.lax.scan' for the expression `jax.lax.scan`; None for other callees."""
     parts = []
     while isinstance(func, ast.Attribute):

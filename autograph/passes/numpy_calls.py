@@ -15,6 +15,7 @@ effect) read `np.exp(...)` as the user wrote it.
 import ast
 
 from autograph.analysis.activity import scope_of
+from autograph.passes.calls import dotted_name
 from autograph.runtime.python.calls import NUMPY
 
 
@@ -38,25 +39,12 @@ def transform(root, ctx, names):
     function is one of `names` (see `numpy_names`) or an attribute of one."""
     for node in ast.walk(root):
         if node.__class__ is ast.Call:
-            path = _attributes(node.func)
-            if path and path[0] in names:
-                known = ctx.resolver.known_name('.'.join(path))
+            dotted = dotted_name(node.func)
+            if dotted and dotted.partition('.')[0] in names:
+                known = ctx.resolver.known_name(dotted)
                 if known in NUMPY:
                     node.func = ast.copy_location(_twin(ctx, known), node.func)
     return root
-
-
-def _attributes(func):
-    """['np', 'linalg', 'norm'] for `np.linalg.norm`; None for a call of anything else
-    than a name or its attributes."""
-    path = []
-    while func.__class__ is ast.Attribute:
-        path.append(func.attr)
-        func = func.value
-    if func.__class__ is not ast.Name:
-        return None
-    path.append(func.id)
-    return path[::-1]
 
 
 def _twin(ctx, known):

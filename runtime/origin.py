@@ -6,6 +6,7 @@ and line, for error messages and traceback notes. A registration lasts until
 `unregister` (autograph.conversion calls it when the generated code is freed).
 """
 import dataclasses
+import functools
 import itertools
 import linecache
 import os
@@ -166,9 +167,15 @@ def add_user_notes(error):
 
 
 def short(file):
-    """A file name as users want to read it in a message: relative when under the cwd."""
+    """A file name as users want to read it in a message: relative when under the cwd.
+    (Asked twice per conversion: remembered per working directory and file.)"""
+    return _short(os.getcwd(), file)
+
+
+@functools.lru_cache(maxsize=1024)
+def _short(cwd, file):
     try:
-        relative = os.path.relpath(file)
+        relative = os.path.relpath(file, cwd)
     except ValueError:
         return file
     return file if relative.startswith('..') else relative

@@ -116,7 +116,7 @@ class _ControlFlow(Conditionals, Loops, StatementParts):
         self.sharing = sharing
         self.unbound_cells = set()   # shared locals that need a binding in the function
         self.loops = []              # the loops whose bodies are being converted
-        self.after = {}              # statement -> the statements after it in its block
+        self.after = {}              # statement -> (its block, the index after it)
         self.returning = {}          # statement -> whether it holds a return (`holds`)
 
     # --- blocks -------------------------------------------------------------------------
@@ -125,7 +125,7 @@ class _ControlFlow(Conditionals, Loops, StatementParts):
         """Converted statements, and the names that must start as Undefined in scope."""
         out, pending = [], set()
         for i, stmt in enumerate(stmts):
-            self.after[stmt] = stmts[i + 1:]
+            self.after[stmt] = (stmts, i + 1)   # (sliced where asked: a loop's)
             new, needs = self.statement(stmt)
             out += new
             pending |= needs

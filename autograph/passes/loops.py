@@ -140,7 +140,8 @@ class Loops:
         types before it (runtime.staging.carry)."""
         if not self.mutation.any_attributes:
             return []
-        ag, after = self.ctx.ag, self.after.get(node, ())
+        block, start = self.after.get(node, ((), 0))
+        ag, after = self.ctx.ag, block[start:]
         labels = [label for label, (holder, attr)
                   in self.mutation.assigned_attributes(node.body).items()
                   if isinstance(holder, ast.Name)

@@ -458,6 +458,9 @@ class ProgramGenerator(StateGenerators, OuterShapes, OrderShapes, CreatedShapes,
             self.emit(depth, self.rng.choice(['flag = not flag', 'flag = a > b']))
         elif r < 0.65:
             self.emit(depth, f'{self.rng.choice(FLOAT_VARS)} = {self.float_expr()}')
+        elif r < 0.75:   # steps of `k` (a loop's counter where they are its only bindings)
+            self.emit(depth, ['k += 1', 'k -= 1', 'k *= -1', 'k //= 2',
+                              'k += a > b'][int((r - 0.65) * 50)])
         else:
             self.emit(depth, f'k = {self.int_expr()}')
 

@@ -197,6 +197,38 @@ def rebound(xs):
     return n, total
 
 
+def tallied(xs):
+    """A step, then another `+=` of a value (a bool per row): not a counter."""
+    n = 0
+    for x in xs:
+        n += 1
+        n += x > 0
+    return n
+
+
+def doubled(xs):
+    """A step, then `n *= 2`: not a counter (each iteration's change depends on `n`)."""
+    n = 0
+    for x in xs:
+        n += 1
+        n *= 2
+    return n
+
+
+def shifted(xs):
+    n = 1
+    for x in xs:
+        n -= 1
+        n <<= 2
+    return n
+
+
 def test_counter_skipped_by_continue_or_rebound_is_not_counted():
     assert_same(autograph.convert(skipping)(XS), skipping(XS))
     assert_same(autograph.convert(rebound)(XS), rebound(XS))
+
+
+@pytest.mark.parametrize('fn', [tallied, doubled, shifted])
+def test_a_counter_also_changed_by_another_augmented_assignment_is_not_counted(fn):
+    assert_same(autograph.convert(fn)(XS), fn(np.asarray(XS)))
+    assert_same(jax.jit(autograph.convert(fn))(XS), fn(np.asarray(XS)))

@@ -186,18 +186,18 @@ def _counter_steps(stmts, carried, targets):
     changes `n` by the same Python int: after a loop of a known number of iterations,
     started from a Python int, `n` is that Python int plus the sum of the steps
     (runtime: ag.for_stmt). Not the loop's `targets`, which each iteration rebinds."""
-    steps = {}
+    steps, tops = {}, set()
     for stmt in stmts:
         if isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name) \
                 and isinstance(stmt.op, (ast.Add, ast.Sub)) \
                 and isinstance(stmt.value, ast.Constant) and type(stmt.value.value) is int:
             step = stmt.value.value if isinstance(stmt.op, ast.Add) else -stmt.value.value
             steps[stmt.target.id] = steps.get(stmt.target.id, 0) + step
-    steps = {name: step for name, step in steps.items()
+            tops.add(id(stmt.target))   # (any other binding of the name disqualifies it:
+    steps = {name: step for name, step in steps.items()   # `n *= 2`, `n += v > 0`)
              if step and name in carried and name not in targets}
     if not steps:   # (most loops: the body is not walked)
         return []
-    tops = {id(stmt.target) for stmt in stmts if isinstance(stmt, ast.AugAssign)}
     for stmt in stmts:
         for sub in nodes(stmt):
             if sub.__class__ is ast.Name:

@@ -76,6 +76,34 @@ def agreeing_paths(a, c):
     return b
 
 
+def numpy_copy_of_the_argument(P):
+    P = np.array(P)            # (a NumPy array, even of a JAX array: its rows are views)
+    row = P[0]
+    row /= row.sum()
+    return P
+
+
+def rows_of_a_numpy_copy(P):
+    P = np.copy(P)
+    for row in P:
+        row /= row.sum()
+    return P
+
+
+def numpy_function_of_a_parameter(a):
+    b = np.exp(a)              # (NumPy's ufunc of any array: a NumPy array)
+    v = b[1:]
+    v += 1.0
+    return b
+
+
+def made_as_float_first(x):
+    x = np.asarray(x, dtype=np.float64).copy()
+    v = x[1:]
+    v *= 2.0
+    return x
+
+
 def vector():
     return np.arange(3.0, dtype=np.float32)
 
@@ -100,6 +128,9 @@ CASES = [   # (function, inputs as NumPy arrays; JAX's meaning is plain Python's
     (agreeing_paths, lambda: (vector(), jnp.float32(1.0))),
     (agreeing_paths, lambda: (vector(), jnp.float32(-1.0))),
     (at_updated, lambda: (vector(),)),
+    (numpy_copy_of_the_argument, lambda: (matrix() + 1.0,)),
+    (rows_of_a_numpy_copy, lambda: (matrix() + 1.0,)),
+    (numpy_function_of_a_parameter, lambda: (vector(),)),
 ]
 IDS = [f'{fn.__name__}-{i}' for i, (fn, _) in enumerate(CASES)]
 
@@ -144,6 +175,47 @@ def test_the_numpy_writes_are_seen():
     for fn, make in CASES[:4]:
         args = make()
         assert not np.array_equal(np.asarray(fn(*args)), np.asarray(fn(*as_jax(make())))), fn
+
+
+MADE_OF_ANY = [numpy_copy_of_the_argument, rows_of_a_numpy_copy,
+               numpy_function_of_a_parameter]
+
+
+@pytest.mark.parametrize('fn', MADE_OF_ANY)
+def test_numpy_makes_a_numpy_array_of_a_jax_array(fn):
+    """(the check) these write through a view of a NumPy array even given JAX arrays: a
+    copy would differ."""
+    case = dict((f, make) for f, make in CASES)[fn]
+    jax_args = as_jax(case())
+    assert isinstance(fn(*jax_args), np.ndarray)
+    converted = np.asarray(autograph.convert(fn)(*jax_args))
+    assert_same(converted, fn(*case()))
+    copied = fn(*case())   # (the view written: differs from the argument's rows)
+    assert not np.array_equal(copied, np.asarray(case()[0], dtype=copied.dtype))
+
+
+def test_a_parameter_replaced_first_has_the_kind_of_its_new_array():
+    args = (vector(),)
+    assert_same(autograph.convert(made_as_float_first)(*args), made_as_float_first(vector()))
+    assert_same(autograph.convert(made_as_float_first)(*as_jax(args)),
+                made_as_float_first(*as_jax((vector(),))))
+
+
+def test_the_numpy_functions_that_call_the_arrays_method_give_jax_arrays():
+    """analysis.array_kinds' list of NumPy functions that give a JAX array's own result
+    (all others give NumPy arrays), against the NumPy and JAX installed."""
+    from autograph.analysis.array_kinds import _METHOD_CALLING
+    x = jnp.arange(6.0).reshape(2, 3)
+    arguments = {'reshape': (x, (3, 2)), 'repeat': (x, 2), 'swapaxes': (x, 0, 1),
+                 'moveaxis': (x, 0, 1), 'searchsorted': (x[0], x[0]),
+                 'choose': (jnp.array([0, 1]), [x[0, :2], x[1, :2]])}
+    for name in sorted(_METHOD_CALLING):
+        assert isinstance(getattr(np, name)(*arguments.get(name, (x,))), jax.Array), name
+    for name in ['array', 'asarray', 'copy', 'exp', 'concatenate', 'where', 'zeros_like',
+                 'ravel', 'sort', 'diagonal', 'dot', 'stack', 'roll', 'clip']:
+        given = {'concatenate': ([x, x],), 'stack': ([x, x],), 'where': (x > 1, x, 0.0),
+                 'dot': (x, x.T), 'roll': (x, 1), 'clip': (x, 0, 1)}.get(name, (x,))
+        assert isinstance(getattr(np, name)(*given), np.ndarray), name
 
 
 # --- kinds that differ by path, or that the converter does not follow: named ------------

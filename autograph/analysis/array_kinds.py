@@ -6,8 +6,11 @@ Python's rules, per expression:
     a                    a parameter: the caller's array's kind (read at entry)
     a * 2.0 - b, a @ m   NumPy's arithmetic: a NumPy array where every array in it is one
                          (a JAX array in it wins)
-    np.argmax(a, -1)     a NumPy function: as NumPy's arithmetic of its arguments
-    np.zeros(3)          a NumPy array (of no argument array)
+    np.argmax(a, -1)     a NumPy function that asks the array for its own method
+                         (`_METHOD_CALLING`): as NumPy's arithmetic of its arguments
+    np.array(a), np.exp(a), np.zeros(3)   any other NumPy function: a NumPy array,
+                         whatever the arguments (NumPy makes an ndarray of a JAX array,
+                         which has no `__array_function__`)
     a.copy(), a.T, a.astype(t), a.reshape(s)   as `a`
     jnp.cumsum(a)        a JAX function (`jax.*`): a JAX array
     a.at[i].set(e)       a JAX array's update (NumPy's arrays have no `.at`): a JAX array
@@ -25,7 +28,17 @@ import collections
 JAX = 'jax'
 Kind = collections.namedtuple('Kind', 'params made')
 NEUTRAL = Kind(frozenset(), False)   # (numbers, or the variable itself: `a = a * 2`)
+MADE = Kind(frozenset(), True)   # (a NumPy array, whatever the parameters are)
 _KEEPING = {'copy', 'astype', 'reshape', 'ravel', 'flatten', 'transpose', 'squeeze'}
+_METHOD_CALLING = frozenset({
+    'sum', 'prod', 'mean', 'std', 'var', 'max', 'min', 'amax', 'amin', 'all', 'any',
+    'argmax', 'argmin', 'cumsum', 'cumprod', 'round', 'around', 'reshape', 'transpose',
+    'squeeze', 'swapaxes', 'moveaxis', 'repeat', 'flip', 'searchsorted', 'choose', 'real',
+    'imag'})
+"""NumPy's functions that, given an array that is not NumPy's, return what its own method
+(or indexing) gives: a JAX array's gives a JAX array (tests/test_array_kinds.py checks
+this list against the NumPy and JAX installed). Every other NumPy function of a JAX
+array gives a NumPy array."""
 
 
 class ArrayKinds:
@@ -77,6 +90,8 @@ class ArrayKinds:
         module = self._module(root)
         if module == 'jax':
             return JAX
+        if module == 'numpy' and func.attr not in _METHOD_CALLING:
+            return MADE
         if module == 'numpy':   # (of arrays: as their arithmetic; of none: NumPy's)
             kind, values = NEUTRAL, [*args, *(k.value for k in node.keywords)]
             for arg in values:

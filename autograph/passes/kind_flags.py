@@ -5,7 +5,7 @@ arrays decide, with `b_is_numpy = ag.numpy_kind(a)` first in the body. Passes th
 in-place changes explicit (item_assignments, written_arguments) ask it per variable."""
 import ast
 
-from autograph.analysis.array_kinds import JAX, ArrayKinds, module_names
+from autograph.analysis.array_kinds import JAX, MADE, ArrayKinds, module_names
 from autograph.analysis.written_parameters import parameters
 from autograph.passes.base import walk_scope
 
@@ -42,9 +42,31 @@ class KindFlags:
 
 def array_kinds(function, ctx, names=None):
     """The kinds of the arrays `function`'s variables hold (see analysis.array_kinds);
-    `names`: its bindings (`bound_values`), where known."""
+    `names`: its bindings (`bound_values`), where known. A parameter that the body's
+    first statements rebind to a new array of a known kind before any other use (`P =
+    np.array(P)`, `x = np.asarray(x, dtype=float)`) holds that kind only: the caller's
+    array is never read as itself."""
     names = bound_values(function)[0] if names is None else names
-    return ArrayKinds(names, set(parameters(function)), module_names(ctx.resolver), ctx.ag)
+    params, modules = set(parameters(function)), module_names(ctx.resolver)
+    kinds = ArrayKinds(names, params, modules, ctx.ag)
+    replaced = _replaced_parameters(function, params, kinds)
+    return ArrayKinds(names, params - replaced, modules, ctx.ag) if replaced else kinds
+
+
+def _replaced_parameters(function, params, kinds):
+    """The parameters `p` whose first use in `function` is a top-level `p = e`, where `e`
+    is an array of one kind whatever `p` holds (a NumPy array NumPy makes, a JAX array)."""
+    replaced, used = set(), set()
+    for stmt in function.body:
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and \
+                isinstance(stmt.targets[0], ast.Name) and stmt.targets[0].id in params and \
+                stmt.targets[0].id not in used and \
+                kinds.of(stmt.value) in (JAX, MADE):
+            replaced.add(stmt.targets[0].id)
+        used |= {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name)}
+        if params <= used:
+            break
+    return replaced
 
 
 def kind_flag(function, kind, name, ctx, pending):
@@ -148,9 +170,9 @@ def _changed_in_place(node):
     target, value = node.targets[0], node.value
     return (len(node.targets) == 1 and isinstance(target, ast.Name)
             and isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
-            and value.func.attr in _IN_PLACE and value.args
+            and value.func.attr in IN_PLACE_UPDATES and value.args
             and isinstance(value.args[0], ast.Name) and value.args[0].id == target.id)
 
 
-_IN_PLACE = frozenset({'setitem', 'update_item', 'setitems', 'write_view', 'in_place',
+IN_PLACE_UPDATES = frozenset({'setitem', 'update_item', 'setitems', 'write_view', 'in_place',
                        'held_update'})

@@ -203,11 +203,66 @@ def numpy_array_itself(x):
     return x
 
 
+def asarray_written(x):
+    a = np.asarray(x)      # (of a NumPy array, `x` itself: the caller sees the write)
+    a[0] = 9.0
+    return a.sum()
+
+
+def asarray_written_in_a_branch(x, c):
+    a = np.asarray(x, dtype=np.float32)
+    if c > 0:
+        a += 1.0
+    return a
+
+
+def asarray_sorted(x):
+    a = np.asarray(x)
+    a.sort()
+    return a
+
+
 @pytest.mark.parametrize('fn, args', [
     (numpy_unique, (_X,)), (numpy_out, (_X, _Y)), (numpy_inverse, (_SPD,)),
-    (numpy_array_itself, (_X,))],
+    (numpy_array_itself, (_X,)), (asarray_written_in_a_branch, (_X, 1.0))],
     ids=['unique: size from the values', 'out=: NumPy writes', 'inv: singular raises',
-         'array(copy=False): the array itself'])
+         'array(copy=False): the array itself', 'asarray(dtype=) changed by +='])
 def test_functions_whose_jax_twin_means_otherwise_stay_named_errors(fn, args):
     with pytest.raises(TracedValueNeeded):
         jax.jit(converted(fn))(*[jnp.asarray(a) for a in args])
+
+
+def routine(x, w):
+    """The first lines of many NumPy routines: `np.asarray` of the arguments, then code
+    that reads them (and returns one)."""
+    x = np.asarray(x, dtype=float)
+    w = np.asarray(w)
+    out = np.zeros_like(x)
+    for i in range(x.shape[0]):
+        out[i] = x[i] * w[i % w.shape[0]]
+    return np.asarray(out), x
+
+
+@pytest.mark.parametrize('fn', [asarray_written, asarray_sorted])
+def test_asarray_is_the_numpy_array_itself_and_a_read_only_view_of_a_jax_array(fn):
+    """`np.asarray(x)`: `x` itself for a NumPy array (its writes are the caller's), a
+    read-only view for a JAX array (NumPy's ValueError where it is written)."""
+    mine, theirs = _X.copy(), _X.copy()
+    assert_same(autograph.convert(fn)(mine), fn(theirs))
+    np.testing.assert_array_equal(mine, theirs)
+    with pytest.raises(ValueError, match='read-only'):
+        fn(jnp.asarray(_X))
+    for call in (autograph.convert(fn), jax.jit(converted(fn))):
+        with pytest.raises(ValueError, match='read-only'):
+            call(jnp.asarray(_X))
+
+
+def test_asarray_of_a_result_nothing_changes_is_the_twins():
+    assert_same(autograph.convert(routine)(jnp.asarray(_X), jnp.asarray(_Y[:2])),
+                routine(_X, _Y[:2]))
+    assert_same(jax.jit(converted(routine))(_X, _Y[:2]), routine(_X, _Y[:2]))
+    assert_same(jax.vmap(converted(routine), in_axes=(0, None))(
+        jnp.stack([_X, _Y]), jnp.asarray(_Y[:2])),
+        tuple(np.stack(parts) for parts in zip(routine(_X, _Y[:2]), routine(_Y, _Y[:2]))))
+    code = autograph.to_code(routine)
+    assert code.count('.numpy.asarray(') == 3

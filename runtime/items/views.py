@@ -38,7 +38,8 @@ from ..values.split import is_traced
 from .indexing import getitem
 from .items import setitem
 from .slicing import span, windows
-from .view_chains import Chain, Step, read_chain, reshaped, resolve_chain, write_chain
+from .view_chains import (Chain, Step, as_array, read_chain, reshaped, resolve_chain,
+                          write_chain)
 
 _ARRAYS = (jax.Array, np.ndarray)
 _NONE = object()
@@ -74,12 +75,34 @@ def view(base, key, item=_NONE, numpy=None, c_order=True, layout=None):
         return value, (key if same and numpy_meaning(value) else None)
     viewed = None
     if isinstance(key, Chain):   # (a reshape's order 'A' or 'K' decided by the layout)
+        read_only = _of_jax_buffer(base, key, numpy)
         key, viewed = _chain(base, key, numpy, c_order, layout)
+        if read_only:
+            return _read(base, key), READ_ONLY
     view_key = _view_key(base, key, numpy, c_order, viewed)
     if item is not _NONE and view_key is None and not _numpy_base(base, numpy):
         return item, None   # (a JAX array's loop: the rows of the array it started with)
     value, key = _read(base, key), view_key
     return (value if key is None else _numpy(value)), key
+
+
+class _ReadOnly:
+    """The type of READ_ONLY."""
+    __slots__ = ()
+
+    def __repr__(self):
+        return 'READ_ONLY'
+
+
+READ_ONLY = _ReadOnly()
+"""The key of a read-only NumPy view: `np.asarray(a)` of a JAX array `a` (NumPy's view of
+the array's buffer, which refuses writes: `write_view` raises NumPy's ValueError)."""
+
+
+def _of_jax_buffer(base, key, numpy):
+    """Whether chain `key` of array `base` starts by `np.asarray` (`as_array`) of a base
+    that is a JAX array (has no NumPy meaning): NumPy gives a read-only view."""
+    return isinstance(key[0], as_array) and not _numpy_base(base, numpy)
 
 
 def seen(base, key, value, numpy=None):
@@ -217,6 +240,10 @@ def write_view(base, key, value, where=True, own=False):
     variable was rebound since, see autograph.passes.views); a traced `where` (rebound
     on some staged paths) selects between the written array and `base`. `own`: `base`
     is a NumPy array the function made and keeps to itself (see `setitem`)."""
+    if key is READ_ONLY:
+        raise ValueError('assignment destination is read-only (NumPy\'s `np.asarray` of a '
+                         'JAX array is a read-only view of it: take a copy to write, '
+                         '`np.array(a)`)')
     if key is None or not (is_traced(where) or where):
         return base
     if not is_traced(where):
@@ -229,8 +256,8 @@ def read_view(base, key, value, where=True):
     """Python reference: `value` (a view of `base` at `key`, which sees the changes made
     to `base`). Returns `base[key]` (`value` when `key` is None: a copy, or where `where`
     is false: `base` is no longer the array the view was taken from)."""
-    if key is None or not (is_traced(where) or where):
-        return value
+    if key is None or key is READ_ONLY or not (is_traced(where) or where):
+        return value   # (a JAX array does not change in place: nor does its view)
     if not is_traced(where):
         if isinstance(value, np.ndarray) and isinstance(base, np.ndarray) and \
                 np.may_share_memory(value, base):

@@ -140,7 +140,8 @@ def _call(fn, args, kwargs, slot=None):
     target = context.converter.converted_callable(fn)
     if target is fn and not context.converter.is_converted(fn):   # (library code)
         name = known_name(fn)
-        if name in NUMPY:   # (`f = np.exp; f(x)`: of a traced x too)
+        if name in NUMPY and name[len('numpy.'):] not in traced_numpy.BOUND_ONLY:
+            # (`f = np.exp; f(x)`: of a traced x too)
             return traced_numpy.twin(name)(*args, **kwargs)
         if name in STACKERS and len(args) == 1 and not kwargs and \
                 isinstance(args[0], Stacked) and args[0].stacked() is not None:

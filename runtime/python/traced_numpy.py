@@ -19,9 +19,10 @@ another keyword the twin does not take; functions of a size only the values deci
 (`np.unique`, `np.nonzero`, `np.where(c)`); `np.linalg.inv` and `solve`
 (NumPy raises LinAlgError for a singular matrix where JAX gives infinities or NaN);
 `np.floor_divide`, `np.mod`, `np.power` (NumPy's zeros and errors for a zero divisor or
-a negative integer power); `np.asarray` (of a JAX array, NumPy's is a read-only view of
-it, which refuses writes; of a NumPy array, the array itself: passes.views follows it);
-`np.random`. Nor are the functions NumPy computes by asking
+a negative integer power); `np.random`. `np.asarray` is here only where its result is
+bound to a variable that nothing changes in place, or returned (passes.numpy_calls
+decides: of a JAX array, NumPy's is a read-only view, which refuses writes; of a NumPy
+array, the array itself, whose writes the caller sees). Nor are the functions NumPy computes by asking
 the array itself (`np.sum(x)` is `x.sum()`, JAX's for a traced `x`; so are `np.mean`,
 `np.max`, `np.argmax`, `np.cumsum`, `np.round`, `np.reshape`, ...): they work as written.
 
@@ -146,6 +147,15 @@ def array(obj, *args, **kwargs):
     return _array(obj, *args, **kwargs)
 
 
+_asarray = _twin(np.asarray, jnp.asarray, 'asarray')
+
+
+def asarray(a, *args, **kwargs):
+    """Python reference: `numpy.asarray(a, dtype)`: the twins' (see the module docstring),
+    for a result nothing writes into (see `BOUND_ONLY`)."""
+    return _asarray(a, *args, **kwargs)
+
+
 def where(condition, *values, **kwargs):
     """Python reference: `numpy.where(condition, x, y)`: the twins' (see the module
     docstring); `numpy.where(condition)` (the indices, of a size the values decide) is
@@ -166,10 +176,15 @@ def twin(name):
     return found
 
 
-NAMES = frozenset([name for name in _ELEMENTWISE + _VALUES + ('where', 'array', 'argsort')
+NAMES = frozenset([name for name in _ELEMENTWISE + _VALUES + ('where', 'array', 'argsort',
+                                                               'asarray')
                    if name in globals()]
                   + [f'linalg.{name}' for name in vars(linalg)])
 """The NumPy functions (paths under `numpy`) this module stands in for."""
 
-origin.forwards(twin('numpy.exp'), where, array, argsort)   # (NumPy's errors are the calling
-#                                             line's; the twins share one code object)
+BOUND_ONLY = frozenset({'asarray'})
+"""Those it stands in for only where passes.numpy_calls sees that nothing changes the
+result in place (not for a function value: `f = np.asarray; f(x)` stays NumPy's)."""
+
+origin.forwards(twin('numpy.exp'), where, array, asarray, argsort)
+# (NumPy's errors are the calling line's; the twins share one code object)

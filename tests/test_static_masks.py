@@ -2,8 +2,11 @@
 `jnp.where(mask)`): Python computes them before selecting, so the selection has a size
 known while tracing; converted code computes them while tracing too (`ag.static`, see
 autograph.passes.static_values). Converted vs plain Python, under jit, vmap and grad."""
+import importlib.util
+
 import jax
 import jax.numpy as jnp
+import numpy as np
 import pytest
 
 import autograph
@@ -41,6 +44,11 @@ def in_a_staged_loop(x, steps):
     return acc
 
 
+def half_spectrum(x):
+    """A slice whose bounds a NumPy function of the length computes."""
+    return x[:int(np.ceil(len(x) / 2))], x[int(np.floor(len(x) / 3)):, ::int(np.sqrt(4))]
+
+
 X = jnp.arange(16.0).reshape(4, 4) - 5.0
 
 
@@ -48,6 +56,7 @@ X = jnp.arange(16.0).reshape(4, 4) - 5.0
     (off_diagonal, (X,)),
     (named_mask_and_where, (X, jnp.array([1.0, -2.0, 0.5, 3.0]))),
     (every_other, (jnp.array([3.0, -1.0, 4.0, 1.0, -5.0]),)),
+    (half_spectrum, (jnp.arange(35.0).reshape(5, 7),)),
 ])
 def test_against_python(fn, args):
     expected = fn(*args)
@@ -85,3 +94,25 @@ def test_only_values_that_decide_a_shape_are_computed_while_tracing():
     assert code.count('ag.static') == 2   # (not `jnp.sum(...)`, not `cols.reshape`)
     code = autograph.to_code(in_a_staged_loop)
     assert 'acc = jnp.zeros' in code and code.count('ag.static') == 2
+
+
+AG_MODULE = """
+import autograph as ag
+
+
+def head(x, h):
+    return h[:len(x)]
+"""
+
+
+def test_a_module_that_calls_autograph_ag_keeps_its_lengths_as_written(tmp_path):
+    """(`ag.len` in generated code is the runtime's, not a library call of the module's
+    `ag`: no computation while tracing is wrapped around it)"""
+    path = tmp_path / 'ag_module.py'
+    path.write_text(AG_MODULE)
+    spec = importlib.util.spec_from_file_location('ag_module', path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    x, h = jnp.ones(3), jnp.arange(5.0)
+    assert_same(autograph.convert(module.head)(x, h), module.head(x, h))
+    assert 'static' not in autograph.to_code(module.head)

@@ -121,8 +121,8 @@ class _Static(ScopeTransformer):
         """`jnp.eye`, `np.linalg.norm`: an attribute of a library module."""
         while isinstance(node, ast.Attribute):
             node = node.value
-        if not isinstance(node, ast.Name) or node.id in self.bound:
-            return False
+        if not isinstance(node, ast.Name) or node.id in self.bound or node.id == self.ctx.ag:
+            return False   # (`ag.len`: the runtime's, whatever the module calls `ag`)
         return is_library_module(self.ctx.resolver.module_name(node.id))
 
     def _decisive(self, node):
@@ -161,7 +161,13 @@ class _Static(ScopeTransformer):
         return node
 
     def _computed(self, operand):
-        """`operand` computed while tracing when it is a static computation."""
+        """`operand` computed while tracing when it is a static computation (a slice's
+        bounds and step each: `x[:int(np.ceil(len(x) / 2))]`)."""
+        if operand.__class__ is ast.Slice:
+            for part in ('lower', 'upper', 'step'):
+                if getattr(operand, part) is not None:
+                    setattr(operand, part, self._computed(getattr(operand, part)))
+            return operand
         if self._computes(operand) and self.is_static(operand):
             return self._static(operand)
         return operand

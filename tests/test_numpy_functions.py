@@ -79,7 +79,7 @@ def elementwise(x, y):
 def shaped(x, y):
     grid = np.linspace(0.0, x[2], 5)
     fit = np.polyval(np.array([1.0, -2.0, 0.5]), np.clip(y, -0.5, 1.0))
-    return grid, fit, np.ptp(x) + np.trace(np.outer(x, y))
+    return grid, fit, np.ptp(x) + np.trace(np.outer(x, y)) + np.diagflat(y[:2])
 
 
 def scalar_steps(x):
@@ -266,3 +266,24 @@ def test_asarray_of_a_result_nothing_changes_is_the_twins():
         tuple(np.stack(parts) for parts in zip(routine(_X, _Y[:2]), routine(_Y, _Y[:2]))))
     code = autograph.to_code(routine)
     assert code.count('.numpy.asarray(') == 3
+
+
+def dtw(a, b):
+    """Dynamic time warping as it is written with NumPy: `np.min` of a list of three
+    neighbours (NumPy makes an array of the list)."""
+    n, m = len(a), len(b)
+    D = np.full((n + 1, m + 1), np.inf)
+    D[0, 0] = 0.0
+    for i in range(1, n + 1):
+        for j in range(1, m + 1):
+            cost = abs(a[i - 1] - b[j - 1])
+            D[i, j] = cost + np.min([D[i - 1, j], D[i, j - 1], D[i - 1, j - 1]])
+    return D[n, m], np.argmin((D[n, 1], D[n, 2], D[n, 3])), np.exp([a[0], b[0]])
+
+
+def test_reductions_and_functions_of_a_list_of_traced_values():
+    a, b = _X, np.asarray([0.0, 1.5, -1.0, 2.0, 0.5], np.float32)
+    assert_same(autograph.convert(dtw)(jnp.asarray(a), jnp.asarray(b)), dtw(a, b))
+    assert_same(jax.jit(converted(dtw))(a, b), dtw(a, b))
+    assert 'while' in primitives(dtw, jnp.asarray(a), jnp.asarray(b)) or \
+        'scan' in primitives(dtw, jnp.asarray(a), jnp.asarray(b))

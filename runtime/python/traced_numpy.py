@@ -22,9 +22,12 @@ another keyword the twin does not take; functions of a size only the values deci
 a negative integer power); `np.random`. `np.asarray` is here only where its result is
 bound to a variable that nothing changes in place, or returned (passes.numpy_calls
 decides: of a JAX array, NumPy's is a read-only view, which refuses writes; of a NumPy
-array, the array itself, whose writes the caller sees). Nor are the functions NumPy computes by asking
-the array itself (`np.sum(x)` is `x.sum()`, JAX's for a traced `x`; so are `np.mean`,
-`np.max`, `np.argmax`, `np.cumsum`, `np.round`, `np.reshape`, ...): they work as written.
+array, the array itself, whose writes the caller sees). The functions NumPy computes by asking the
+array itself (`np.sum(x)` is `x.sum()`, JAX's for a traced `x`; so are `np.mean`,
+`np.max`, `np.argmax`, `np.cumsum`, `np.round`, `np.reshape`, ...) work as written; of a
+list or tuple holding a traced value (`np.min([D[i - 1, j], D[i, j - 1]])`, which NumPy
+makes an array of), the reductions among them are `jax.numpy`'s of its items as one
+array, as the elementwise functions are.
 
 `np.argsort(x)` of a traced `x` is JAX's stable argsort, which is NumPy's order wherever
 no two items are equal; NumPy's default sort is not stable, so where the program meets
@@ -57,7 +60,8 @@ _ELEMENTWISE = (
     'not_equal', 'nan_to_num', 'real', 'imag', 'clip', 'conj', 'conjugate', 'angle')
 _VALUES = (
     'dot', 'vdot', 'matmul', 'outer', 'inner', 'cross', 'kron', 'einsum', 'tensordot',
-    'diag', 'tril', 'triu', 'sort', 'ptp', 'trace', 'polyval', 'trapezoid', 'linspace',
+    'diag', 'diagflat', 'tril', 'triu', 'sort', 'ptp', 'trace', 'polyval', 'trapezoid',
+    'linspace',
     'median', 'percentile', 'quantile', 'nanmean', 'nansum', 'nanmax', 'nanmin', 'average',
     'cov', 'corrcoef', 'interp', 'convolve', 'correlate', 'diff', 'ediff1d', 'flip',
     'fliplr', 'flipud', 'roll', 'rot90', 'tile', 'stack', 'vstack', 'hstack', 'dstack',
@@ -65,6 +69,9 @@ _VALUES = (
     'empty_like', 'meshgrid', 'broadcast_to', 'expand_dims', 'atleast_1d', 'atleast_2d',
     'count_nonzero', 'float16', 'float32', 'float64', 'int8', 'int16', 'int32', 'int64',
     'uint8', 'uint16', 'uint32', 'uint64', 'bool_', 'complex64', 'complex128')
+_OF_ARRAYS = frozenset(_ELEMENTWISE)
+_REDUCTIONS = ('sum', 'prod', 'mean', 'std', 'var', 'max', 'min', 'amax', 'amin', 'all',
+               'any', 'argmax', 'argmin', 'cumsum', 'cumprod')
 _LINALG = ('norm', 'det', 'slogdet', 'eigvalsh', 'matrix_power', 'multi_dot')
 # (not `eigh`, `svd`, `qr`: the signs of their vectors are the LAPACK's choice; nor
 # `cholesky`, `inv`, `solve`: NumPy raises LinAlgError where JAX gives NaN)
@@ -101,10 +108,37 @@ def _twin(numpy_function, jax_function, name):
     def function(*args, **kwargs):
         if (kwargs and not twin_takes(kwargs)) or not _holds_traced((args, kwargs)):
             return numpy_function(*args, **kwargs)
+        if name in _OF_ARRAYS:   # (`np.exp([a, b])`: NumPy makes an array of a list)
+            args = tuple(_array_of_items(a) for a in args)
         return jax_function(*args, **kwargs)
     function.__name__ = name
     function.__doc__ = (f'Python reference: `numpy.{name}`: NumPy\'s; of a traced value '
                         f'`jax.numpy.{name}` (see runtime.python.traced_numpy).')
+    return function
+
+
+def _array_of_items(value):
+    """A list or tuple that holds a traced value as one array (`jax.numpy`'s functions
+    refuse lists); anything else as it is."""
+    return jnp.asarray(value) if isinstance(value, (list, tuple)) and _holds_traced(value) \
+        else value
+
+
+def _reduction(name):
+    """NumPy's reduction `name` (`np.min`, `np.sum`, ...), which asks an array for its own
+    method (`x.min()`: JAX's for a traced `x`, a reducing value's own, see
+    runtime.python.calls) and makes an array of a list: of a list or tuple holding a
+    traced value (`np.min([D[0], D[1], D[2]])`), `jax.numpy`'s of the stacked items."""
+    numpy_function, jax_function = getattr(np, name), getattr(jnp, name)
+
+    def function(a, *args, **kwargs):
+        if isinstance(a, (list, tuple)) and 'out' not in kwargs and _holds_traced(a) and \
+                not _holds_traced((args, kwargs)):
+            return jax_function(jnp.asarray(a), *args, **kwargs)
+        return numpy_function(a, *args, **kwargs)
+    function.__name__ = name
+    function.__doc__ = (f'Python reference: `numpy.{name}`: NumPy\'s; of a list holding a '
+                        f'traced value, `jax.numpy.{name}` of its items as one array.')
     return function
 
 
@@ -116,6 +150,17 @@ def _twins(numpy_module, jax_module, names, prefix=''):
 
 
 globals().update(_twins(np, jnp, _ELEMENTWISE + _VALUES))
+_REDUCING = {name: _reduction(name) for name in _REDUCTIONS}
+"""(Not module globals: `sum`, `min`, `any`, ... would hide the builtins here; read as
+attributes through `__getattr__`.)"""
+
+
+def __getattr__(name):
+    """`ag.numpy.min`, ...: the reductions' twins (see `_REDUCING`)."""
+    try:
+        return _REDUCING[name]
+    except KeyError:
+        raise AttributeError(f'module {__name__!r} has no attribute {name!r}') from None
 
 
 def argsort(a, axis=-1, kind=None, order=None, **kwargs):
@@ -170,15 +215,15 @@ def twin(name):
     """This module's function for NumPy's `name` ('numpy.exp', 'numpy.linalg.norm', one of
     NAMES under `numpy.`): for a NumPy function converted code calls as a value
     (`f = np.exp; f(x)`, `map(np.exp, xs)`), through `ag.call`."""
-    found = globals()
+    found = {**globals(), **_REDUCING}
     for attr in name.split('.')[1:]:
         found = found[attr] if isinstance(found, dict) else getattr(found, attr)
     return found
 
 
-NAMES = frozenset([name for name in _ELEMENTWISE + _VALUES + ('where', 'array', 'argsort',
-                                                               'asarray')
-                   if name in globals()]
+NAMES = frozenset([name for name in _ELEMENTWISE + _VALUES
+                    + ('where', 'array', 'argsort', 'asarray')
+                   if name in globals()] + list(_REDUCING)
                   + [f'linalg.{name}' for name in vars(linalg)])
 """The NumPy functions (paths under `numpy`) this module stands in for."""
 

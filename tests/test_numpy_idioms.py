@@ -201,6 +201,21 @@ def test_item_int_float_bounds_stage_the_loop(fn):
                 sum_to_item(x, jnp.array([3])))
 
 
+def items_of_expressions(w, k):
+    total = w.sum().item()              # (`.item()` of a call's result, of a subscript)
+    first = w[0].item() + np.max(w).item()
+    return total * 2 + first + (w * k).mean().item()
+
+
+def test_item_of_any_expression_is_its_element():
+    w = np.asarray([1.0, 2.0, -0.5], np.float32)
+    assert_same(autograph.convert(items_of_expressions)(jnp.asarray(w), 3.0),
+                items_of_expressions(w, 3.0))
+    assert_same(jax.vmap(converted(items_of_expressions), in_axes=(0, None))(
+        jnp.stack([w, -w]), 3.0),
+        jnp.stack([items_of_expressions(w, 3.0), items_of_expressions(-w, 3.0)]))
+
+
 def test_item_of_a_larger_array_is_pythons_error():
     with pytest.raises(ValueError, match='size 1'):
         autograph.convert(sum_to_item)(jnp.arange(5.), jnp.array([1, 2]))

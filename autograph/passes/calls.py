@@ -159,8 +159,8 @@ class _Calls:
                                             or self._reduces_a_slice(node)
                                             or self._given_a_user_result(node)):
             kind = Resolution.USER
-        if _is_item_call(node) and (kind == Resolution.LIBRARY or (
-                isinstance(node.func.value, ast.Name) and node.func.value.id != self.receiver)):
+        if _is_item_call(node) and (kind == Resolution.LIBRARY or not (   # (`w.sum().item()`)
+                isinstance(node.func.value, ast.Name) and node.func.value.id == self.receiver)):
             node.args = [node.func.value]   # (ag.item calls a user object's `item`)
             node.func = ast.copy_location(self.ctx.runtime('item'), node.func)
             return

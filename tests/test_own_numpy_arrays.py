@@ -53,13 +53,31 @@ def counted(a, n):
     return out
 
 
+def min_cost_path(cost):
+    """Rows written as `tc[i][j]` (a chain: the row, a view, then its item), as the
+    classic DP tables are."""
+    rows, cols = cost.shape
+    tc = np.zeros((rows, cols))
+    tc[0][0] = cost[0][0]
+    for i in range(1, rows):
+        tc[i][0] = tc[i - 1][0] + cost[i][0]
+    for j in range(1, cols):
+        tc[0][j] = tc[0][j - 1] + cost[0][j]
+    for i in range(1, rows):
+        for j in range(1, cols):
+            tc[i][j] = min(tc[i - 1][j - 1], tc[i - 1][j], tc[i][j - 1]) + cost[i][j]
+    return tc[rows - 1][cols - 1], tc
+
+
 A = np.array([1.0, 2.0, 3.0, 2.0])
 B = np.array([1.0, 3.0, 2.0])
+C = np.array([[1.0, 2.0, 3.0], [4.0, 8.0, 2.0], [1.0, 5.0, 3.0]])
 
 
 @pytest.mark.parametrize('fn, args', [
     (edit_distance, (A, B)), (edit_distance, (B, B)), (doubled, (A[:3],)),
-    (first_of, (A[:3],)), (counted, (A[:3], 2)), (counted, (A[:3], 0))])
+    (first_of, (A[:3],)), (counted, (A[:3], 2)), (counted, (A[:3], 0)),
+    (min_cost_path, (C,))])
 def test_a_traced_write_makes_the_own_array_traced(fn, args):
     expected = fn(*args)
     converted = autograph.convert(fn)

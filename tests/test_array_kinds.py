@@ -369,3 +369,27 @@ def test_the_kinds_of_bindings():
     assert kinds.kind('d') is JAX
     assert kinds.kind('e') == Kind(frozenset({'a', 'm'}), True)
     assert kinds.kind('f') is None and kinds.kind('g') is None
+
+
+def cleaned_on_some_paths(x, clean):
+    if clean:
+        x = np.nan_to_num(x)    # (a NumPy array on this path, the caller's on the other)
+    v = x[1:]
+    v += 1.0
+    return x
+
+
+def test_a_parameter_made_a_numpy_array_on_some_paths_has_numpy_meaning_given_numpy():
+    for clean in (True, False):
+        mine, theirs = vector(), vector()
+        assert_same(autograph.convert(cleaned_on_some_paths)(mine, clean),
+                    cleaned_on_some_paths(theirs, clean))
+        np.testing.assert_array_equal(mine, theirs)
+
+
+@pytest.mark.xfail(strict=True, reason='project bug (silent): given a JAX array, the path '
+                   'that makes a NumPy array of it is taken for the JAX array\'s kind '
+                   '(analysis.array_kinds._either; a flag per path would follow it)')
+def test_a_parameter_made_a_numpy_array_on_some_paths_given_jax():
+    assert_same(autograph.convert(cleaned_on_some_paths)(jnp.asarray(vector()), True),
+                cleaned_on_some_paths(jnp.asarray(vector()), True))

@@ -69,6 +69,20 @@ def min_cost_path(cost):
     return tc[rows - 1][cols - 1], tc
 
 
+def givens_rotated(A, c):
+    """A rotation built in an own array with a traced entry, used through its views
+    (`J.T`, a reshape) and one bound to a name that a later write is seen through."""
+    J = np.eye(2)
+    J[0, 0] = c
+    J[1, 1] = c
+    s = np.sqrt(1.0 - c * c)
+    J[0, 1] = s
+    J[1, 0] = -s
+    flat = J.reshape(-1)
+    J[0, 0] = c * 1.5              # (seen through the view `flat`)
+    return J.T @ A @ J, flat, np.transpose(J).sum()
+
+
 A = np.array([1.0, 2.0, 3.0, 2.0])
 B = np.array([1.0, 3.0, 2.0])
 C = np.array([[1.0, 2.0, 3.0], [4.0, 8.0, 2.0], [1.0, 5.0, 3.0]])
@@ -77,7 +91,7 @@ C = np.array([[1.0, 2.0, 3.0], [4.0, 8.0, 2.0], [1.0, 5.0, 3.0]])
 @pytest.mark.parametrize('fn, args', [
     (edit_distance, (A, B)), (edit_distance, (B, B)), (doubled, (A[:3],)),
     (first_of, (A[:3],)), (counted, (A[:3], 2)), (counted, (A[:3], 0)),
-    (min_cost_path, (C,))])
+    (min_cost_path, (C,)), (givens_rotated, (C[:2, :2], 0.6))])
 def test_a_traced_write_makes_the_own_array_traced(fn, args):
     expected = fn(*args)
     converted = autograph.convert(fn)

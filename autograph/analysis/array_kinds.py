@@ -166,11 +166,17 @@ def _mixed(left, right):
 
 def _either(one, other):
     """The kind of a value that is one or the other: where they agree (or one is
-    neutral), else unknown."""
+    neutral), else unknown. A NumPy array on one path (`MADE`) and one of the parameters'
+    kind on the other (`if clean: x = np.nan_to_num(x)`) is taken as the parameters'
+    kind, made: they agree where the caller gives NumPy arrays, the kind followed (given
+    JAX arrays, the made path's NumPy array is not: a gap, see tests/test_array_kinds)."""
     if one == NEUTRAL:
         return other
     if other == NEUTRAL or one == other:
         return one
+    for made, kind in ((one, other), (other, one)):
+        if made == MADE and kind not in (None, JAX):
+            return Kind(kind.params, True)
     return None
 
 

@@ -12,8 +12,9 @@ name is *own* where every binding of it makes a new array (a NumPy function that
 one, `x.copy()`, arithmetic) or is a view of an own array (`r = d[1:3]`, which
 passes.views writes back into `d`) and the function never gives the array away: the name is
 read only to index it (`d[i]`), in arithmetic and comparisons, by attributes and methods
-that make new values (`d.shape`, `d.sum()`), as an argument of a function that only reads
-it (JAX's, `math`'s, NumPy's reductions, `len`, `print`...), as a loop's iterable, in a
+that make new values (`d.shape`, `d.sum()`) or views used so (`d.T @ a`), as an
+argument of a function that only reads it (JAX's, `math`'s, NumPy's reductions, `len`,
+`print`...), as a loop's iterable, in a
 `return`, or bound whole to another name (`c = d`: passes.views follows that alias), also
 so by a nested function (whose item writes reach it through `nonlocal`, see
 passes.item_assignments). In a container display, stored into an attribute or an item,
@@ -51,6 +52,13 @@ _METHODS = frozenset({
     'dot', 'clip', 'round', 'argsort', 'nonzero', 'trace'})
 """Attributes and methods of an array that give a new value (not `.T`, `.reshape`,
 `.view`, `.ravel`: views)."""
+
+_VIEW_ATTRIBUTES = frozenset({'T', 'mT'})
+_VIEW_METHODS = frozenset({'reshape', 'ravel', 'transpose', 'swapaxes', 'squeeze', 'view'})
+"""An array's attributes and methods that give a view of it: a use of the view that keeps
+it to the function (`return J.T`, `J.T @ A`) keeps the array so too; where the view is
+bound to a name, passes.views follows it."""
+_VIEW_FUNCTIONS = _VIEW_METHODS | {'moveaxis'}   # (`np.transpose(J)`, ...)
 
 _BUILTINS = frozenset({'len', 'print', 'float', 'int', 'abs', 'min', 'max', 'sum',
                        'round', 'str', 'repr', 'format', 'bool', 'isinstance'})
@@ -109,6 +117,18 @@ def own_arrays(function, resolver):
 
 
 _SCOPES = frozenset(SCOPES)
+
+
+def _view_taken(attribute, parents):
+    """The expression that is a view of the array `attribute` reads (`J.T`, the call
+    `J.reshape(-1)`), or None."""
+    if attribute.attr in _VIEW_ATTRIBUTES:
+        return attribute
+    call = parents.get(id(attribute))
+    if attribute.attr in _VIEW_METHODS and call.__class__ is ast.Call and \
+            call.func is attribute:
+        return call
+    return None
 
 
 def _stored(name, parents):
@@ -200,7 +220,10 @@ def _reads_only(name, parents, modules):
     if isinstance(parent, ast.Subscript):
         return True   # (`d[i]`; `a[d]`: an index array, copied)
     if isinstance(parent, ast.Attribute):
-        return parent.attr in _METHODS
+        if parent.attr in _METHODS:
+            return True
+        view = _view_taken(parent, parents)   # (`J.T`, `d.reshape(-1)`: read as the
+        return view is not None and _reads_only(view, parents, modules)   # view is used)
     if isinstance(parent, ast.Assign):
         return len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name)
     if isinstance(parent, ast.Tuple):   # (`return d, n`, `d[i, j]`, `c, m = d, n`)
@@ -214,5 +237,8 @@ def _reads_only(name, parents, modules):
             return func.id in _BUILTINS
         if isinstance(func, ast.Attribute):
             module = _module(func.value, modules)
+            if module == 'numpy' and func.attr in _VIEW_FUNCTIONS and \
+                    parent.args and parent.args[0] is name:   # (`np.transpose(J)`: a view)
+                return _reads_only(parent, parents, modules)
             return module == 'jax' or (module == 'numpy' and func.attr in _READERS)
     return False

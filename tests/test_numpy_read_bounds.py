@@ -181,3 +181,26 @@ def test_an_array_numpys_arithmetic_makes_has_numpys_bounds(array):
                 contextlib.nullcontext():
             assert float(autograph.convert(read_of_a_product)(v, jnp.int32(i))) == 6.0
     assert 'ag.getitem(w, 4, numpy=w_is_numpy)' in autograph.to_code(fallback_of_a_product)
+
+
+def table_lookup(j, k):
+    """A table the function makes with NumPy, read at traced indices (an auction's
+    owners, a union-find's labels)."""
+    table = np.array([10.0, 20.0, 30.0])
+    grid = np.arange(6.0).reshape(2, 3)
+    return table[j] + grid[k].sum() + grid[k, j]
+
+
+@pytest.mark.parametrize('j, k', [(0, 1), (2, 0), (-1, -2)])
+def test_a_numpy_table_made_here_read_at_a_traced_index(j, k):
+    converted = autograph.convert(table_lookup)
+    np.testing.assert_allclose(converted(jnp.int32(j), jnp.int32(k)), table_lookup(j, k))
+    np.testing.assert_allclose(jax.vmap(converted)(jnp.asarray([j, 1]), jnp.asarray([k, 0])),
+                               [table_lookup(j, k), table_lookup(1, 0)])
+
+
+def test_a_numpy_table_read_at_a_traced_index_out_of_range_is_numpys_index_error():
+    with pytest.raises(IndexError):
+        table_lookup(3, 0)
+    with pytest.raises(IndexError, match='out of bounds'):
+        autograph.convert(table_lookup)(jnp.int32(3), jnp.int32(0))

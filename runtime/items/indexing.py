@@ -50,6 +50,8 @@ def getitem(seq, index, numpy=None):
             item, rest = found
             return _array_item(item, rest, numpy) if rest else item
         return _array_item(seq, index, numpy)
+    if isinstance(seq, np.ndarray) and any_traced(index):   # (a table the function made:
+        return getitem(jnp.asarray(seq), index, numpy=True)    # its values, at run time)
     if is_traced(index) and type(seq) is dict:
         return _dict_item(seq, index)
     if isinstance(index, Choice) and type(seq) is dict:

@@ -150,14 +150,24 @@ def _attributes(nodes, context):
 
 def _own_nodes(stmt):
     """The nodes of `stmt`'s own expressions (not its blocks', lambdas' or nested
-    functions'), as a list."""
-    out, stack = [], [c for c in children(stmt) if not isinstance(c, ast.stmt)]
+    functions'), as a list; in a comprehension, not the attributes of the names its
+    `for` binds (`[b.x for b in bodies]`: its own `b`, not the function's)."""
+    out, stack = [], [(c, frozenset()) for c in children(stmt) if not isinstance(c, ast.stmt)]
     while stack:
-        node = stack.pop()
+        node, shadowed = stack.pop()
+        if node.__class__ is ast.Attribute and node.value.__class__ is ast.Name and \
+                node.value.id in shadowed:
+            continue
         out.append(node)
+        if node.__class__ in _COMPREHENSIONS:
+            shadowed = shadowed | {n.id for g in node.generators for n in ast.walk(g.target)
+                                   if n.__class__ is ast.Name}
         if node.__class__ is not ast.Lambda:
-            stack += [c for c in children(node) if not isinstance(c, ast.stmt)]
+            stack += [(c, shadowed) for c in children(node) if not isinstance(c, ast.stmt)]
     return out
+
+
+_COMPREHENSIONS = frozenset({ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp})
 
 
 def _own_reads(stmt, own):

@@ -81,7 +81,7 @@ class Loops:
         carried = self.ordered(((self.modified(node.body) | targets) - set(shared))
                                & self.live_after(node))
         pending = set(carried) - self.flow.defined_in[node]
-        fields = self.fields(node.body)
+        fields = self.fields(node.body, targets)   # (not `item.x`: each iteration's own)
         verdict = self.ctx.independent_loops.get(node)   # (see `independence`)
         through_views = (_written_through_views(node.body, self.ctx.ag)
                          if verdict is not None and verdict.axis is not None else set())

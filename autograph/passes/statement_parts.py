@@ -77,11 +77,15 @@ class StatementParts:
             changed &= self.flow.live_in.get(node, changed)
         return (live | changed) - self.write_only
 
-    def fields(self, stmts):
+    def fields(self, stmts, targets=frozenset()):
         """`fields=lambda: {'self.count': (self, 'count')}`: the attributes `stmts` assign,
-        carried as state when the statement is staged (see runtime/state/mutation.py)."""
+        carried as state when the statement is staged (see runtime/state/mutation.py);
+        not those of a loop's `targets` (`for b in bodies: b.x += 1`: another object
+        each iteration, which no state before the loop holds)."""
         attributes = (self.mutation.assigned_attributes(stmts)
                       if self.mutation.any_attributes else {})
+        attributes = {label: (holder, attr) for label, (holder, attr) in attributes.items()
+                      if _root_name(holder) not in targets}
         calls = self.method_calls(stmts)
         if not attributes and not calls:
             return []
@@ -155,3 +159,9 @@ def _unbound_after(handler, ctx):
     handler.body += templates.set_origin(templates.statements(
         'name = ag.Undefined(label)', name=name, ag=ctx.ag,
         label=ast.Constant(value=name)), handler)
+
+
+def _root_name(node):
+    while isinstance(node, (ast.Attribute, ast.Subscript)):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else None

@@ -152,3 +152,34 @@ def test_copyto_of_a_jax_array_is_numpys_error():
         copy_into_the_argument(jnp.arange(3.0), 0.5)
     with pytest.raises(TypeError):
         autograph.convert(copy_into_the_argument)(jnp.arange(3.0), 0.5)
+
+
+def nearest_other(D, scale):
+    """A pairwise distance matrix's nearest neighbours, the diagonal excluded with
+    `np.fill_diagonal` (k-NN and clustering code)."""
+    E = D * 2.0
+    np.fill_diagonal(E, np.inf)
+    return E.min(axis=1) * scale, E.argmin(axis=1)
+
+
+def test_fill_diagonal_of_a_numpy_array_and_of_the_callers():
+    D = np.array([[0.0, 1.0, 2.0], [1.0, 0.0, 3.0], [2.0, 3.0, 0.0]], np.float32)
+    for scale in (2.0, jnp.float32(2.0)):
+        assert_same(autograph.convert(nearest_other)(D.copy(), scale),
+                    nearest_other(D.copy(), 2.0))
+    plain, given = D.copy(), D.copy()
+    expected = copy_diagonal(plain, 5.0)
+    assert_same(autograph.convert(copy_diagonal)(given, jnp.float32(5.0)), expected)
+    np.testing.assert_allclose(given, plain)
+
+
+def copy_diagonal(D, v):
+    np.fill_diagonal(D, v)
+    return D.sum()
+
+
+def test_fill_diagonal_of_a_jax_array_is_numpys_error():
+    with pytest.raises(NotImplementedError):
+        copy_diagonal(jnp.eye(2), 1.0)
+    with pytest.raises(NotImplementedError):
+        autograph.convert(copy_diagonal)(jnp.eye(2), 1.0)

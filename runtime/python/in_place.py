@@ -1,7 +1,8 @@
 """NumPy's methods and functions that change an array in place, called as statements
-(`w.sort()`, `w.fill(0.5)`, `np.copyto(w, v)`): generated code rebinds the name to what
-the call leaves (`w = ag.in_place(w, 'sort', w_is_numpy)`, see autograph.passes.calls),
-since a traced array that stands for a NumPy array is changed by making a new one."""
+(`w.sort()`, `w.fill(0.5)`, `np.copyto(w, v)`, `np.fill_diagonal(w, v)`): generated code
+rebinds the name to what the call leaves (`w = ag.in_place(w, 'sort', w_is_numpy)`, see
+autograph.passes.calls), since a traced array that stands for a NumPy array is changed
+by making a new one."""
 import jax.numpy as jnp
 import numpy as np
 
@@ -10,7 +11,7 @@ from ..context import mark_numpy, numpy_meaning
 from ..values.split import is_traced
 
 METHODS = frozenset({'sort', 'fill'})
-FUNCTIONS = frozenset({'copyto'})
+FUNCTIONS = frozenset({'copyto', 'fill_diagonal'})
 """NumPy's functions of that kind: `np.copyto(w, v)` is `w`'s `'copyto'`."""
 
 
@@ -29,6 +30,9 @@ def in_place(obj, method, numpy, *args, **kwargs):
             return mark_numpy(jnp.full_like(obj, args[0]))
         if method == 'copyto' and len(args) == 1 and set(kwargs) <= {'casting'}:
             return mark_numpy(_copied_to(obj, args[0], kwargs.get('casting', 'same_kind')))
+        if method == 'fill_diagonal' and len(args) == 1 and set(kwargs) <= {'wrap'}:
+            return mark_numpy(jnp.fill_diagonal(obj, args[0], wrap=kwargs.get('wrap', False),
+                                                inplace=False))
     if method in FUNCTIONS:
         call(getattr(np, method), obj, *args, **kwargs)
     else:

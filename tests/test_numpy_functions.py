@@ -287,3 +287,27 @@ def test_reductions_and_functions_of_a_list_of_traced_values():
     assert_same(jax.jit(converted(dtw))(a, b), dtw(a, b))
     assert 'while' in primitives(dtw, jnp.asarray(a), jnp.asarray(b)) or \
         'scan' in primitives(dtw, jnp.asarray(a), jnp.asarray(b))
+
+
+def closest_pair(D):
+    i, j = np.unravel_index(np.argmin(D), D.shape)
+    k, m = np.unravel_index(np.argmax(D), D.shape, order='F')
+    return i, j, D[i, j], k, m
+
+
+def test_unravel_index_of_a_traced_index():
+    D = np.asarray([[3.0, 1.0, 4.0], [1.5, 0.5, 9.0]], np.float32)
+    assert_same(autograph.convert(closest_pair)(jnp.asarray(D)), closest_pair(D))
+    assert_same(jax.vmap(converted(closest_pair))(jnp.stack([D, -D])),
+                tuple(np.stack(v) for v in zip(closest_pair(D), closest_pair(-D))))
+
+
+def flat_to_cell(k):
+    return np.unravel_index(k, (2, 3))
+
+
+def test_unravel_index_out_of_range_is_numpys_value_error():
+    with pytest.raises(ValueError):
+        flat_to_cell(6)
+    with pytest.raises(ValueError, match='out of bounds'):
+        autograph.convert(flat_to_cell)(jnp.int32(6))

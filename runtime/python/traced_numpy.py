@@ -201,6 +201,23 @@ def asarray(a, *args, **kwargs):
     return _asarray(a, *args, **kwargs)
 
 
+def unravel_index(indices, shape, order='C'):
+    """Python reference: `numpy.unravel_index(indices, shape, order)`: the twins'; of a
+    traced index, NumPy's ValueError where it is out of range (checked when the program
+    runs: JAX's clamps it)."""
+    if not _holds_traced(indices):
+        return np.unravel_index(indices, shape, order=order)
+    size = int(np.prod(shape))
+    flat = jnp.asarray(indices)
+    location = here()
+    raise_if(jnp.any((flat < 0) | (flat >= size)), lambda: ValueError(
+        f'index out of bounds for array with size {size} (np.unravel_index)'),
+        location=location)
+    if order == 'F':
+        return tuple(reversed(jnp.unravel_index(flat, tuple(reversed(shape)))))
+    return jnp.unravel_index(flat, shape)
+
+
 def where(condition, *values, **kwargs):
     """Python reference: `numpy.where(condition, x, y)`: the twins' (see the module
     docstring); `numpy.where(condition)` (the indices, of a size the values decide) is
@@ -222,7 +239,7 @@ def twin(name):
 
 
 NAMES = frozenset([name for name in _ELEMENTWISE + _VALUES
-                    + ('where', 'array', 'argsort', 'asarray')
+                    + ('where', 'array', 'argsort', 'asarray', 'unravel_index')
                    if name in globals()] + list(_REDUCING)
                   + [f'linalg.{name}' for name in vars(linalg)])
 """The NumPy functions (paths under `numpy`) this module stands in for."""
@@ -231,5 +248,5 @@ BOUND_ONLY = frozenset({'asarray'})
 """Those it stands in for only where passes.numpy_calls sees that nothing changes the
 result in place (not for a function value: `f = np.asarray; f(x)` stays NumPy's)."""
 
-origin.forwards(twin('numpy.exp'), where, array, asarray, argsort)
+origin.forwards(twin('numpy.exp'), where, array, asarray, argsort, unravel_index)
 # (NumPy's errors are the calling line's; the twins share one code object)

@@ -173,6 +173,38 @@ def test_an_alias_on_some_paths_only_is_followed_by_a_flag(flag):
     same_as_python(alias_on_some_paths, lambda: (vector(), flag), jit=False)
 
 
+def updated_alias_on_some_paths(flag, x):
+    """`c = b` on one path, a new array on the other, then `c += x` twice: NumPy's `+=`
+    changes the array `c` holds, `b`'s where it is the alias (the second `+=` too)."""
+    b = np.arange(3.0)
+    if flag:
+        c = b
+    else:
+        c = np.zeros(3)
+    c += x
+    c += x
+    return b, c
+
+
+def updated_alias_of_a_parameter_on_some_paths(a, flag):
+    if flag:
+        c = a
+    else:
+        c = np.ones(4, np.float32)
+    c += 2.0
+    c *= 3.0
+    return a, c
+
+
+@pytest.mark.parametrize('flag', [True, False, jnp.bool_(True), jnp.bool_(False)])
+def test_an_alias_on_some_paths_updated_by_augmented_assignments(flag):
+    """(`b` was left unchanged: the alias on some paths was followed for item writes
+    only, and the flag was reset by the first `+=`)"""
+    same_as_python(updated_alias_on_some_paths, lambda: (flag, 1.5), jit=False)
+    same_as_python(updated_alias_of_a_parameter_on_some_paths, lambda: (vector(), flag),
+                   jit=False)
+
+
 def lists_and_dicts(items, table):
     more = items
     more.append(3)

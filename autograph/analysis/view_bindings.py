@@ -213,16 +213,18 @@ def aliases_written(bindings, by_item):
 def known_aliases(function, found, bindings, kept, kinds):
     """The whole aliases `c = a` of a parameter `a` that holds the caller's array
     throughout, or of a variable whose arrays' kind the parameters decide (`a = v *
-    1.0`, see analysis.array_kinds' `kinds`), where each binding of `c` is one: `c is a`
-    wherever `c` is read, so `c += e` changes `a` in place where the caller gave a NumPy
-    array (NumPy's meaning), and rebinds `c` only where it gave a JAX array (passes
-    `numpy=`)."""
+    1.0`, see analysis.array_kinds' `kinds`), where each binding of `c` is one (`c is a`
+    wherever `c` is read), or makes an array of a kind the code decides too (`c = a` on
+    one path, `c = np.zeros(3)` on another: a flag follows which, see analysis.views):
+    `c += e` changes `a` in place where the caller gave a NumPy array (NumPy's meaning),
+    and rebinds `c` only where it gave a JAX array (passes `numpy=`)."""
     numbers = _numbers(function)
     return {view for stmt, (view, base) in found.items() if is_whole(stmt) and
             (base in kept or kinds.kind(base) not in (None, JAX, NEUTRAL))
             and not {view, base} & numbers and
-            all(isinstance(value, ast.Name) and value.id == base
-                for value in bindings.get(view, [None]))}
+            (all(isinstance(value, ast.Name) and value.id == base
+                 for value in bindings.get(view, [None]))
+             or kinds.kind(view) not in (None, JAX, NEUTRAL))}
 
 
 def _numbers(function):

@@ -314,8 +314,8 @@ class _Rewrite(StatementRewriter):
     def _view_flags(self, stmt):
         """After a statement binding a name a flag follows (see `_start_view_flags`):
         `c_is_view = True` where it is the alias `c = base`, else False."""
-        if not self.view_flags or blocks(stmt):
-            return []
+        if not self.view_flags or blocks(stmt) or stmt.__class__ is ast.AugAssign:
+            return []   # (`c += e` changes the array `c` holds: still the alias, or not)
         bound = {n.id for n in own([stmt]) if n.__class__ is ast.Name
                  and n.ctx.__class__ is ast.Store and n.id in self.view_flags}
         alias = self.analysis.tracked.get(stmt, (None,))[0]

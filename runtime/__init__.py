@@ -7,6 +7,7 @@ from .operators.comparisons import compare
 from .operators.conditionals import if_chain, if_exp, if_exp_chain, if_stmt, kept_item, static
 from .operators.logical import and_, not_, or_
 from .operators.loops import for_stmt, while_stmt
+from .python.division import divide
 from .python.filtering import comprehension_test
 from .python.filtering import filter_ as filter
 from .python.selections import keep, selection
@@ -68,7 +69,7 @@ __all__ = ['attribute_view', 'Undefined', 'alias', 'all', 'and_', 'any', 'assert
            'caused', 'chain', 'check_defined', 'check_exchange', 'check_held', 'check_unfollowed', 'check_field', 'compare', 'complex', 'comprehension_test', 'emit',
            'enumerate', 'eq',
            'filter', 'flat_key', 'flat_value', 'layout_of',
-           'delattr', 'float', 'for_stmt', 'format', 'getattr', 'getitem', 'given', 'hasattr', 'getslice', 'handlers', 'held_update', 'helper_result', 'if_chain',
+           'delattr', 'divide', 'float', 'for_stmt', 'format', 'getattr', 'getitem', 'given', 'hasattr', 'getslice', 'handlers', 'held_update', 'helper_result', 'if_chain',
            'if_exp', 'if_exp_chain', 'if_stmt', 'in_', 'in_place', 'int', 'item', 'items_of', 'is_', 'is_not', 'keep',
            'kept_item',
            'len', 'math', 'max',

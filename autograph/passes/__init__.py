@@ -15,6 +15,7 @@ from autograph.passes import (
     comprehensions,
     control_flow,
     directives,
+    division,
     exits,
     expressions,
     flat_items,
@@ -59,6 +60,7 @@ PIPELINE = [
     short_circuits,  # if a and f(): -> f() under `if` on a (effects where Python has them)
     asserts,       # assert -> ag.assert_
     raises,        # raise in if/loops -> ag.raise_if / ag.raise_ (run-time checks)
+    division,      # a / b of Python numbers -> ag.divide(a, b, '/') (ZeroDivisionError)
     calls,         # user calls -> ag.call; builtins that see traced values -> ag.range...
     views,         # v = a[i] then v += e -> ag.view / ag.write_view (NumPy's views)
     written_arguments,  # f(a) where f writes items of `a` -> ag.call_writing rebinds `a`

@@ -311,10 +311,8 @@ class _ItemAssignments(StatementRewriter):
             containers.append(ast.Subscript(value=_copy(containers[-1]),
                                             slice=_copy(key), ctx=ast.Load()))
         value = new_container(containers[-1], keys[-1])
-        # (`tc[0][0] = e` of an own array: the row, a view of it, is its own too; the
-        # written row goes back into the array, see analysis.own_arrays)
         own = [ast.keyword(arg='own', value=ast.Constant(True))] if len(keys) > 1 and \
-            isinstance(base, ast.Name) and base.id in self.own else []
+            isinstance(base, ast.Name) and base.id in self.own else []   # (`d[i][j] = e`)
         if len(keys) == 1 and isinstance(base, ast.Name):
             value.keywords += self.array_keywords(base.id)
         elif _root_name(base) in self.holders:   # (`d['w'][i] = e`, `o.a[i] = e`: the

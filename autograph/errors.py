@@ -74,6 +74,10 @@ def user_facing(error):
         location = _raised_at(error)   # (`x[i, mask]`: JAX's own indexing raised it)
         if location is not None:
             return _boolean_mask(error, location)
+    if type(error) is OverflowError and _INT_RANGE.search(str(error)):
+        location = _raised_at(error)
+        if location is not None:
+            return _int_range(error, location)
     return loop_autodiff.explain(error)
 
 
@@ -128,6 +132,30 @@ def _tracer_for_a_number(error):
 _NUMBER_METHOD = re.compile(r"(type \w*Tracer doesn't define __\w+__ method"
                             r"|must be real number, not \w*Tracer"
                             r"|unhashable type: '\w*Tracer')")
+
+
+_INT_RANGE = re.compile(r"overflow was encountered while parsing an argument.*Got <class "
+                        r"'int'> with value (-?\d+)|Python int (-?\d+) too large")
+
+
+class IntegerRange(ControlFlowError, OverflowError):
+    """A Python int too large for the traced integers it meets (see `_int_range`)."""
+
+
+def _int_range(error, location):
+    """JAX's OverflowError for a Python int beyond its integer type, met by a traced value
+    (a Python int that staged code carries, `seed = (a * seed + c) % 2 ** 31`)."""
+    found = _INT_RANGE.search(str(error))
+    value = found.group(1) or found.group(2)
+    named = IntegerRange(
+        f'the Python int {value} at {location} meets a traced integer, which holds JAX\'s '
+        f'int32 (up to 2**31 - 1; Python\'s ints have no limit): a Python int that staged '
+        f'code changes (a loop\'s state, `int()` of a traced value) is carried as one. '
+        f'Enable 64-bit values (`jax.config.update("jax_enable_x64", True)`), or keep the '
+        f'numbers within int32.')
+    for note in getattr(error, '__notes__', ()):
+        named.add_note(note)
+    return named
 
 
 def _traced_shape(error):

@@ -22,7 +22,9 @@ itself hit an open bug: see tests/fuzz_idioms.py's KNOWN); loops over a part of 
 that their body writes (`reversed(w)`, `w[1:]`, `w[::-2]`, `zip(w, w[1:])`, the rows
 of `reversed(g)` written through the loop variable), and an iterator `iter(w)` read by
 `next` and a loop; NumPy's functions of traced values (`np.exp`, `np.linalg.norm`,
-`np.array` of a list the loop collected).
+`np.array` of a list the loop collected, `np.asarray` with a dtype, `np.min` of a list,
+`.item()` of an expression); division of Python numbers (`int()` of a traced value, a
+range loop's counter) by zero, caught.
 """
 from tests.fuzz_idiom_library import T
 
@@ -192,6 +194,25 @@ try:
     a = a + 1.0 / (m - m)
 except ZeroDivisionError:
     a = a * 0.5 + {i} * 0.1
+''')
+T['traced_int_division'] = ('', '''
+q{c} = int(x * 3.0)
+try:
+    a = a + (7 // (q{c} - {i})) * 0.1 + float(q{c}) / (q{c} + {i} - 2)
+except ZeroDivisionError:
+    a = a * 0.5 - 0.125
+''')
+T['counter_division'] = ('L', '''
+for i{c} in range({r}):
+    try:
+        a = a + 1.0 / (i{c} - {i}) * 0.1
+    except ZeroDivisionError:
+        a = a - 0.25
+    BODY
+''')
+T['numpy_first_lines'] = ('', '''
+u{c} = np.asarray(v, dtype=float)
+a = a + np.min([a, u{c}[{i}], {f}]) * 0.1 + u{c}.sum().item() * 0.01
 ''')
 T['python_numbers'] = ('', '''
 a = a + round(2.5 + m) * 0.01 + (-7 // (m + 2)) * 0.01 + (-7 % (m + 3)) * 0.01

@@ -166,11 +166,35 @@ class _Division(ScopeTransformer):
 
 
 def _nonzero(node):
-    """Whether `node` is a literal other than zero (`i % 15`: no check needed)."""
-    if node.__class__ is ast.UnaryOp and node.op.__class__ in (ast.USub, ast.UAdd):
-        node = node.operand
-    return node.__class__ is ast.Constant and type(node.value) in (int, float) and \
-        node.value != 0
+    """Whether `node` is a number other than zero made of literals alone (`i % 15`,
+    `seed % 2 ** 31`: no check needed)."""
+    value = _constant(node)
+    return value is not None and value != 0
+
+
+_FOLDED = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b,
+           ast.Mult: lambda a, b: a * b}
+
+
+def _constant(node):
+    """The int or float of literals `node` computes (`+`, `-`, `*`, small powers), or
+    None."""
+    cls = node.__class__
+    if cls is ast.Constant:
+        return node.value if type(node.value) in (int, float) else None
+    if cls is ast.UnaryOp and node.op.__class__ in (ast.USub, ast.UAdd):
+        value = _constant(node.operand)
+        return None if value is None else (-value if node.op.__class__ is ast.USub else value)
+    if cls is not ast.BinOp:
+        return None
+    left, right = _constant(node.left), _constant(node.right)
+    if left is None or right is None:
+        return None
+    if node.op.__class__ is ast.Pow:
+        return left ** right if type(right) is int and 0 <= right <= 64 and \
+            abs(left) <= 1 << 16 else None
+    fold = _FOLDED.get(node.op.__class__)
+    return None if fold is None else fold(left, right)
 
 
 transform = _Division.transform

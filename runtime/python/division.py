@@ -12,6 +12,7 @@ import operator
 
 import jax.numpy as jnp
 
+from .. import origin
 from ..checks.raises import raise_if
 from ..errors import here
 from ..values.split import is_traced
@@ -33,6 +34,9 @@ def divide(a, b, op):
         return compute(a, b)   # (Python's own, and its error)
     raise_if(b == 0, lambda: _zero(op, a, b), location=here())
     return compute(a, b)
+
+
+origin.forwards(divide)   # (JAX's errors in the operator are the calling line's)
 
 
 def _zero(op, a, b):

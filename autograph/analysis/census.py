@@ -37,9 +37,9 @@ it is among the names)."""
 class Census:
     depth: int            # the longest path from the root to a leaf, in nodes (not
                           # counting contexts and operators, see analysis.walk)
-    present: frozenset    # node classes (comparison operators' and `%` too), identifiers of
-                          # `Name` nodes, ITEM_STORE, ATTRIBUTE_DICT,
-                          # ATTRIBUTE_STORE, LOOP_ELSE, DIRECTIVE
+    present: frozenset    # node classes (comparison operators' and `/`, `//`, `%`
+                          # too), identifiers of `Name` nodes, ITEM_STORE,
+                          # ATTRIBUTE_DICT, ATTRIBUTE_STORE, LOOP_ELSE, DIRECTIVE
     scopes: tuple         # the functions in the tree (FunctionDef), innermost first
     attributes: frozenset = frozenset()   # the names of the attributes the tree uses
 
@@ -61,6 +61,8 @@ class Census:
         return [item for item in self.present
                 if isinstance(item, str) and item not in _MARKERS]
 
+
+_DIVISIONS = frozenset({ast.Div, ast.FloorDiv, ast.Mod})
 
 _MARKERS = frozenset({ITEM_STORE, ATTRIBUTE_DICT, ATTRIBUTE_STORE, LOOP_ELSE, DIRECTIVE})
 
@@ -103,8 +105,9 @@ def census(root, max_depth):
                     present.add(DIRECTIVE)
             elif cls is ast.Compare:   # (`is`: see passes.identity)
                 present.update(op.__class__ for op in node.ops)
-            elif cls is ast.BinOp and node.op.__class__ is ast.Mod:   # (see passes.text)
-                present.add(ast.Mod)
+            elif (cls is ast.BinOp or cls is ast.AugAssign) and \
+                    node.op.__class__ in _DIVISIONS:   # (see passes.text, passes.division)
+                present.add(node.op.__class__)
             elif cls is ast.FunctionDef:
                 functions += 1
             elif (cls is ast.For or cls is ast.While) and node.orelse:

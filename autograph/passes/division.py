@@ -26,7 +26,7 @@ import ast
 from autograph.analysis.walk import SCOPES
 from autograph.passes.base import ScopeTransformer, walk_scope
 
-ONLY_WITH = (ast.BinOp, ast.AugAssign)   # see analysis.census
+ONLY_WITH = (ast.Div, ast.FloorDiv, ast.Mod)   # see analysis.census
 
 _DIVISIONS = {ast.Div: '/', ast.FloorDiv: '//', ast.Mod: '%'}
 _ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow)
@@ -43,8 +43,10 @@ class _Division(ScopeTransformer):
     def transform(cls, function, ctx):
         found = walk_scope(function)
         if not any(node.__class__ in (ast.BinOp, ast.AugAssign)
-                   and node.op.__class__ in _DIVISIONS for node in found):
-            return function   # (most functions: no division at all)
+                   and node.op.__class__ in _DIVISIONS
+                   and not _nonzero(node.right if node.__class__ is ast.BinOp else node.value)
+                   for node in found):
+            return function   # (most functions: no division, or by a literal: `n // 2`)
         converter = cls(function, ctx)
         converter.numbers = converter.number_names(found)
         converter.visit(function)

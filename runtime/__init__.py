@@ -7,6 +7,7 @@ from .operators.comparisons import compare
 from .operators.conditionals import if_chain, if_exp, if_exp_chain, if_stmt, kept_item, static
 from .operators.logical import and_, not_, or_
 from .operators.loops import for_stmt, while_stmt
+from .operators.sums import sum_over_range
 from .python.division import divide
 from .python.filtering import comprehension_test
 from .python.filtering import filter_ as filter
@@ -78,7 +79,7 @@ __all__ = ['attribute_view', 'Undefined', 'alias', 'all', 'and_', 'any', 'assert
            'python_subject', 'raise_', 'raise_if', 'range', 'read_view', 'repeat', 'repr',
            'raveled', 'reraise', 'reshaped', 'as_array', 'moved', 'swapped', 'reversed',
            'seen', 'selection', 'setattr', 'setitem', 'setitems', 'sorted',
-           'span', 'static', 'str', 'sum', 'text', 'transposed', 'unfollowed_items', 'update_item', 'view', 'view_of', 'while_stmt',
+           'span', 'static', 'str', 'sum', 'sum_over_range', 'text', 'transposed', 'unfollowed_items', 'update_item', 'view', 'view_of', 'while_stmt',
            'window',
            'windows', 'write_view', 'written', 'zip']
 

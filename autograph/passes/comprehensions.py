@@ -45,6 +45,10 @@ class _Tests(ScopeTransformer):
         return node
 
     def visit_Call(self, node):
+        over_range = self._sum_over_range(node)
+        if over_range is not None:
+            self.generic_visit(over_range)
+            return over_range
         if self._first_kept(node):
             node.func = ast.copy_location(self.ctx.runtime('next'), node.func)
             node.args[0] = self._selection(node.args[0])
@@ -78,6 +82,38 @@ class _Tests(ScopeTransformer):
                 and self._builtin_len():
             return 'len'
         return None
+
+    def _sum_over_range(self, node):
+        """`ag.sum(elt for k in ag.range(...) if t)` (one `for` over a range, a name for
+        its target, items and tests without effects, `start` given or not) ->
+        `ag.sum_over_range(ag.range(...), lambda k: elt, lambda k: t, start)`: a range
+        with a traced bound is summed by a staged loop (runtime.python.selections), which
+        a generator, iterated by Python, cannot be. None for any other call."""
+        func, args = node.func, node.args
+        if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
+                and func.value.id == self.ctx.ag and func.attr == 'sum'
+                and 1 <= len(args) <= 2 and not node.keywords
+                and isinstance(args[0], (ast.GeneratorExp, ast.ListComp))
+                and len(args[0].generators) == 1):
+            return None
+        generator = args[0].generators[0]
+        iterable = generator.iter
+        if not (isinstance(generator.target, ast.Name) and not generator.is_async
+                and isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Attribute)
+                and isinstance(iterable.func.value, ast.Name)
+                and iterable.func.value.id == self.ctx.ag and iterable.func.attr == 'range'
+                and pure(args[0], self.ctx.resolver, self.ctx.ag)):
+            return None
+        if len(generator.ifs) > 1:
+            return None
+        name = generator.target.id
+        item = ast.Lambda(args=templates.arguments([name]), body=args[0].elt)
+        test = ast.Lambda(args=templates.arguments([name]), body=generator.ifs[0]) \
+            if generator.ifs else ast.Constant(None)
+        start = args[1:] or [ast.Constant(0)]
+        return ast.copy_location(ast.Call(
+            func=self.ctx.runtime('sum_over_range'), args=[iterable, item, test] + start,
+            keywords=[]), node)
 
     def _first_kept(self, node):
         """Whether `node` is the builtin `next` of a filtered generator expression

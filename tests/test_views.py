@@ -249,9 +249,14 @@ def read_after_base_changed(a, flag):
 
 
 @pytest.mark.parametrize('fn', [view_on_one_path, read_after_base_changed])
-def test_a_view_on_some_paths_only_is_a_named_error(fn):
-    with pytest.raises(UnsupportedSyntax, match="'v' .* view of 'a' on some paths only"):
-        autograph.convert(fn)(M(), True)
+def test_a_view_on_some_paths_only_is_followed_by_a_flag(fn):
+    """A Python test: a flag says where `v` is the view (as for a whole alias; an
+    UnsupportedSyntax before). A traced test: which part of `a` it is, or whether it is
+    one, is known only when the program runs: a named ControlFlowError."""
+    for flag in (True, False):
+        same_as_python(fn, M(), flag, jit=False)
+    with pytest.raises(autograph.ControlFlowError, match='took on some paths only'):
+        autograph.convert(fn)(M(), jnp.bool_(True))
 
 
 def view_of_itself(a):
@@ -303,7 +308,8 @@ def rows_of_a_view_rebound_each_step_read_after(x, v):
 
 
 def test_such_a_view_read_after_its_base_changed_is_a_named_error():
-    with pytest.raises(UnsupportedSyntax, match="'row' .* view of 'm' on some paths only"):
+    with pytest.raises(UnsupportedSyntax, match="'m' .* views of it taken before it was "
+                                                "rebound on some paths"):
         autograph.convert(rows_of_a_view_rebound_each_step_read_after)(
             0.5, np.arange(4.0, dtype=np.float32))
 

@@ -277,7 +277,7 @@ class Views:
         writes `x1`): a flag follows which (`c_is_view`, see passes.views), where each
         other binding of the name is a statement of its own (`check_view_flags`)."""
         return OTHER in origins and all(
-            o == OTHER or (o in self.tracked and self.tracked[o][1] == base and is_whole(o))
+            o == OTHER or (o in self.tracked and self.tracked[o][1] == base)
             for o in origins)
 
     def check_view_flags(self):

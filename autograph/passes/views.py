@@ -123,7 +123,9 @@ def _follow_views(function, found, changes, ctx):
     flags = {base: kind_flag(function, given[base], base, ctx, pending)
              for base in sorted(given) if given[base] is not JAX and given[base].params}
     written = {n for pair in groups(bindings, analysis.by_item).values() for n in pair}
-    view_flags = {name: (ctx.namer.new(f'{name}_is_view'), analysis.key_names[name])
+    view_flags = {name: (ctx.namer.new(f'{name}_is_view'), analysis.key_names[name],
+                         all(is_whole(s) for s, pair in analysis.tracked.items()
+                             if pair[0] == name))
                   for name in sorted(analysis.check_view_flags())}
     rewrite = _Rewrite(ctx, analysis, _kept_names(function, analysis, ctx), (flags, given),
                        known - written)
@@ -177,11 +179,13 @@ def held_check(name, ctx, item=False):
 
 def _start_view_flags(function, view_flags):
     """`c_is_view, c_key = False, ...` first in `function` (after its docstring), for
-    each name `c` that is a whole alias on some paths only (analysis.views, 'if view'):
-    no alias where the function starts."""
+    each name `c` that is a view on some paths only (analysis.views, 'if view'): no view
+    where the function starts. (The key of a whole alias is always `...`; of an item's
+    view, None, the key of a copy, until one is taken: `n = ns[k]`, a single item, keeps
+    it None, a static key a staged loop carries unchanged.)"""
     at = 1 if ast.get_docstring(function, clean=False) is not None else 0
-    for flag, key in view_flags.values():
-        for text in (f'{key} = ...', f'{flag} = False'):
+    for flag, key, whole in view_flags.values():
+        for text in (f'{key} = {"..." if whole else "None"}', f'{flag} = False'):
             function.body.insert(at, ast.copy_location(_parse(text), function.body[0]))
 
 

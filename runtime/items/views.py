@@ -33,7 +33,10 @@ from ..context import kind_unknown, mark_numpy, numpy_meaning, stands_for_numpy
 from ..context import layout as traced_layout
 from ..errors import here
 from ..messages import (array_kind_unknown, attribute_view_changed, helper_view_unknown,
-                        method_view_unknown, view_base_unknown, view_layout_unknown)
+                        method_view_unknown, view_base_unknown, view_layout_unknown,
+                        view_on_some_paths)
+from ..values.choice import Choice
+from ..values.maybe import Maybe
 from ..values.split import is_traced
 from .indexing import getitem
 from .items import setitem
@@ -246,6 +249,8 @@ def write_view(base, key, value, where=True, own=False):
                          '`np.array(a)`)')
     if key is None or not (is_traced(where) or where):
         return base
+    if isinstance(key, (Maybe, Choice)):   # (a view's key, or None, by staged path)
+        raise view_on_some_paths(here())
     if not is_traced(where):
         return _numpy(_write(base, key, value, own), base, value)
     written = _write(_now(base), key, value, own)
@@ -258,6 +263,8 @@ def read_view(base, key, value, where=True):
     is false: `base` is no longer the array the view was taken from)."""
     if key is None or key is READ_ONLY or not (is_traced(where) or where):
         return value   # (a JAX array does not change in place: nor does its view)
+    if isinstance(key, (Maybe, Choice)):
+        raise view_on_some_paths(here())
     if not is_traced(where):
         if isinstance(value, np.ndarray) and isinstance(base, np.ndarray) and \
                 np.may_share_memory(value, base):

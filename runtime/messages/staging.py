@@ -85,6 +85,19 @@ def view_base_unknown(value, saved, location):
         fix="Rebind the variable on every path, or make the view a copy (`v = a[i].copy()`)")
 
 
+def view_on_some_paths(location):
+    """A view taken on some paths of a staged statement only (another binding on the
+    others), changed in place or read again: its place in its base differs by path."""
+    return problem(
+        IN_PLACE_CHANGE, 'a NumPy view is used here that a staged statement took on some '
+                         'paths only', location, statement=True,
+        why='whether the variable is a view, and of which part of its base, is known only '
+            'when the program runs, and its in-place changes reach the base only where it '
+            'is one',
+        fix='Bind the variable the same way on every path, or make the view a copy '
+            '(`v = a[i].copy()`)')
+
+
 def helper_view_unknown(location):
     """A helper's array result that may be a NumPy view of its argument (it returns the
     parameter, or a slice of it, not as `return p[...]` alone), where the result or the

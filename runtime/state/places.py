@@ -18,12 +18,11 @@ outputs, so the Function makes that state part of both, on every call:
 
 - **Where state lives** (`StateFinder.find`): the globals and closure cells that the
   function's code names, the attributes so named of the objects it reaches (`self`, an
-  object argument, a global object or class, nested objects), and the lists and dicts
-  among them.
-  "Names" are the names the code uses (its `co_names`, nested code included), so reading
-  `self.total` or `K` makes them state; the functions it calls from converted code add
-  their own names and objects while it is traced (`runtime.context`'s `on_call`), for the
-  calls after.
+  object argument, a global object or class, nested objects, the objects a list or tuple
+  among them holds), and the lists and dicts among them. "Names" are the names the code
+  uses (its `co_names`, nested code included), so reading `self.total` or `K` makes them
+  state; the functions it calls from converted code add their own names and objects
+  while it is traced (`runtime.context`'s `on_call`), for the calls after.
 - **Inputs** (`Function._state_key`): the current values ride with the arguments, keyed
   as arguments are (`keys`): arrays are inputs of the compiled program, Python values and
   the structure of containers are part of the cache key (a new value retraces).
@@ -38,8 +37,7 @@ outputs, so the Function makes that state part of both, on every call:
 The same places serve a staged `if`/`while`/`for` whose branch or body calls a function
 that writes a global, an attribute of an object it was given, or a list it was given
 (`Watch`): the branch is traced once while the places its calls reach are watched; what
-they changed is put back and becomes state of the statement (fields, see
-runtime.state.mutation), and the statement is staged again with it (see runtime.state.statement).
+they changed is put back and becomes state of the statement (runtime.state.mutation).
 """
 import builtins
 import functools
@@ -301,6 +299,7 @@ class StateFinder:
                     and id(obj) not in found.seen:
                 found.seen.add(id(obj))
                 found.holders.append((label, obj, 0))
+            found.hold_items(label, obj, 0)
         for label, holder, depth in found.holders:   # (grows as objects are found)
             attributes = vars(holder)
             if self._add_properties(holder, names):
@@ -361,6 +360,14 @@ class _Found:
         self.places, self.holders, self.seen = [], [], set()
         self.potential, self.logs, self.code = potential, logs, code
 
+    def hold_items(self, label, value, depth):
+        """The objects a list or tuple holds (`layers[0]`: `for l in layers: l.w = e`)."""
+        for i, item in enumerate(value if type(value) in (list, tuple) and depth < _DEPTH
+                                 else ()):
+            if id(item) not in self.seen and is_holder(item):
+                self.seen.add(id(item))
+                self.holders.append((f'{label}[{i}]', item, depth))
+
     def add(self, label, value, make, name, depth=0):
         """Add the place `make()` of `value` (or `value` as a holder, or as code). `name`:
         the name the code reaches it by (None: through a bound method)."""
@@ -369,6 +376,7 @@ class _Found:
             place.log = True
             self.places.append(place)
             return
+        self.hold_items(label, value, depth + 1)
         if isinstance(value, _CODE_TYPES):   # (modules, functions: never state)
             if self.code is not None:
                 self.code[label] = value

@@ -1,0 +1,71 @@
+"""Objects that a list or tuple holds, changed through it (`for layer in layers:
+layer.w = layer.w - lr`, a model's `self.layers[0].update(g)`): their attributes are
+state of the Function as the attributes of an object argument are (runtime.state.places):
+read as inputs, written back after the call. Before, they were found by no search, and
+the objects were left holding the trace's tracers after the call (a silent wrong value).
+Ground truth: the same code run as plain Python on fresh objects."""
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import autograph
+from tests.helpers import assert_same
+
+
+class Layer:
+    def __init__(self, w):
+        self.w = w
+        self.steps = 0
+
+    def update(self, g, lr):
+        self.w = self.w - lr * g
+        self.steps += 1
+
+
+def sgd_step(layers, lr):
+    for layer in layers:
+        layer.w = layer.w - lr
+
+
+class Sequential:
+    def __init__(self, layers):
+        self.layers = layers
+
+    def fit(self, x, n):
+        loss = 0.0
+        for _ in range(n):
+            out = x
+            for layer in self.layers:
+                out = out * layer.w
+            loss = out * out
+            for layer in self.layers:
+                layer.update(out, 0.01)
+            if loss < 1e-3:
+                break
+        return loss
+
+
+def weights(layers):
+    return [float(np.asarray(layer.w)) for layer in layers]
+
+
+@pytest.mark.parametrize('make', [list, tuple])
+def test_objects_of_a_list_argument_changed_through_it(make):
+    plain = make([Layer(np.float32(5.0)), Layer(np.float32(7.0))])
+    mine = make([Layer(jnp.float32(5.0)), Layer(jnp.float32(7.0))])
+    converted = autograph.convert(sgd_step)
+    for _ in range(2):   # (the second call reads what the first wrote)
+        sgd_step(plain, np.float32(1.0))
+        converted(mine, jnp.float32(1.0))
+        assert weights(mine) == weights(plain)
+
+
+@pytest.mark.parametrize('n', [3, jnp.int32(5)], ids=['python n', 'traced n'])
+def test_a_models_layers_updated_by_a_method_in_a_staged_loop(n):
+    plain = Sequential([Layer(np.float32(0.9)), Layer(np.float32(1.1))])
+    mine = Sequential([Layer(jnp.float32(0.9)), Layer(jnp.float32(1.1))])
+    expected = plain.fit(np.float32(2.0), int(n))
+    assert_same(autograph.convert(mine.fit)(jnp.float32(2.0), n), expected)
+    assert_same(weights(mine.layers), weights(plain.layers))
+    assert [int(layer.steps) for layer in mine.layers] == \
+        [layer.steps for layer in plain.layers]

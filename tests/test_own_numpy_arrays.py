@@ -276,3 +276,35 @@ def test_a_write_through_a_container_that_holds_an_argument_is_a_named_error():
     for x in (5.0, jnp.float32(5.0)):
         with pytest.raises(autograph.ControlFlowError, match='also holds is changed in'):
             autograph.convert(written_through_the_dict)(A[:3].copy(), x)
+
+
+def changed_through_the_holder(x):
+    w = np.zeros(2)
+    keep = [w]
+    table = {'w': w}
+    keep[0] -= x             # (NumPy: in place, so `w` and `table['w']` change too)
+    table['w'] *= 2.0
+    return w, keep[0], table['w']
+
+
+def test_an_array_changed_through_its_holder():
+    """`keep[0] -= x` of `keep = [w]`: Python's in-place change reaches `w`; with a traced
+    `x` a named error (the new array would reach the list only: `w` was left unchanged,
+    a silent wrong value); with Python values, the change in place, as in Python."""
+    with pytest.raises(autograph.ControlFlowError, match='also holds is changed in place'):
+        autograph.convert(changed_through_the_holder)(jnp.float32(1.0))
+    assert_same(autograph.convert(changed_through_the_holder, jit=False)(1.0),
+                changed_through_the_holder(1.0))
+    assert 'holder=True' in autograph.to_code(changed_through_the_holder)
+
+
+def jax_items_of_a_list(w, x):
+    keep = [w, w * 2.0]
+    keep[0] -= x             # (a JAX array's `-=` makes a new one: `w` keeps its value)
+    return w, keep[0], keep[1]
+
+
+def test_jax_arrays_a_list_holds_are_replaced_as_in_python():
+    w = jnp.asarray([1.0, 2.0])
+    assert_same(autograph.convert(jax_items_of_a_list)(w, jnp.float32(1.0)),
+                jax_items_of_a_list(w, jnp.float32(1.0)))

@@ -7,12 +7,12 @@
                               x = ag.setitems(x, (i, j), (item, item_1))
 
 so a JAX array gets a new value (`x.at[i].set(v)`) and the name is rebound, while lists,
-dicts and NumPy arrays are changed in place as before (a NumPy array the function made
-and keeps to itself, given a traced value, becomes a traced array: `own=True`, see
-analysis.own_arrays). Targets whose base is a variable
-this function may rebind (a local, or one declared global/nonlocal) are rewritten, and
-items of attributes (`self.w[i] = v` -> `self.w = ag.setitem(self.w, i, v)`: the
-object's attribute is set, a list's or NumPy array's is the same object again). The
+dicts and NumPy arrays are changed in place as before (a NumPy array the function made and
+keeps to itself, given a traced value, becomes a traced array: `own=True`, see
+analysis.own_arrays). Targets whose base is a variable this function may rebind (a
+local, or one declared global/nonlocal) are rewritten, and items of attributes (`self.w[i]
+= v` -> `self.w = ag.setitem(self.w, i, v)`: the object's attribute is set, a list's or
+NumPy array's is the same object again). The
 converted function's own globals and closure variables whose items it writes are
 declared (`global G` first, then `G = ag.setitem(G, i, v)`): a Function reads them as
 state, traced values while it traces. Items of the free variables of nested functions
@@ -20,9 +20,8 @@ keep Python's `__setitem__`.
 
 Unpacking into several targets assigns the unpacked values to temporaries first, then
 stores them left to right, as Python does. Items of one variable whose keys read neither
-it nor call anything are stored by one `ag.setitems` (one write of a JAX array, so a
-compiled loop updates it in place; see runtime/items/item_writes.py), with `window=` when the
-keys are a `range` counter plus constants >= 0 (`x[j], x[j + 1]`).
+it nor call anything are stored by one `ag.setitems` (one write of a JAX array: see
+runtime/items/item_writes.py), `window=` for a range counter plus constants (`x[j + 1]`).
 
 A key of an outer level of a nested target is evaluated twice (once to read the inner
 container, once to store it back): such a key that calls something is computed once into
@@ -286,10 +285,10 @@ class _ItemAssignments(StatementRewriter):
                     _assign(templates.name(base, ast.Store()), call)]
         return statements
 
-    def update(self, target, op, value):
-        return self.store(target, lambda container, key: self.call(
-            'update_item', [container, key, ast.Constant(value=AUGMENTED[type(op)]),
-                            value]))
+    def update(self, target, op, value):   # (`holder`: `keep[0] -= x` of `keep = [w]`)
+        holder = isinstance(target.value, ast.Name) and target.value.id in self.holders
+        return self.store(target, lambda container, key: self.call('update_item', [
+            container, key, ast.Constant(AUGMENTED[type(op)]), value], holder))
 
     def store(self, target, new_container):
         """`base = ...` storing into the item chain `target` the container that
@@ -325,14 +324,15 @@ class _ItemAssignments(StatementRewriter):
         return hoisted + [_assign(_stored(base), value)]
 
     def array_keywords(self, name):
-        """[`own=True`] for a NumPy array the function made and keeps to itself, which a
-        traced value makes a traced array; [`held=True`] for one it stores where another
+        """[`own=True`] for a NumPy array the function made and keeps to itself (a traced
+        value makes it a traced array); [`held=True`] for one it stores where another
         object holds it (see analysis.own_arrays)."""
         return [ast.keyword(arg=arg, value=ast.Constant(True))
                 for arg, names in (('own', self.own), ('held', self.held)) if name in names]
 
-    def call(self, op, args):
-        return ast.Call(func=self.ctx.runtime(op), args=args, keywords=[])
+    def call(self, op, args, holder=False):
+        return ast.Call(func=self.ctx.runtime(op), args=args, keywords=[ast.keyword(
+            arg='holder', value=ast.Constant(True))] if holder else [])
 
 
 def _root_name(base):

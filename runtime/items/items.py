@@ -156,7 +156,7 @@ def _setitem(target, key, value):
     return target
 
 
-def update_item(target, key, op, value, own=False, held=False):
+def update_item(target, key, op, value, own=False, held=False, holder=False):
     """Python reference: `target[key] op value; return target` for an augmented operator
     `op` ('+=', '-=', ...): read the item, combine it with `value` in place if it can
     (`operator.iadd`...), store it back.
@@ -165,8 +165,15 @@ def update_item(target, key, op, value, own=False, held=False):
     index repeated in `key` is updated once, as in NumPy (not accumulated as by `.at[].add`).
     `value` is evaluated before `target[key]` is read (Python reads the item first; the
     two differ only if computing `value` changes that item). `own`, `held`: as
-    `setitem`'s.
+    `setitem`'s. `holder`: `target` is a container holding arrays that other names hold
+    too (`keep = [w]`, autograph.analysis.own_arrays): an item that has NumPy's meaning
+    changes in place, where those names see it; a named error where it or `value` is
+    traced (the new array would reach the container only).
     """
+    if holder and isinstance(target, (list, dict)) and not any_traced(key) and \
+            numpy_meaning(target[key]):
+        held_update(target[key], op, value)   # (raises where traced; else in place)
+        return target
     target = prepared(target, key, value, own, held)
     return numpy_kept(target, _update_item(target, key, op, value))
 

@@ -105,3 +105,30 @@ def test_the_rewrite_reads_like_the_source():
     assert 'ag.eq(state, START)' in code and 'ag.ne(state, START)' in code
     code = autograph.to_code(displays)
     assert 'ag.eq([i, j], [3, j])' in code
+
+
+def same_cell(pos, goal):
+    if pos == goal:                  # (two parameters: either may be a tuple)
+        return 1.0
+    return 0.0
+
+
+class Grid:
+    def __init__(self, pos, goal, walls):
+        self.pos, self.goal, self.walls = pos, goal, walls
+
+    def reward(self):
+        if self.pos != self.goal and self.pos in self.walls:
+            return -1.0
+        return 1.0 if self.pos == self.goal else 0.0
+
+
+@pytest.mark.parametrize('r', [2, 3])
+def test_tuples_of_traced_items_given_or_held_compare_item_by_item(r):
+    """(a TracedValueNeeded before: `==` of two parameters stayed Python's, and `in` of a
+    tuple of traced items called Python's `in`, a raw TracerBoolConversionError)"""
+    assert autograph.convert(same_cell)((jnp.int32(r), 3), (3, 3)) == \
+        same_cell((r, 3), (3, 3))
+    walls = [(1, 1), (2, 3)]
+    plain = Grid((r, 3), (3, 3), walls).reward()
+    assert autograph.convert(Grid((jnp.int32(r), 3), (3, 3), walls).reward)() == plain

@@ -17,7 +17,8 @@
     a not in xs      -> ag.not_(ag.in_(a, xs))
     state == START   -> ag.eq(state, START)    (an operand that may be a list or tuple:
     a != [0, 0]      -> ag.ne(a, [0, 0])        a display, a global holding one, a local
-                                                some binding of which is a display)
+                                                some binding of which is a display; or
+    pos == self.goal -> ag.eq(pos, self.goal)   two parameters or attributes)
 
 `ag.eq`/`ag.ne` compare two lists (tuples) of traced items as Python does, item by item
 (a traced bool: the `and` of the items'); other `==`/`!=` stay as written.
@@ -49,6 +50,16 @@ class _Expressions(ScopeTransformer):
         if self.sequences is None:
             self.sequences = _sequence_names(self.root, may_hold(self.ctx, ast.NamedExpr))
         return node.id in self.sequences or self.ctx.resolver.holds_sequence(node.id)
+
+    def _given(self, node):
+        """Whether operand `node` holds a value of a kind the function does not make: an
+        attribute (`self.pos`) or a parameter (either may be a tuple: `pos == goal`)."""
+        if node.__class__ is ast.Attribute:
+            return True
+        if node.__class__ is not ast.Name or self.root.__class__ is ast.Lambda:
+            return False
+        args = self.root.args
+        return node.id in {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
 
     def _call(self, op, args, origin):
         return ast.copy_location(
@@ -138,7 +149,8 @@ class _Expressions(ScopeTransformer):
         if isinstance(op, ast.NotIn):
             return self._call('not_', [self._call('in_', [left, right], origin)], origin)
         if isinstance(op, (ast.Eq, ast.NotEq)) and (
-                self._may_be_sequence(left) or self._may_be_sequence(right)):
+                self._may_be_sequence(left) or self._may_be_sequence(right) or
+                (self._given(left) and self._given(right))):
             return self._call('eq' if isinstance(op, ast.Eq) else 'ne', [left, right], origin)
         return ast.copy_location(ast.Compare(left=left, ops=[op], comparators=[right]), origin)
 

@@ -233,7 +233,7 @@ def in_(value, container):
     if is_traced(container):
         return jnp.any(container == value)
     if not isinstance(container, (list, tuple, set, frozenset)) or not (
-            is_traced(value) or any_traced(list(container))):
+            any_traced(value) or any_traced(list(container))):   # (`(r, c) in walls`)
         return value in container
     found = []
     for item in container:

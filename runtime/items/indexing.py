@@ -28,7 +28,7 @@ from .masked import selected
 from ..errors import here
 from ..messages import boolean_mask, sequence_index, traced_repeat
 from . import parts
-from ..values.item_copies import guarded
+from ..values.item_copies import DictCopy, guarded
 from ..values.stacked import Stacked
 from ..values.types import aval, cast, promoted
 from ..values.split import any_traced, is_traced
@@ -52,9 +52,9 @@ def getitem(seq, index, numpy=None):
         return _array_item(seq, index, numpy)
     if isinstance(seq, np.ndarray) and any_traced(index):   # (a table the function made:
         return getitem(jnp.asarray(seq), index, numpy=True)    # its values, at run time)
-    if is_traced(index) and type(seq) is dict:
+    if is_traced(index) and type(seq) in _DICTS:   # (a read copy too: `P[s][a]`)
         return _dict_item(seq, index)
-    if isinstance(index, Choice) and type(seq) is dict:
+    if isinstance(index, Choice) and type(seq) in _DICTS:
         return _chosen_item(seq, index)
     if not isinstance(seq, (list, tuple, Stacked)):
         method = user_method(seq, '__getitem__')
@@ -67,6 +67,9 @@ def getitem(seq, index, numpy=None):
         raise _error(seq, index, 'the index must be a traced integer scalar and the list '
                                  'not empty')
     return _item_at(seq, _position(index, len(seq), type(seq).__name__), index)
+
+
+_DICTS = (dict, DictCopy)
 
 
 def user_method(obj, name):

@@ -162,18 +162,24 @@ class Mutations:
 
     def _set_field(self, k, field, value):
         """The attribute of field `k` holds `value` after the statement; where it held a
-        list that every traced path changed in place (`obj.xs.append(v)`, not `obj.xs =
-        ...`), that very list holds `value`'s items and stays where it was (a class's
-        list reached through an instance: `append` changes the class's list). (A place
+        list or dict that every traced path changed in place (`obj.xs.append(v)`,
+        `obj.d['w'] = e`, not `obj.xs = ...`), that very container holds `value`'s items
+        and stays where it was (other names holding it see them; a class's list reached
+        through an instance: `append` changes the class's list). (A place
         found while tracing, a PlaceField, is given back by the Function: its lists may
         be logs, see runtime.state.logs; so are the `extra` fields.)"""
         came = self.state[len(self.values) + k]
-        if type(came) is not list or k in self.rebound_fields or value is came \
-                or not isinstance(value, (list, Stacked)) or k >= self.named \
-                or isinstance(field[1], PlaceField):
+        kind = type(came)   # (a dict too: `self.params['w'] = ...` in a method)
+        if kind not in (list, dict) or k in self.rebound_fields or value is came \
+                or not isinstance(value, (list, Stacked) if kind is list else dict) \
+                or k >= self.named or isinstance(field[1], PlaceField):
             _set(field, value)
             return
-        came[:] = list(value)
+        if kind is list:
+            came[:] = list(value)
+        elif write_back(came, value) is not came:   # (keys on some paths: the flagged one)
+            _set(field, value)
+            return
         holder, attr = field[1], field[2]
         if attr in getattr(holder, '__dict__', {}) and k not in self.own_fields:
             del holder.__dict__[attr]   # (the statement's tracing left it on the instance)

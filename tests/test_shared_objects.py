@@ -1,9 +1,12 @@
-"""Objects that a list or tuple holds, changed through it (`for layer in layers:
-layer.w = layer.w - lr`, a model's `self.layers[0].update(g)`): their attributes are
-state of the Function as the attributes of an object argument are (runtime.state.places):
-read as inputs, written back after the call. Before, they were found by no search, and
-the objects were left holding the trace's tracers after the call (a silent wrong value).
-Ground truth: the same code run as plain Python on fresh objects."""
+"""Objects and dicts that other objects share. Objects that a list or tuple holds,
+changed through it (`for layer in layers: layer.w = layer.w - lr`, a model's
+`self.layers[0].update(g)`): their attributes are state of the Function as the attributes
+of an object argument are (runtime.state.places); before, the objects were left holding
+the trace's tracers after the call. A dict an attribute shares with a local, changed by
+a method in a staged loop: filled in place (runtime.state.mutation), as Python changes
+it; before, the attribute was bound to a new dict and the local kept the old values.
+Both were silent wrong values. Ground truth: the same code run as plain Python on fresh
+objects."""
 import jax.numpy as jnp
 import numpy as np
 import pytest
@@ -69,3 +72,31 @@ def test_a_models_layers_updated_by_a_method_in_a_staged_loop(n):
     assert_same(weights(mine.layers), weights(plain.layers))
     assert [int(layer.steps) for layer in mine.layers] == \
         [layer.steps for layer in plain.layers]
+
+
+class Optimizer:
+    def __init__(self, params):
+        self.params = params          # (the caller's dict: one object, two names)
+
+    def step(self, g):
+        self.params['w'] = self.params['w'] - g
+
+
+def fit(x, n):
+    params = {'w': x}
+    opt = Optimizer(params)
+    for _ in range(n):
+        opt.step(1.0)
+    if x > 10.0:
+        opt.step(2.0)
+    return params['w'], opt.params['w'], opt.params is params
+
+
+@pytest.mark.parametrize('x', [5.0, 12.0])
+def test_a_dict_an_attribute_shares_with_a_local_is_changed_in_place(x):
+    """(the staged loop's write-back bound `opt.params` to a new dict: `params` kept the
+    old values, a silent wrong value)"""
+    expected = fit(np.float32(x), 4)
+    got = autograph.convert(fit)(jnp.float32(x), 4)
+    assert_same(got[:2], expected[:2])
+    assert got[2] is True

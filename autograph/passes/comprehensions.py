@@ -87,8 +87,8 @@ class _Tests(ScopeTransformer):
         """`ag.sum(elt for k in ag.range(...) if t)` (one `for` over a range, a name for
         its target, items and tests without effects, `start` given or not) ->
         `ag.sum_over_range(ag.range(...), lambda k: elt, lambda k: t, start)`: a range
-        with a traced bound is summed by a staged loop (runtime.python.selections), which
-        a generator, iterated by Python, cannot be. None for any other call."""
+        with a traced bound is summed by a staged loop (runtime.operators.sums), which a
+        generator, iterated by Python, cannot be. None for any other call."""
         func, args = node.func, node.args
         if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
                 and func.value.id == self.ctx.ag and func.attr == 'sum'
@@ -102,9 +102,7 @@ class _Tests(ScopeTransformer):
                 and isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Attribute)
                 and isinstance(iterable.func.value, ast.Name)
                 and iterable.func.value.id == self.ctx.ag and iterable.func.attr == 'range'
-                and pure(args[0], self.ctx.resolver, self.ctx.ag)):
-            return None
-        if len(generator.ifs) > 1:
+                and len(generator.ifs) <= 1 and pure(args[0], self.ctx.resolver, self.ctx.ag)):
             return None
         name = generator.target.id
         item = ast.Lambda(args=templates.arguments([name]), body=args[0].elt)

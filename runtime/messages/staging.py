@@ -47,6 +47,18 @@ def pytree_changed_in_place(name, type_name, location):
             f"with the framework's own control flow (autograph.Embedding)")
 
 
+def opaque_container_changed(name, type_name, location):
+    """`name`, a container of `type_name` that is no pytree (a dict subclass such as
+    `Counter`, a `UserDict`), is changed in place in a staged statement."""
+    return problem(
+        IN_PLACE_CHANGE, f"'{name}' ({type_name}, a container that is not a pytree) is "
+                         f"changed in place on a path of the staged statement", location,
+        why='staged code carries dicts and lists as pytrees, with traced items; the items '
+            'of this one stay what the traced path made them, whichever path runs',
+        fix=f"Use a plain dict or list (`{name} = {{'pos': 0, 'neg': 0}}`, a defaultdict), "
+            f"or register {type_name} as a pytree")
+
+
 def item_copy_changed(kind, change, location):
     """A list or dict read from a Python list at a traced index changed in place."""
     return problem(

@@ -25,12 +25,14 @@ Run as plain Python (a concrete condition), the statement changes the objects it
 all this is a no-op.
 """
 import sys
+from collections import abc
 
 import jax
 import numpy as np
 
 from ..errors import here
-from ..messages import aliased_on_some_paths, changed_and_replaced, pytree_changed_in_place
+from ..messages import (aliased_on_some_paths, changed_and_replaced, opaque_container_changed,
+                        pytree_changed_in_place)
 from .. import context
 from ..checks.keys import Keyed
 from ..context import staged_depth
@@ -131,6 +133,9 @@ class Mutations:
                 if known is not None and known[0] is new:   # (`e = d`: d existed before)
                     self.aliases.setdefault(i, []).append((new, _contents(new) != known[1]))
             elif before[source] is not None and _contents(new) != before[source]:
+                if _opaque(new):   # (a Counter: no traced items to carry its change)
+                    raise opaque_container_changed(self.names[i], type(new).__name__,
+                                                   here())
                 self.kept[i] = source
 
     def finish(self, results):
@@ -294,13 +299,24 @@ def write_back(target, source, arrays=False):
 def _contents(value):
     """What identifies the contents of a container, or of another mutable pytree object,
     while tracing: its structure and leaves (None for values that cannot change in place:
-    leaves, tuples)."""
+    leaves, tuples); of a container that is no pytree (`_opaque`), its items."""
+    if _opaque(value):
+        items = value.items() if isinstance(value, abc.Mapping) else enumerate(value)
+        return tuple((key, id(item)) for key, item in items)
     if not isinstance(value, _MUTABLE) and (
             value is None or isinstance(value, (tuple, Stacked))   # (lists: runtime.state.lists)
             or jax.tree_util.all_leaves([value])):
         return None
     leaves, treedef = jax.tree_util.tree_flatten(value)
     return treedef, tuple(id(leaf) for leaf in leaves)
+
+
+def _opaque(value):
+    """Whether `value` is a mutable container that JAX takes for a leaf, not a pytree: a
+    dict or list subclass (`collections.Counter`), a `UserDict`, `UserList`."""
+    return isinstance(value, (abc.MutableMapping, abc.MutableSequence)) and \
+        type(value) not in (dict, list) and jax.tree_util.all_leaves([value]) and \
+        not isinstance(value, Keyed)
 
 
 def _resolve(fields):

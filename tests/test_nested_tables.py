@@ -2,7 +2,8 @@
 table; a list of dicts; a dict of lists): the first read gives the row as a read copy
 (runtime.values.item_copies), which the second read indexes like the table it copies
 (a dict's copy fell through to Python's `[]`: a raw "unhashable type" TypeError). A key
-that is none of the row's is Python's KeyError when the program runs. Ground truth: the
+that is none of the row's is Python's KeyError when the program runs; `k in table` at a
+traced key compares it with the keys. Ground truth: the
 same function run as plain Python on the same keys."""
 import jax
 import jax.numpy as jnp
@@ -34,3 +35,19 @@ def test_a_key_none_of_the_rows_is_pythons_key_error():
         lookup(0, 2)
     with pytest.raises(KeyError):
         autograph.convert(lambda s, a: P[s][a])(jnp.int32(0), jnp.int32(2))
+
+
+def price_of(xs):
+    prices = {1: 10.0, 2: 20.0, 5: 50.0}
+    total = 0.0
+    for x in xs:
+        if x in prices:            # (a raw "unhashable type" TypeError before)
+            total += prices[x]
+        if x not in prices:
+            total -= 1.0
+    return total
+
+
+def test_a_traced_key_in_a_dict_of_python_number_keys():
+    xs = jnp.asarray([1, 3, 5, 5])
+    assert float(autograph.convert(price_of)(xs)) == price_of([1, 3, 5, 5])

@@ -3,8 +3,8 @@ table; a list of dicts; a dict of lists): the first read gives the row as a read
 (runtime.values.item_copies), which the second read indexes like the table it copies
 (a dict's copy fell through to Python's `[]`: a raw "unhashable type" TypeError). A key
 that is none of the row's is Python's KeyError when the program runs; `k in table` at a
-traced key compares it with the keys. Ground truth: the
-same function run as plain Python on the same keys."""
+traced key compares it with the keys. Ground truth: the same function run as plain
+Python on the same keys."""
 import jax
 import jax.numpy as jnp
 import pytest

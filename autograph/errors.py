@@ -93,6 +93,14 @@ def raise_user_facing(error):
     raise user from user.__cause__
 
 
+def _noted(named, error):
+    """`named`, the project's error standing for JAX's `error`, with `error`'s notes (the
+    user's lines, see runtime.origin)."""
+    for note in getattr(error, '__notes__', ()):
+        named.add_note(note)
+    return named
+
+
 def _escaped(error):
     """JAX's UnexpectedTracerError, also a ControlFlowError that says how it happens in
     converted code (JAX's own text names our tracing functions, not the user's)."""
@@ -105,9 +113,7 @@ def _escaped(error):
         '(`acc.total = acc.added(x)`), or assign the attribute directly there: converted '
         'code carries the attributes it assigns through staged branches and loops.\n'
         'JAX: ' + '\n'.join(str(error).splitlines()[:2]))
-    for note in getattr(error, '__notes__', ()):
-        escaped.add_note(note)
-    return escaped
+    return _noted(escaped, error)
 
 
 class EscapedTracer(ControlFlowError, jax.errors.UnexpectedTracerError):
@@ -153,9 +159,7 @@ def _int_range(error, location):
         f'code changes (a loop\'s state, `int()` of a traced value) is carried as one. '
         f'Enable 64-bit values (`jax.config.update("jax_enable_x64", True)`), or keep the '
         f'numbers within int32.')
-    for note in getattr(error, '__notes__', ()):
-        named.add_note(note)
-    return named
+    return _noted(named, error)
 
 
 def _traced_shape(error):
@@ -193,9 +197,7 @@ def _failed_unconverted(error):
         f'since it cannot be converted: {reason}. Run as plain Python on the JAX values it '
         f'was given, it failed: {type(error).__name__}: {_first_line(error)}. Change it '
         f'as that says, so that it converts.')
-    for note in getattr(error, '__notes__', ()):
-        failed.add_note(note)
-    return failed
+    return _noted(failed, error)
 
 
 _JAX_ERRORS = _VALUE_NEEDED + (jax.errors.NonConcreteBooleanIndexError,)
@@ -227,9 +229,7 @@ def _value_needed(error, location):
                                       location, shape)
     needed = TracedValueNeeded(str(named))
     needed.kind = named.kind
-    for note in getattr(error, '__notes__', ()):
-        needed.add_note(note)
-    return needed
+    return _noted(needed, error)
 
 
 class BooleanMaskIndex(ControlFlowError, jax.errors.NonConcreteBooleanIndexError):
@@ -244,9 +244,7 @@ def _boolean_mask(error, location):
     named = messages.boolean_mask(location)
     mask = BooleanMaskIndex(str(named))
     mask.kind = named.kind
-    for note in getattr(error, '__notes__', ()):
-        mask.add_note(note)
-    return mask
+    return _noted(mask, error)
 
 
 class TracedValueNeeded(ControlFlowError, jax.errors.ConcretizationTypeError):

@@ -22,8 +22,8 @@ another keyword the twin does not take; functions of a size only the values deci
 a negative integer power); `np.random`. `np.asarray` is here only where its result is
 bound to a variable that nothing changes in place, or returned (passes.numpy_calls
 decides: of a JAX array, NumPy's is a read-only view, which refuses writes; of a NumPy
-array, the array itself, whose writes the caller sees). The functions NumPy computes by asking the
-array itself (`np.sum(x)` is `x.sum()`, JAX's for a traced `x`; so are `np.mean`,
+array, the array itself, whose writes the caller sees). The functions NumPy computes by
+asking the array itself (`np.sum(x)` is `x.sum()`, JAX's for a traced `x`; so are `np.mean`,
 `np.max`, `np.argmax`, `np.cumsum`, `np.round`, `np.reshape`, ...) work as written; of a
 list or tuple holding a traced value (`np.min([D[i - 1, j], D[i, j - 1]])`, which NumPy
 makes an array of), the reductions among them are `jax.numpy`'s of its items as one
@@ -132,9 +132,9 @@ def _reduction(name):
     numpy_function, jax_function = getattr(np, name), getattr(jnp, name)
 
     def function(a, *args, **kwargs):
-        if isinstance(a, (list, tuple)) and 'out' not in kwargs and _holds_traced(a) and \
-                not _holds_traced((args, kwargs)):
-            return jax_function(jnp.asarray(a), *args, **kwargs)
+        items = _array_of_items(a)
+        if items is not a and 'out' not in kwargs and not _holds_traced((args, kwargs)):
+            return jax_function(items, *args, **kwargs)
         return numpy_function(a, *args, **kwargs)
     function.__name__ = name
     function.__doc__ = (f'Python reference: `numpy.{name}`: NumPy\'s; of a list holding a '
@@ -192,13 +192,7 @@ def array(obj, *args, **kwargs):
     return _array(obj, *args, **kwargs)
 
 
-_asarray = _twin(np.asarray, jnp.asarray, 'asarray')
-
-
-def asarray(a, *args, **kwargs):
-    """Python reference: `numpy.asarray(a, dtype)`: the twins' (see the module docstring),
-    for a result nothing writes into (see `BOUND_ONLY`)."""
-    return _asarray(a, *args, **kwargs)
+asarray = _twin(np.asarray, jnp.asarray, 'asarray')   # (where nothing writes: BOUND_ONLY)
 
 
 def unravel_index(indices, shape, order='C'):
@@ -248,5 +242,5 @@ BOUND_ONLY = frozenset({'asarray'})
 """Those it stands in for only where passes.numpy_calls sees that nothing changes the
 result in place (not for a function value: `f = np.asarray; f(x)` stays NumPy's)."""
 
-origin.forwards(twin('numpy.exp'), where, array, asarray, argsort, unravel_index)
+origin.forwards(twin('numpy.exp'), where, array, argsort, unravel_index)
 # (NumPy's errors are the calling line's; the twins share one code object)

@@ -14,6 +14,12 @@ class ControlFlowError(AutographError, ValueError):
     own checks)."""
 
 
+class StagedRecursion(ControlFlowError):
+    """A function that calls itself from staged control flow too many levels deep: its
+    recursion depends on a traced value. No other way of running the statements around
+    the call (a loop unrolled instead of staged) would end, so nothing retries them."""
+
+
 class UnorderedItems(ControlFlowError, TypeError):
     """Items of kinds Python cannot order (a str and a number) given to `sorted`, `min`
     or `max` with traced ones: Python's TypeError, which names the user's line."""

@@ -3,6 +3,8 @@ traced flags, super() and private names, recursion, `del`. Each case runs the sa
 function plain and converted on the same inputs (Python values, traced values, and
 under jit/vmap/grad where they apply)."""
 import functools
+import subprocess
+import sys
 
 import jax
 import jax.numpy as jnp
@@ -484,6 +486,49 @@ def test_recursion_on_a_traced_value_is_a_named_error():
     message = str(info.value)
     assert 'fact' in message and 'calls itself' in message
     assert f'test_scopes.py:{fact.__code__.co_firstlineno}' in message
+
+
+_RECURSION_IN_LOOPS = """
+import functools, sys
+import jax.numpy as jnp
+import autograph
+
+def paths(n, x):            # a staged loop around the call: unrolling it after the
+    if n <= 0:              # error would recurse as deep again per level (6**16 calls)
+        return x
+    total = 0.0
+    for i in range(6):
+        total = total + paths(n - 1, x * 0.5)
+    return total
+
+def reach(x):               # the call goes through a decorator applied in converted code
+    @functools.lru_cache(maxsize=None)
+    def step(i):
+        if x[i % 4] > 0:
+            return step(i + 1) + 1
+        return 0
+    return step(0)
+
+for fn, args in ((paths, (jnp.int32(3), jnp.float32(1.0))),
+                 (reach, (jnp.array([1.0, 2.0, 0.0, 3.0]),))):
+    try:
+        autograph.convert(fn)(*args)
+    except autograph.ControlFlowError as error:
+        print(type(error).__name__, str(error).split(':')[0].split(' (')[0])
+"""
+
+
+def test_recursion_on_a_traced_value_in_a_loop_or_through_a_decorator_is_a_named_error(
+        tmp_path):
+    # (in a child with a time limit: these took exponential time, or ended in a raw
+    # RecursionError after the guard missed the calls through the decorator's wrapper)
+    script = tmp_path / 'recursion_in_loops.py'
+    script.write_text(_RECURSION_IN_LOOPS)
+    result = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                            timeout=120)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.split('\n')[:2] == [
+        'StagedRecursion paths', 'StagedRecursion reach.<locals>.step'], result.stdout
 
 
 # --- del ---------------------------------------------------------------------------------

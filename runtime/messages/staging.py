@@ -2,6 +2,7 @@
 place on some paths of staged code: Python's caller sees the object, staged code passes
 values), `staging-limit` (staging that would never end, or nests too deep), and
 `framework-lowering` (a framework's registered lowering lacks a primitive)."""
+from ..errors import StagedRecursion
 from .style import Kind, problem
 
 IN_PLACE_CHANGE = Kind(
@@ -201,7 +202,8 @@ def staged_recursion(name, defined, limit, location):
                        f'levels deep', location,
         why='its recursion depends on a traced value, so tracing it would never end',
         fix='Make the condition that stops the recursion a Python value, or write the '
-            'recursion as a loop (while/for), which is staged as lax.while_loop')
+            'recursion as a loop (while/for), which is staged as lax.while_loop',
+        error=StagedRecursion)
 
 
 def missing_primitive(name, what, location):

@@ -15,7 +15,7 @@ import functools
 from ..staging import loop_autodiff
 from ..loops import live as live_, loop_policy, reductions as reductions_, vectorized
 from ..backends import dispatch
-from ..errors import ControlFlowError, here
+from ..errors import ControlFlowError, StagedRecursion, here
 from ..loops.iterables import (StagedRange, StackedItems, TracedIterable, range_items,
                                stacked_items, unstacked_reason)
 from ..messages import reused_iterator
@@ -249,6 +249,8 @@ def _items_for(iterable, items, body, values, names, extra_test, unroll,
         try:
             vectorised = vectorized.loop(iterable, body, values, names, independent[0],
                                          not traced, *independent[1:])
+        except StagedRecursion:
+            raise
         except (loops.NothingTraced,) + _NEEDS_PYTHON:
             vectorised = None   # (the ordinary loop meets it again, and says so)
         if vectorised is not None:
@@ -268,6 +270,8 @@ def _items_for(iterable, items, body, values, names, extra_test, unroll,
                 how = 'lax.while_loop' if extra_test else 'lax.scan'
         except loops.NothingTraced:
             pass
+        except StagedRecursion:
+            raise
         except _NEEDS_PYTHON as error:
             if not loop_policy.may_unroll(len(items), rows):
                 raise
@@ -287,7 +291,8 @@ _NEEDS_PYTHON = (TypeError, IndexError, ControlFlowError)
 """What staging a loop over a Python range raises when its body needs the index as a
 Python int (`layers[i]`, `jnp.zeros(i)`, `int(i)`) or its state cannot be carried (a
 shape that grows): such a loop runs as Python instead. Any other error is the user's own
-and propagates (the Python loop would raise it too)."""
+and propagates (the Python loop would raise it too), as does StagedRecursion: unrolled,
+the loop would recurse as deep again, once per level it unrolls (exponential time)."""
 
 
 def _use_up(iterable):
@@ -352,6 +357,8 @@ def _finish_staged(items, item, rest, count, body, values, names, extra_test, us
                 _use_up(rest)
             count[1] = loop_policy.REST_STAGED
             return staged
+        except StagedRecursion:
+            raise
         except _NEEDS_PYTHON:
             pass
     count[1] = loop_policy.REST_GUARDED

@@ -138,7 +138,8 @@ def _call(fn, args, kwargs, slot=None):
     if name in OVERRIDDEN_BUILTINS and getattr(builtins, name) is fn:
         return _VERSIONS[name](*args, **kwargs)   # ag.range, ...
     target = context.converter.converted_callable(fn)
-    if target is fn and not context.converter.is_converted(fn):   # (library code)
+    inner = _converted_inside(fn) if target is fn else None
+    if target is fn and inner is None:   # (library code)
         name = known_name(fn)
         if name in NUMPY and name[len('numpy.'):] not in traced_numpy.BOUND_ONLY:
             # (`f = np.exp; f(x)`: of a traced x too)
@@ -157,7 +158,7 @@ def _call(fn, args, kwargs, slot=None):
             if name == 'jax.vmap':   # its checks join the caller's (see runtime.checks)
                 return check_outcomes.vmap(*args, **kwargs)
         return fn(*args, **kwargs)
-    code = getattr(getattr(target, '__func__', target), '__code__', None)
+    code = getattr(getattr(inner or target, '__func__', inner or target), '__code__', None)
     active = context.current().calls
     depths = active.setdefault(code, [])
     depth = staged_depth()
@@ -182,6 +183,16 @@ def _call(fn, args, kwargs, slot=None):
 
 
 origin.forwards(call, _call)
+
+
+def _converted_inside(fn):
+    """`fn` when it is converted code, or the converted function a decorator applied in
+    converted code wraps (`@functools.lru_cache` on a nested `def`: the wrapper calls it
+    directly, so its calls are counted here, see STAGED_RECURSION_LIMIT); else None."""
+    for candidate in (fn, getattr(fn, '__wrapped__', None)):
+        if candidate is not None and context.converter.is_converted(candidate):
+            return candidate
+    return None
 
 
 def _present(fn, args, kwargs):
@@ -237,7 +248,10 @@ def _recursion_error(fn, code):
     fn = getattr(fn, '__ag_python_function__', fn)   # (an autograph.Function: its function)
     code = getattr(getattr(fn, '__func__', fn), '__code__', code)   # the user's, not ours
     location = here(2)
-    defined = f' (defined at {code.co_filename}:{code.co_firstlineno})' if code else ''
+    if code is not None:   # (a function nested in converted code: its user line)
+        found = origin.lookup(code.co_filename, code.co_firstlineno)
+        found = found or f'{code.co_filename}:{code.co_firstlineno}'
+    defined = f' (defined at {found})' if code else ''
     return staged_recursion(name, defined, STAGED_RECURSION_LIMIT, location)
 
 

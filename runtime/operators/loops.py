@@ -270,10 +270,9 @@ def _items_for(iterable, items, body, values, names, extra_test, unroll,
                 how = 'lax.while_loop' if extra_test else 'lax.scan'
         except loops.NothingTraced:
             pass
-        except StagedRecursion:
-            raise
         except _NEEDS_PYTHON as error:
-            if not loop_policy.may_unroll(len(items), rows):
+            if isinstance(error, StagedRecursion) or \
+                    not loop_policy.may_unroll(len(items), rows):
                 raise
             reason = _reason(error)
         else:

@@ -1,5 +1,29 @@
 """The texts of analysis.views's UnsupportedSyntax errors: NumPy views the converted
-code cannot follow (each names the view or base and says what to write instead)."""
+code cannot follow (each names the view or base and says what to write instead), and the
+origins of a name (see analysis.views) that make reading it one of them."""
+from autograph.errors import unsupported
+
+STALE = 'stale'     # an origin: a view on some paths whose base changed since
+NESTED = 'nested'   # an origin: `v = v[k]`, a view of the view `v` was (not followed)
+UNKEPT = 'unkept'   # an origin: a view of an array a call changed, then not kept
+UNSEEN = 'unseen'   # an origin: a view of an array its base, rebound on some paths
+                    # only, may no longer hold, that changed since (an error where used)
+
+
+def check_read(name, origins, tracked, ctx, stmt):
+    """An UnsupportedSyntax at `stmt`, which reads `name`, where its `origins` make it a
+    view the converted code does not follow (`tracked`: {view binding: (view, base)})."""
+    if UNKEPT in origins:
+        raise unsupported(unkept(name), ctx, stmt)
+    if UNSEEN in origins:
+        base = min((tracked[o][1] for o in origins if o in tracked), default=name)
+        raise unsupported(rebound_on_some_paths(base), ctx, stmt)
+    if STALE in origins and NESTED in origins:
+        raise unsupported(nested(name), ctx, stmt)
+    if STALE in origins:
+        bases = {tracked[o][1] for o in origins if o in tracked}
+        raise unsupported(on_some_paths(name, bases, 'is read here after its base changed'),
+                          ctx, stmt)
 
 
 def on_some_paths(name, bases, what):

@@ -32,13 +32,17 @@ both, on some paths), and records:
 - `key_names[v]`: the variable holding v's key.
 
 An in-place change of a name that is a view on some paths only (or of different bases),
-or a read of one whose base changed, is an UnsupportedSyntax; so is a change of a view
+or a read of one whose base changed, is an UnsupportedSyntax where no flag can follow it
+('if view': a whole alias, or an item's view changed in place or read later, bound by
+statements of its own, each view of the same base); so is a change of a view
 whose old array the converted code did not keep (its base rebound by a loop's target, a
 `with`, or while itself a view; a newer view of the base taken since).
 """
 import ast
 
 from autograph.analysis import view_errors as errors
+from autograph.analysis.view_errors import NESTED, STALE, UNKEPT, UNSEEN
+from autograph.analysis.dataflow import Dataflow
 from autograph.analysis.walk import blocks as statement_lists
 from autograph.analysis.view_bindings import (aliases_written, blocks, effects, groups,
                                              header, is_whole, nested_reads, own,
@@ -47,12 +51,7 @@ from autograph.analysis.written_parameters import parameters
 from autograph.errors import unsupported
 
 OTHER = 'other'     # an origin: any binding that is not a tracked view's (or none)
-STALE = 'stale'     # an origin: a view on some paths whose base changed since
-NESTED = 'nested'   # an origin: `v = v[k]`, a view of the view `v` was (not followed)
 ORPHAN = 'orphan'   # an origin: a view of an array its base held before a newer view
-UNKEPT = 'unkept'   # an origin: a view of an array a call changed, then not kept
-UNSEEN = 'unseen'   # an origin: a view of an array its base, rebound on some paths
-                    # only, may no longer hold, that changed since (an error where used)
 _NOT_VIEW = frozenset({OTHER})
 MOVED, ENTRY = 'moved', 'entry'   # state keys (MOVED, base), (ENTRY, parameter)
 LOST = 'lost'   # a base rebound where the converted code cannot keep its old array
@@ -63,6 +62,7 @@ class Views:
     def __init__(self, function, bindings, resolve, ctx, known=frozenset()):
         self.ctx, self.resolve, self.after, self.before = ctx, resolve, {}, {}
         self.function, self.bound_at = function, {}   # (name: the statements binding it)
+        self._flow = None   # (a Dataflow of `function`, when first needed)
         shared = ctx.sharing.get(function) if hasattr(ctx, 'sharing') else None
         self.writers = shared.writers if shared is not None else {}
         changed, self.by_item = set(), set()   # (by_item: changed by item or helper)
@@ -261,8 +261,8 @@ class Views:
                            and self.tracked[o][1] == base]
                 if name in done or not of_base:
                     continue
-                if len(of_base) == len(origins) or (
-                        mode == 'same' and self._alias_on_some_paths(origins, base)):
+                if len(of_base) == len(origins) or (mode == 'same' and self._alias_on_some_paths(
+                        origins, base, items=self._read_later(name, stmt))):
                     actions.append(('read', name, base,
                                     mode if len(of_base) == len(origins) else 'if view'))
                     done.add(name)
@@ -282,6 +282,15 @@ class Views:
             o == OTHER or (o in self.tracked and self.tracked[o][1] == base and
                            (items or is_whole(o)))
             for o in origins)
+
+    def _read_later(self, name, stmt):
+        """Whether `name` may be read after `stmt` before it is bound again (a flag and
+        a key follow an item's view on some paths only where it is: a staged loop would
+        carry a key it does not need, of a kind that differs by path)."""
+        if self._flow is None:
+            self._flow = Dataflow(self.function, {loop: [flag] for loop, flag in
+                                                  self.ctx.break_flags.items()})
+        return name in self._flow.live_out.get(stmt, (name,))
 
     def check_view_flags(self):
         """The names a flag follows (`_alias_on_some_paths`): an UnsupportedSyntax where
@@ -377,20 +386,7 @@ class Views:
                 self._check_fresh(inner.id, state, stmt)
 
     def _check_fresh(self, name, state, stmt):
-        origins = state.get(name, _NOT_VIEW)
-        if UNKEPT in origins:
-            raise unsupported(errors.unkept(name), self.ctx, stmt)
-        if UNSEEN in origins:
-            base = min((self.tracked[o][1] for o in origins if o in self.tracked),
-                       default=name)
-            raise unsupported(errors.rebound_on_some_paths(base), self.ctx, stmt)
-        if STALE in origins and NESTED in origins:
-            raise unsupported(errors.nested(name), self.ctx, stmt)
-        if STALE in origins:
-            bases = {self.tracked[o][1] for o in origins if o in self.tracked}
-            raise unsupported(errors.on_some_paths(
-                name, bases, 'is read here after its base changed'), self.ctx, stmt)
-
+        errors.check_read(name, state.get(name, _NOT_VIEW), self.tracked, self.ctx, stmt)
 
 def _join(one, other):
     out = {}

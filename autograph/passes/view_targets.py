@@ -10,6 +10,16 @@ Python evaluates `e` before the view, the converted code after: a view shows its
 items as they are when read, so only an `e` that rebinds the base tells the two apart.
 Targets that are a basic index of a name's basic index (`m[1:][0] = e`) are written back
 as they are (analysis.view_chains: a view binding of one step); others stay as written.
+
+A ternary that may bind a view, where the name or the array it reads is changed in place,
+is written as the `if` statement it means, whose bindings passes.views follows:
+
+    r = M[i] if c else e     ->   if c:
+                                      r = M[i]
+                                  else:
+                                      r = e
+
+(Python evaluates `c`, then one branch, then binds `r`: so does the statement.)
 """
 import ast
 
@@ -50,3 +60,43 @@ def _item_target(stmt):
     else:
         return None
     return target if target.__class__ is ast.Subscript else None
+
+
+def split_view_ternaries(function, changed):
+    """Write `name = a if c else b` as an `if` statement (see the module docstring) where
+    `name`, or the variable a branch reads items or attributes of, is in `changed` (the
+    names changed in place), in place."""
+    stack = [function.body]
+    while stack:
+        statements = stack.pop()
+        for index, stmt in enumerate(statements):
+            if stmt.__class__ in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+                continue
+            if _ternary_binding(stmt, changed):
+                target, value = stmt.targets[0], stmt.value
+                stmt = statements[index] = ast.copy_location(ast.If(
+                    test=value.test,
+                    body=[_bind(target, value.body, stmt)],
+                    orelse=[_bind(target, value.orelse, stmt)]), stmt)
+            stack += blocks(stmt)
+
+
+def _ternary_binding(stmt, changed):
+    if stmt.__class__ is not ast.Assign or len(stmt.targets) != 1 or \
+            stmt.targets[0].__class__ is not ast.Name or stmt.value.__class__ is not ast.IfExp:
+        return False
+    names = {stmt.targets[0].id, _root(stmt.value.body), _root(stmt.value.orelse)}
+    return not names.isdisjoint(changed)
+
+
+def _root(expr):
+    """The variable an item, attribute or method result of `expr` is taken from (`M` of
+    `M[i]`, `M.T`, `M.reshape(3)`), or None."""
+    while expr.__class__ in (ast.Subscript, ast.Attribute, ast.Call):
+        expr = expr.func if expr.__class__ is ast.Call else expr.value
+    return expr.id if expr.__class__ is ast.Name else None
+
+
+def _bind(target, value, stmt):
+    return ast.copy_location(ast.Assign(targets=[ast.Name(id=target.id, ctx=ast.Store())],
+                                        value=value), stmt)

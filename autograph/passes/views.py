@@ -64,7 +64,7 @@ from autograph.passes.unpacked_aliases import guard_unfollowed, view_bindings_un
 from autograph.passes.view_keys import (helper_views, in_c_order, layout, note_layouts,
                                         view_key)
 from autograph.passes.view_loops import rewrite_loop, shadowed
-from autograph.passes.view_targets import split_view_targets
+from autograph.passes.view_targets import split_view_targets, split_view_ternaries
 
 ONLY_WITH = (ast.Subscript, ast.For, ast.Call, ast.AugAssign)   # see analysis.census
 # (`c = a; f(c)`; `c = a; c += e`)
@@ -77,6 +77,7 @@ def transform(function, ctx):
     split_view_targets(function, ctx, resolve)   # (`m.T[0, 1] = e`: a view `m_view` first)
     scanned = _changed_here(function, ctx.ag)
     changed = scanned[0]
+    split_view_ternaries(function, changed)   # (`r = M[i] if c else e`: an `if`)
     found = view_bindings_unpacked(function, changed, ctx, resolve)
     checked_attribute_views(found, scanned, ctx)
     if not found:
@@ -205,9 +206,8 @@ def _kept_names(function, analysis, ctx):
 
 
 def _may_change_in_place(ctx):
-    """Whether the function (or one nested in it) may change a variable in place (an
-    item assigned or deleted, `x += 1`, a call of a function that writes items of its
-    parameters: a nested one, or one named): else no view needs rewriting."""
+    """Whether the function (or one nested in it) may change a variable in place: an item
+    written or deleted, `x += 1`, a call of a function writing its parameters' items."""
     return (ctx.census is None or ctx.census.has_any((ITEM_STORE, ast.AugAssign, ast.Delete))
             or len(ctx.census.scopes) > 1 or names_writing_function(ctx))
 
@@ -245,8 +245,8 @@ def _chained(stmt):
     """Whether view binding `stmt` is a whole alias or takes more than one step (`x =
     rows[i][j]`, analysis.view_chains): not `v = b[key]` nor a loop's `for v in b`."""
     value = getattr(stmt, 'value', None)
-    return isinstance(stmt, ast.Assign) and not (
-        isinstance(value, ast.Subscript) and isinstance(value.value, ast.Name))
+    return isinstance(stmt, ast.Assign) and not (isinstance(value, ast.Subscript)
+                                                 and isinstance(value.value, ast.Name))
 
 
 def _drop_dead_reads(function, analysis, ctx):

@@ -42,7 +42,7 @@ from .python.py_builtins import getattr_ as getattr
 from .state.attributes import setattr_ as setattr
 from .python.py_builtins import hasattr_ as hasattr
 from .python.py_builtins import in_
-from .python.equality import eq, ne
+from .python.equality import eq, ge, gt, le, lt, ne
 from .python.py_builtins import item
 from .python.py_builtins import int_ as int
 from .python.py_builtins import max_ as max
@@ -50,6 +50,7 @@ from .python.py_builtins import min_ as min
 from .python.py_builtins import pow_ as pow
 from .python.py_builtins import sorted_ as sorted
 from .python.py_builtins import list_sort as _list_sort
+from .items.indexing import dict_get as _dict_get
 from .python.py_builtins import sum_ as sum
 from .checks.handlers import handlers
 from .checks.raises import caused, raise_, raise_if, reraise
@@ -68,7 +69,7 @@ from .python import traced_numpy as numpy
 __all__ = ['attribute_view', 'Undefined', 'alias', 'all', 'and_', 'any', 'assert_', 'attributes', 'bool', 'call',
            'call_writing', 'called_items',
            'caused', 'chain', 'check_defined', 'check_exchange', 'check_held', 'check_unfollowed', 'check_field', 'compare', 'complex', 'comprehension_test', 'emit',
-           'enumerate', 'eq',
+           'enumerate', 'eq', 'ge', 'gt', 'le', 'lt',
            'filter', 'flat_key', 'flat_value', 'layout_of',
            'delattr', 'divide', 'float', 'for_stmt', 'format', 'getattr', 'getitem', 'given', 'hasattr', 'getslice', 'handlers', 'held_update', 'helper_result', 'if_chain',
            'if_exp', 'if_exp_chain', 'if_stmt', 'in_', 'in_place', 'int', 'item', 'items_of', 'is_', 'is_not', 'keep',
@@ -84,4 +85,4 @@ __all__ = ['attribute_view', 'Undefined', 'alias', 'all', 'and_', 'any', 'assert
            'windows', 'write_view', 'written', 'zip']
 
 _calls.use_versions({**{name: globals()[name] for name in _calls.OVERRIDDEN_BUILTINS},
-                     'list.sort': _list_sort})
+                     'list.sort': _list_sort, 'dict.get': _dict_get})

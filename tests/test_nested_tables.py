@@ -51,3 +51,56 @@ def price_of(xs):
 def test_a_traced_key_in_a_dict_of_python_number_keys():
     xs = jnp.asarray([1, 3, 5, 5])
     assert float(autograph.convert(price_of)(xs)) == price_of([1, 3, 5, 5])
+
+
+def histogram(xs):
+    counts = {0: 0, 1: 0, 2: 0}
+    for x in xs:
+        counts[int(x) % 3] += 1
+    return counts
+
+
+def weighted(xs, ws):
+    totals = {1: 0.0, 2: 0.0, 5: 0.0}
+    for x, w in zip(xs, ws):
+        totals[int(x)] -= w
+    return totals
+
+
+@pytest.mark.parametrize('xs', [[1.0, 4.0, 2.0, 7.0], [0.0, 3.0, 6.0, 9.0]])
+def test_an_item_of_a_dict_updated_at_a_traced_key(xs):
+    """`counts[k] += 1`: `+=` keeps the keys (Python's KeyError for a missing one), so
+    each item is selected; a named error before."""
+    expected = histogram(xs)
+    got = autograph.convert(histogram)(jnp.asarray(xs))
+    assert {k: int(v) for k, v in got.items()} == expected
+    ws = [0.5, 1.5, 2.0, 4.0]
+    expected = weighted([1, 5, 1, 2], ws)
+    got = autograph.convert(weighted)(jnp.asarray([1, 5, 1, 2]), jnp.asarray(ws))
+    assert {k: float(v) for k, v in got.items()} == expected
+
+
+def test_an_update_at_a_traced_key_none_of_the_keys_is_pythons_key_error():
+    with pytest.raises(KeyError):
+        weighted([1, 3], [1.0, 1.0])
+    with pytest.raises(KeyError):
+        autograph.convert(weighted)(jnp.asarray([1, 3]), jnp.asarray([1.0, 1.0]))
+
+
+COST = {0: 1.0, 1: 2.0, 4: 3.0}
+
+
+def cost_of(x, k, table):
+    return COST.get(k, 0.5) * x + table.get(k, -1.0)
+
+
+@pytest.mark.parametrize('k', [1, 4, 3])
+def test_get_at_a_traced_key(k):
+    """`d.get(k, e)`: the item whose key equals `k`, else `e` (a raw TypeError, an
+    unhashable tracer, before)."""
+    table = {1: 10.0, 3: 30.0}
+    expected = cost_of(2.0, k, table)
+    assert float(autograph.convert(cost_of)(2.0, jnp.int32(k), table)) == expected
+    got = jax.vmap(autograph.convert(cost_of), in_axes=(None, 0, None))(
+        2.0, jnp.asarray([k, 0]), table)
+    assert float(got[0]) == expected

@@ -132,3 +132,46 @@ def test_tuples_of_traced_items_given_or_held_compare_item_by_item(r):
     walls = [(1, 1), (2, 3)]
     plain = Grid((r, 3), (3, 3), walls).reward()
     assert autograph.convert(Grid((jnp.int32(r), 3), (3, 3), walls).reward)() == plain
+
+
+# --- ordering: `<`, `<=`, `>`, `>=` ------------------------------------------------------
+
+def least_with_index(d):
+    best = (100.0, -1)
+    for j in range(4):
+        if (d[j], j) < best:      # (ties: the smaller index, as Python orders them)
+            best = (d[j], j)
+    return best
+
+
+def orderings(i, j):
+    a = (i, j)
+    return [a < (3, 0), a <= (3, 0), a > (3, 0), a >= (3, 0),
+            a < (i, j, 0), (i,) > a, a >= a]
+
+
+@pytest.mark.parametrize('d', [[3.0, 1.0, 2.0, 1.0], [0.5, 0.5, 0.5, 0.5],
+                               [9.0, 8.0, 7.0, 6.0]])
+def test_tuples_of_traced_items_order_as_python(d):
+    """(a TracedValueNeeded before: Python's tuple `<` needs the items' truth values)"""
+    expected = least_with_index(d)
+    got = autograph.convert(least_with_index)(jnp.asarray(d))
+    assert_same(got, expected)
+    assert_same(jax.jit(converted(least_with_index))(jnp.asarray(d)), expected)
+
+
+@pytest.mark.parametrize('i, j', [(3, 0), (3, 11), (2, 5), (4, -1)])
+def test_each_ordering_operator(i, j):
+    expected = orderings(i, j)
+    assert_same(autograph.convert(orderings)(i32(i), i32(j)), expected)
+    got = jax.vmap(converted(orderings))(jnp.array([i, 0], i32), jnp.array([j, 0], i32))
+    assert_same([g[0] for g in got], expected)
+
+
+def test_orderings_of_python_values_stay_python():
+    def f(a, b):
+        return a < b, a >= b
+    for a, b in [((1, 2), (1, 3)), ([2], [1, 5]), ((1,), (1, 0))]:
+        assert autograph.convert(f)(a, b) == f(a, b)
+    assert 'ag.lt((d[j], j), best)' in autograph.to_code(least_with_index).replace(
+        'ag.getitem(d, j)', 'd[j]')

@@ -16,6 +16,8 @@
     x.item()              -> ag.item(x)     (a traced array's element stays traced)
     xs.sort(key=k)        -> ag.call(xs.sort, key=k)   (a list's items may have traced
                                                         keys: ordered as ag.sorted does)
+    d.get(k, e)           -> ag.call(d.get, k, e)      (a traced key of a dict of Python
+                                                        number keys: its item, or `e`)
     jax.grad(loss)        -> ag.call(jax.grad, loss)   (JAX transformations convert the
                                                          functions they are given)
     jnp.stack(out)        -> ag.call(jnp.stack, out)   (a list a staged loop collected
@@ -247,12 +249,13 @@ class _Calls:
                 base = base.value
             if isinstance(base, ast.Name) and base.id == self.ctx.ag:
                 return Resolution.LIBRARY, None  # the runtime's own operators
+            if func.attr in ('sort', 'get') and not (   # xs.sort(key=...): keys may be
+                    isinstance(base, ast.Name) and self.ctx.resolver.module_name(base.id)):
+                return Resolution.USER, None     # traced; d.get(k): so may `k`
             if isinstance(base, ast.Name) and base.id not in self.local_names:
                 kind = self.ctx.resolver.classify(base.id)
                 if kind == Resolution.LIBRARY:
                     return kind, None
-            if func.attr == 'sort':
-                return Resolution.USER, None   # xs.sort(key=...): keys may be traced
             if func.attr in _CONTAINER_METHODS and self._library_receiver(func.value):
                 return Resolution.LIBRARY, None  # e.g. out.append(v), jnp.zeros(3).sum()
             if (func.attr in _ARRAY_COMPUTATIONS and not self._user_object(func.value)) \

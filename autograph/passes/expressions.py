@@ -9,7 +9,8 @@
                         (the values take the variables the test tests for None: the
                         value where one is surely not None gets its value)
     a if c else b if d else e
-                     -> ag.if_exp_chain((lambda: c, lambda: d), (lambda: a, lambda: b, lambda: e))
+                     -> ag.if_exp_chain((lambda: c, lambda: d),
+                                        (lambda: a, lambda: b, lambda: e))
     a < b < c < d    -> ag.and_(a < b, lambda: b < c, lambda: c < d)
     a < f(x) < c     -> ag.compare(a, '<', lambda: f(x), '<', lambda: c)
                         (a middle operand that is not a name or constant: evaluated once)
@@ -20,8 +21,11 @@
                                                 some binding of which is a display; or
     pos == self.goal -> ag.eq(pos, self.goal)   two parameters or attributes)
 
+    (d, i) < best    -> ag.lt((d, i), best)     (and `<=`, `>`, `>=`: the same operands)
+
 `ag.eq`/`ag.ne` compare two lists (tuples) of traced items as Python does, item by item
-(a traced bool: the `and` of the items'); other `==`/`!=` stay as written.
+(a traced bool: the `and` of the items'), `ag.lt`... order them as Python does (the first
+unequal pair decides); other comparisons stay as written.
 
 The right operands stay lazy, so Python values keep Python's short-circuit semantics;
 traced values become `jnp.logical_*` and `lax.cond`.
@@ -148,12 +152,15 @@ class _Expressions(ScopeTransformer):
             return self._call('in_', [left, right], origin)
         if isinstance(op, ast.NotIn):
             return self._call('not_', [self._call('in_', [left, right], origin)], origin)
-        if isinstance(op, (ast.Eq, ast.NotEq)) and (
+        if type(op) in _SEQUENCE_OPERATORS and (
                 self._may_be_sequence(left) or self._may_be_sequence(right) or
                 (self._given(left) and self._given(right))):
-            return self._call('eq' if isinstance(op, ast.Eq) else 'ne', [left, right], origin)
+            return self._call(_SEQUENCE_OPERATORS[type(op)], [left, right], origin)
         return ast.copy_location(ast.Compare(left=left, ops=[op], comparators=[right]), origin)
 
+
+_SEQUENCE_OPERATORS = {ast.Eq: 'eq', ast.NotEq: 'ne', ast.Lt: 'lt', ast.LtE: 'le',
+                       ast.Gt: 'gt', ast.GtE: 'ge'}
 
 _OPERATOR_TEXT = {ast.Lt: '<', ast.LtE: '<=', ast.Gt: '>', ast.GtE: '>=', ast.Eq: '==',
                   ast.NotEq: '!=', ast.Is: 'is', ast.IsNot: 'is not', ast.In: 'in',

@@ -104,6 +104,44 @@ def set_list_item(items, index, value):
     return items
 
 
+def update_dict_item(table, key, update):
+    """Python reference: `table[key] = update(table[key])` for a traced `key` (`counts[k]
+    += 1`): the item whose key equals it becomes its update and the others stay
+    themselves (a select per item: the dict keeps its keys, its items and the update of
+    one type, as a read at a traced key needs them), Python's KeyError where no key
+    equals it (checked when the program runs). None where the dict is not such (its keys
+    Python numbers, the key a scalar)."""
+    keys = list(table)
+    if type(table) is not dict or not keys or jnp.ndim(key) or not all(
+            isinstance(k, (bool, int, float)) for k in keys):
+        return None
+    old = [jax.tree_util.tree_flatten(table[k]) for k in keys]
+    new = [jax.tree_util.tree_flatten(update(table[k])) for k in keys]
+    types = _common_types(old + new)
+    if types is None:
+        return None
+    matches = [key == k for k in keys]
+    raise_if(jnp.logical_not(jnp.any(jnp.stack(matches))), lambda: KeyError(
+        f'a traced key that is none of {", ".join(map(repr, keys))}'))
+    for k, match, (before, treedef), (after, _) in zip(keys, matches, old, new):
+        table[k] = jax.tree_util.tree_unflatten(treedef, [
+            jnp.where(match, cast(jnp.asarray(a, t.dtype), t), cast(jnp.asarray(b, t.dtype), t))
+            for a, b, t in zip(after, before, types)])
+    return table
+
+
+def dict_get(table, key, default=None):
+    """Python reference: `table.get(key, default)` for a traced `key`: the item whose key
+    equals it, `default` where none does (items and `default` chosen as a list's are;
+    the keys Python numbers)."""
+    keys = list(table)
+    if not all(isinstance(k, (bool, int, float)) for k in keys) or jnp.ndim(key):
+        raise _error(list(table.values()), key, 'the key must be a traced scalar and the '
+                     'dict\'s keys Python numbers')
+    found = jnp.stack([key == k for k in keys] + [jnp.bool_(True)])
+    return _item_at([*table.values(), default], jnp.argmax(found), key)
+
+
 def _dict_item(table, key):
     """Python reference: `table[key]` for a traced key: the item whose key equals it
     (the keys Python numbers), Python's KeyError where none does (checked when the program

@@ -9,11 +9,11 @@ keeps each operand lazy and evaluates it once.
 import operator
 
 from .logical import and_, not_
-from ..python.equality import eq, ne
+from ..python.equality import eq, ge, gt, le, lt, ne
 from ..python.py_builtins import in_
 
 OPERATORS = {
-    '<': operator.lt, '<=': operator.le, '>': operator.gt, '>=': operator.ge,
+    '<': lt, '<=': le, '>': gt, '>=': ge,
     '==': eq, '!=': ne, 'is': operator.is_, 'is not': operator.is_not,
     'in': in_, 'not in': lambda value, container: not_(in_(value, container)),
 }

@@ -50,9 +50,10 @@ OVERRIDDEN_BUILTINS = frozenset(
 values. Converted code calls those; a builtin passed around as a value (`r = range; r(n)`)
 reaches `call`, which calls that version too (see `use_versions`)."""
 
-OVERRIDDEN_METHODS = frozenset({'list.sort'})
+OVERRIDDEN_METHODS = frozenset({'list.sort', 'dict.get'})
 """Methods of Python containers with a version that also takes traced values: converted
-code calls `xs.sort(...)` through `call`, which calls that version for a list."""
+code calls `xs.sort(...)` and `d.get(k)` through `call`, which calls that version for a
+list (a dict, at a traced key)."""
 
 _VERSIONS = {}   # builtin name -> the `ag` namespace's version of it
 
@@ -130,6 +131,9 @@ def _call(fn, args, kwargs, slot=None):
     owner = getattr(fn, '__self__', None)
     if type(owner) is list and getattr(fn, '__name__', None) == 'sort':
         return _VERSIONS['list.sort'](owner, *args, **kwargs)   # (traced keys: argsort)
+    if type(owner) is dict and getattr(fn, '__name__', None) == 'get' and args and \
+            is_traced(args[0]):
+        return _VERSIONS['dict.get'](owner, *args, **kwargs)
     if type(owner) in _PLAIN_OWNERS or isinstance(owner, (jax.Array, Keyed)):
         return fn(*args, **kwargs)   # a list's, a dict's or an array's own method
     if isinstance(fn, type) and slot is None and not context.converter.is_library(fn):

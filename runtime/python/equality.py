@@ -1,4 +1,5 @@
-"""`a == b` and `a != b` where `a` and `b` are lists (or tuples) that hold traced values.
+"""`a == b`, `a != b` and `a < b` (`<=`, `>`, `>=`) where `a` and `b` are lists (or
+tuples) that hold traced values.
 
 Python reference (list and tuple comparison): two lists (two tuples) of different lengths
 are unequal; else they are equal when every pair of items is (`x is y` or `x == y`, each
@@ -6,7 +7,14 @@ made a bool, in order, stopping at the first unequal pair), and `a != b` is `not
 A list never equals a tuple (nor anything else that is not a list). So with traced items
 `[i, j] == [3, 0]` is the `and` of `i == 3` and `j == 0`: a traced bool, where Python
 would need the items' truth values. The lengths are Python's: they decide alone.
+
+An ordering compares the first pair of items that are not equal (`x < y` of that pair),
+or, where one sequence is the start of the other, the lengths (`(1, 2) < (1, 2, 0)`):
+with traced items, each pair's `==` chooses (`jnp.where`) between its own ordering and
+the ordering the pairs after it give (`(d, i) < best` in a search for the least `d`).
 """
+import operator
+
 import jax.numpy as jnp
 
 from ..errors import here
@@ -59,3 +67,33 @@ def _items_equal(a, b, op):
     if not traced:
         return True
     return jnp.all(jnp.stack(traced)) if len(traced) > 1 else traced[0]
+
+
+def _ordering(op, symbol):
+    def compare(a, b):
+        kind = _sequence_kind(a)
+        if kind is None or _sequence_kind(b) is not kind or not (
+                any_traced(a) or any_traced(b)):
+            return op(a, b)
+        result = op(len(a), len(b))
+        for x, y in reversed(list(zip(a, b))):   # (the first unequal pair decides)
+            if x is y:
+                continue
+            equal = eq(x, y)
+            if is_traced(equal) and jnp.ndim(equal):
+                raise ambiguous_in(jnp.shape(equal), here(), f'`{symbol}` of two sequences',
+                                   fix='Compare sequences of scalars')
+            if not is_traced(equal):
+                result = result if equal else compare(x, y)
+            else:
+                result = jnp.where(equal, result, compare(x, y))
+        return result
+    compare.__name__ = op.__name__
+    compare.__doc__ = f'Python reference: `a {symbol} b` (see the module doc).'
+    return compare
+
+
+lt = _ordering(operator.lt, '<')
+le = _ordering(operator.le, '<=')
+gt = _ordering(operator.gt, '>')
+ge = _ordering(operator.ge, '>=')

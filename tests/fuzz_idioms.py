@@ -45,7 +45,7 @@ import traceback
 import numpy as np
 
 from tests.fuzz_arrays import PYTHON_ERRORS, same_error
-from tests.fuzz_idiom_extra import T   # (the library's templates and more)
+from tests.fuzz_idiom_tables import T   # (the library's templates and more)
 from tests.fuzz_idiom_library import HELPERS, LEAVES
 from tests.fuzzer import MISMATCH, NAMED_ERROR, RAW_ERROR, _start_worker, inputs_for
 from tests.fuzz_speed import fast_compiles

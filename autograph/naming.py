@@ -9,6 +9,7 @@ class Namer:
         self.taken = set(taken)
         self.made = set()   # the names `new` gave (never a user's)
         self._next = {}   # base -> the first suffix not tried yet (new names stay linear)
+        self._functions = {}   # base -> the names `function` gave, in order
 
     @classmethod
     def for_tree(cls, tree, extra=()):
@@ -47,3 +48,16 @@ class Namer:
         self.taken.add(name)
         self.made.add(name)
         return name
+
+    def function(self, base, index=0):
+        """The name of a generated function that the statement right after its `def`
+        calls and nothing reads again (a branch, a loop's body or test): the same for
+        every statement, `index` telling apart those one statement defines (the `elif`
+        branches of one chain). Generated code reads like hand-written JAX (`def body`
+        for every loop), and CPython compiles a function with many such definitions in
+        time linear in their number (it copies the names of the enclosing scope into
+        each nested one's: distinct names made that quadratic, 10,000 `if`s ~20 s)."""
+        names = self._functions.setdefault(base, [])
+        while len(names) <= index:
+            names.append(self.new(base))
+        return names[index]

@@ -34,13 +34,13 @@ class Conditionals:
 
         body, body_pending = self.block(node.body)
         orelse, orelse_pending = self.block(node.orelse)
-        true_name = self.ctx.namer.new('if_true')
+        true_name = self.ctx.namer.function('if_true')
         functions = [self.function(true_name, params, body, outs, body_pending, shared)]
         if not orelse and params[:len(outs)] == outs and not returns:
             false_branch = ast.Constant(value=None)  # no else: state unchanged (the
             # parameters after it are variables tested with None, only read)
         else:
-            false_name = self.ctx.namer.new('if_false')
+            false_name = self.ctx.namer.function('if_false')
             functions.append(self.function(false_name, params, orelse, outs, orelse_pending,
                                            shared))
             false_branch = templates.name(false_name)
@@ -75,8 +75,9 @@ class Conditionals:
             if i == len(links) and not converted and params == outs and not returns:
                 branches.append(ast.Constant(value=None))  # no else: state unchanged
                 continue
-            name = self.ctx.namer.new(
-                'if_true' if i == 0 else 'if_false' if i == len(links) else 'elif_true')
+            name = self.ctx.namer.function('if_true') if i == 0 else \
+                self.ctx.namer.function('if_false') if i == len(links) else \
+                self.ctx.namer.function('elif_true', i - 1)
             functions.append(self.function(name, params, converted, outs, body_pending,
                                            shared))
             branches.append(templates.name(name))

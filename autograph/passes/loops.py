@@ -63,8 +63,8 @@ class Loops:
         fields = self.fields(node.body)
         body, body_pending = self.loop_block(node)
         orelse, orelse_pending = self.block(node.orelse)
-        test_name = self.ctx.namer.new('loop_test')
-        body_name = self.ctx.namer.new('loop_body')
+        test_name = self.ctx.namer.function('loop_test')
+        body_name = self.ctx.namer.function('loop_body')
         test = templates.function(test_name, carried, [ast.Return(value=node.test)])
         functions = [test, self.function(body_name, carried, body, carried, body_pending,
                                          shared)]
@@ -93,13 +93,13 @@ class Loops:
         else:
             item = self.ctx.namer.new('item')
             body = templates.statements('target = item', target=node.target, item=item) + body
-        body_name = self.ctx.namer.new('loop_body')
+        body_name = self.ctx.namer.function('loop_body')
         functions = [self.function(body_name, [item] + carried, body, carried,
                                    body_pending - targets, shared)]
         keywords = []
         flag = self.ctx.break_flags.get(node)
         if flag is not None:
-            test_name = self.ctx.namer.new('loop_test')
+            test_name = self.ctx.namer.function('loop_test')
             functions.append(templates.function(
                 test_name, carried, [ast.Return(value=negation(self.ctx, flag))]))
             keywords.append(ast.keyword(arg='extra_test', value=templates.name(test_name)))

@@ -296,6 +296,34 @@ def test_result_object_holding_a_traced_array_is_named():
         autograph.convert(lambda n: Pair(n + 1))(jnp.int32(1))
 
 
+class _Ridge:
+    def __init__(self, lam):
+        self.lam, self.coef_, self.halved_ = lam, None, 0
+
+    def fit(self, X, y):
+        A = X.T @ X + self.lam * jnp.eye(X.shape[1])
+        self.coef_ = jnp.linalg.solve(A, X.T @ y)
+        if jnp.linalg.norm(self.coef_) > 0.5:
+            self.coef_ = self.coef_ / 2
+            self.halved_ += 1
+        return self
+
+
+@pytest.mark.parametrize('lam', [0.1, 50.0])
+def test_a_method_returning_self_after_setting_traced_attributes(lam):
+    """scikit-learn's `fit`: the attributes it sets are state the call gives back, so the
+    object returned holds the program's values (a ControlFlowError before, as for an
+    object holding a traced array the call does not give back)."""
+    X, y = jnp.arange(12.0).reshape(4, 3), jnp.arange(4.0)
+    expected = _Ridge(lam).fit(X, y)
+    bound, unbound = _Ridge(lam), _Ridge(lam)
+    for model, returned in ((bound, autograph.convert(bound.fit)(X, y)),
+                            (unbound, autograph.convert(_Ridge.fit)(unbound, X, y))):
+        assert returned is model and not isinstance(model.coef_, jax.core.Tracer)
+        assert_same(model.coef_, expected.coef_)
+        assert int(model.halved_) == expected.halved_
+
+
 def test_arguments_that_do_not_fit_name_the_function():
     def takes_one(v):
         return v

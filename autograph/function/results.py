@@ -12,7 +12,8 @@ functions, objects) is kept from the trace that made them, as `equinox.filter_ji
 
 A leaf that is not an array must not hide a traced array (inside an object that is not a
 pytree): it would outlive its trace. `Result.of` rejects it with a ControlFlowError that
-names the path to it.
+names the path to it, except in an attribute the Function gives back as state after the
+call (`self.coef_ = ...; return self`: the object returned then holds the program's value).
 """
 import ast
 
@@ -45,16 +46,18 @@ class Result:
         self.spec = spec
 
     @staticmethod
-    def of(value, defined, label='the result'):
+    def of(value, defined, label='the result', given=frozenset()):
         """`value` as a traced function returns it: itself when all its leaves are
         arrays, else a Result. `label` names it in errors, with `defined`, the
-        Python function that returned it."""
+        Python function that returned it; `given`: the (id(object), attribute name) of
+        the attributes the call gives back as state."""
         leaves, treedef = jax.tree_util.tree_flatten(value)
         if all(_is_array(leaf) for leaf in leaves):
             return value
         for path, leaf in jax.tree_util.tree_flatten_with_path(value)[0]:
             if not _is_array(leaf):
-                _reject_hidden_tracers(leaf, label + jax.tree_util.keystr(path), defined)
+                _reject_hidden_tracers(leaf, label + jax.tree_util.keystr(path), defined,
+                                       given)
         arrays = [leaf for leaf in leaves if _is_array(leaf)]
         return Result(arrays, (treedef, [None if _is_array(leaf) else (leaf,)
                                          for leaf in leaves]))
@@ -74,10 +77,11 @@ def _is_array(leaf):
     return isinstance(leaf, (jax.Array, np.ndarray, np.generic))
 
 
-def _reject_hidden_tracers(value, label, defined, depth=4):
+def _reject_hidden_tracers(value, label, defined, given, depth=4):
     """A result leaf that is not an array is returned as it is, so it must hold no traced
     value: a traced array inside an object that is not a pytree would outlive its trace.
-    Looks into attributes and containers, `depth` levels deep."""
+    Looks into attributes (but those `given` back as state) and containers, `depth`
+    levels deep."""
     if depth == 0 or isinstance(value, (str, bytes, int, float, complex, type(None))):
         return
     if isinstance(value, dict):
@@ -85,14 +89,14 @@ def _reject_hidden_tracers(value, label, defined, depth=4):
     elif isinstance(value, (list, tuple, set, frozenset)):
         children = [(f'[{i}]', v) for i, v in enumerate(value)]
     elif hasattr(value, '__dict__') and not callable(value):
-        children = [(f'.{k}', v) for k, v in vars(value).items()]
+        children = [(f'.{k}', v) for k, v in vars(value).items() if (id(value), k) not in given]
     else:
         return
     for suffix, child in children:
         if isinstance(child, jax.core.Tracer):
             raise traced_in_object(*_name_and_line(defined), label + suffix,
                                    type(value).__name__)
-        _reject_hidden_tracers(child, label + suffix, defined, depth - 1)
+        _reject_hidden_tracers(child, label + suffix, defined, given, depth - 1)
 
 
 def given_back(value, defined, label=None):

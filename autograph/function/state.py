@@ -324,7 +324,9 @@ class Tracing:
                             changed)
         changed.update(self.state.argument_labels(self.args, self.kwargs, written or {}))
         result, changed, logged = snapshot((result, changed, logged))
-        return (Result.of(result, fn), {k: Result.of(v, fn, k) for k, v in changed.items()},
+        given = {p.key[1:] for p in self.installed.places if p.key[0] == 'attribute'}
+        return (Result.of(result, fn, given=given),
+                {k: Result.of(v, fn, k) for k, v in changed.items()},
                 {k: Result.of(v, fn, k) for k, v in logged.items()})
 
     def restore(self):

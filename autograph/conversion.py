@@ -20,7 +20,9 @@ different functions convert in parallel.
 """
 import ast
 import builtins
+import contextlib
 import functools
+import gc
 import inspect
 import threading
 import types
@@ -135,14 +137,40 @@ def _remember(code, hidden, generated):
 
 
 def _generate(fn):
-    source = parsing.parse_function(fn)
-    namer = Namer.for_code(fn.__code__)
-    ctx = Context(file=source.file, namer=namer, ag=namer.new('ag'), resolver=LiveResolver(fn))
-    node = passes.run(source.node, ctx)
-    qualname = getattr(fn.__code__, 'co_qualname', fn.__qualname__)
-    class_name = None if isinstance(node, ast.Lambda) else codegen.defining_class(qualname)
-    return codegen.generate(node, source.file, ctx.ag, fn.__code__.co_freevars, class_name,
-                            functools.partial(_site_facts, weakref.ref(fn)))
+    with _collector_paused():
+        source = parsing.parse_function(fn)
+        namer = Namer.for_code(fn.__code__)
+        ctx = Context(file=source.file, namer=namer, ag=namer.new('ag'),
+                      resolver=LiveResolver(fn))
+        node = passes.run(source.node, ctx)
+        qualname = getattr(fn.__code__, 'co_qualname', fn.__qualname__)
+        class_name = None if isinstance(node, ast.Lambda) else \
+            codegen.defining_class(qualname)
+        return codegen.generate(node, source.file, ctx.ag, fn.__code__.co_freevars,
+                                class_name, functools.partial(_site_facts, weakref.ref(fn)))
+
+
+_paused = {'conversions': 0, 'was_enabled': False}   # (guarded by _lock)
+
+
+@contextlib.contextmanager
+def _collector_paused():
+    """Python's cyclic garbage collector paused (it is process-wide) until the last
+    conversion under way ends. A conversion allocates tens of thousands of tree nodes
+    that live until it ends, and makes few cycles: the collector's passes over the
+    growing tree took 45 % of converting 10,000 `if`s (2 % of a 30-line function)."""
+    with _lock:
+        if _paused['conversions'] == 0:
+            _paused['was_enabled'] = gc.isenabled()
+            gc.disable()
+        _paused['conversions'] += 1
+    try:
+        yield
+    finally:
+        with _lock:
+            _paused['conversions'] -= 1
+            if _paused['conversions'] == 0 and _paused['was_enabled']:
+                gc.enable()
 
 
 def _site_facts(fn_ref):

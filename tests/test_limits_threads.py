@@ -1,5 +1,6 @@
 """Thread limits: many threads converting and calling functions at once get the right
-results, and each function is converted exactly once.
+results, and each function is converted exactly once; the garbage collector, which
+conversions pause, is as it was once they end.
 
 Runs in a fresh interpreter (a subprocess with a time limit), so that nothing is
 converted or traced before the threads start. Sixteen threads wait at a barrier, then
@@ -13,6 +14,8 @@ import os
 import subprocess
 import sys
 import threading
+
+import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 THREADS = 16
@@ -116,7 +119,9 @@ def run_threads():
             thread.start()
         for thread in threads:
             thread.join()
+    import gc
     return {'wrong': wrong, 'errors': errors, 'generations': dict(generations),
+            'collector enabled': gc.isenabled(),
             'concrete functions': len(together._concrete), 'traces': together.trace_count}
 
 
@@ -135,6 +140,7 @@ def test_sixteen_threads_convert_each_function_once_and_agree_with_python():
                      for name in ('calls_helper', 'helper')})
     expected['<threads 0>:shared'] = 1
     assert found['generations'] == expected
+    assert found['collector enabled']   # (paused by each conversion, resumed by the last)
     # Two call keys (arrays only; with n=2): one trace each, however many threads call.
     assert found['concrete functions'] == 2
     assert found['traces'] == 2
@@ -162,3 +168,37 @@ def test_threads_parsing_and_compiling_trees_at_once_do_not_trip_cpython():
     for thread in threads:
         thread.join()
     assert errors == []
+
+
+def test_the_collector_is_paused_while_converting_and_as_it_was_after(tmp_path):
+    import gc
+    from unittest import mock
+
+    import autograph
+    from autograph import passes
+    (tmp_path / 'collected.py').write_text(
+        'def f(x):\n    return x + 1\n\ndef g(x):\n    return x * 2\n')
+    sys.path.insert(0, str(tmp_path))
+    try:
+        import collected
+    finally:
+        sys.path.remove(str(tmp_path))
+    seen, run = [], passes.run
+
+    def recorded(*args, **kwargs):
+        seen.append(gc.isenabled())
+        return run(*args, **kwargs)
+
+    with mock.patch.object(passes, 'run', recorded):
+        assert autograph.convert(collected.f, jit=False)(1.0) == 2.0
+        assert gc.isenabled()
+        gc.disable()
+        try:
+            assert autograph.convert(collected.g, jit=False)(1.0) == 2.0
+            assert not gc.isenabled()
+        finally:
+            gc.enable()
+        with pytest.raises(autograph.ConversionError):
+            autograph.convert(eval('lambda x: x'))(1.0)   # (no source: fails mid-way)
+        assert gc.isenabled()
+    assert seen == [False, False]

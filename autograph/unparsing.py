@@ -113,6 +113,7 @@ if _extensible():
             self.parts = []            # (line, first column, end column, line before)
             self.pending = None        # (statement, decorator lines before its own)
             self.elifs = []            # per `if` being written, its `elif`s still to write
+            self.columns = (None, 0, 0)   # (the text pieces read, how many, the column)
 
         def traverse(self, node):
             cls = node.__class__
@@ -155,14 +156,19 @@ if _extensible():
             self.parts.append((self.line, first, self._column(), line))
 
         def _column(self):
-            """The column (in UTF-8 bytes) after the text written so far."""
-            written = []
-            for piece in reversed(self._source):
+            """The column (in UTF-8 bytes) after the text written so far, read on from
+            where the last call stopped (a line holding thousands of lambdas, the
+            `ag.if_exp_chain(...)` of a long `if` chain, is read once, not once each)."""
+            source, start, column = self.columns
+            if source is not self._source or start > len(source):   # (another buffer)
+                source, start, column = self._source, 0, 0
+            for index in range(start, len(source)):
+                piece = source[index]
                 newline = piece.rfind('\n')
-                written.append(piece[newline + 1:])
-                if newline >= 0:
-                    break
-            return sum(len(piece.encode()) for piece in written)
+                column = len(piece[newline + 1:].encode()) if newline >= 0 else \
+                    column + len(piece.encode())
+            self.columns = (source, len(source), column)
+            return column
 
         def fill(self, text=''):
             if self.line is not None:

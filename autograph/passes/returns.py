@@ -105,14 +105,19 @@ def _replace_returns(stmts, did_return, retval, set_flag):
 
 
 def _always_returns(stmts):
-    if not stmts:
-        return False
-    last = stmts[-1]
-    if isinstance(last, (ast.Return, ast.Raise)):
-        return True
-    if isinstance(last, ast.If):
-        return _always_returns(last.body) and _always_returns(last.orelse)
-    return False
+    """Whether every path through `stmts` ends in a `return` or a `raise` (read without
+    recursion: an `elif` chain is as deep as it is long)."""
+    pending = [stmts]
+    while pending:
+        block = pending.pop()
+        if not block:
+            return False
+        last = block[-1]
+        if isinstance(last, ast.If):
+            pending += [last.orelse, last.body]
+        elif not isinstance(last, (ast.Return, ast.Raise)):
+            return False
+    return True
 
 
 def _tail_returns(stmts, ctx, flags):

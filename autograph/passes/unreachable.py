@@ -21,28 +21,35 @@ _ENDS_BLOCK = (ast.Return, ast.Raise, ast.Break, ast.Continue)
 
 
 def transform(function, ctx):
-    function.body = _reachable(function.body)
+    function.body = _reachable(function.body, {})
     return function
 
 
-def _reachable(stmts):
+def _reachable(stmts, ending):
+    """`stmts` up to the first that ends the block, each block inside them first (so
+    `ending`, {id(if): whether it ends its block}, answers for the `if`s inside)."""
     out = []
     for stmt in stmts:
         if not isinstance(stmt, SCOPES):
             for block in blocks(stmt):
-                block[:] = _reachable(block)
+                block[:] = _reachable(block, ending)
         if isinstance(stmt, ast.While) and _constant_truth(stmt.test):
             stmt.test = ast.copy_location(ast.Constant(value=True), stmt.test)
         out.append(stmt)
-        if _ends(stmt):
+        if _ends(stmt, ending):
             break
     return out
 
 
-def _ends(stmt):
-    """True when nothing after `stmt` in its block can run."""
+def _ends(stmt, ending):
+    """True when nothing after `stmt` in its block can run. (An `if` is answered once,
+    in `ending`: an `elif` chain of n branches is read in n steps, not n * n / 2.)"""
     if isinstance(stmt, ast.If):   # (no `all(...)`: see limits, Python 3.12)
-        return bool(stmt.orelse) and _ends(stmt.body[-1]) and _ends(stmt.orelse[-1])
+        found = ending.get(id(stmt))
+        if found is None:
+            found = ending[id(stmt)] = bool(stmt.orelse) and _ends(
+                stmt.body[-1], ending) and _ends(stmt.orelse[-1], ending)
+        return found
     return isinstance(stmt, _ENDS_BLOCK) or is_endless(stmt)
 
 

@@ -6,6 +6,7 @@ in-place changes explicit (item_assignments, written_arguments) ask it per varia
 import ast
 
 from autograph.analysis.array_kinds import JAX, MADE, ArrayKinds, module_names
+from autograph.analysis.walk import nodes
 from autograph.analysis.written_parameters import parameters
 from autograph.passes.base import walk_scope
 
@@ -63,7 +64,7 @@ def _replaced_parameters(function, params, kinds):
                 stmt.targets[0].id not in used and \
                 kinds.of(stmt.value) in (JAX, MADE):
             replaced.add(stmt.targets[0].id)
-        used |= {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name)}
+        used |= {n.id for n in nodes(stmt) if n.__class__ is ast.Name}
         if params <= used:
             break
     return replaced

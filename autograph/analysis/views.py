@@ -261,8 +261,9 @@ class Views:
                            and self.tracked[o][1] == base]
                 if name in done or not of_base:
                     continue
-                if len(of_base) == len(origins) or (mode == 'same' and self._alias_on_some_paths(
-                        origins, base, items=self._read_later(name, stmt))):
+                if len(of_base) == len(origins) or (
+                        mode == 'same' and self._alias_on_some_paths(
+                            origins, base, items=self._read_later(name, stmt))):
                     actions.append(('read', name, base,
                                     mode if len(of_base) == len(origins) else 'if view'))
                     done.add(name)
@@ -387,6 +388,7 @@ class Views:
 
     def _check_fresh(self, name, state, stmt):
         errors.check_read(name, state.get(name, _NOT_VIEW), self.tracked, self.ctx, stmt)
+
 
 def _join(one, other):
     out = {}

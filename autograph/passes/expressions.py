@@ -21,7 +21,8 @@
                                                 some binding of which is a display; or
     pos == self.goal -> ag.eq(pos, self.goal)   two parameters or attributes)
 
-    (d, i) < best    -> ag.lt((d, i), best)     (and `<=`, `>`, `>=`: the same operands)
+    (d, i) < best    -> ag.lt((d, i), best)     (and `<=`, `>`, `>=`, where an operand
+                                                 may be a list or tuple as above)
 
 `ag.eq`/`ag.ne` compare two lists (tuples) of traced items as Python does, item by item
 (a traced bool: the `and` of the items'), `ag.lt`... order them as Python does (the first
@@ -154,7 +155,8 @@ class _Expressions(ScopeTransformer):
             return self._call('not_', [self._call('in_', [left, right], origin)], origin)
         if type(op) in _SEQUENCE_OPERATORS and (
                 self._may_be_sequence(left) or self._may_be_sequence(right) or
-                (self._given(left) and self._given(right))):
+                (isinstance(op, (ast.Eq, ast.NotEq))   # (`x < y` of two parameters: as
+                 and self._given(left) and self._given(right))):   # written, numbers)
             return self._call(_SEQUENCE_OPERATORS[type(op)], [left, right], origin)
         return ast.copy_location(ast.Compare(left=left, ops=[op], comparators=[right]), origin)
 

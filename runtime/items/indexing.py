@@ -116,7 +116,10 @@ def update_dict_item(table, key, update):
             isinstance(k, (bool, int, float)) for k in keys):
         return None
     old = [jax.tree_util.tree_flatten(table[k]) for k in keys]
-    new = [jax.tree_util.tree_flatten(update(table[k])) for k in keys]
+    try:   # (each item's update: only the one the key selects is kept)
+        new = [jax.tree_util.tree_flatten(update(table[k])) for k in keys]
+    except (TypeError, ValueError):   # (items of other kinds: the named error)
+        return None
     types = _common_types(old + new)
     if types is None:
         return None

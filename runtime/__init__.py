@@ -64,6 +64,7 @@ from .values.text import message, message_percent, text
 from .python.display import emit
 from .python.in_place import in_place
 from .python import traced_math as math
+from .python import traced_statistics as statistics
 from .python import traced_numpy as numpy
 
 __all__ = ['attribute_view', 'Undefined', 'alias', 'all', 'and_', 'any', 'assert_', 'attributes', 'bool', 'call',
@@ -80,7 +81,7 @@ __all__ = ['attribute_view', 'Undefined', 'alias', 'all', 'and_', 'any', 'assert
            'python_subject', 'raise_', 'raise_if', 'range', 'read_view', 'repeat', 'repr',
            'raveled', 'reraise', 'reshaped', 'as_array', 'moved', 'swapped', 'reversed',
            'seen', 'selection', 'setattr', 'setitem', 'setitems', 'sorted',
-           'span', 'static', 'str', 'sum', 'sum_over_range', 'text', 'transposed', 'unfollowed_items', 'update_item', 'view', 'view_of', 'while_stmt',
+           'span', 'static', 'statistics', 'str', 'sum', 'sum_over_range', 'text', 'transposed', 'unfollowed_items', 'update_item', 'view', 'view_of', 'while_stmt',
            'window',
            'windows', 'write_view', 'written', 'zip']
 

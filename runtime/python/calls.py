@@ -25,7 +25,7 @@ from ..context import staged_depth
 from ..values.maybe import Maybe
 from ..values.split import Undefined, is_dynamic, is_traced
 from ..values.stacked import STACKERS, Stacked
-from . import traced_math, traced_numpy
+from . import traced_math, traced_numpy, traced_statistics
 
 STAGED_RECURSION_LIMIT = 16
 
@@ -86,16 +86,19 @@ asks it (`__ag_reduce__`), as NumPy's `np.mean(obj)` calls `obj.mean()`."""
 MATH = frozenset(f'math.{name}' for name in traced_math.NAMES)
 """The `math` functions converted code calls as `ag.math.<name>` (runtime.python.traced_math)."""
 
+STATISTICS = frozenset(f'statistics.{name}' for name in traced_statistics.NAMES)
+"""The same for `statistics` (`ag.statistics.<name>`: runtime.python.traced_statistics)."""
+
 NUMPY = frozenset(f'numpy.{path}' for path in traced_numpy.NAMES)
 """The NumPy functions converted code calls as `ag.numpy.<path>` (runtime.python.traced_numpy)."""
 
 _KNOWN = {id(_resolve(name)): name
-          for name in NUMPY | TRANSFORMS | set(STACKERS) | set(REDUCTIONS) | MATH}
+          for name in NUMPY | TRANSFORMS | set(STACKERS) | set(REDUCTIONS) | MATH | STATISTICS}
 
 
 def known_name(value):
     """'jax.grad', 'jax.numpy.stack', 'math.exp', ... for the library functions converted
-    code treats specially (see TRANSFORMS, REDUCTIONS, MATH, NUMPY and
+    code treats specially (see TRANSFORMS, REDUCTIONS, MATH, STATISTICS, NUMPY and
     runtime.values.stacked.STACKERS); None for anything else."""
     return _KNOWN.get(id(value)) if value is not None else None
 
@@ -190,9 +193,8 @@ origin.forwards(call, _call)
 
 
 def _converted_inside(fn):
-    """`fn` when it is converted code, or the converted function a decorator applied in
-    converted code wraps (`@functools.lru_cache` on a nested `def`: the wrapper calls it
-    directly, so its calls are counted here, see STAGED_RECURSION_LIMIT); else None."""
+    """`fn` if converted, or the converted function a decorator applied in converted code
+    wraps (`@functools.lru_cache` of a nested `def`: counted, see _recursion_error)."""
     for candidate in (fn, getattr(fn, '__wrapped__', None)):
         if candidate is not None and context.converter.is_converted(candidate):
             return candidate

@@ -15,6 +15,7 @@
                                                        object's, named like an array's;
                                                        ag.call calls an array's as is)
     x.item()              -> ag.item(x)     (a traced array's element stays traced)
+    x.is_integer()        -> ag.number_method(x, 'is_integer')()   (also `bit_length`)
     xs.sort(key=k)        -> ag.call(xs.sort, key=k)   (a list's items may have traced
                                                         keys: ordered as ag.sorted does)
     d.get(k, e)           -> ag.call(d.get, k, e)      (a traced key of a dict of Python
@@ -43,6 +44,7 @@ from autograph.passes.in_place_calls import IN_PLACE_FUNCTIONS, IN_PLACE_METHODS
 from autograph.passes.object_updates import object_updates
 from autograph.runtime.python.calls import (MATH, OVERRIDDEN_BUILTINS, REDUCTIONS, STATISTICS,
                                             TRANSFORMS)
+from autograph.runtime.python.number_methods import NAMES as NUMBER_METHODS
 from autograph.runtime.values.stacked import STACKERS
 
 _CONTAINER_METHODS = frozenset().union(
@@ -108,6 +110,14 @@ def _is_item_call(node):
             and not node.args and not node.keywords)
 
 
+def _is_number_method_call(node, receiver):
+    """`x.is_integer()`: a number's method (not `self`'s) traced scalars lack."""
+    func = node.func
+    return (func.__class__ is ast.Attribute and func.attr in NUMBER_METHODS
+            and not node.args and not node.keywords
+            and not (func.value.__class__ is ast.Name and func.value.id == receiver))
+
+
 def _method_receiver(function):
     """`self`/`cls` when the function looks like a method: calls on it are converted."""
     args = function.args.posonlyargs + function.args.args
@@ -167,6 +177,11 @@ class _Calls:
                 isinstance(node.func.value, ast.Name) and node.func.value.id == self.receiver)):
             node.args = [node.func.value]   # (ag.item calls a user object's `item`)
             node.func = ast.copy_location(self.ctx.runtime('item'), node.func)
+            return
+        if _is_number_method_call(node, self.receiver):   # (`float(x).is_integer()`)
+            node.func = ast.copy_location(ast.Call(
+                func=self.ctx.runtime('number_method'),
+                args=[node.func.value, ast.Constant(node.func.attr)], keywords=[]), node.func)
             return
         if kind == Resolution.LIBRARY:
             name = self._known(node.func)

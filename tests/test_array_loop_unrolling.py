@@ -75,6 +75,28 @@ def test_zip_stops_at_the_shorter_and_runs_as_python():
     assert not staged(zipped, XS, YS) & {'scan', 'while'}
 
 
+KEYS = [1, 2, 2, 3, 1]
+
+
+def totals_by_key(ws):
+    acc = {}
+    for v, w in zip(KEYS, ws):
+        acc[v] = acc.get(v, 0.0) + w
+    return acc
+
+
+def test_a_python_list_zipped_with_rows_gives_its_own_items_when_run_as_python():
+    """`for v, w in zip(KEYS, ws)`: staging fails (`acc[v] = ...` needs `v` as a dict
+    key), so the loop runs as Python, where `v` is the list's Python int (it was an item
+    of the array staging made of KEYS: the same error again, a named error on a valid
+    program)."""
+    ws = np.array([0.5, 0.2, 0.25, 1.0, 0.3], np.float32)
+    expected = totals_by_key(ws)
+    got = autograph.convert(totals_by_key)(jnp.asarray(ws))
+    assert sorted(got) == sorted(expected)
+    assert_same([got[k] for k in sorted(got)], [expected[k] for k in sorted(expected)])
+
+
 def test_a_list_that_changes_length_runs_the_array_loop_as_python():
     m = jnp.array([[0.1, 0.7], [0.4, 0.2], [1.5, -0.5]])
     check(doubling_candidates, m)

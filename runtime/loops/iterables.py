@@ -68,8 +68,14 @@ class TracedIterable:
         return 0, self.length, lambda k: self.make_item(k, *(s[k] for s in self.sequences))
 
     def __iter__(self):
+        """The items as a Python loop takes them: a Python list's or tuple's own items
+        (`for v, w in zip(KEYS, ws)` run as Python: `v` a Python int, as Python gives it,
+        not an item of the array staging made of `KEYS`)."""
+        own = [origin if type(origin) in (list, tuple) and key is None else None
+               for origin, key in builtins.zip(self.origins, self.keys)]
         for k in builtins.range(self.length):
-            yield self.make_item(k, *(s[k] for s in self.sequences))
+            yield self.make_item(k, *(s[k] if items is None else items[k]
+                                      for s, items in builtins.zip(self.sequences, own)))
 
     def __len__(self):
         return self.length

@@ -56,6 +56,7 @@ from autograph.analysis.written_parameters import is_write_view
 from autograph.passes.attribute_views import checked_attribute_views
 from autograph.passes.base import StatementRewriter, fix_missing_locations, walk_scope
 from autograph.passes.changing_tests import hoist_changing_tests
+from autograph.passes.container_items import check_container_items, held_check
 from autograph.passes.called_functions import LazyResolver, names_writing_function
 from autograph.passes.kind_flags import (array_kinds, bound_values, kind_flag, note_kinds,
                                          numpy_keyword)
@@ -78,6 +79,7 @@ def transform(function, ctx):
     scanned = _changed_here(function, ctx.ag)
     changed = scanned[0]
     split_view_ternaries(function, changed)   # (`r = M[i] if c else e`: an `if`)
+    check_container_items(function, changed, ctx)   # (`p = params['W']; p -= e`)
     found = view_bindings_unpacked(function, changed, ctx, resolve)
     checked_attribute_views(found, scanned, ctx)
     if not found:
@@ -167,15 +169,6 @@ def declare(function, outer):
         names = sorted(n for n, how in outer.items() if how == label)
         if names:
             function.body.insert(at, ast.copy_location(kind(names=names), function.body[0]))
-
-
-def held_check(name, ctx, item=False):
-    """`ag.check_held(name)` before a statement that changes the array of `name` in
-    place, where the function also stored it in a container, an attribute or an item
-    (analysis.own_arrays): a named error where it is traced by then. `item`: the change
-    writes items (a helper's `arr[0] = e`), which only a NumPy array takes, so also
-    where its kind is unknown (runtime.items.items' `check_held`)."""
-    return _parse(f'{ctx.ag}.check_held({name}{", item=True" if item else ""})')
 
 
 def _start_view_flags(function, view_flags):

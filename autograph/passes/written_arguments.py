@@ -52,7 +52,7 @@ from autograph.passes.base import StatementRewriter
 from autograph.passes.called_functions import call_resolver, names_writing_function
 from autograph.passes.kind_flags import KindFlags
 from autograph.passes.sequences import key_expression
-from autograph.passes.views import held_check
+from autograph.passes.container_items import held_check
 
 
 def transform(function, ctx):

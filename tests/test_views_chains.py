@@ -233,3 +233,25 @@ def test_a_helper_s_item_result_is_a_copy():
         w[1] = 9.0
         return w, r
     _same_as_python(items, np.arange(1.0, 5.0, dtype=np.float32))
+
+
+def reshaped_copy(x):
+    y = x.copy()
+    M = y.reshape(2, 3)
+    M[1, :] = 0.0
+    return y
+
+
+def raveled_copy_written(x):
+    y = x.copy()
+    y.ravel()[2] = -5.0
+    y.reshape(2, 3)[1, 1] = 9.0
+    return y
+
+
+@pytest.mark.parametrize('fn', [reshaped_copy, raveled_copy_written])
+def test_views_of_a_copy_of_a_parameter_write_through(fn):
+    """`y = x.copy()` of a parameter: passes.calls routes its methods through `ag.call`
+    (a parameter may be any object), which hid `y.reshape(2, 3)` from the view chains (a
+    silent wrong value: `y` unchanged) and `.copy()`'s C order from the layouts."""
+    _same_as_python(fn, np.arange(6.0, dtype=np.float32))

@@ -43,7 +43,7 @@ def chain_of(value, ag=None, resolve=None):
     (for helpers that return a view of their parameter; its `module(name)`, where it
     has one, the module a name refers to)."""
     is_numpy = _module_test(resolve)
-    found = _steps(value, is_numpy)
+    found = _steps(value, is_numpy, ag)
     if found is None and isinstance(value, ast.Call) and resolve is not None:
         found = _returned(value, ag, resolve)
     if found is None:
@@ -137,12 +137,15 @@ def _is_numpy(node, module):
     return isinstance(node, ast.Name) and module(node.id) == 'numpy'
 
 
-def _steps(node, is_numpy=None):
+def _steps(node, is_numpy=None, ag=None):
     """(name, steps) of `name` followed by basic keys and view methods or NumPy's view
-    functions, or None."""
+    functions, or None. (`ag`: the runtime's name, where a method call of a receiver
+    passes.calls could not type went through `ag.call(y.reshape, 2, 3)`.)"""
     is_numpy = is_numpy or _module_test(None)
     steps = []
     while True:
+        if ag is not None and routed_method(node, ag):
+            node = ast.Call(func=node.args[0], args=node.args[1:], keywords=node.keywords)
         if isinstance(node, ast.Subscript) and may_be_basic(node.slice):
             steps.append(('item', node.slice))
             node = node.value
@@ -176,6 +179,14 @@ def _steps(node, is_numpy=None):
     if not isinstance(node, ast.Name):
         return None
     return node.id, steps[::-1]
+
+
+def routed_method(node, ag):
+    """Whether `node` is `ag.call(receiver.method, ...)`."""
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and node.func.attr == 'call' and isinstance(node.func.value, ast.Name)
+            and node.func.value.id == ag and node.args
+            and isinstance(node.args[0], ast.Attribute))
 
 
 def _method_step(method, args, keywords):

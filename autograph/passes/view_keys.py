@@ -7,7 +7,8 @@ import ast
 import copy
 
 from autograph.analysis.view_bindings import effects, own
-from autograph.analysis.view_chains import chain_of, has_function_form, unfollowed_method
+from autograph.analysis.view_chains import (chain_of, has_function_form, routed_method,
+                                            unfollowed_method)
 from autograph.analysis.walk import blocks
 from autograph.passes.sequences import key_expression
 
@@ -47,18 +48,21 @@ def reshapes(value, ctx, resolve):
         kind in ('reshape', 'ravel') for kind, _ in chain[1])
 
 
-def in_c_order(name, bindings, params):
+def in_c_order(name, bindings, params, ag=None):
     """Whether the array of `name` is laid out in C order wherever it is bound
     (`bindings`: kind_flags.bound_values's): a parameter it never rebinds (the caller's
-    array, as a converted Function is given it), or arithmetic (`v * 1.0`), `.copy()`,
-    `np.zeros(...)`... or such a parameter on every binding."""
+    array, as a converted Function is given it), or arithmetic (`v * 1.0`), `.copy()`
+    (also as passes.calls routes it, `ag.call(v.copy)`), `np.zeros(...)`... or such a
+    parameter on every binding."""
     values = bindings.get(name)
     if values is None:
         return name in params
-    return all(_made_in_c_order(value, params) for value in values)
+    return all(_made_in_c_order(value, params, ag) for value in values)
 
 
-def _made_in_c_order(value, params):
+def _made_in_c_order(value, params, ag):
+    if ag is not None and routed_method(value, ag):
+        value = ast.Call(func=value.args[0], args=value.args[1:], keywords=value.keywords)
     if isinstance(value, (ast.BinOp, ast.UnaryOp)):
         return True
     if isinstance(value, ast.Name):

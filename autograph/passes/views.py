@@ -134,7 +134,7 @@ def _follow_views(function, found, changes, ctx):
                        known - written)
     rewrite.resolve = resolve
     rewrite.c_order = {base for _, base in analysis.tracked.values()
-                       if in_c_order(base, names, set(kept))}
+                       if in_c_order(base, names, set(kept), ctx.ag)}
     rewrite.given_arrays = set(kept)
     rewrite.view_flags = view_flags
     rewrite.own_arrays, rewrite.held = ctx.own_arrays.get(function, ((), (), ()))[:2]

@@ -163,13 +163,16 @@ def _int_range(error, location):
 
 
 def _traced_shape(error):
-    """JAX's TypeError for a traced value given as an array's shape (`jnp.zeros(n)`), and
-    its IndexError for a slice with a traced bound (`x[i:]`: a shape known only when the
-    program runs)."""
-    return (type(error) is TypeError and str(error).startswith(
-        'Shapes must be 1D sequences of concrete values')) or (
-        type(error) is IndexError and str(error).startswith(
-            'Slice entries must be static integers'))
+    """JAX's TypeError for a traced value given as an array's shape (`jnp.zeros(n)`; as
+    NumPy's twin passes on `np.zeros(n)`: "expected a sequence of integers or a single
+    integer, got 'JitTracer(int32[])'"), and its IndexError for a slice with a traced
+    bound (`x[i:]`: a shape known only when the program runs)."""
+    text = str(error)
+    return (type(error) is TypeError and (
+        text.startswith('Shapes must be 1D sequences of concrete values') or (
+            text.startswith('expected a sequence of integers or a single integer')
+            and 'Tracer(' in text))) or (
+        type(error) is IndexError and text.startswith('Slice entries must be static integers'))
 
 
 _LIBRARIES = tuple(os.path.dirname(module.__file__) + os.sep for module in (jax, numpy))

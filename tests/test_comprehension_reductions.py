@@ -194,3 +194,13 @@ def test_a_count_used_as_a_shape_is_the_named_error():
     assert f(np.asarray([1., -2., 3.])).shape == (2,)
     with pytest.raises(autograph.ControlFlowError, match='as a shape'):
         autograph.convert(f)(jnp.asarray([1., -2., 3.]))
+
+
+@pytest.mark.parametrize('make', [np.zeros, np.ones, np.empty])
+def test_a_traced_length_given_to_numpy_s_array_makers_is_the_named_error(make):
+    # (a raw TypeError from the twin before: "expected a sequence of integers or a single
+    # integer, got 'JitTracer(int32[])'")
+    def f(x, n):
+        return make(n + 1) * 0 + x
+    with pytest.raises(autograph.errors.TracedValueNeeded, match=r'`return make\(n \+ 1\)'):
+        autograph.convert(f)(jnp.float32(1.0), jnp.int32(3))

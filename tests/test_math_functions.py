@@ -63,6 +63,34 @@ def test_pythons_errors_when_the_program_runs(fn, x, error, text):
         autograph.convert(fn)(jnp.float32(x))
 
 
+def two_arguments(x, y):
+    return (math.pow(abs(x), y), math.fmod(x, y), math.remainder(x, y), math.ldexp(x, 3),
+            math.gamma(abs(x) + 0.5), math.lgamma(abs(x) + 0.5), *math.modf(x),
+            math.isclose(x, y, abs_tol=0.5), math.isclose(x, x + 1e-3, rel_tol=1e-2),
+            math.fsum([x, y, 1.0]), math.dist((x, y), (0.0, 1.0)))
+
+
+@pytest.mark.parametrize('x, y', [(2.5, 1.5), (7.0, -2.0), (-0.5, 3.0), (3.0, 3.0)])
+def test_more_functions_of_two_scalars_as_python(x, y):
+    """(TracedValueNeeded before: `math.pow`, `isclose`, `fmod`, `fsum`, ... stayed
+    Python's, which needs the value)"""
+    expected = two_arguments(x, y)
+    got = autograph.convert(two_arguments)(jnp.float32(x), jnp.float32(y))
+    for e, g in zip(expected, got):
+        np.testing.assert_allclose(float(g), float(e), rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize('fn, x', [
+    (lambda x: math.pow(x, 0.5), -1.0), (lambda x: math.pow(x, -1.0), 0.0),
+    (lambda x: math.gamma(x), -2.0), (lambda x: math.lgamma(x), 0.0),
+    (lambda x: math.fmod(x, 0.0), 1.0), (lambda x: math.remainder(x, 0.0), 1.0)])
+def test_domain_errors_of_the_new_functions(fn, x):
+    with pytest.raises(ValueError, match='math domain error'):
+        fn(x)
+    with pytest.raises(ValueError, match='math domain error'):
+        autograph.convert(fn)(jnp.float32(x))
+
+
 def test_only_where_the_path_taken_reaches_it():
     def guarded(x):
         if x > 0:

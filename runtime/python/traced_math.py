@@ -150,6 +150,79 @@ def copysign(x, y):
     return jnp.copysign(_scalar(x, 'copysign'), _scalar(y, 'copysign'))
 
 
+def _binary(name, compute, outside=None, overflows=False):
+    """`math.name(x, y)`: Python's for values that are not traced, else `compute(x, y)`
+    of the traced scalars; `outside(x, y)` true where Python raises its domain error;
+    with `overflows`, an infinite result of finite arguments is its range error."""
+    def function(x, y):
+        if not is_traced(x) and not is_traced(y):
+            return getattr(_math, name)(x, y)
+        x, y = _scalar(x, name), _scalar(y, name)
+        value = compute(x, y)
+        if outside is not None:
+            raise_if(outside(x, y), _domain)
+        if overflows:
+            raise_if(jnp.isinf(value) & jnp.isfinite(x) & jnp.isfinite(y), _range)
+        return value
+    function.__name__ = name
+    function.__doc__ = f'Python reference: `math.{name}(x, y)` (see the module doc).'
+    return function
+
+
+def _whole(x):
+    return x == jnp.floor(x)
+
+
+pow = _binary('pow', jnp.power, lambda x, y: ((x < 0) & jnp.isfinite(y) & ~_whole(y))
+              | ((x == 0) & (y < 0)), overflows=True)
+fmod = _binary('fmod', jnp.fmod, lambda x, y: (y == 0) | jnp.isinf(x))
+remainder = _binary('remainder', lambda x, y: x - jnp.round(x / y) * y,   # (ties to even)
+                    lambda x, y: (y == 0) | jnp.isinf(x))
+ldexp = _binary('ldexp', lambda x, i: x * 2.0 ** i, overflows=True)
+gamma = _unary('gamma', jax.scipy.special.gamma, lambda x: (x <= 0) & _whole(x),
+               overflows=True)
+lgamma = _unary('lgamma', jax.scipy.special.gammaln, lambda x: (x <= 0) & _whole(x))
+
+
+def modf(x):
+    """Python reference: `math.modf(x)`: (the fractional part, the integral part)."""
+    if not is_traced(x):
+        return _math.modf(x)
+    x = _scalar(x, 'modf')
+    whole = jnp.trunc(x)
+    return jnp.where(jnp.isinf(x), jnp.copysign(0.0, x), x - whole), whole
+
+
+def isclose(a, b, *, rel_tol=1e-09, abs_tol=0.0):
+    """Python reference: `math.isclose(a, b, rel_tol=1e-09, abs_tol=0.0)`: equal, or
+    both finite and within the larger of the tolerances (a traced bool)."""
+    if not any(map(is_traced, (a, b, rel_tol, abs_tol))):
+        return _math.isclose(a, b, rel_tol=rel_tol, abs_tol=abs_tol)
+    a, b = _scalar(a, 'isclose'), _scalar(b, 'isclose')
+    near = jnp.abs(a - b) <= jnp.maximum(rel_tol * jnp.maximum(jnp.abs(a), jnp.abs(b)),
+                                         abs_tol)
+    return (a == b) | (near & jnp.isfinite(a) & jnp.isfinite(b))
+
+
+def fsum(values):
+    """Python reference: `math.fsum(values)` (a float; summed in the traced values'
+    precision, where Python's sum is exact)."""
+    values = list(values)
+    if not any(map(is_traced, values)):
+        return _math.fsum(values)
+    return jnp.sum(jnp.stack([_scalar(v, 'fsum') for v in values]))
+
+
+def dist(p, q):
+    """Python reference: `math.dist(p, q)` of two points of the same dimension."""
+    if not any(map(is_traced, (*p, *q))):
+        return _math.dist(p, q)
+    if len(p) != len(q):
+        return _math.dist([0.0] * len(p), [0.0] * len(q))   # (Python's ValueError)
+    return jnp.sqrt(builtins.sum((_scalar(a, 'dist') - _scalar(b, 'dist')) ** 2
+                                 for a, b in zip(p, q)))
+
+
 NAMES = frozenset(name for name, value in list(globals().items())
                   if callable(value) and not name.startswith('_')
                   and getattr(_math, name, None) is not None)

@@ -4,6 +4,7 @@ a traced bool, the `and` of the items' (lists of different lengths, or a list an
 tuple, are unequal whatever the items). Converted vs plain Python, under jit and vmap."""
 import jax
 import jax.numpy as jnp
+import numpy as np
 import pytest
 
 import autograph
@@ -175,3 +176,40 @@ def test_orderings_of_python_values_stay_python():
         assert autograph.convert(f)(a, b) == f(a, b)
     assert 'ag.lt((d[j], j), best)' in autograph.to_code(least_with_index).replace(
         'ag.getitem(d, j)', 'd[j]')
+
+
+# --- `.index` of traced items or values ----------------------------------------------------
+
+def best_action(V):
+    qs = []
+    for a in range(4):           # (a staged loop: `qs` is collected, then stacked)
+        qs.append(V[a] * 2.0)
+    return qs.index(max(qs)), np.argmax(qs), np.mean(qs)
+
+
+def position_of(x, v):
+    items = (x[0], 1.0, x[1], x[2])
+    return items.index(v), [x[0], x[1], x[0]].index(x[0], 1)
+
+
+@pytest.mark.parametrize('V', [[1.0, 3.0, 2.0, 0.5], [4.0, 4.0, 1.0, 0.0]])
+def test_index_and_numpy_reductions_of_a_collected_list(V):
+    """(raw TracerBoolConversionError / TracerArrayConversionError before)"""
+    expected = best_action(np.array(V, np.float32))
+    assert_same(autograph.convert(best_action)(jnp.asarray(V)), expected)
+
+
+@pytest.mark.parametrize('v', [1.0, 5.0])
+def test_index_finds_the_first_equal_item(v):
+    x = jnp.asarray([2.0, 5.0, 5.0])
+    expected = position_of(np.asarray(x), v)
+    assert_same(autograph.convert(position_of)(x, jnp.float32(v)), expected)
+
+
+def test_index_of_an_absent_value_is_pythons_value_error():
+    def f(x):
+        return [x[0], x[1]].index(7.0)
+    with pytest.raises(ValueError, match='is not in list'):
+        f(np.zeros(2))
+    with pytest.raises(ValueError, match='is not in list'):
+        autograph.convert(f)(jnp.zeros(2))

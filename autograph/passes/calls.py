@@ -267,9 +267,9 @@ class _Calls:
                 base = base.value
             if isinstance(base, ast.Name) and base.id == self.ctx.ag:
                 return Resolution.LIBRARY, None  # the runtime's own operators
-            if func.attr in ('sort', 'get') and not (   # xs.sort(key=...): keys may be
+            if func.attr in ('sort', 'get', 'index') and not (   # xs.sort(key=...): keys
                     isinstance(base, ast.Name) and self.ctx.resolver.module_name(base.id)):
-                return Resolution.USER, None     # traced; d.get(k): so may `k`
+                return Resolution.USER, None     # may be traced; d.get(k): so may `k`
             if isinstance(base, ast.Name) and base.id not in self.local_names:
                 kind = self.ctx.resolver.classify(base.id)
                 if kind == Resolution.LIBRARY:

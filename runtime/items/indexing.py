@@ -145,6 +145,31 @@ def dict_get(table, key, default=None):
     return _item_at([*table.values(), default], jnp.argmax(found), key)
 
 
+def sequence_index(items, value, start=0, stop=None):
+    """Python reference: `items.index(value[, start[, stop]])` for a list or tuple (or a
+    list a staged loop collected) whose items or `value` are traced: the first position
+    from `start` whose item is `value` or equals it (a traced int where a traced `==`
+    decides), Python's ValueError where none does (checked when the program runs)."""
+    kind = 'tuple' if type(items) is tuple else 'list'
+    items = list(items)
+    found = []   # (position, its item's `==`: traced, or True where Python's decides)
+    for k in range(*slice(start, stop).indices(len(items))):
+        equal = items[k] is value or items[k] == value
+        if is_traced(equal) and jnp.ndim(equal):
+            raise _error(items, value, 'the items and the value must be scalars')
+        if is_traced(equal) or equal:
+            found.append((k, equal))
+        if not is_traced(equal) and equal:
+            break
+    if found and not is_traced(found[0][1]):
+        return found[0][0]
+    position = jnp.int32(-1)
+    for k, equal in reversed(found):
+        position = jnp.where(equal, k, position)
+    raise_if(position < 0, lambda v: ValueError(f'{v!r} is not in {kind}'), (value,))
+    return position
+
+
 def _dict_item(table, key):
     """Python reference: `table[key]` for a traced key: the item whose key equals it
     (the keys Python numbers), Python's KeyError where none does (checked when the program

@@ -16,7 +16,7 @@ import jax
 import numpy as np
 
 from ..errors import here
-from ..messages import array_kind_unknown, caller_array_unknown, staged_recursion
+from ..messages import array_kind_unknown, caller_array_unknown
 from ..checks import check_outcomes
 from ..checks.absent import present
 from ..checks.keys import Keyed
@@ -26,8 +26,7 @@ from ..values.maybe import Maybe
 from ..values.split import Undefined, is_dynamic, is_traced
 from ..values.stacked import STACKERS, Stacked
 from . import traced_math, traced_numpy, traced_statistics
-
-STAGED_RECURSION_LIMIT = 16
+from .recursion import STAGED_RECURSION_LIMIT, converted_inside, recursion_error
 
 TRANSFORMS = frozenset({
     'jax.grad', 'jax.value_and_grad', 'jax.vmap', 'jax.pmap', 'jax.jit', 'jax.checkpoint',
@@ -50,10 +49,10 @@ OVERRIDDEN_BUILTINS = frozenset(
 values. Converted code calls those; a builtin passed around as a value (`r = range; r(n)`)
 reaches `call`, which calls that version too (see `use_versions`)."""
 
-OVERRIDDEN_METHODS = frozenset({'list.sort', 'dict.get'})
+OVERRIDDEN_METHODS = frozenset({'list.sort', 'dict.get', 'list.index'})
 """Methods of Python containers with a version that also takes traced values: converted
-code calls `xs.sort(...)` and `d.get(k)` through `call`, which calls that version for a
-list (a dict, at a traced key)."""
+code calls `xs.sort(...)`, `d.get(k)`, `xs.index(v)` through `call`, which calls that
+version for a list (a dict at a traced key, a list or tuple with traced items)."""
 
 _VERSIONS = {}   # builtin name -> the `ag` namespace's version of it
 
@@ -132,11 +131,9 @@ _BINARY = {op: getattr(operator, name.replace('__i', '__'))
 
 def _call(fn, args, kwargs, slot=None):
     owner = getattr(fn, '__self__', None)
-    if type(owner) is list and getattr(fn, '__name__', None) == 'sort':
-        return _VERSIONS['list.sort'](owner, *args, **kwargs)   # (traced keys: argsort)
-    if type(owner) is dict and getattr(fn, '__name__', None) == 'get' and args and \
-            is_traced(args[0]):
-        return _VERSIONS['dict.get'](owner, *args, **kwargs)
+    version = _method_version(owner, getattr(fn, '__name__', None), args)
+    if version is not None:
+        return _VERSIONS[version](owner, *args, **kwargs)
     if type(owner) in _PLAIN_OWNERS or isinstance(owner, (jax.Array, Keyed)):
         return fn(*args, **kwargs)   # a list's, a dict's or an array's own method
     if isinstance(fn, type) and slot is None and not context.converter.is_library(fn):
@@ -145,7 +142,7 @@ def _call(fn, args, kwargs, slot=None):
     if name in OVERRIDDEN_BUILTINS and getattr(builtins, name) is fn:
         return _VERSIONS[name](*args, **kwargs)   # ag.range, ...
     target = context.converter.converted_callable(fn)
-    inner = _converted_inside(fn) if target is fn else None
+    inner = converted_inside(fn, context.converter) if target is fn else None
     if target is fn and inner is None:   # (library code)
         name = known_name(fn)
         if name in NUMPY and name[len('numpy.'):] not in traced_numpy.BOUND_ONLY:
@@ -172,7 +169,7 @@ def _call(fn, args, kwargs, slot=None):
     if depths and depth > depths[-1]:
         staged_levels = sum(1 for a, b in zip(depths, depths[1:]) if b > a) + 1
         if staged_levels >= STAGED_RECURSION_LIMIT:
-            raise _recursion_error(fn, code)
+            raise recursion_error(fn, code, here(1))
     depths.append(depth)
     on_call = context.current().on_call
     if on_call is not None:
@@ -192,12 +189,15 @@ def _call(fn, args, kwargs, slot=None):
 origin.forwards(call, _call)
 
 
-def _converted_inside(fn):
-    """`fn` if converted, or the converted function a decorator applied in converted code
-    wraps (`@functools.lru_cache` of a nested `def`: counted, see _recursion_error)."""
-    for candidate in (fn, getattr(fn, '__wrapped__', None)):
-        if candidate is not None and context.converter.is_converted(candidate):
-            return candidate
+def _method_version(owner, name, args):
+    """The OVERRIDDEN_METHODS version `owner.name(*args)` calls, or None."""
+    if name == 'sort' and type(owner) is list:
+        return 'list.sort'   # (traced keys: one argsort)
+    if name == 'get' and type(owner) is dict and args and is_traced(args[0]):
+        return 'dict.get'    # (a traced key: the item it equals, or the default)
+    if name == 'index' and isinstance(owner, (list, tuple, Stacked)) and args and (
+            is_traced(args[0]) or any(map(is_traced, owner))):
+        return 'list.index'  # (traced items or value: the first position equal)
     return None
 
 
@@ -247,18 +247,6 @@ def _converted_functions(arg):
     if isinstance(arg, (list, tuple)) and arg and all(callable(a) for a in arg):
         return type(arg)(converted_callable(a) for a in arg)
     return arg
-
-
-def _recursion_error(fn, code):
-    name = getattr(fn, '__qualname__', repr(fn))
-    fn = getattr(fn, '__ag_python_function__', fn)   # (an autograph.Function: its function)
-    code = getattr(getattr(fn, '__func__', fn), '__code__', code)   # the user's, not ours
-    location = here(2)
-    if code is not None:   # (a function nested in converted code: its user line)
-        found = origin.lookup(code.co_filename, code.co_firstlineno)
-        found = found or f'{code.co_filename}:{code.co_firstlineno}'
-    defined = f' (defined at {found})' if code else ''
-    return staged_recursion(name, defined, STAGED_RECURSION_LIMIT, location)
 
 
 # --- arrays a called function writes items of (see autograph.passes.written_arguments) --

@@ -47,6 +47,7 @@ from ..checks.raises import raise_if
 from ..errors import here
 from ..messages import argsort_ties
 from ..values.split import is_traced
+from ..values.stacked import Stacked
 
 _ELEMENTWISE = (
     'abs', 'absolute', 'fabs', 'sign', 'sqrt', 'cbrt', 'square', 'exp', 'exp2', 'expm1',
@@ -119,7 +120,10 @@ def _twin(numpy_function, jax_function, name):
 
 def _array_of_items(value):
     """A list or tuple that holds a traced value as one array (`jax.numpy`'s functions
-    refuse lists); anything else as it is."""
+    refuse lists), a list a staged loop collected (runtime.values.stacked) as its stacked
+    array; anything else as it is."""
+    if isinstance(value, Stacked):
+        value = value.stacked() if value.stacked() is not None else list(value)
     return jnp.asarray(value) if isinstance(value, (list, tuple)) and _holds_traced(value) \
         else value
 

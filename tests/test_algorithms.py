@@ -663,6 +663,21 @@ def test_sorted_with_key_reverse_and_ties():
     assert_same(grad, jnp.array([0., 0., 1.]))
 
 
+def ranked_pairs(x):
+    pairs = [(x[0], 0), (x[1], 1), (x[2], 2), (x[1], 3)]
+    pairs.sort(reverse=True)
+    by_key = sorted(range(4), key=lambda i: (-x[i % 3], i % 2, i))
+    return [p[1] for p in pairs], sorted(pairs)[0], by_key
+
+
+@pytest.mark.parametrize('xs', [[0.3, 0.9, 0.3], [1.0, 1.0, 2.0], [-1.0, 5.0, 5.0]])
+def test_sorting_tuples_with_traced_items(xs):
+    """Tuples order column by column (`(score, index)` pairs, a key giving a tuple): a
+    raw TracerArrayConversionError before (found by a probe of RL code)."""
+    check(ranked_pairs, jnp.array(xs))
+    check_vmap(ranked_pairs, jnp.array([xs, xs[::-1]]))
+
+
 def test_sorted_rows_of_a_traced_matrix_is_a_named_error():
     with pytest.raises(autograph.ControlFlowError, match='sorted'):
         autograph.convert(median)(jnp.ones((3, 2)))

@@ -14,6 +14,10 @@ result: the best of the items after the first with NaNs left out, taken where it
 the first. `sorted` has no such rule (the order of a list with a NaN is whatever its
 merges happen to give): with a NaN among traced keys it stops the program with a named
 error (a run-time check) rather than give another order.
+
+Tuples are ordered item by item (the first unequal pair decides): `sorted` of tuple keys
+with traced items (`(-score, index)`, or items that are such tuples) is one stable sort
+of their columns, the first column first (`jnp.lexsort`).
 """
 import jax.numpy as jnp
 
@@ -53,3 +57,27 @@ def check_no_nan(keys, location):
             f'orders a list holding a NaN as its merges happen to compare, which the '
             f'compiled sort cannot reproduce. Remove or replace the NaN first (e.g. '
             f'jnp.nan_to_num, or a key that maps it to inf).'))
+
+
+def tuple_keys(keys):
+    """Whether `keys` are tuples of one length (not empty), ordered column by column."""
+    return isinstance(keys, list) and all(type(k) is tuple for k in keys) and len(
+        {len(k) for k in keys}) == 1 and len(keys[0]) > 0
+
+
+def sort_order(keys, reverse, location):
+    """The positions of the items in `sorted` order of their traced `keys` (a 1-D array,
+    or a list of tuples of scalars of one length: their columns' order), stable (equal
+    keys keep their order, also with `reverse`)."""
+    if isinstance(keys, list):
+        columns = [jnp.stack([jnp.asarray(k[j]) for k in keys]) for j in range(len(keys[0]))]
+        for column in columns:
+            check_no_nan(column, location)
+        return jnp.lexsort([_descending(c) if reverse else c for c in reversed(columns)])
+    check_no_nan(keys, location)
+    return jnp.argsort(keys, stable=True, descending=reverse)
+
+
+def _descending(column):
+    """`column` negated, so that an ascending stable sort puts its largest first."""
+    return -column.astype(jnp.int32) if column.dtype == jnp.bool_ else -column

@@ -168,11 +168,11 @@ def sorted_(iterable, /, *, key=None, reverse=False):
     keys = items if key is None else keys
     if not isinstance(keys, jax.Array):
         _orderable(keys, 'sorted()')
-    keys = keys if isinstance(keys, jax.Array) else _stack(keys, 'sorted()')
-    if jnp.ndim(keys) != 1:
-        raise no_order(jnp.shape(keys)[1:], here())
-    ordering.check_no_nan(keys, here())
-    order = jnp.argsort(keys, stable=True, descending=reverse)
+    if not ordering.tuple_keys(keys):   # (tuples: ordered column by column)
+        keys = keys if isinstance(keys, jax.Array) else _stack(keys, 'sorted()')
+        if jnp.ndim(keys) != 1:
+            raise no_order(jnp.shape(keys)[1:], here())
+    order = ordering.sort_order(keys, reverse, here())
     if not isinstance(items, jax.Array) and _has_text(items):   # (a Choice per place)
         return [picked(items, order[i], 'sorted()') for i in range(len(items))]
     ordered = jax.tree_util.tree_map(lambda s: s[order], _stack(items, 'sorted()'))

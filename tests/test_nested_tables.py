@@ -7,6 +7,7 @@ traced key compares it with the keys. Ground truth: the same function run as pla
 Python on the same keys."""
 import jax
 import jax.numpy as jnp
+import numpy as np
 import pytest
 
 import autograph
@@ -104,3 +105,28 @@ def test_get_at_a_traced_key(k):
     got = jax.vmap(autograph.convert(cost_of), in_axes=(None, 0, None))(
         2.0, jnp.asarray([k, 0]), table)
     assert float(got[0]) == expected
+
+
+Q = {(r, c): float(r * 2 + c) for r in range(2) for c in range(3)}
+
+
+def q_learning_step(x, reward):
+    table = dict(Q)
+    s = (int(x[0]) % 2, int(x[1]) % 3)
+    table[s] += reward
+    best = table[s]
+    return best, table.get(s, -1.0), table.get((s[0], 7), -1.0), s in table, (5, 0) in table
+
+
+@pytest.mark.parametrize('x', [[1.0, 0.0], [2.0, 2.0], [3.0, 1.0]])
+def test_tuple_keys_at_a_tuple_of_traced_items(x):
+    """`Q[(r, c)]`, `Q[s] += r`, `Q.get(s)`, `s in Q` of a dict with (row, col) keys (a raw
+    unhashable-tracer TypeError before: tabular Q-learning)."""
+    expected = q_learning_step(np.array(x), 0.5)
+    got = autograph.convert(q_learning_step)(jnp.asarray(x), jnp.float32(0.5))
+    assert [float(g) for g in got] == [float(e) for e in expected]
+
+
+def test_a_tuple_key_none_of_the_keys_is_pythons_key_error():
+    with pytest.raises(KeyError):
+        autograph.convert(lambda x: Q[(int(x[0]), 5)])(jnp.asarray([1.0]))

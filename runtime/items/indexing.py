@@ -13,6 +13,7 @@ list of Python numbers (`[-1.0, 0.0, +1]`) reads from one array of their promote
 weakly typed dtype.
 """
 
+import functools
 import inspect
 
 import jax
@@ -52,7 +53,8 @@ def getitem(seq, index, numpy=None):
         return _array_item(seq, index, numpy)
     if isinstance(seq, np.ndarray) and any_traced(index):   # (a table the function made:
         return getitem(jnp.asarray(seq), index, numpy=True)    # its values, at run time)
-    if is_traced(index) and type(seq) in _DICTS:   # (a read copy too: `P[s][a]`)
+    if type(seq) in _DICTS and (is_traced(index) or type(index) is tuple and any_traced(
+            index)):   # (a read copy too: `P[s][a]`; a tuple of traced items: `Q[(r, c)]`)
         return _dict_item(seq, index)
     if isinstance(index, Choice) and type(seq) in _DICTS:
         return _chosen_item(seq, index)
@@ -109,11 +111,11 @@ def update_dict_item(table, key, update):
     += 1`): the item whose key equals it becomes its update and the others stay
     themselves (a select per item: the dict keeps its keys, its items and the update of
     one type, as a read at a traced key needs them), Python's KeyError where no key
-    equals it (checked when the program runs). None where the dict is not such (its keys
-    Python numbers, the key a scalar)."""
+    equals it (checked when the program runs). None where the dict is not such (see
+    `key_matches`)."""
     keys = list(table)
-    if type(table) is not dict or not keys or jnp.ndim(key) or not all(
-            isinstance(k, (bool, int, float)) for k in keys):
+    matches = key_matches(keys, key) if type(table) is dict else None
+    if not matches:
         return None
     old = [jax.tree_util.tree_flatten(table[k]) for k in keys]
     try:   # (each item's update: only the one the key selects is kept)
@@ -123,9 +125,7 @@ def update_dict_item(table, key, update):
     types = _common_types(old + new)
     if types is None:
         return None
-    matches = [key == k for k in keys]
-    raise_if(jnp.logical_not(jnp.any(jnp.stack(matches))), lambda: KeyError(
-        f'a traced key that is none of {", ".join(map(repr, keys))}'))
+    _check_key(matches, keys)
     for k, match, (before, treedef), (after, _) in zip(keys, matches, old, new):
         table[k] = jax.tree_util.tree_unflatten(treedef, [
             jnp.where(match, cast(jnp.asarray(a, t.dtype), t), cast(jnp.asarray(b, t.dtype), t))
@@ -136,12 +136,11 @@ def update_dict_item(table, key, update):
 def dict_get(table, key, default=None):
     """Python reference: `table.get(key, default)` for a traced `key`: the item whose key
     equals it, `default` where none does (items and `default` chosen as a list's are;
-    the keys Python numbers)."""
-    keys = list(table)
-    if not all(isinstance(k, (bool, int, float)) for k in keys) or jnp.ndim(key):
-        raise _error(list(table.values()), key, 'the key must be a traced scalar and the '
-                     'dict\'s keys Python numbers')
-    found = jnp.stack([key == k for k in keys] + [jnp.bool_(True)])
+    see `key_matches`)."""
+    matches = key_matches(list(table), key)
+    if matches is None:
+        raise _error(list(table.values()), key, _KEYS_NEEDED)
+    found = jnp.stack(matches + [jnp.bool_(True)])
     return _item_at([*table.values(), default], jnp.argmax(found), key)
 
 
@@ -171,18 +170,42 @@ def sequence_index(items, value, start=0, stop=None):
 
 
 def _dict_item(table, key):
-    """Python reference: `table[key]` for a traced key: the item whose key equals it
-    (the keys Python numbers), Python's KeyError where none does (checked when the program
-    runs); items chosen as a list's are (`_item_at`)."""
+    """Python reference: `table[key]` for a traced key: the item whose key equals it (see
+    `key_matches`), Python's KeyError where none does (checked when the program runs);
+    items chosen as a list's are (`_item_at`)."""
     keys = list(table)
-    if not keys or jnp.ndim(key) or not all(
-            isinstance(k, (bool, int, float)) for k in keys):
-        raise _error(list(table.values()), key, 'the key must be a traced scalar and the '
-                     'dict\'s keys Python numbers')
-    matches = jnp.stack([key == k for k in keys])
-    raise_if(jnp.logical_not(jnp.any(matches)), lambda: KeyError(
+    matches = key_matches(keys, key)
+    if not matches:
+        raise _error(list(table.values()), key, _KEYS_NEEDED)
+    _check_key(matches, keys)
+    return _item_at(list(table.values()), jnp.argmax(jnp.stack(matches)), key)
+
+
+_KEYS_NEEDED = ('the key must be a traced scalar (or a tuple of scalars) and the dict\'s '
+                'keys Python numbers (or tuples of numbers of its length)')
+
+
+def key_matches(keys, key):
+    """Per key of `keys`, whether traced `key` equals it (a traced bool): a scalar of
+    Python number keys, or a tuple of scalars (some traced: `Q[(r, c)]`) of keys that are
+    tuples of Python numbers of its length, item by item. None for other keys."""
+    if type(key) is tuple:
+        if not all(type(k) is tuple and len(k) == len(key) and all(
+                isinstance(part, (bool, int, float)) for part in k) for k in keys) or any(
+                jnp.ndim(part) for part in key):
+            return None
+        return [functools.reduce(jnp.logical_and, [jnp.asarray(a == b) for a, b in
+                                                   zip(key, k)], jnp.bool_(True))
+                for k in keys]
+    if jnp.ndim(key) or not all(isinstance(k, (bool, int, float)) for k in keys):
+        return None
+    return [key == k for k in keys]
+
+
+def _check_key(matches, keys):
+    """Python's KeyError where no key matched (checked when the program runs)."""
+    raise_if(jnp.logical_not(jnp.any(jnp.stack(matches))), lambda: KeyError(
         f'a traced key that is none of {", ".join(map(repr, keys))}'))
-    return _item_at(list(table.values()), jnp.argmax(matches), key)
 
 
 def _chosen_item(table, key):

@@ -195,7 +195,7 @@ def _update_item(target, key, op, value):
         return jnp.where(mask, _UPDATES[op](target, value).astype(target.dtype), target)
     if _traced_list_index(target, key):   # (read and written at the traced index)
         return setitem(target, key, _UPDATES[op](indexing.getitem(target, key), value))
-    if is_traced(key) and isinstance(target, dict):   # (`counts[k] += 1`: keys kept)
+    if isinstance(target, dict) and any_traced(key):   # (`counts[k] += 1`: keys kept)
         updated = indexing.update_dict_item(target, key, lambda old: _UPDATES[op](old, value))
         if updated is not None:
             return updated

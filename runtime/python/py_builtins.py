@@ -226,17 +226,16 @@ def all_(iterable):
 def in_(value, container):
     """Python reference: `value in container`: for a list/tuple/set, True when an item
     `is` value or `== value`. Traced comparisons are or-ed together; an array container
-    means `(container == value).any()`, as NumPy's; a traced scalar in a dict with
-    Python number keys, equal to one of the keys. A dict key that exists on some
+    means `(container == value).any()`, as NumPy's; a traced value in a dict, equal to
+    one of its keys (a number, a tuple of numbers). A dict key that exists on some
     paths only (runtime.checks.keys) is in the dict where its flag is true."""
     if isinstance(container, Keyed) and not is_traced(value):
         return container.contains(value)
     if is_traced(container):
         return jnp.any(container == value)
     if isinstance(container, dict) and not isinstance(container, Keyed) and \
-            is_traced(value) and not jnp.ndim(value) and all(
-            isinstance(k, (bool, int, float)) for k in container):   # (`c in counts`)
-        return jnp.any(jnp.stack([value == k for k in container])) if container else False
+            any_traced(value):   # (its keys: `c in counts`, `(r, c) in visited`)
+        container = list(container)
     if not isinstance(container, (list, tuple, set, frozenset)) or not (
             any_traced(value) or any_traced(list(container))):   # (`(r, c) in walls`)
         return value in container

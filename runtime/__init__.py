@@ -41,7 +41,7 @@ from .state.attributes import delattr_ as delattr
 from .python.py_builtins import getattr_ as getattr
 from .state.attributes import setattr_ as setattr
 from .python.py_builtins import hasattr_ as hasattr
-from .python.py_builtins import in_
+from .python.membership import in_
 from .python.equality import eq, ge, gt, le, lt, ne
 from .python.py_builtins import item
 from .python.py_builtins import int_ as int

@@ -213,3 +213,14 @@ def test_index_of_an_absent_value_is_pythons_value_error():
         f(np.zeros(2))
     with pytest.raises(ValueError, match='is not in list'):
         autograph.convert(f)(jnp.zeros(2))
+
+
+def test_in_of_a_deque_of_tuples_with_traced_items():
+    from collections import deque
+
+    def hits(x):
+        body = deque([(0, 0), (0, 1)])
+        return (x[0], x[1]) in body, (x[1], x[0]) in body
+    for x in ([0, 1], [1, 0]):
+        assert [bool(v) for v in autograph.convert(hits)(jnp.asarray(x, i32))] == \
+            list(hits(np.asarray(x, np.int32)))

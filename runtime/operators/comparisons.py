@@ -10,7 +10,7 @@ import operator
 
 from .logical import and_, not_
 from ..python.equality import eq, ge, gt, le, lt, ne
-from ..python.py_builtins import in_
+from ..python.membership import in_
 
 OPERATORS = {
     '<': lt, '<=': le, '>': gt, '>=': ge,

@@ -1,8 +1,12 @@
 """Python: builtins and Python operations that see traced values, each keeping Python's
 meaning (`ag.int`, `ag.max`, `ag.sorted`, `ag.call`, `ag.is_`, `ag.filter`, `ag.emit`, ...).
 
-- py_builtins.py: `int`, `float`, `min`/`max`/`sum`/`sorted`, `any`/`all`, `in`, `pow`;
-- calls.py: `ag.call` (user functions converted first, runaway recursion stopped);
+- py_builtins.py: `int`, `float`, `min`/`max`/`sum`/`sorted`, `any`/`all`, `pow`;
+- membership.py, equality.py, ordering.py: `in`; `==`, `<`, ... of sequences; sort orders;
+- calls.py: `ag.call` (user functions converted first), recursion.py (runaway recursion
+  stopped);
+- traced_math.py, traced_statistics.py, traced_numpy.py, number_methods.py: `math`,
+  `statistics`, NumPy's functions and numbers' methods of traced values;
 - identity.py: `is`/`is not` on traced flags and optional values;
 - display.py, filtering.py, matching.py: text shown at run time, comprehension filters,
   the subject of a `match`.

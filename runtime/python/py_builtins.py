@@ -14,16 +14,15 @@ from jax import lax
 
 from ..errors import here
 from .calls import call
-from .equality import eq
 from . import ordering, selections
-from ..checks.keys import Keyed, either
+from ..checks.keys import either
 from ..context import field_flag
 from ..checks.raises import raise_if
 from ..checks.absent import present, truth
 from ..values.choice import Choice, picked
 from ..values.maybe import Maybe
-from ..messages import (ambiguous_in, ambiguous_truth, items_differ, no_order,
-                        traced_conversion, unordered_items)
+from ..messages import (ambiguous_truth, items_differ, no_order, traced_conversion,
+                        unordered_items)
 from ..values.split import any_traced, is_traced
 
 
@@ -221,37 +220,6 @@ def all_(iterable):
     """Python reference: `all(iterable)`: False at the first false item. Traced items are
     and-ed together with `jnp.all`; a false Python item still stops the iteration."""
     return _truth('all', False, iterable)
-
-
-def in_(value, container):
-    """Python reference: `value in container`: for a list/tuple/set, True when an item
-    `is` value or `== value`. Traced comparisons are or-ed together; an array container
-    means `(container == value).any()`, as NumPy's; a traced value in a dict, equal to
-    one of its keys (a number, a tuple of numbers). A dict key that exists on some
-    paths only (runtime.checks.keys) is in the dict where its flag is true."""
-    if isinstance(container, Keyed) and not is_traced(value):
-        return container.contains(value)
-    if is_traced(container):
-        return jnp.any(container == value)
-    if isinstance(container, dict) and not isinstance(container, Keyed) and \
-            any_traced(value):   # (its keys: `c in counts`, `(r, c) in visited`)
-        container = list(container)
-    if not isinstance(container, (list, tuple, set, frozenset)) or not (
-            any_traced(value) or any_traced(list(container))):   # (`(r, c) in walls`)
-        return value in container
-    found = []
-    for item in container:
-        if item is value:
-            return True
-        equal = eq(item, value)
-        if not is_traced(equal):
-            if equal:
-                return True
-            continue
-        if jnp.ndim(equal):
-            raise ambiguous_in(jnp.shape(equal), here())
-        found.append(equal)
-    return jnp.any(jnp.stack(found)) if found else False
 
 
 def hasattr_(obj, name):

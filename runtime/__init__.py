@@ -29,7 +29,7 @@ from .loops.live_views import called_items, items_of, unfollowed_items
 from .loops.live_views import reversed_ as reversed
 from .items.indexing import getitem, repeat
 from .python.matching import python_subject
-from .state.method_state import method_fields
+from .state.method_state import item_fields, method_fields
 from .python.py_builtins import all_ as all
 from .python.py_builtins import any_ as any
 from .python.py_builtins import bool_ as bool
@@ -77,7 +77,7 @@ __all__ = ['attribute_view', 'Undefined', 'alias', 'all', 'and_', 'any', 'assert
            'if_exp', 'if_exp_chain', 'if_stmt', 'in_', 'in_place', 'int', 'item', 'items_of', 'is_', 'is_not', 'keep',
            'kept_item',
            'len', 'math', 'max',
-           'message', 'message_percent', 'method_fields', 'min', 'ne', 'next', 'not_', 'number_method', 'numpy', 'numpy_kind', 'object_update',
+           'item_fields', 'message', 'message_percent', 'method_fields', 'min', 'ne', 'next', 'not_', 'number_method', 'numpy', 'numpy_kind', 'object_update',
            'or_', 'pow',
            'python_subject', 'raise_', 'raise_if', 'range', 'read_view', 'repeat', 'repr',
            'raveled', 'reraise', 'reshaped', 'as_array', 'moved', 'swapped', 'reversed',

@@ -100,3 +100,32 @@ def test_a_dict_an_attribute_shares_with_a_local_is_changed_in_place(x):
     got = autograph.convert(fit)(jnp.float32(x), 4)
     assert_same(got[:2], expected[:2])
     assert got[2] is True
+
+
+class Particle:
+    def __init__(self, x):
+        self.x = x
+
+
+def drift(x, dt, steps):
+    ps = [Particle(x), Particle(x * 2)]
+    for _ in range(steps):
+        for p in ps:              # (the objects of a list made before the staged loop)
+            p.x = p.x + dt
+    fresh = 0.0
+    for _ in range(steps):
+        qs = [Particle(x)]        # (a list the loop makes: its objects are its own)
+        for q in qs:
+            q.x = q.x * 2
+        fresh = fresh + qs[0].x
+    return ps[0].x + ps[1].x, fresh
+
+
+@pytest.mark.parametrize('steps', [4, 6])
+def test_objects_of_a_list_changed_by_an_inner_loop_of_a_staged_loop(steps):
+    """`for p in ps: p.x = ...` in a staged loop's body: the attributes of the objects
+    `ps` holds are the staged loop's state (an EscapedTracer before, a raw
+    UnexpectedTracerError under jax.jit: a particle simulation's update)."""
+    expected = drift(1.0, 0.5, steps)
+    assert_same(autograph.convert(drift)(jnp.float32(1.0), jnp.float32(0.5), steps),
+                expected)

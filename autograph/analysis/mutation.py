@@ -106,13 +106,14 @@ class Mutation:
             stores |= facts.stores
         return stores
 
-    def assigned_attributes(self, stmts):
+    def assigned_attributes(self, stmts, keep=frozenset()):
         """{label: (holder, attribute)} for the attributes `stmts` assign or delete (a
         staged statement carries them: one deleted on some paths exists after it where
         Python's does), or change the object of, outer ones first: `self.a.b = v` gives
         'self.a' -> (`self`, 'a') and 'self.a.b' -> (`self.a`, 'b'). Objects of
-        variables that `stmts` rebind are left out (they are new objects, not state)."""
-        skip = self.rebound(stmts)
+        variables that `stmts` rebind are left out (they are new objects, not state),
+        but for those of `keep`."""
+        skip = self.rebound(stmts) - set(keep)
         found = {}
         for facts in self._all(stmts):
             for label, (base, holder, attr) in facts.attributes.items():

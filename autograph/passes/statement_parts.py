@@ -82,21 +82,31 @@ class StatementParts:
         carried as state when the statement is staged (see runtime/state/mutation.py);
         not those of a loop's `targets` (`for b in bodies: b.x += 1`: another object
         each iteration, which no state before the loop holds)."""
-        attributes = (self.mutation.assigned_attributes(stmts)
+        items = _items_of_inner_loops(stmts) if self.mutation.any_attributes else {}
+        if items:   # (a list the statement binds holds its own objects: none of the state)
+            rebound = self.mutation.rebound(stmts)
+            items = {p: ps for p, ps in items.items() if ps not in rebound}
+        attributes = (self.mutation.assigned_attributes(stmts, keep=items)
                       if self.mutation.any_attributes else {})
         attributes = {label: (holder, attr) for label, (holder, attr) in attributes.items()
                       if _root_name(holder) not in targets}
-        calls = self.method_calls(stmts)
-        if not attributes and not calls:
+        of_items = sorted({(items[holder.id], attr) for holder, attr in attributes.values()
+                           if isinstance(holder, ast.Name) and holder.id in items})
+        attributes = {label: (holder, attr) for label, (holder, attr) in attributes.items()
+                      if _root_name(holder) not in items}
+        splats = [('method_fields', name, method) for name, method in
+                  self.method_calls(stmts)] + [('item_fields', name, attr)
+                                               for name, attr in of_items]
+        if not attributes and not splats:
             return []
         table = ast.Dict(
-            keys=[ast.Constant(value=label) for label in attributes] + [None] * len(calls),
+            keys=[ast.Constant(value=label) for label in attributes] + [None] * len(splats),
             values=[ast.Tuple(elts=[templates.copy_tree(holder), ast.Constant(value=attr)],
                               ctx=ast.Load()) for holder, attr in attributes.values()]
-            + [ast.Call(func=self.ctx.runtime('method_fields'),
-                        args=[ast.Name(id=name, ctx=ast.Load()), ast.Constant(value=method),
+            + [ast.Call(func=self.ctx.runtime(kind),
+                        args=[ast.Name(id=name, ctx=ast.Load()), ast.Constant(value=part),
                               ast.Constant(value=name)], keywords=[])
-               for name, method in calls])
+               for kind, name, part in splats])
         return [ast.keyword(arg='fields', value=templates.thunk(table))]
 
     def method_calls(self, stmts):
@@ -120,6 +130,21 @@ class StatementParts:
 
     def ordered(self, names):
         return sorted(names, key=lambda n: (self.order.get(n, len(self.order)), n))
+
+
+def _items_of_inner_loops(stmts):
+    """{target: the variable it iterates} of the loops `for p in ps:` inside `stmts`: the
+    attributes they assign on `p` are those of the objects `ps` holds, which the state
+    before an enclosing staged statement holds too (`ag.item_fields`)."""
+    found, pending = {}, [stmts]
+    while pending:
+        for stmt in pending.pop():
+            if isinstance(stmt, ast.For) and isinstance(stmt.target, ast.Name) and \
+                    isinstance(stmt.iter, ast.Name):
+                found[stmt.target.id] = stmt.iter.id
+            if not isinstance(stmt, SCOPES):
+                pending += blocks(stmt)
+    return found
 
 
 def _deleted(stmts, outs, ctx):

@@ -9,6 +9,9 @@ objects, and this asks it (through runtime.context.converter, which reads the me
 source: autograph.analysis.self_attributes) for the attributes the method assigns on its
 first parameter (`self`). One the object does not have yet is carried as undefined, as a
 variable first assigned in a staged statement is (see runtime.state.mutation).
+
+`ag.item_fields(ps, 'x', 'ps')`: the same for `for p in ps: p.x = ...` inside a staged
+statement: the attribute of each object the list (or tuple) holds.
 """
 import types
 
@@ -23,3 +26,12 @@ def method_fields(obj, method, label):
         return {}   # (an array's `sum`, a list's `append`: no user attributes)
     attributes = context.converter.assigned_on_self(function.__code__)
     return {f'{label}.{attr}': (obj, attr) for attr in attributes}
+
+
+def item_fields(items, attr, label):
+    """{'label[i].attr': (item, attr)} for the objects `items` holds (those with
+    attributes of their own: not numbers or arrays)."""
+    if not isinstance(items, (list, tuple)):
+        return {}
+    return {f'{label}[{i}].{attr}': (item, attr) for i, item in enumerate(items)
+            if hasattr(item, '__dict__') and not callable(item)}

@@ -50,7 +50,7 @@ from .python.py_builtins import min_ as min
 from .python.py_builtins import pow_ as pow
 from .python.py_builtins import sorted_ as sorted
 from .python.py_builtins import list_sort as _list_sort
-from .items.indexing import dict_get as _dict_get, sequence_index as _sequence_index
+from .items.indexing import dict_get as _dict_get, list_index as _list_index
 from .python.py_builtins import sum_ as sum
 from .checks.handlers import handlers
 from .checks.raises import caused, raise_, raise_if, reraise
@@ -88,4 +88,4 @@ __all__ = ['attribute_view', 'Undefined', 'alias', 'all', 'and_', 'any', 'assert
 
 _calls.use_versions({**{name: globals()[name] for name in _calls.OVERRIDDEN_BUILTINS},
                      'list.sort': _list_sort, 'dict.get': _dict_get,
-                     'list.index': _sequence_index})
+                     'list.index': _list_index})

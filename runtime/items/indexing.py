@@ -144,7 +144,7 @@ def dict_get(table, key, default=None):
     return _item_at([*table.values(), default], jnp.argmax(found), key)
 
 
-def sequence_index(items, value, start=0, stop=None):
+def list_index(items, value, start=0, stop=None):
     """Python reference: `items.index(value[, start[, stop]])` for a list or tuple (or a
     list a staged loop collected) whose items or `value` are traced: the first position
     from `start` whose item is `value` or equals it (a traced int where a traced `==`

@@ -195,7 +195,8 @@ def _update_item(target, key, op, value):
         return jnp.where(mask, _UPDATES[op](target, value).astype(target.dtype), target)
     if _traced_list_index(target, key):   # (read and written at the traced index)
         return setitem(target, key, _UPDATES[op](indexing.getitem(target, key), value))
-    if isinstance(target, dict) and any_traced(key):   # (`counts[k] += 1`: keys kept)
+    if isinstance(target, dict) and (is_traced(key) or type(key) is tuple and any(
+            map(is_traced, key))):   # (`counts[k] += 1`, `Q[(r, c)] += q`: keys kept)
         updated = indexing.update_dict_item(target, key, lambda old: _UPDATES[op](old, value))
         if updated is not None:
             return updated

@@ -23,7 +23,7 @@ from ..checks.keys import Keyed
 from .. import context, origin
 from ..context import staged_depth
 from ..values.maybe import Maybe
-from ..values.split import Undefined, any_traced, is_dynamic, is_traced
+from ..values.split import Undefined, is_dynamic, is_traced
 from ..values.stacked import STACKERS, Stacked
 from . import traced_math, traced_numpy, traced_statistics
 from .recursion import STAGED_RECURSION_LIMIT, converted_inside, recursion_error
@@ -193,7 +193,8 @@ def _method_version(owner, name, args):
     """The OVERRIDDEN_METHODS version `owner.name(*args)` calls, or None."""
     if name == 'sort' and type(owner) is list:
         return 'list.sort'   # (traced keys: one argsort)
-    if name == 'get' and type(owner) is dict and args and any_traced(args[0]):
+    if name == 'get' and type(owner) is dict and args and (is_traced(args[0]) or type(
+            args[0]) is tuple and any(map(is_traced, args[0]))):
         return 'dict.get'    # (a traced key: the item it equals, or the default)
     if name == 'index' and isinstance(owner, (list, tuple, Stacked)) and args and (
             is_traced(args[0]) or any(map(is_traced, owner))):

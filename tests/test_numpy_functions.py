@@ -98,6 +98,13 @@ _SPD = np.asarray([[2.0, 1.0], [1.0, 3.0]], np.float32)
 _X = np.asarray([0.5, -1.0, 2.0, 0.25], np.float32)
 _Y = np.asarray([1.5, 0.5, -2.0, 1.0], np.float32)
 
+def binned(x, y):
+    counts, edges = np.histogram(x, bins=4, range=(-3.0, 3.0))
+    spread, _ = np.histogram(y, bins=3)
+    return (counts, edges, spread, np.digitize(x, np.array([-1.0, 0.0, 1.0])),
+            np.searchsorted(np.sort(y), x))
+
+
 CASES = [
     (sinkhorn, (np.full(3, 1 / 3, np.float32), np.full(4, 1 / 4, np.float32), _MATRIX, 0.5)),
     (power_iteration, (_SPD,)),
@@ -107,6 +114,7 @@ CASES = [
     (elementwise, (_X, _Y)),
     (shaped, (_X, _Y)),
     (scalar_steps, (_X,)),
+    (binned, (_X, _Y)),   # (np.histogram, np.digitize: TracedValueNeeded before)
 ]
 
 

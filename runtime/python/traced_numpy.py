@@ -62,7 +62,7 @@ _ELEMENTWISE = (
 _VALUES = (
     'dot', 'vdot', 'matmul', 'outer', 'inner', 'cross', 'kron', 'einsum', 'tensordot',
     'diag', 'diagflat', 'tril', 'triu', 'sort', 'ptp', 'trace', 'polyval', 'trapezoid',
-    'linspace',
+    'linspace', 'digitize', 'histogram', 'searchsorted',
     'median', 'percentile', 'quantile', 'nanmean', 'nansum', 'nanmax', 'nanmin', 'average',
     'cov', 'corrcoef', 'interp', 'convolve', 'correlate', 'diff', 'ediff1d', 'flip',
     'fliplr', 'flipud', 'roll', 'rot90', 'tile', 'stack', 'vstack', 'hstack', 'dstack',
@@ -154,6 +154,17 @@ def _twins(numpy_module, jax_module, names, prefix=''):
 
 
 globals().update(_twins(np, jnp, _ELEMENTWISE + _VALUES))
+
+
+def _histogram(a, bins=10, range=None, density=None, weights=None):
+    """`jax.numpy.histogram`, its counts integers where NumPy's are (not weighted, not a
+    density)."""
+    counts, edges = jnp.histogram(a, bins, range, weights, density)
+    return (counts.astype(jnp.result_type(int)) if weights is None and not density
+            else counts), edges
+
+
+histogram = _twin(np.histogram, _histogram, 'histogram')   # (replaces the plain twin)
 _REDUCING = {name: _reduction(name) for name in _REDUCTIONS}
 """(Not module globals: `sum`, `min`, `any`, ... would hide the builtins here; read as
 attributes through `__getattr__`.)"""

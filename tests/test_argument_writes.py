@@ -399,23 +399,3 @@ def test_a_writing_call_returned_under_a_traced_if(first):
     np.testing.assert_array_equal(given, plain)
     got = jax.jit(autograph.convert(returns_a_writing_call))(jnp.asarray(a))
     assert float(got) == (2.0 if first > 0 else 3.0)
-
-
-def scale_in_place(r, c):
-    r *= c
-
-
-def scale_a_row_of_a_copy(M):
-    M = np.array(M)
-    scale_in_place(M[1], 3.0)        # (a view given straight to the helper)
-    scale_in_place(M[0, :1], -1.0)
-    return M
-
-
-def test_a_view_given_straight_to_a_helper_that_writes_it():
-    """(a ControlFlowError 'kind ... cannot tell' before; binding `row = M[1]` first
-    worked): the view is bound to a name first, as passes.views follows it."""
-    M = np.array([[1.0, 2.0], [3.0, 4.0]], np.float32)
-    expected = scale_a_row_of_a_copy(M.copy())
-    assert_same(autograph.convert(scale_a_row_of_a_copy)(M.copy()), expected)
-    assert_same(autograph.convert(scale_a_row_of_a_copy)(jnp.asarray(M)), expected)

@@ -11,11 +11,6 @@ items as they are when read, so only an `e` that rebinds the base tells the two 
 Targets that are a basic index of a name's basic index (`m[1:][0] = e`) are written back
 as they are (analysis.view_chains: a view binding of one step); others stay as written.
 
-So is a view given to a helper that writes its parameter in place:
-
-    scale(M[1], c)           ->   M_view = M[1]
-                                  scale(M_view, c)
-
 A ternary that may bind a view, where the name or the array it reads is changed in place,
 is written as the `if` statement it means, whose bindings passes.views follows:
 
@@ -28,9 +23,8 @@ is written as the `if` statement it means, whose bindings passes.views follows:
 """
 import ast
 
-from autograph.analysis.view_chains import chain_of, may_be_basic
+from autograph.analysis.view_chains import chain_of
 from autograph.analysis.walk import blocks
-from autograph.analysis.written_parameters import positions_written, split_call
 
 
 def split_view_targets(function, ctx, resolve):
@@ -53,34 +47,6 @@ def split_view_targets(function, ctx, resolve):
                     targets=[ast.Name(id=name, ctx=ast.Store())], value=target.value), stmt))
                 target.value = ast.copy_location(ast.Name(id=name, ctx=ast.Load()),
                                                  target.value)
-            rewritten.append(stmt)
-        statements[:] = rewritten
-
-
-def split_view_arguments(function, ctx, resolve):
-    """Bind the views (`M[1]`, an item of a variable at a basic key) that `function`'s
-    expression statements give to helpers writing their parameters in place (see the
-    module docstring), in place; `resolve`: the resolver of called functions."""
-    stack = [function.body]
-    while stack:
-        statements = stack.pop()
-        rewritten = []
-        for stmt in statements:
-            if stmt.__class__ not in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
-                stack += blocks(stmt)
-            call = stmt.value if stmt.__class__ is ast.Expr else None   # (a result kept,
-            # `r = part(a[1:])`, may be the view itself: passes.written_arguments' own)
-            if call.__class__ is ast.Call:
-                func, args = split_call(call, ctx.ag)
-                for p in positions_written(func, args, resolve):
-                    arg = args[p]
-                    if arg.__class__ is ast.Subscript and arg.value.__class__ is ast.Name \
-                            and may_be_basic(arg.slice):
-                        name = ctx.namer.new(f'{arg.value.id}_view')
-                        rewritten.append(ast.copy_location(ast.Assign(
-                            targets=[ast.Name(id=name, ctx=ast.Store())], value=arg), stmt))
-                        call.args[call.args.index(arg)] = ast.copy_location(
-                            ast.Name(id=name, ctx=ast.Load()), arg)
             rewritten.append(stmt)
         statements[:] = rewritten
 

@@ -65,8 +65,7 @@ from autograph.passes.unpacked_aliases import guard_unfollowed, view_bindings_un
 from autograph.passes.view_keys import (helper_views, in_c_order, layout, note_layouts,
                                         view_key)
 from autograph.passes.view_loops import rewrite_loop, shadowed
-from autograph.passes.view_targets import (split_view_arguments, split_view_targets,
-                                           split_view_ternaries)
+from autograph.passes.view_targets import split_view_targets, split_view_ternaries
 
 ONLY_WITH = (ast.Subscript, ast.For, ast.Call, ast.AugAssign)   # see analysis.census
 # (`c = a; f(c)`; `c = a; c += e`)
@@ -77,7 +76,6 @@ def transform(function, ctx):
         return function
     resolve = LazyResolver(function, ctx)   # (asked only where a helper may be)
     split_view_targets(function, ctx, resolve)   # (`m.T[0, 1] = e`: a view `m_view` first)
-    split_view_arguments(function, ctx, resolve)   # (`scale(M[1], c)`: likewise)
     scanned = _changed_here(function, ctx.ag)
     changed = scanned[0]
     split_view_ternaries(function, changed)   # (`r = M[i] if c else e`: an `if`)

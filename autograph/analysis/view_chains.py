@@ -144,8 +144,7 @@ def _steps(node, is_numpy=None, ag=None):
     is_numpy = is_numpy or _module_test(None)
     steps = []
     while True:
-        if ag is not None and routed_method(node, ag):
-            node = ast.Call(func=node.args[0], args=node.args[1:], keywords=node.keywords)
+        node = unrouted(node, ag)
         if isinstance(node, ast.Subscript) and may_be_basic(node.slice):
             steps.append(('item', node.slice))
             node = node.value
@@ -181,12 +180,14 @@ def _steps(node, is_numpy=None, ag=None):
     return node.id, steps[::-1]
 
 
-def routed_method(node, ag):
-    """Whether `node` is `ag.call(receiver.method, ...)`."""
-    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-            and node.func.attr == 'call' and isinstance(node.func.value, ast.Name)
-            and node.func.value.id == ag and node.args
-            and isinstance(node.args[0], ast.Attribute))
+def unrouted(node, ag):
+    """The method call `receiver.method(...)` that `node` stands for where it is
+    `ag.call(receiver.method, ...)` (passes.calls' form, see `split_call`), else `node`."""
+    if ag is None or not isinstance(node, ast.Call):
+        return node
+    func, args = split_call(node, ag)
+    return node if func is node.func or not isinstance(func, ast.Attribute) else ast.Call(
+        func=func, args=args, keywords=node.keywords)
 
 
 def _method_step(method, args, keywords):

@@ -28,7 +28,7 @@ _ITEMS = ('values', 'items')
 def check_container_items(function, changed, ctx):
     """Put `ag.check_held(name)` before each statement of `function` that changes in
     place a name of `changed` that holds an item of a list or dict (see the module doc)."""
-    held = _container_items(function) & changed
+    held = _container_items(function) & changed if changed else ()
     if held:
         _Checks(ctx, held).block(function.body)
 

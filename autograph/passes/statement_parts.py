@@ -88,12 +88,11 @@ class StatementParts:
             items = {p: ps for p, ps in items.items() if ps not in rebound}
         attributes = (self.mutation.assigned_attributes(stmts, keep=items)
                       if self.mutation.any_attributes else {})
-        attributes = {label: (holder, attr) for label, (holder, attr) in attributes.items()
-                      if _root_name(holder) not in targets}
         of_items = sorted({(items[holder.id], attr) for holder, attr in attributes.values()
-                           if isinstance(holder, ast.Name) and holder.id in items})
+                           if isinstance(holder, ast.Name) and holder.id in items
+                           and holder.id not in targets})
         attributes = {label: (holder, attr) for label, (holder, attr) in attributes.items()
-                      if _root_name(holder) not in items}
+                      if _root_name(holder) not in targets and _root_name(holder) not in items}
         splats = [('method_fields', name, method) for name, method in
                   self.method_calls(stmts)] + [('item_fields', name, attr)
                                                for name, attr in of_items]

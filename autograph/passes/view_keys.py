@@ -7,8 +7,8 @@ import ast
 import copy
 
 from autograph.analysis.view_bindings import effects, own
-from autograph.analysis.view_chains import (chain_of, has_function_form, routed_method,
-                                            unfollowed_method)
+from autograph.analysis.view_chains import (chain_of, has_function_form, unfollowed_method,
+                                            unrouted)
 from autograph.analysis.walk import blocks
 from autograph.passes.sequences import key_expression
 
@@ -61,8 +61,7 @@ def in_c_order(name, bindings, params, ag=None):
 
 
 def _made_in_c_order(value, params, ag):
-    if ag is not None and routed_method(value, ag):
-        value = ast.Call(func=value.args[0], args=value.args[1:], keywords=value.keywords)
+    value = unrouted(value, ag)
     if isinstance(value, (ast.BinOp, ast.UnaryOp)):
         return True
     if isinstance(value, ast.Name):

@@ -129,25 +129,11 @@ def log(x, base=None):
     return jnp.log(x) / jnp.log(base)
 
 
-def atan2(y, x):
-    """Python reference: `math.atan2(y, x)`."""
-    if not is_traced(y) and not is_traced(x):
-        return _math.atan2(y, x)
-    return jnp.arctan2(_scalar(y, 'atan2'), _scalar(x, 'atan2'))
-
-
 def hypot(*coordinates):
     """Python reference: `math.hypot(*coordinates)`."""
     if not any(map(is_traced, coordinates)):
         return _math.hypot(*coordinates)
     return jnp.sqrt(builtins.sum(_scalar(c, 'hypot') ** 2 for c in coordinates))
-
-
-def copysign(x, y):
-    """Python reference: `math.copysign(x, y)`."""
-    if not is_traced(x) and not is_traced(y):
-        return _math.copysign(x, y)
-    return jnp.copysign(_scalar(x, 'copysign'), _scalar(y, 'copysign'))
 
 
 def _binary(name, compute, outside=None, overflows=False):
@@ -173,6 +159,8 @@ def _whole(x):
     return x == jnp.floor(x)
 
 
+atan2 = _binary('atan2', jnp.arctan2)
+copysign = _binary('copysign', jnp.copysign)
 pow = _binary('pow', jnp.power, lambda x, y: ((x < 0) & jnp.isfinite(y) & ~_whole(y))
               | ((x == 0) & (y < 0)), overflows=True)
 fmod = _binary('fmod', jnp.fmod, lambda x, y: (y == 0) | jnp.isinf(x))

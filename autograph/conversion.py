@@ -138,16 +138,20 @@ def _remember(code, hidden, generated):
 
 def _generate(fn):
     with _collector_paused():
-        source = parsing.parse_function(fn)
-        namer = Namer.for_code(fn.__code__)
-        ctx = Context(file=source.file, namer=namer, ag=namer.new('ag'),
-                      resolver=LiveResolver(fn))
-        node = passes.run(source.node, ctx)
-        qualname = getattr(fn.__code__, 'co_qualname', fn.__qualname__)
-        class_name = None if isinstance(node, ast.Lambda) else \
-            codegen.defining_class(qualname)
-        return codegen.generate(node, source.file, ctx.ag, fn.__code__.co_freevars,
-                                class_name, functools.partial(_site_facts, weakref.ref(fn)))
+        return _generate_paused(fn)   # (its trees are freed before the collector runs)
+
+
+def _generate_paused(fn):
+    source = parsing.parse_function(fn)
+    namer = Namer.for_code(fn.__code__)
+    ctx = Context(file=source.file, namer=namer, ag=namer.new('ag'),
+                  resolver=LiveResolver(fn))
+    node = passes.run(source.node, ctx)
+    qualname = getattr(fn.__code__, 'co_qualname', fn.__qualname__)
+    class_name = None if isinstance(node, ast.Lambda) else \
+        codegen.defining_class(qualname)
+    return codegen.generate(node, source.file, ctx.ag, fn.__code__.co_freevars,
+                            class_name, functools.partial(_site_facts, weakref.ref(fn)))
 
 
 _paused = {'conversions': 0, 'was_enabled': False}   # (guarded by _lock)

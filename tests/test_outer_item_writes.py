@@ -192,6 +192,51 @@ def test_attribute_and_closure_arrays_keep_their_identity():
     assert write.__closure__[0].cell_contents is buf and buf[0] == 7.0
 
 
+def shrink_global(x):
+    global G
+    G -= x
+    return G.sum()
+
+
+class Weights:
+    def __init__(self, w):
+        self.w = w
+
+    def step(self, g):
+        self.w -= 0.5 * g
+
+
+def _closure_shrinker():
+    buf = np.ones(2)
+
+    def shrink(x):
+        nonlocal buf
+        buf -= x
+        return buf.sum()
+    return shrink, lambda: buf
+
+
+def test_an_augmented_assignment_changes_the_array_itself():
+    """`G -= x`, `self.w -= e`, `nonlocal b; b -= x` on NumPy arrays: NumPy changes the
+    array, so every other name for it sees the change (not a new array, as
+    `G = G - x` makes)."""
+    _fresh()
+    before = G
+    autograph.convert(shrink_global)(jnp.asarray(2.0))
+    assert G is before
+    np.testing.assert_allclose(before, [-2.0] * 4)
+    w = np.ones(2)
+    model = Weights(w)
+    autograph.convert(lambda m, g: m.step(g))(model, jnp.asarray([1.0, 2.0]))
+    assert model.w is w
+    np.testing.assert_allclose(w, [0.5, 0.0])
+    shrink, current = _closure_shrinker()
+    buf = current()
+    autograph.convert(shrink)(jnp.asarray(3.0))
+    assert current() is buf
+    np.testing.assert_allclose(buf, [-2.0, -2.0])
+
+
 def location(fn, text):
     return r'\S*' + re.escape(site(fn, text)) + r'\b'
 

@@ -10,7 +10,9 @@ other names stay Python's.
 
 What is followed: the code of the Python functions the trace ran (the Function's own and
 each function it called, nested code included), read for the instructions that rebind a
-global, a closure cell or an attribute by name. Code that rebinds dynamically (`setattr`,
+global, a closure cell or an attribute by name. An augmented assignment (`G -= e`,
+`self.W -= e`) is not a rebinding: NumPy's `-=` changes the array, and the name or the
+attribute gets the same array back. Code that rebinds dynamically (`setattr`,
 `globals()`, `vars()`, `exec`) counts as rebinding everything. Library code that is not
 converted is not read: an unconverted function of the user's that rebinds the array is
 not seen (the array is then written in place where Python would have rebound it).
@@ -41,12 +43,14 @@ def rebinds(code):
 
 def _scan(code):
     found = set()
+    before = [None, None]   # the two instructions before this one
     for instruction in dis.get_instructions(code):
         if instruction.argval in _DYNAMIC and isinstance(instruction.argval, str):
             return _ANY
         kind = _REBINDS.get(instruction.opname)
-        if kind is not None:
+        if kind is not None and not _augmented(kind, *before):
             found.add((kind, instruction.argval))
+        before = [before[1], instruction]
     for const in code.co_consts:
         if isinstance(const, types.CodeType):
             nested = rebinds(const)
@@ -54,6 +58,19 @@ def _scan(code):
                 return _ANY
             found |= nested
     return frozenset(found)
+
+
+def _augmented(kind, operation, exchange):
+    """Whether a store of `kind` after these two instructions ends an augmented
+    assignment (`G -= e`; `self.W -= e`: the operation, then the object back on top): a
+    NumPy array's `-=` changes the array itself, and the name gets the same array back."""
+    if kind != 'attribute':
+        operation = exchange
+    elif exchange is None or not (exchange.opname == 'ROT_TWO' or
+                                  (exchange.opname == 'SWAP' and exchange.arg == 2)):
+        return False
+    return operation is not None and (operation.opname.startswith('INPLACE_') or (
+        operation.opname == 'BINARY_OP' and operation.argrepr.endswith('=')))
 
 
 def source_code(fn):

@@ -166,6 +166,47 @@ def test_none_then_a_value_in_a_while_loop_tested_with_is_none(n):
     assert_same(vmapped, jnp.array([count_or_none(m, x) for m in (0, 2, 5)]))
 
 
+def count_down_unless_negative(x):
+    while x > -5:
+        if x < 0:
+            return None
+        x = x - 1.0
+    return x
+
+
+def newton_2d(x, y, maxit):
+    """A root of x^2 + y^2 = 4, xy = 1; None where the Jacobian is singular."""
+    for _ in range(maxit):
+        det = 2 * x * x - 2 * y * y
+        if abs(det) < 1e-12:
+            return None
+        f1, f2 = x * x + y * y - 4, x * y - 1
+        dx = (f1 * x - f2 * 2 * y) / det
+        dy = (2 * x * f2 - y * f1) / det
+        x, y = x - dx, y - dy
+        if abs(dx) + abs(dy) < 1e-6:
+            break
+    return x, y
+
+
+@pytest.mark.parametrize('x', [2.5, -7.0, 0.5])
+def test_return_none_inside_a_staged_while_loop(x):
+    expected = count_down_unless_negative(x)
+    got = autograph.convert(count_down_unless_negative)(jnp.float32(x))
+    assert (got is None) == (expected is None)
+    if expected is not None:
+        assert_same(got, expected)
+
+
+@pytest.mark.parametrize('start', [(2.0, 0.5), (1.0, 1.0)], ids=['root', 'singular'])
+def test_return_none_inside_a_range_loop_with_a_break(start):
+    expected = newton_2d(*start, 30)
+    got = autograph.convert(newton_2d)(*map(jnp.float32, start), jnp.int32(30))
+    assert (got is None) == (expected is None)
+    if expected is not None:
+        np.testing.assert_allclose(got, expected, rtol=1e-5)
+
+
 def offset(x):
     y = None
     if x > 0:

@@ -252,6 +252,11 @@ def _reconcile(names, values, state, traced, location, fresh=()):
         if not spec.same_as(out_spec):
             # A variable (or dict key) the loop creates takes its type from the body.
             out = merge(out_spec, [zeros(a) for a in out_avals])
+            if type(value) is Undefined and not is_absent(value) and out is None:
+                # (the return value, read only where its flag is set: `return None`)
+                new_values.append(out)
+                changed = True
+                continue
             grown = grow(keys.unflagged(value), keys.unflagged(out))
             if grown is not None and split(grown)[1].same_as(split(keys.unflagged(out))[1]):
                 new_values.append(keys.reflagged(grown, value, out))

@@ -2,6 +2,8 @@
 `state = [i, j]`): Python compares them item by item, and with traced items the result is
 a traced bool, the `and` of the items' (lists of different lengths, or a list and a
 tuple, are unequal whatever the items). Converted vs plain Python, under jit and vmap."""
+import re
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -176,6 +178,23 @@ def test_orderings_of_python_values_stay_python():
         assert autograph.convert(f)(a, b) == f(a, b)
     assert 'ag.lt((d[j], j), best)' in autograph.to_code(least_with_index).replace(
         'ag.getitem(d, j)', 'd[j]')
+
+
+def tagged_before(d, e):
+    return (d, 'tag') < (e, 3)
+
+
+@pytest.mark.parametrize('d, e', [(1.0, 2.0), (3.0, 2.0), (2.0, 2.0)])
+def test_a_pair_python_never_reaches_is_not_compared(d, e):
+    """`(d, 'tag') < (e, 3)`: Python compares 'tag' with 3 (a TypeError) only where d ==
+    e; the converted code raised that TypeError while tracing, whatever d and e."""
+    try:
+        expected = tagged_before(d, e)
+    except TypeError as error:
+        with pytest.raises(TypeError, match=re.escape(str(error))):
+            autograph.convert(tagged_before)(jnp.float32(d), jnp.float32(e))
+        return
+    assert_same(autograph.convert(tagged_before)(jnp.float32(d), jnp.float32(e)), expected)
 
 
 # --- `.index` of traced items or values ----------------------------------------------------

@@ -17,6 +17,7 @@ import operator
 
 import jax.numpy as jnp
 
+from ..checks.raises import raise_if
 from ..errors import here
 from ..messages import ambiguous_in
 from ..values.split import any_traced, is_traced
@@ -75,22 +76,46 @@ def _ordering(op, symbol):
         if kind is None or _sequence_kind(b) is not kind or not (
                 any_traced(a) or any_traced(b)):
             return op(a, b)
-        result = op(len(a), len(b))
-        for x, y in reversed(list(zip(a, b))):   # (the first unequal pair decides)
+        pairs, result = [], op(len(a), len(b))
+        for x, y in zip(a, b):   # (up to the first pair that surely differs)
             if x is y:
                 continue
             equal = eq(x, y)
             if is_traced(equal) and jnp.ndim(equal):
                 raise ambiguous_in(jnp.shape(equal), here(), f'`{symbol}` of two sequences',
                                    fix='Compare sequences of scalars')
+            if not is_traced(equal) and equal:
+                continue
+            pairs.append((x, y, equal))
             if not is_traced(equal):
-                result = result if equal else compare(x, y)
-            else:
-                result = jnp.where(equal, result, compare(x, y))
+                result = _reached_ordering(op, x, y, [e for _, _, e in pairs[:-1]])
+                pairs.pop()
+                break
+        for x, y, equal in reversed(pairs):   # (the first unequal pair decides)
+            result = jnp.where(equal, result, compare(x, y))
         return result
     compare.__name__ = op.__name__
     compare.__doc__ = f'Python reference: `a {symbol} b` (see the module doc).'
     return compare
+
+
+def _reached_ordering(op, x, y, equal_before):
+    """`op(x, y)` of a pair that differs, which Python compares only where the traced
+    `equal_before` all hold: where that raises (`'a' < 3`: TypeError), the error is
+    raised where the program reaches it."""
+    try:
+        return op(x, y)
+    except TypeError as error:
+        if not equal_before:
+            raise
+        reached = jnp.all(jnp.stack(equal_before)) if len(equal_before) > 1 \
+            else equal_before[0]
+        raise_if(reached, _type_error, (str(error),))
+        return False
+
+
+def _type_error(message):
+    return TypeError(message)
 
 
 lt = _ordering(operator.lt, '<')

@@ -125,3 +125,37 @@ def test_a_user_method_named_like_a_containers_is_converted():
     batch = jnp.stack([jnp.ones(2), -jnp.ones(2)])
     assert_same(jax.vmap(lambda w: converted(fit)(w, 3)[0])(batch),
                 jnp.stack([fit(w, 3)[0] for w in batch]))
+
+
+class Descent:
+    """An optimiser holding its parameters in a dict (and a history list) it changes
+    in place, as PyTorch-style optimisers do."""
+
+    def __init__(self, params, lr):
+        self.params = params
+        self.seen = [0.0]
+        self.lr = lr
+
+    def step(self):
+        self.params['w'] = self.params['w'] - self.lr
+        self.seen[0] = self.seen[0] + 1.0
+
+
+def descend(w, lr):
+    opt = Descent({'w': w, 'b': 1.0}, lr)
+    params, seen = opt.params, opt.seen   # (other names for the very containers)
+    n = 0
+    while params['w'] > 2 and seen[0] < 50:
+        opt.step()
+        n += 1
+    return params['w'], seen[0], n, params['b']
+
+
+@pytest.mark.parametrize('w', [5.0, 1.0])
+def test_other_names_for_an_attributes_containers_see_a_staged_loops_changes(w):
+    """`params = opt.params; while params['w'] > 2: opt.step()`: the test reads the dict
+    the loop changes through `opt` (a named "never ends" error before: the staged test
+    read the dict as it came in)."""
+    expected = descend(w, 0.5)
+    assert_same(autograph.convert(descend)(f32(w), f32(0.5)), expected)
+    assert_same(jax.jit(converted(descend))(f32(w), f32(0.5)), expected)

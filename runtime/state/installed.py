@@ -9,7 +9,8 @@ from ..checks.keys import Keyed
 from ..values.maybe import Maybe
 from ..messages import numpy_traced_write
 from ..values.split import Undefined, is_traced
-from .mutation import reinstate, write_back
+from .filled import write_back
+from .mutation import reinstate
 from .kinds import holds_arrays
 from .places import MISSING
 

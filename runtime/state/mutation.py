@@ -24,11 +24,9 @@ two for one `if`/`while`/`for` statement:
 Run as plain Python (a concrete condition), the statement changes the objects itself and
 all this is a no-op.
 """
-import sys
 from collections import abc
 
 import jax
-import numpy as np
 
 from ..errors import here
 from ..messages import (aliased_on_some_paths, changed_and_replaced, opaque_container_changed,
@@ -39,6 +37,7 @@ from ..context import staged_depth
 from ..values.maybe import Maybe
 from ..values.stacked import Stacked
 from ..values.split import Undefined, pack, unpack
+from .filled import copies, install, restore, write_back
 from .places import PlaceField
 
 _MUTABLE = (list, dict)
@@ -97,8 +96,8 @@ class Mutations:
             tracing = staged_depth() > self.depth
             saved = [_get(*field) for field in self.fields]
             objects = [_place_object(field) for field in self.fields] if tracing else None
-            for field, value in zip(self.fields, args[leading + n:]):
-                _set(field, value)
+            installed, filled = install(self.fields, args[leading + n:], saved,
+                                        self._fillable(tracing), _set)
             before = [_contents(v) for v in values] if tracing else None
             try:
                 out = fn(*extra, *values)
@@ -108,16 +107,26 @@ class Mutations:
                 if tracing:
                     self._record(values, before, out)
                     self.rebound_fields |= {k for k, (field, value) in enumerate(zip(
-                        self.fields[:self.named], args[leading + n:]))
-                        if _get(*field) is not value}
-                return unpack(self.all_names, out + tuple(_get(*f) for f in self.fields))
+                        self.fields[:self.named], installed)) if _get(*field) is not value}
+                return unpack(self.all_names, copies(
+                    out + tuple(_get(*f) for f in self.fields), filled))
             finally:
                 if tracing:
                     for field, value, obj in zip(self.fields, saved, objects):
                         if obj is not None:   # (a found place: its very object first)
                             reinstate(field[1].place, obj)
                         _set(field, value)
+                    for container, items in filled:
+                        restore(container, items)
         return wrapped
+
+    def _fillable(self, tracing):
+        """Per field, the list or dict it held as the statement began where a trace may
+        give it traced items in place (runtime.state.filled), else None: the user's
+        objects' (not a place found while tracing)."""
+        start = len(self.values)
+        return [self.state[start + k] if tracing and k < self.named and not isinstance(
+            field[1], PlaceField) else None for k, field in enumerate(self.fields)]
 
     def _record(self, values, before, out):
         self.paths += 1
@@ -240,60 +249,6 @@ def _flagged_dict(target, after):
     if fields is not None:
         fields[('dict', id(target))] = (target, after)
     return after
-
-
-def _write_back_object(target, source):
-    """Write the state of `source` (a traced copy of `target`) into `target`; False for
-    objects that cannot be updated in place this way."""
-    nnx = sys.modules.get('flax.nnx')   # only objects of a Flax already imported
-    if nnx is None:
-        return False
-    if isinstance(target, nnx.Variable) and type(source) is type(target):
-        target.set_value(source.get_value())
-        return True
-    if isinstance(target, nnx.Pytree) and type(source) is type(target):
-        nnx.update(target, nnx.state(source))
-        return True
-    return False
-
-
-def write_back(target, source, arrays=False):
-    """`target` with the contents of `source` (lists and dicts, recursively, in place,
-    and objects `_write_back_object` can update); `source` itself where the two are not
-    containers of the same kind. With `arrays` (after a compiled call: `source` is
-    concrete), a NumPy array that a container holds gets the items of the array of its
-    shape that `source` holds there, in place (a list's NumPy arrays have NumPy's
-    meaning in converted code: `for a in xs: a += 1` changes them, see
-    runtime.items.views)."""
-    if target is source or _write_back_object(target, source):
-        return target
-    if arrays and type(target) is np.ndarray and target.flags.writeable and \
-            isinstance(source, (jax.Array, np.ndarray)) and \
-            not isinstance(source, jax.core.Tracer) and np.shape(source) == target.shape:
-        np.copyto(target, np.asarray(source), casting='unsafe')
-        return target
-    if isinstance(target, list) and type(source) is list:   # a loop's list state too
-        # (through list's own methods: the runtime writing a Collecting list of a staged
-        # loop is not a read of it by the user, see runtime.state.lists)
-        items = list(list.__iter__(target))
-        list.__setitem__(target, slice(None), [write_back(t, s, arrays)
-                                               for t, s in zip(items, source)]
-                         + source[len(items):])
-        return target
-    if isinstance(target, dict) and isinstance(source, dict) and (
-            type(target) is type(source) or not getattr(source, 'present', None)):
-        # (a dict with keys on some paths only, runtime.checks.keys, keeps its flags)
-        for key in [k for k in dict.keys(target) if not dict.__contains__(source, k)]:
-            dict.__delitem__(target, key)
-        for key, value in dict.items(source):
-            dict.__setitem__(target, key, write_back(dict.__getitem__(target, key), value,
-                                                     arrays)
-                             if dict.__contains__(target, key) else value)
-        if isinstance(target, Keyed):   # (not another dict subclass: a defaultdict)
-            target.present.clear()
-            target.present.update(getattr(source, 'present', {}))
-        return target
-    return source
 
 
 def _contents(value):

@@ -238,3 +238,42 @@ def test_under_the_callers_jit_a_failed_check_names_the_users_error_on_every_cal
                      'fast path (after a call that succeeded): the same text, two types '
                      '(jax-ml/jax issue 34083; a fix is proposed upstream)')
     assert type(fresh) is type(again)
+
+
+def positive_prefix(x):
+    i = 0
+    while i < len(x) and x[i] > 0:   # (Python's `and` never reads x[len(x)])
+        i += 1
+    return i
+
+
+def rises(x, n):
+    count = 0
+    for i in range(n):
+        if i + 1 < len(x) and x[i + 1] > x[i]:
+            count += 1
+    return count
+
+
+def listed_prefix(x):
+    w = [x[0], x[1], x[2]]
+    j = 0
+    while j < len(w) and w[j] > 0:
+        j += 1
+    return j
+
+
+@pytest.mark.parametrize('values', [[1., 3., 2., 4.], [1., -3., 2., 4.]])
+def test_a_bounds_guard_in_and_keeps_the_read_it_guards_from_failing(values):
+    """`i < len(x) and x[i] > 0`: the checks of the right operand count only where the
+    left one lets Python evaluate it (a NumPy array's IndexError or a list's was raised
+    after the loop's last test before, read at i == len(x))."""
+    x = np.array(values, np.float32)
+    assert_same(autograph.convert(positive_prefix)(x), positive_prefix(x))
+    assert_same(autograph.convert(rises)(x, 4), rises(x, 4))
+    assert_same(autograph.convert(listed_prefix)(jnp.asarray(x)), listed_prefix(x))
+    assert_same(jax.jit(autograph.convert(positive_prefix, jit=False))(x),
+                positive_prefix(x))
+    batch = np.stack([x, x[::-1]])
+    assert_same(jax.vmap(autograph.convert(listed_prefix, jit=False))(batch),
+                np.array([listed_prefix(row) for row in batch]))

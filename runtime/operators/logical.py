@@ -29,6 +29,7 @@ import numpy as np
 
 from ..checks import checks
 from ..checks.absent import truth
+from ..checks.raises import on_path
 from ..staging import branches as staged
 from ..values import choice
 from ..values.choice import Choice
@@ -78,10 +79,12 @@ def _short_circuit(left, rights, take_right_when):
         branches = ((rest_of_chain, keep_left) if take_right_when
                     else (keep_left, rest_of_chain))
         return backend.choose(left, *branches)
-    # The rest runs only where `left` does not decide: its checks count only there.
+    # The rest runs only where `left` does not decide: its checks count only there
+    # (those it records, and those that report themselves: a path of its own).
     watch = watches.Watch(rights)
-    value = watch.during(checks.guarded, rest_of_chain,
-                         lambda: _continues(left, take_right_when))
+    continues = lambda: _continues(left, take_right_when)   # noqa: E731
+    value = watch.during(checks.guarded, on_path(rest_of_chain, continues, keep_left),
+                         continues)
     if watch.changed and jnp.size(left) == 1:   # (it changed state: put back, see Watch)
         keep = lambda: left   # noqa: E731
         return if_exp(lambda: left, *((rest_of_chain, keep) if take_right_when

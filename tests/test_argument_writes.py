@@ -399,3 +399,33 @@ def test_a_writing_call_returned_under_a_traced_if(first):
     np.testing.assert_array_equal(given, plain)
     got = jax.jit(autograph.convert(returns_a_writing_call))(jnp.asarray(a))
     assert float(got) == (2.0 if first > 0 else 3.0)
+
+
+def smooth_into(x, out):
+    out[1] = x[0] + x[1]
+    out[2] = x[1] + x[2]      # (x[1] is out[1] where x is out: NumPy reads the new value)
+    return out
+
+
+def smooth_in_place(x):
+    return smooth_into(x, x)
+
+
+def test_one_numpy_array_given_as_two_arguments_one_written_is_a_named_error():
+    """`smooth_into(x, x)`: NumPy's writes through `out` are seen through `x`; the
+    converted code gave the values from before the writes (a silent wrong value)."""
+    x = np.array([1.0, 2.0, 4.0, 8.0])
+    with pytest.raises(autograph.ControlFlowError, match=r"smooth_into\(\) is given one "
+                       r"NumPy array as 'x' and 'out'"):
+        autograph.convert(smooth_in_place)(x.copy())
+    before = x.copy()
+    with pytest.raises(autograph.ControlFlowError, match="one NumPy array as 'out' and 'x'"):
+        autograph.convert(smooth_into)(x, x)
+    np.testing.assert_array_equal(x, before)   # (nothing written back)
+    apart = np.zeros(8)   # (two halves of one buffer, sharing no memory: as in Python)
+    want = smooth_into(np.array([1.0, 2.0, 4.0, 8.0]), np.zeros(4))
+    apart[:4] = [1.0, 2.0, 4.0, 8.0]
+    assert_same(autograph.convert(smooth_into)(apart[:4], apart[4:]), want)
+    assert_same(apart[4:], want)
+    assert_same(autograph.convert(smooth_in_place)(jnp.asarray(x)),   # (JAX: no aliasing)
+                smooth_into(x, x.copy()))

@@ -19,6 +19,8 @@ from autograph.function.in_place import changed_in_place
 from autograph.function.keys import CODE, STATE
 from autograph.function.logs import LogNames, LogRead, append_logged, kept_apart
 from autograph.function.results import Result, given_back, given_back_fields
+from autograph.runtime.origin import Location
+from autograph.runtime.python.argument_aliases import check_arrays_apart
 from autograph.runtime.state.installed import Installed, snapshot, write
 from autograph.runtime.state.logs import Logs
 from autograph.runtime.state.arguments import argument_places
@@ -173,6 +175,7 @@ class CallState:
         result, changed, logged = _unwrapped(out)
         fn = self._function.python_function
         if changed:
+            self._check_arrays_apart(changed, args, kwargs)
             changed = {label: given_back(value, fn, label)
                        for label, value in given_back_fields(changed, fn).items()}
             if places is None or not write(places, changed, True, self._in_place):
@@ -183,6 +186,24 @@ class CallState:
                 places = self.places(args, kwargs)
             append_logged(places, logged, fn)
         return given_back(result, fn)
+
+    def _check_arrays_apart(self, changed, args, kwargs):
+        """A named error where the call wrote the items of a NumPy argument that shares
+        memory with another (runtime.python.argument_aliases)."""
+        written = [label for label in changed if label.startswith('<argument ')]
+        if not written:
+            return
+        params = self._root_labels[0]
+        arrays = {f'<argument {i}>': (repr(params[i]) if i < len(params) else f'argument {i}',
+                                      arg) for i, arg in enumerate(args)
+                  if type(arg) is np.ndarray}
+        arrays.update((f'<argument {k}>', (repr(k), v)) for k, v in kwargs.items()
+                      if type(v) is np.ndarray)
+        fn = self._function.python_function
+        code = getattr(getattr(fn, '__func__', fn), '__code__', None)
+        check_arrays_apart(getattr(fn, '__name__', 'the function'), written, arrays,
+                           code and Location(code.co_filename, code.co_firstlineno,
+                                             fn.__qualname__))
 
     def in_place(self, labels, changed):
         """A trace changed the places `changed` (labels), the NumPy arrays of `labels`

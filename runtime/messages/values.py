@@ -169,6 +169,18 @@ def numpy_exchanged(names, location):
             'names alone')
 
 
+def numpy_given_twice(callee, names, location):
+    """One NumPy array (or arrays sharing memory) given to `callee` (a function's name)
+    as the arguments `names` (parameter names or positions), the items of one of which
+    `callee` writes; `location`: the call, or the function's `def` line."""
+    return problem(
+        PYTHON_VALUE_NEEDED, f'{callee}() is given one NumPy array as {" and ".join(names)}',
+        location, happened='and writes the items of one of them',
+        why="in NumPy the other sees each write at once; the converted code writes a new "
+            "array, so reads through the other would give the values from before the writes",
+        fix='Give a copy (`x.copy()`) for the argument that is only read')
+
+
 def numpy_unfollowed(name, location):
     """`name += e` on the user's line changes a traced NumPy array that a parameter held,
     got through names bound to other names (`t = a; a = b; b = t`)."""

@@ -26,6 +26,7 @@ from ..values.maybe import Maybe
 from ..values.split import Undefined, is_dynamic, is_traced
 from ..values.stacked import STACKERS, Stacked
 from . import traced_math, traced_numpy, traced_statistics
+from .argument_aliases import check_given_once
 from .recursion import STAGED_RECURSION_LIMIT, converted_inside, recursion_error
 
 TRANSFORMS = frozenset({
@@ -299,13 +300,13 @@ def call_writing(positions, fn, *args, **kwargs):
     target = context.converter.converted_callable(fn)
     function = getattr(target, '__func__', target)
     code = getattr(function, '__code__', None)
+    params = code.co_varnames[inspect.ismethod(target):code.co_argcount] if code else ()
+    known = positions if isinstance(positions, dict) else {}
+    check_given_once(getattr(fn, '__name__', 'the function'),
+                     {p: known.get(p) for p in positions}, args, kwargs, params)
     result = _call(fn, args, kwargs, _Slot(code))
     if not isinstance(result, Written):
         return (result, *[args[p] for p in positions])
-    params = code.co_varnames[:code.co_argcount]
-    if inspect.ismethod(target):
-        params = params[1:]
-    known = positions if isinstance(positions, dict) else {}
     numpy = {p: context.numpy_meaning(args[p]) if known.get(p) is None else known[p]
              for p in positions}
     rebound = {p for p in positions if not numpy[p]}

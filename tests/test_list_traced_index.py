@@ -112,3 +112,24 @@ def test_a_list_item_read_at_a_traced_index_refuses_in_place_changes():
         rows = [[0.0, 1.0], [2.0, 3.0]]
         return rows[i][1] + len(rows[i])
     check(reads, jnp.int32(1))
+
+
+def assign_owner(x):
+    owner = [2, 2, 0]
+    assigned = [-1, -1, -1]
+    counts = np.zeros(3)
+    j = int(np.argmax(x))
+    assigned[owner[j]] = 7          # (the key itself a list read at a traced index)
+    counts[owner[j]] += x[j]
+    return assigned, counts
+
+
+@pytest.mark.parametrize('x', [[0.1, 0.5, 0.2], [0.9, 0.5, 0.2], [0.1, 0.2, 0.5]])
+def test_an_item_written_at_a_key_read_from_a_list_at_a_traced_index(x):
+    """`assigned[owner[j]] = 7`: the key is read as `k = owner[j]` would be (Python's
+    list indexed with a traced value before: TracedValueNeeded)."""
+    x = np.array(x, np.float32)
+    expected = assign_owner(x)
+    got = autograph.convert(assign_owner)(jnp.asarray(x))
+    assert_same(list(got[0]), expected[0])
+    assert_same(got[1], expected[1])

@@ -203,6 +203,10 @@ class _Indexing(ScopeTransformer):
             if isinstance(target, ast.Subscript) and traced_bounds(target.slice):
                 found = self._span(target.slice)   # x[i:i + 3] = v: ag.span(i, 3) as key
                 target.slice = found if found is not None else target.slice
+            while isinstance(target, ast.Subscript):   # (the keys are reads: `a[perm[j]]`)
+                if not isinstance(target.slice, (ast.Name, ast.Constant)):
+                    target.slice = self.visit(target.slice)
+                target = target.value
         return node
 
     visit_Assign = visit_AugAssign = visit_AnnAssign = _value_only

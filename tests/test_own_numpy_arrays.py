@@ -83,6 +83,17 @@ def givens_rotated(A, c):
     return J.T @ A @ J, flat, np.transpose(J).sum()
 
 
+def jacobi(a, b, steps):
+    """Jacobi iteration into a new vector, copied into `x` (`x[:] = x_new`) each step."""
+    n = len(b)
+    x = np.zeros(n)
+    for _ in range(steps):
+        x_new = np.zeros(n)
+        for i in range(n):
+            x_new[i] = (b[i] - a[i] @ x + a[i, i] * x[i]) / a[i, i]
+        x[:] = x_new
+    return x
+
 A = np.array([1.0, 2.0, 3.0, 2.0])
 B = np.array([1.0, 3.0, 2.0])
 C = np.array([[1.0, 2.0, 3.0], [4.0, 8.0, 2.0], [1.0, 5.0, 3.0]])
@@ -91,8 +102,10 @@ C = np.array([[1.0, 2.0, 3.0], [4.0, 8.0, 2.0], [1.0, 5.0, 3.0]])
 @pytest.mark.parametrize('fn, args', [
     (edit_distance, (A, B)), (edit_distance, (B, B)), (doubled, (A[:3],)),
     (first_of, (A[:3],)), (counted, (A[:3], 2)), (counted, (A[:3], 0)),
-    (min_cost_path, (C,)), (givens_rotated, (C[:2, :2], 0.6))])
+    (min_cost_path, (C,)), (givens_rotated, (C[:2, :2], 0.6)),
+    (jacobi, (C + 9 * np.eye(3), A[:3], 4))])
 def test_a_traced_write_makes_the_own_array_traced(fn, args):
+    """(`jacobi`: a named error before, `x[:] = x_new` took `x` for a holder of `x_new`)"""
     expected = fn(*args)
     converted = autograph.convert(fn)
     for _ in range(2):
@@ -131,6 +144,14 @@ def kept_by_an_attribute(a):
     return box.arr
 
 
+def copied_into_a_list(a):
+    rows = [np.zeros(2), np.zeros(2)]
+    out = np.zeros((2, 2))
+    rows[:] = out          # (the list holds views of the rows of `out`)
+    out[0, 0] = a[0]
+    return rows[0]
+
+
 def given_to_a_helper(a):
     out = np.zeros(3)
     remember(out)
@@ -145,7 +166,8 @@ def remember(x):
     KEPT.append(x)
 
 
-@pytest.mark.parametrize('fn', [kept_in_a_list, kept_by_an_attribute, given_to_a_helper])
+@pytest.mark.parametrize('fn', [kept_in_a_list, kept_by_an_attribute, given_to_a_helper,
+                                copied_into_a_list])
 def test_an_array_another_object_may_hold_stays_a_named_error(fn):
     assert 'own=True' not in autograph.to_code(fn)
     with pytest.raises(autograph.ControlFlowError, match='NumPy array is written with a '

@@ -15,7 +15,9 @@ read only to index it (`d[i]`), in arithmetic and comparisons, by attributes and
 that make new values (`d.shape`, `d.sum()`) or views used so (`d.T @ a`), as an
 argument of a function that only reads it (JAX's, `math`'s, NumPy's reductions, `len`,
 `print`...), as a loop's iterable, in a
-`return`, or bound whole to another name (`c = d`: passes.views follows that alias), also
+`return`, as the value of a slice assignment (`x[:] = d`: NumPy copies its items, except
+into a list display's name), or bound whole to another name (`c = d`: passes.views
+follows that alias), also
 so by a nested function (whose item writes reach it through `nonlocal`, see
 passes.item_assignments). In a container display, stored into an attribute or an item,
 given to any other function, read by a lambda, or declared global or nonlocal, it is
@@ -29,6 +31,7 @@ import ast
 import collections
 
 from autograph.analysis.array_kinds import module_names
+from autograph.analysis.view_bindings import containers
 from autograph.analysis.walk import SCOPES, children, nodes
 
 _MAKERS = frozenset({
@@ -68,7 +71,7 @@ def own_arrays(function, resolver):
     """The `Arrays` of `function`: its own NumPy arrays, the names whose value it stores
     into a container, an attribute or an item, and those holders (see `_stored`)."""
     modules = module_names(resolver)
-    made, other, given, held, views = set(), set(), set(), {}, {}
+    made, other, given, held, views, copied = set(), set(), set(), {}, {}, {}
     parents, stack = {}, list(function.body)
     while stack:
         node = stack.pop()
@@ -96,6 +99,9 @@ def own_arrays(function, resolver):
                 else:
                     other.add(node.id)
                 continue
+            if _copied(node, parents):   # (`x[:] = d`: `x` gets copies of the items,
+                copied.setdefault(node.id, set()).add(_root(parents[id(node)].targets[0]))
+                continue                     # unless `x` is a list, see below)
             holder = _stored(node, parents)
             if holder is not None:
                 held.setdefault(node.id, set()).add(holder)
@@ -103,6 +109,11 @@ def own_arrays(function, resolver):
                 given.add(node.id)
         elif cls is ast.Global or cls is ast.Nonlocal:
             given.update(node.names)
+    boxes = containers(function) if copied else ()
+    for name, roots in copied.items():   # (a list's `xs[:] = d` holds the rows of `d`)
+        if roots & boxes or '' in roots:
+            held.setdefault(name, set()).update(roots & boxes or {''})
+            given.add(name)
     own = made - other - given - {a.arg for a in _parameters(function)} - set(views)
     # (stored as an item of an array NumPy made here, `A[i] = r`, `r` is copied)
     held = {name: holders - made for name, holders in held.items() if holders - made}
@@ -157,6 +168,19 @@ def _stored(name, parents):
             isinstance(parent.func, ast.Attribute) and parent.func.attr in _STORING:
         return _root(parent.func.value)
     return None
+
+
+def _copied(name, parents):
+    """Whether this read of a name is the whole value of a slice assignment (`x[:] = d`,
+    `x[...] = d`, `x[1:, :] = d`), which copies its items."""
+    parent = parents.get(id(name))
+    if parent.__class__ is not ast.Assign or parent.value is not name or \
+            len(parent.targets) != 1 or parent.targets[0].__class__ is not ast.Subscript:
+        return False
+    key = parent.targets[0].slice
+    parts = key.elts if key.__class__ is ast.Tuple else [key]
+    return all(p.__class__ is ast.Slice or (p.__class__ is ast.Constant and p.value is ...)
+               for p in parts)
 
 
 def _binds_or_indexes(display, parents):

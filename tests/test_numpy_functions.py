@@ -105,6 +105,13 @@ def binned(x, y):
             np.searchsorted(np.sort(y), x))
 
 
+def with_lists(x, y):
+    padded = np.concatenate([[0.0], x, (1.0, 2.0)])
+    smoothed = np.convolve(x, [0.25, 0.5, 0.25], mode='same')
+    return (padded, smoothed, np.vstack([x, [1.0, 2.0, 3.0, 4.0]]),
+            np.interp(y, [-2.0, 0.0, 2.0], [0.0, 1.0, 0.0]), np.append(x, [9.0]))
+
+
 CASES = [
     (sinkhorn, (np.full(3, 1 / 3, np.float32), np.full(4, 1 / 4, np.float32), _MATRIX, 0.5)),
     (power_iteration, (_SPD,)),
@@ -115,6 +122,7 @@ CASES = [
     (shaped, (_X, _Y)),
     (scalar_steps, (_X,)),
     (binned, (_X, _Y)),   # (np.histogram, np.digitize: TracedValueNeeded before)
+    (with_lists, (_X, _Y)),   # (lists as arrays: JAX's raw TypeError before)
 ]
 
 

@@ -29,6 +29,9 @@ list or tuple holding a traced value (`np.min([D[i - 1, j], D[i, j - 1]])`, whic
 makes an array of), the reductions among them are `jax.numpy`'s of its items as one
 array, as the elementwise functions are.
 
+Lists given where NumPy makes arrays of them (`np.concatenate([[0.0], x])`, `np.convolve(x,
+[0.25, 0.5, 0.25])`) are made arrays for the twin, which takes arrays only.
+
 `np.argsort(x)` of a traced `x` is JAX's stable argsort, which is NumPy's order wherever
 no two items are equal; NumPy's default sort is not stable, so where the program meets
 equal items it raises a named error when it runs (a check, runtime.checks.raises), and
@@ -111,11 +114,28 @@ def _twin(numpy_function, jax_function, name):
             return numpy_function(*args, **kwargs)
         if name in _OF_ARRAYS:   # (`np.exp([a, b])`: NumPy makes an array of a list)
             args = tuple(_array_of_items(a) for a in args)
+        elif name in _OF_LISTS:   # (`np.convolve(x, [0.25, 0.5, 0.25])`: so do these)
+            args = tuple(_as_array(a) for a in args)
+        elif name in _JOINING and args and isinstance(args[0], (list, tuple)):
+            args = (type(args[0])(_as_array(a) for a in args[0]), *args[1:])
         return jax_function(*args, **kwargs)
     function.__name__ = name
     function.__doc__ = (f'Python reference: `numpy.{name}`: NumPy\'s; of a traced value '
                         f'`jax.numpy.{name}` (see runtime.python.traced_numpy).')
     return function
+
+
+_JOINING = frozenset({'concatenate', 'stack', 'vstack', 'hstack', 'dstack', 'column_stack'})
+_OF_LISTS = frozenset({'dot', 'vdot', 'matmul', 'outer', 'inner', 'cross', 'kron',
+                       'convolve', 'correlate', 'interp', 'polyval', 'append',
+                       'searchsorted', 'digitize'})
+"""Functions of several arrays (`_JOINING`: of a sequence of arrays) that NumPy makes of
+the lists given, where `jax.numpy` takes arrays only (`np.concatenate([[0.0], x])`)."""
+
+
+def _as_array(value):
+    """A list or tuple as the array NumPy makes of it; anything else as it is."""
+    return jnp.asarray(value) if isinstance(value, (list, tuple)) else value
 
 
 def _array_of_items(value):

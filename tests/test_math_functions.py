@@ -3,6 +3,7 @@ Metropolis test, a distance's `math.sqrt`): Python's value, Python's errors rais
 the program runs where they hold (runtime/python/traced_math.py); Python numbers go to
 Python's `math` itself. Ground truth: the same function run as plain Python."""
 import math
+import statistics
 from math import sqrt
 
 import jax
@@ -112,3 +113,22 @@ def test_a_name_math_that_is_not_the_module_stays():
     def shadowed(x, math):
         return math.exp(x)
     assert 'ag.math' not in autograph.to_code(shadowed)
+
+
+def apply(f, x):
+    return f(x)
+
+
+def math_functions_as_values(x):
+    transforms = [math.sin, math.exp, statistics.fmean]
+    total = apply(math.sqrt, x) + apply(transforms[0], x)
+    g = math.exp
+    return total + g(x) + transforms[2]([x, 2.0 * x])
+
+
+@pytest.mark.parametrize('x', [0.5, 2.0])
+def test_math_functions_given_as_values(x):
+    """`apply(math.sin, x)`, `g = math.exp; g(x)`: called by converted code with a traced
+    value, as `math.sin(x)` is (TracedValueNeeded before)."""
+    assert_same(autograph.convert(math_functions_as_values)(jnp.float32(x)),
+                math_functions_as_values(x), rtol=1e-5)

@@ -147,8 +147,11 @@ def _call(fn, args, kwargs, slot=None):
     if target is fn and inner is None:   # (library code)
         name = known_name(fn)
         if name in NUMPY and name[len('numpy.'):] not in traced_numpy.BOUND_ONLY:
-            # (`f = np.exp; f(x)`: of a traced x too)
+            # (`f = np.exp; f(x)`: of a traced x too; `math`'s and `statistics`' too)
             return traced_numpy.twin(name)(*args, **kwargs)
+        if name in MATH or name in STATISTICS:
+            module = traced_math if name in MATH else traced_statistics
+            return getattr(module, name.partition('.')[2])(*args, **kwargs)
         if name in STACKERS and len(args) == 1 and not kwargs and \
                 isinstance(args[0], Stacked) and args[0].stacked() is not None:
             return args[0].stacked()

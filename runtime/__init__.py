@@ -65,6 +65,7 @@ from .python.display import emit
 from .python.in_place import in_place
 from .python import traced_math as math
 from .python import traced_statistics as statistics
+from .python import traced_heapq as heapq
 from .python.number_methods import number_method
 from .python import traced_numpy as numpy
 
@@ -73,7 +74,7 @@ __all__ = ['attribute_view', 'Undefined', 'alias', 'all', 'and_', 'any', 'assert
            'caused', 'chain', 'check_defined', 'check_exchange', 'check_held', 'check_unfollowed', 'check_field', 'compare', 'complex', 'comprehension_test', 'emit',
            'enumerate', 'eq', 'ge', 'gt', 'le', 'lt',
            'filter', 'flat_key', 'flat_value', 'layout_of',
-           'delattr', 'divide', 'float', 'for_stmt', 'format', 'getattr', 'getitem', 'given', 'hasattr', 'getslice', 'handlers', 'held_update', 'helper_result', 'if_chain',
+           'delattr', 'divide', 'float', 'for_stmt', 'format', 'getattr', 'getitem', 'given', 'hasattr', 'getslice', 'handlers', 'heapq', 'held_update', 'helper_result', 'if_chain',
            'if_exp', 'if_exp_chain', 'if_stmt', 'in_', 'in_place', 'int', 'item', 'items_of', 'is_', 'is_not', 'keep',
            'kept_item',
            'len', 'math', 'max',

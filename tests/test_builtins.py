@@ -1,5 +1,7 @@
 """Builtins on traced values keep Python's meaning; text of traced values is an error."""
+import heapq
 import math
+from heapq import nsmallest
 
 import jax
 import jax.numpy as jnp
@@ -376,3 +378,20 @@ def test_zip_strict_of_arrays(v, w):
     got = autograph.convert(zipped_strictly)(jnp.asarray(v, jnp.float32), w if isinstance(
         w, list) else jnp.asarray(w, jnp.float32))
     assert float(got[0]) == expected[0] and got[1] == expected[1]
+
+
+def best_beams(scores):
+    beams = [(scores[0], 'a'), (scores[1], 'b'), (scores[2], 'c'), (scores[1], 'd')]
+    top = heapq.nlargest(2, beams, key=lambda beam: beam[0])
+    low = nsmallest(2, [scores[2], scores[0], scores[1]])
+    return [name for _, name in top], low
+
+
+@pytest.mark.parametrize('scores', [[0.1, 0.7, 0.3], [0.5, 0.2, 0.5]])
+def test_heapq_selections_of_traced_keys(scores):
+    """`heapq.nlargest`/`nsmallest` (documented as `sorted(...)[:n]`, ties in order) of
+    traced keys: JAX's raw TracerBoolConversionError from inside heapq before."""
+    names, low = best_beams(scores)
+    got_names, got_low = autograph.convert(best_beams)(jnp.asarray(scores, jnp.float32))
+    assert got_names == names
+    assert_same(got_low, low)

@@ -2,7 +2,7 @@
 
     jnp.sum(x)            stays (library code, resolved while converting)
     math.exp(x)           -> ag.math.exp(x)   (Python's math, and a traced scalar's)
-    statistics.mean(xs)   -> ag.statistics.mean(xs)   (the same, for traced data)
+    statistics.mean(xs)   -> ag.statistics.mean(xs)   (the same for traced data; heapq too)
     print(x)              stays (a builtin with Python semantics)
     range(n)              -> ag.range(n)    (builtins that must see traced values)
     helper(x)             -> ag.call(helper, x)   (converted when called, if user code)
@@ -42,8 +42,8 @@ from autograph.analysis.selections import may_hold_a_selection, sliced_names
 from autograph.passes.base import walk_scope
 from autograph.passes.in_place_calls import IN_PLACE_FUNCTIONS, IN_PLACE_METHODS, InPlaceCalls
 from autograph.passes.object_updates import object_updates
-from autograph.runtime.python.calls import (MATH, OVERRIDDEN_BUILTINS, REDUCTIONS, STATISTICS,
-                                            TRANSFORMS)
+from autograph.runtime.python.calls import (OVERRIDDEN_BUILTINS, REDUCTIONS, TRANSFORMS,
+                                            TWINNED)
 from autograph.runtime.python.number_methods import NAMES as NUMBER_METHODS
 from autograph.runtime.values.stacked import STACKERS
 
@@ -185,7 +185,7 @@ class _Calls:
             return
         if kind == Resolution.LIBRARY:
             name = self._known(node.func)
-            if name in MATH or name in STATISTICS:   # (`math.exp(x)` -> `ag.math.exp(x)`:
+            if name in TWINNED:   # (`math.exp(x)` -> `ag.math.exp(x)`:
                 module, _, attr = name.partition('.')  # of a traced x too)
                 node.func = ast.copy_location(ast.Attribute(
                     value=self.ctx.runtime(module), attr=attr, ctx=ast.Load()), node.func)

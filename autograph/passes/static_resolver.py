@@ -6,7 +6,7 @@ import builtins
 
 from autograph.analysis.activity import activity
 from autograph.passes.calls import Resolution
-from autograph.runtime.python.calls import MATH, NUMPY, REDUCTIONS, STATISTICS, TRANSFORMS
+from autograph.runtime.python.calls import NUMPY, REDUCTIONS, TRANSFORMS, TWINNED
 from autograph.runtime.values.stacked import STACKERS
 
 
@@ -63,4 +63,4 @@ class StaticResolver:
         base, _, rest = dotted.partition('.')
         full = self.imports.get(base, base) + ('.' + rest if rest else '')
         return full if full in TRANSFORMS or full in STACKERS or full in REDUCTIONS \
-            or full in MATH or full in STATISTICS or full in NUMPY else None
+            or full in TWINNED or full in NUMPY else None

@@ -89,16 +89,22 @@ MATH = frozenset(f'math.{name}' for name in traced_math.NAMES)
 STATISTICS = frozenset(f'statistics.{name}' for name in traced_statistics.NAMES)
 """The same for `statistics` (`ag.statistics.<name>`: runtime.python.traced_statistics)."""
 
+HEAPQ = frozenset({'heapq.nlargest', 'heapq.nsmallest'})
+"""The same for `heapq`'s selections (`ag.heapq.<name>`: runtime.python.traced_heapq)."""
+
+TWINNED = MATH | STATISTICS | HEAPQ
+"""The library functions converted code calls as `ag.<module>.<name>`."""
+
 NUMPY = frozenset(f'numpy.{path}' for path in traced_numpy.NAMES)
 """The NumPy functions converted code calls as `ag.numpy.<path>` (runtime.python.traced_numpy)."""
 
 _KNOWN = {id(_resolve(name)): name
-          for name in NUMPY | TRANSFORMS | set(STACKERS) | set(REDUCTIONS) | MATH | STATISTICS}
+          for name in NUMPY | TRANSFORMS | set(STACKERS) | set(REDUCTIONS) | TWINNED}
 
 
 def known_name(value):
     """'jax.grad', 'jax.numpy.stack', 'math.exp', ... for the library functions converted
-    code treats specially (see TRANSFORMS, REDUCTIONS, MATH, STATISTICS, NUMPY and
+    code treats specially (see TRANSFORMS, REDUCTIONS, TWINNED, NUMPY and
     runtime.values.stacked.STACKERS); None for anything else."""
     return _KNOWN.get(id(value)) if value is not None else None
 

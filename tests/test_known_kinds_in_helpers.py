@@ -91,3 +91,27 @@ def test_a_helper_writing_a_variable_keeps_its_kind(kind):
                 np.testing.assert_array_equal(np.asarray(g), e)
         else:   # (a JAX array's rows are copies: swapped as values)
             np.testing.assert_array_equal(np.asarray(got[0]), v.reshape(2, 2)[::-1])
+
+
+def fill_row(x, out):
+    for k in range(x.shape[0]):
+        out[k] = x[k] * 2.0
+
+
+def rows_filled(X):
+    Y = np.zeros_like(X)          # (NumPy's function of a NumPy argument: a NumPy array)
+    fill_row(X[0], Y[1])
+    Z = np.empty_like(X)
+    Z[...] = 0.0
+    fill_row(X[2], Z[0])
+    return Y, Z
+
+
+def test_an_array_numpy_makes_of_a_numpy_argument_is_numpys():
+    """`Y = np.zeros_like(X)` of a NumPy `X`, traced: NumPy's function gives a NumPy
+    array, whose row view a helper fills (a named "kind cannot tell" error before)."""
+    X = np.arange(12, dtype=np.float32).reshape(3, 4)
+    expected = rows_filled(X.copy())
+    got = autograph.convert(rows_filled)(X.copy())
+    for g, e in zip(got, expected):
+        np.testing.assert_allclose(g, e)

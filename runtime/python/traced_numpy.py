@@ -29,6 +29,10 @@ list or tuple holding a traced value (`np.min([D[i - 1, j], D[i, j - 1]])`, whic
 makes an array of), the reductions among them are `jax.numpy`'s of its items as one
 array, as the elementwise functions are.
 
+The twin's result of an argument that stands for a NumPy array (a Function given NumPy
+arrays, see runtime.context's `numpy`) stands for one too, as NumPy's function gives a
+NumPy array (`Y = np.zeros_like(X)`: its row views write through).
+
 Lists given where NumPy makes arrays of them (`np.concatenate([[0.0], x])`, `np.convolve(x,
 [0.25, 0.5, 0.25])`) are made arrays for the twin, which takes arrays only.
 
@@ -46,6 +50,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from .. import origin
+from ..context import mark_numpy, stands_for_numpy
 from ..checks.raises import raise_if
 from ..errors import here
 from ..messages import argsort_ties
@@ -118,7 +123,11 @@ def _twin(numpy_function, jax_function, name):
             args = tuple(_as_array(a) for a in args)
         elif name in _JOINING and args and isinstance(args[0], (list, tuple)):
             args = (type(args[0])(_as_array(a) for a in args[0]), *args[1:])
-        return jax_function(*args, **kwargs)
+        result = jax_function(*args, **kwargs)
+        if any(stands_for_numpy(leaf) for leaf in jax.tree_util.tree_leaves((args, kwargs))):
+            for leaf in jax.tree_util.tree_leaves(result):   # (NumPy's function of the
+                mark_numpy(leaf)                  # NumPy arrays a Function was given)
+        return result
     function.__name__ = name
     function.__doc__ = (f'Python reference: `numpy.{name}`: NumPy\'s; of a traced value '
                         f'`jax.numpy.{name}` (see runtime.python.traced_numpy).')

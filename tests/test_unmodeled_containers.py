@@ -79,3 +79,22 @@ def test_python_bounds_and_sets_made_in_the_body():
     assert autograph.convert(add_in_a_staged_loop)(4) == add_in_a_staged_loop(4)
     xs = jnp.array([1.0, 2.0, 3.0])
     assert_same(autograph.convert(made_in_each_iteration)(xs), made_in_each_iteration(xs))
+
+
+def moving_average(x):
+    window = collections.deque(maxlen=3)
+    out = []
+    for v in x:
+        window.append(v)
+        out.append(sum(window) / len(window))
+    return out
+
+
+def test_a_deque_a_loop_of_known_length_changes_runs_as_python():
+    """A `deque(maxlen=3)` window over a traced array's items: the staged body's change
+    is refused and the loop runs as Python, from the deque's own items (its traced items
+    were left in it before: an EscapedTracer, raw under the caller's jit)."""
+    x = jnp.arange(6.0)
+    expected = moving_average(list(range(6)))
+    assert_same(autograph.convert(moving_average)(x), expected)
+    assert_same(jax.jit(autograph.convert(moving_average, jit=False))(x), expected)

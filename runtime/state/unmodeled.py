@@ -6,7 +6,8 @@ loop runs, and such a container is a Python object, not arrays: a change made to
 tracing (`q.put(i)` under a traced `if`, `seen.add(v)` in a staged `while`) would be made
 once, on every path, where Python makes it only where the code runs. So a staged run of a
 body that changes one it is given is a named error (a list or dict is carried as state,
-runtime.state.lists; a body run as Python changes it as Python does).
+runtime.state.lists; a body run as Python changes it as Python does). Its items are put
+back first: a loop over a Python range or a short sequence then runs as Python from them.
 """
 import collections
 import queue
@@ -29,10 +30,12 @@ def checked(fn):
         if staged_depth() <= depth:   # (run as Python: its changes are Python's)
             return fn(*args)
         held = [cell.cell_contents for cell in cells if _filled(cell)]
-        before = [(value, _contents(value)) for value in (*args, *held) if _kind(value)]
+        before = [(value, _contents(value), _items(value))
+                  for value in (*args, *held) if _kind(value)]
         result = fn(*args)
-        for arg, contents in before:
+        for arg, contents, items in before:
             if _contents(arg) != contents:
+                _restore(arg, items)   # (a loop may run again as Python: from these)
                 raise container_changed_when_staged(_kind(arg), here())
         return result
     return run
@@ -48,6 +51,20 @@ def _filled(cell):
 
 def _kind(value):
     return next((name for cls, name in _KINDS if isinstance(value, cls)), None)
+
+
+def _items(value):
+    return list(value.queue if isinstance(value, queue.Queue) else value)
+
+
+def _restore(value, items):
+    """Give `value` back the `items` it held before the staged run changed it."""
+    target = value.queue if isinstance(value, queue.Queue) else value
+    target.clear()
+    if isinstance(target, set):
+        target.update(items)
+    else:
+        target.extend(items)
 
 
 def _contents(value):

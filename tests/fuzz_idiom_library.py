@@ -26,6 +26,7 @@ the caller's array is written); `global CALLS` is declared at the top.
 HELPERS = '''
 import collections
 import dataclasses
+import heapq
 import math
 
 import jax.numpy as jnp

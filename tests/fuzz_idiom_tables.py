@@ -3,7 +3,9 @@ format: tests/fuzz_idiom_library.py): a histogram `counts[int(y) % 3] += 1` and
 `counts.get(k)`, a least `(distance, index)` pair kept by tuple `<`, a table read
 by `.get` at a traced key with a default; pairs sorted by tuples, `in` of a deque of
 tuples, `.index` of a collected list, and `math` functions and a number's method of
-traced values."""
+traced values; a bounds guard in `and`, `heapq.nlargest`, an item written at a key read
+from a list, a slice copy of an own array, `np.concatenate` of a list, a `math` function
+as a value, and a tuple `<` whose later pair Python reaches only on a tie."""
 from tests.fuzz_idiom_extra import T
 
 T['dict_counts'] = ('L', '''
@@ -43,4 +45,39 @@ if qs{c}:
 T['math_values'] = ('', '''
 a = a + math.pow(abs(a) + 1.0, 0.5) * 0.1 + math.isclose(a, x, abs_tol=0.25) * 0.01
 a = a + float(abs(a) * 2.0).is_integer() * 0.01
+''')
+T['and_guard'] = ('', '''
+i{c} = 0
+while i{c} < len(w) and w[i{c}] > a * 0.1:
+    i{c} += 1
+a = a + i{c} * 0.1
+''')
+T['heap_top'] = ('', '''
+hp{c} = heapq.nlargest(2, [(abs(y{c} - a), j{c}) for j{c}, y{c} in enumerate(w)])
+a = a + hp{c}[0][0] * 0.1 + hp{c}[1][1] * 0.01
+''')
+T['owner_key'] = ('', '''
+ow{c} = [2, 0, 1, 3]
+tab{c} = [0.0, 0.0, 0.0, 0.0]
+tab{c}[ow{c}[int(k) % 4]] = a
+a = a + tab{c}[0] * 0.5 + tab{c}[2] * 0.25
+''')
+T['slice_copy'] = ('', '''
+nx{c} = np.zeros(4)
+for i{c} in range({pr}):
+    nx{c}[i{c} % 4] = w[i{c} % 4] * 0.5 + a
+cp{c} = np.zeros(4)
+cp{c}[:] = nx{c}
+a = a + cp{c}[1] * 0.1
+''')
+T['concat_list'] = ('', '''
+pd{c} = np.concatenate([[0.5], w * a])
+a = a + pd{c}[1] * 0.1 + len(pd{c}) * 0.01
+''')
+T['math_value'] = ('', '''
+fn{c} = math.tanh
+a = a + fn{c}(a * 0.1) * 0.5
+''')
+T['tuple_tail'] = ('', '''
+a = a + ((int(k) % 3, 'p') < ({i}, 3)) * 0.1
 ''')

@@ -411,6 +411,36 @@ def smooth_in_place(x):
     return smooth_into(x, x)
 
 
+def add_row_into(M, r, i):
+    M[i] += 2.0 * r
+    M[i + 1] += r            # (r is M[i] where it is given as M[i]: NumPy reads the new row)
+
+
+def add_first_row(M):
+    add_row_into(M, M[0], 0)
+    return M
+
+
+def add_given_row(M, r):
+    add_row_into(M, r, 0)
+    return M
+
+
+def test_an_array_and_a_view_of_it_given_to_a_writing_helper():
+    """`add_row_into(M, M[0], 0)`: the helper's writes to `M` are seen through the view
+    `M[0]` in NumPy; the converted code read the row from before (a silent wrong value).
+    A JAX array, and a row that is not a view of `M`, run."""
+    M = np.arange(9.0).reshape(3, 3)
+    with pytest.raises(autograph.ControlFlowError,
+                       match=r"add_row_into\(\) is given one NumPy array as 'M' and 'M\[0\]'"):
+        autograph.convert(add_first_row)(M.copy())
+    assert "ag.check_apart(M, 'add_row_into', 'M', 'M[0]')" in autograph.to_code(add_first_row)
+    assert_same(autograph.convert(add_given_row)(M.copy(), M[0].copy()),
+                add_given_row(M.copy(), M[0].copy()))
+    expected = add_given_row(M.copy(), M[0].copy())   # (JAX's `M[0]` is a copy)
+    assert_same(autograph.convert(add_first_row)(jnp.asarray(M)), expected)
+
+
 def test_one_numpy_array_given_as_two_arguments_one_written_is_a_named_error():
     """`smooth_into(x, x)`: NumPy's writes through `out` are seen through `x`; the
     converted code gave the values from before the writes (a silent wrong value)."""

@@ -180,6 +180,7 @@ class _CallSites(StatementRewriter):
         func, args, positions = self._positions(call)
         if not positions:
             return None
+        apart = self._apart_checks(func, args, positions)
         namer = self.ctx.namer
         targets, after = [result], []
         for position in positions:
@@ -207,8 +208,25 @@ class _CallSites(StatementRewriter):
         held = self.ctx.own_arrays.get(self.function, ((), ()))[1]
         checks = [held_check(args[p].id, self.ctx, item=True) for p in positions
                   if isinstance(args[p], ast.Name) and args[p].id in held]
-        return checks + [ast.Assign(targets=[ast.Tuple(elts=targets, ctx=ast.Store())],
-                                    value=rebinding)] + after
+        return apart + checks + [ast.Assign(
+            targets=[ast.Tuple(elts=targets, ctx=ast.Store())], value=rebinding)] + after
+
+    def _apart_checks(self, func, args, positions):
+        """`ag.check_apart(a, 'f', 'a', 'a[0]')` before `f(a, a[0])` that writes one of
+        the two (the variable `a` and a view of it): NumPy's writes through one are seen
+        through the other (runtime.python.argument_aliases)."""
+        checks = []
+        for p in positions:
+            for q, other in enumerate(args):
+                whole, view = (args[p], other) if isinstance(args[p], ast.Name) \
+                    else (other, args[p])
+                if q != p and isinstance(whole, ast.Name) and _root(view) == whole.id \
+                        and isinstance(view, ast.Subscript):
+                    texts = ', '.join(repr(ast.unparse(a)) for a in (args[min(p, q)],
+                                                                     args[max(p, q)]))
+                    checks.append(ast.parse(f'{self.ctx.ag}.check_apart({whole.id}, '
+                                            f'{ast.unparse(func)!r}, {texts})').body[0])
+        return checks
 
     def _kinds_at(self, positions, args):
         """`(0, 2)`, the positions written, or `{0: b_is_numpy, 2: None}` where the
@@ -305,6 +323,12 @@ _COMPUTED_FIRST = {ast.Expr: 'value', ast.Assign: 'value', ast.AugAssign: 'value
                    ast.Return: 'value', ast.If: 'test', ast.For: 'iter'}
 """The expression of a statement that Python computes once, before anything else the
 statement does: a call in it may be computed by a statement of its own just before."""
+
+
+def _root(node):
+    while isinstance(node, ast.Subscript):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else None
 
 
 def _own_expressions(stmt):

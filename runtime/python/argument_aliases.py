@@ -33,6 +33,15 @@ def check_given_once(callee, written, args, kwargs, names):
             raise numpy_given_twice(callee, [_name(names, q) for q in pair], here())
 
 
+def check_apart(array, callee, *texts):
+    """Before `callee` (a name) is given the variable `array` and a view of it (`texts`:
+    the two arguments as written), the items of one of which it writes
+    (autograph.passes.written_arguments): a named error where `array` is a traced value
+    standing for a NumPy array."""
+    if is_traced(array) and numpy_meaning(array):
+        raise numpy_given_twice(callee, [repr(text) for text in texts], here())
+
+
 def check_arrays_apart(callee, written, arrays, location):
     """After a Function's call wrote the items of its NumPy arguments `written` (labels
     of `arrays`, {label: (parameter name, the caller's array)}), before they are given

@@ -426,6 +426,25 @@ def add_given_row(M, r):
     return M
 
 
+def smooth_shifted(x):
+    return smooth_into(x[:3], x[1:])     # (overlapping slices of one array)
+
+
+def smooth_split(x):
+    return smooth_into(x[:3], x[3:])     # (slices that share no item: as in Python)
+
+
+def test_overlapping_slices_of_one_array_given_to_a_writing_helper():
+    x = np.arange(6.0)
+    with pytest.raises(autograph.ControlFlowError, match=r"as 'x\[:3\]' and 'x\[1:\]'"):
+        autograph.convert(smooth_shifted)(x.copy())
+    split = x.copy()
+    assert_same(autograph.convert(smooth_split)(split), smooth_split(x.copy()))
+    want = x.copy()
+    smooth_split(want)
+    assert_same(split, want)
+
+
 def test_an_array_and_a_view_of_it_given_to_a_writing_helper():
     """`add_row_into(M, M[0], 0)`: the helper's writes to `M` are seen through the view
     `M[0]` in NumPy; the converted code read the row from before (a silent wrong value).

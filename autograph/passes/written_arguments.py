@@ -213,15 +213,19 @@ class _CallSites(StatementRewriter):
 
     def _apart_checks(self, func, args, positions):
         """`ag.check_apart(a, 'f', 'a', 'a[0]')` before `f(a, a[0])` that writes one of
-        the two (the variable `a` and a view of it): NumPy's writes through one are seen
-        through the other (runtime.python.argument_aliases)."""
+        the two (the variable `a` and a view of it, or two slices of it that overlap:
+        `f(x[:3], x[1:])`): NumPy's writes through one are seen through the other
+        (runtime.python.argument_aliases)."""
         checks = []
         for p in positions:
             for q, other in enumerate(args):
                 whole, view = (args[p], other) if isinstance(args[p], ast.Name) \
                     else (other, args[p])
-                if q != p and isinstance(whole, ast.Name) and _root(view) == whole.id \
-                        and isinstance(view, ast.Subscript):
+                root = _root(view) if isinstance(view, ast.Subscript) else None
+                if q != p and root is not None and (
+                        (isinstance(whole, ast.Name) and root == whole.id)
+                        or (_root(whole) == root and _overlap(whole.slice, view.slice))):
+                    whole = ast.Name(id=root, ctx=ast.Load())
                     texts = ', '.join(repr(ast.unparse(a)) for a in (args[min(p, q)],
                                                                      args[max(p, q)]))
                     checks.append(ast.parse(f'{self.ctx.ag}.check_apart({whole.id}, '
@@ -323,6 +327,20 @@ _COMPUTED_FIRST = {ast.Expr: 'value', ast.Assign: 'value', ast.AugAssign: 'value
                    ast.Return: 'value', ast.If: 'test', ast.For: 'iter'}
 """The expression of a statement that Python computes once, before anything else the
 statement does: a call in it may be computed by a statement of its own just before."""
+
+
+def _overlap(first, second):
+    """Whether two slices `a:b` of literal bounds, at least 0, share an item."""
+    bounds = []
+    for key in (first, second):
+        if not isinstance(key, ast.Slice) or key.step is not None or not all(
+                b is None or (isinstance(b, ast.Constant) and type(b.value) is int
+                              and b.value >= 0) for b in (key.lower, key.upper)):
+            return False
+        bounds.append((key.lower.value if key.lower else 0,
+                       key.upper.value if key.upper else float('inf')))
+    (a, b), (c, d) = bounds
+    return max(a, c) < min(b, d)
 
 
 def _root(node):

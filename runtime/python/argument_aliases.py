@@ -1,9 +1,10 @@
 """One NumPy array given to a function as two arguments, the items of one of which it
 writes.
 
-Python reference: `smooth(x, x)` (an "out" argument that is the input), `relax(d, d)`:
-NumPy's writes through one parameter are seen at once through the other, the very array
-(or memory the two share). Converted code writes a new array where a traced value stands
+Python reference: `smooth(x, x)` (an "out" argument that is the input), `relax(d, d)`,
+`add_row(M, M[0])` (an array and a view of it), `smooth(x[:3], x[1:])` (slices that
+share items): NumPy's writes through one parameter are seen at once through the other,
+the very array (or memory the two share). Converted code writes a new array where a traced value stands
 for a NumPy array (runtime.python.calls.call_writing, and a Function given NumPy arrays),
 so reads through the other parameter would give the values from before the writes: that
 is a named error instead. Python's own NumPy arrays, given to a helper while the caller
@@ -60,7 +61,7 @@ def _overlap(a, b):
         return False
     try:
         return np.shares_memory(a, b, max_work=10_000)
-    except np.exceptions.TooHardError:
+    except getattr(np, 'exceptions', np).TooHardError:   # (NumPy < 1.25: np's own)
         return True
 
 

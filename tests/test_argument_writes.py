@@ -453,11 +453,38 @@ def test_an_array_and_a_view_of_it_given_to_a_writing_helper():
     with pytest.raises(autograph.ControlFlowError,
                        match=r"add_row_into\(\) is given one NumPy array as 'M' and 'M\[0\]'"):
         autograph.convert(add_first_row)(M.copy())
-    assert "ag.check_apart(M, 'add_row_into', 'M', 'M[0]')" in autograph.to_code(add_first_row)
+    assert "ag.check_apart(M, add_row_into, 0, 'M', 'M[0]')" in autograph.to_code(add_first_row)
     assert_same(autograph.convert(add_given_row)(M.copy(), M[0].copy()),
                 add_given_row(M.copy(), M[0].copy()))
     expected = add_given_row(M.copy(), M[0].copy())   # (JAX's `M[0]` is a copy)
     assert_same(autograph.convert(add_first_row)(jnp.asarray(M)), expected)
+
+
+def add_twice(x, y):
+    x += 2.0 * y          # (reads all of `y` before it writes: no write seen through it)
+
+
+def added_to_itself(x):
+    add_twice(x, x)
+    return x
+
+
+def added_to_a_shifted_part(x):
+    add_twice(x[1:3], x[:2])
+    return x
+
+
+def test_a_helper_that_changes_a_parameter_only_by_plus_equals_runs():
+    for fn in (added_to_itself, added_to_a_shifted_part):
+        x = np.arange(4.0)
+        want = fn(x.copy())
+        got = x.copy()
+        assert_same(autograph.convert(fn)(got), want)
+        assert_same(got, want)
+    x = np.arange(4.0)
+    both = x.copy()
+    autograph.convert(add_twice)(both, both)
+    assert_same(both, 3.0 * x)
 
 
 def test_one_numpy_array_given_as_two_arguments_one_written_is_a_named_error():

@@ -194,16 +194,15 @@ class CallState:
         if not written:
             return
         params = self._root_labels[0]
-        arrays = {f'<argument {i}>': (repr(params[i]) if i < len(params) else f'argument {i}',
+        arrays = {f'<argument {i}>': (params[i] if i < len(params) else f'argument {i}',
                                       arg) for i, arg in enumerate(args)
                   if type(arg) is np.ndarray}
-        arrays.update((f'<argument {k}>', (repr(k), v)) for k, v in kwargs.items()
+        arrays.update((f'<argument {k}>', (k, v)) for k, v in kwargs.items()
                       if type(v) is np.ndarray)
         fn = self._function.python_function
         code = getattr(getattr(fn, '__func__', fn), '__code__', None)
-        check_arrays_apart(getattr(fn, '__name__', 'the function'), written, arrays,
-                           code and Location(code.co_filename, code.co_firstlineno,
-                                             fn.__qualname__))
+        check_arrays_apart(fn, written, arrays, code and Location(
+            code.co_filename, code.co_firstlineno, fn.__qualname__))
 
     def in_place(self, labels, changed):
         """A trace changed the places `changed` (labels), the NumPy arrays of `labels`

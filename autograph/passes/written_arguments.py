@@ -229,7 +229,7 @@ class _CallSites(StatementRewriter):
                     texts = ', '.join(repr(ast.unparse(a)) for a in (args[min(p, q)],
                                                                      args[max(p, q)]))
                     checks.append(ast.parse(f'{self.ctx.ag}.check_apart({whole.id}, '
-                                            f'{ast.unparse(func)!r}, {texts})').body[0])
+                                            f'{ast.unparse(func)}, {p}, {texts})').body[0])
         return checks
 
     def _kinds_at(self, positions, args):

@@ -4,14 +4,19 @@ writes.
 Python reference: `smooth(x, x)` (an "out" argument that is the input), `relax(d, d)`,
 `add_row(M, M[0])` (an array and a view of it), `smooth(x[:3], x[1:])` (slices that
 share items): NumPy's writes through one parameter are seen at once through the other,
-the very array (or memory the two share). Converted code writes a new array where a traced value stands
+the very array (or memory the two share), where the function reads the other after
+writing items (one `x += 2.0 * y` reads all of `y` first: a parameter the function
+changes only by `p += e` is not checked). Converted code writes a new array where a traced value stands
 for a NumPy array (runtime.python.calls.call_writing, and a Function given NumPy arrays),
 so reads through the other parameter would give the values from before the writes: that
 is a named error instead. Python's own NumPy arrays, given to a helper while the caller
 runs as Python, are changed by NumPy itself, and pass.
 """
+import inspect
+
 import numpy as np
 
+from .. import context
 from ..context import numpy_meaning
 from ..errors import here
 from ..messages import numpy_given_twice
@@ -19,39 +24,54 @@ from ..values.split import is_traced
 
 
 def check_given_once(callee, written, args, kwargs, names):
-    """Before `callee(*args, **kwargs)` (a name) writes the items of the arguments at
-    the positions `written` ({position: whether it is a NumPy array, or None where its
-    mark decides}): a named error where such an argument, a traced value standing for a
-    NumPy array, is another argument too. `names`: the callee's parameter names."""
+    """Before the function `callee(*args, **kwargs)` writes the items of the arguments
+    at the positions `written` ({position: whether it is a NumPy array, or None where
+    its mark decides}): a named error where such an argument, a traced value standing
+    for a NumPy array, is another argument too. `names`: its parameter names."""
     for p, numpy in written.items():
         value = args[p] if p < len(args) else None
         if not is_traced(value) or not (numpy_meaning(value) if numpy is None else numpy):
             continue
         others = [q for q, arg in enumerate(args) if q != p and arg is value]
         others += [key for key, arg in kwargs.items() if arg is value]
-        if others:
+        if others and _writes_items(callee, _name(names, p, quoted=False)):
             pair = sorted([p, others[0]], key=lambda q: (type(q) is str, q))
-            raise numpy_given_twice(callee, [_name(names, q) for q in pair], here())
+            raise numpy_given_twice(_called(callee), [_name(names, q) for q in pair], here())
 
 
-def check_apart(array, callee, *texts):
-    """Before `callee` (a name) is given the variable `array` and a view of it (`texts`:
-    the two arguments as written), the items of one of which it writes
-    (autograph.passes.written_arguments): a named error where `array` is a traced value
-    standing for a NumPy array."""
+def check_apart(array, callee, position, *texts):
+    """Before the function `callee` is given the variable `array` and a view of it
+    (`texts`: the two arguments as written), and writes the items of the one at
+    `position` (autograph.passes.written_arguments): a named error where `array` is a
+    traced value standing for a NumPy array."""
     if is_traced(array) and numpy_meaning(array):
-        raise numpy_given_twice(callee, [repr(text) for text in texts], here())
+        code = getattr(getattr(callee, '__func__', callee), '__code__', None)
+        names = code.co_varnames[inspect.ismethod(callee):code.co_argcount] if code else ()
+        if _writes_items(callee, _name(names, position, quoted=False)):
+            raise numpy_given_twice(_called(callee), [repr(t) for t in texts], here())
 
 
-def check_arrays_apart(callee, written, arrays, location):
-    """After a Function's call wrote the items of its NumPy arguments `written` (labels
-    of `arrays`, {label: (parameter name, the caller's array)}), before they are given
-    the values: a named error where one shares memory with another argument."""
+def check_arrays_apart(fn, written, arrays, location):
+    """After the call of a Function of `fn` wrote the items of its NumPy arguments
+    `written` (labels of `arrays`, {label: (parameter name, the caller's array)}), before
+    they are given the values: a named error where one shares memory with another."""
     for label in written:
         name, array = arrays.get(label, (None, None))
         for other_label, (other_name, other) in arrays.items():
-            if array is not None and other_label != label and _overlap(array, other):
-                raise numpy_given_twice(callee, [name, other_name], location)
+            if array is not None and other_label != label and _overlap(array, other) \
+                    and _writes_items(fn, name):
+                raise numpy_given_twice(_called(fn), [repr(name), repr(other_name)],
+                                        location)
+
+
+def _writes_items(fn, name):
+    """Whether function `fn` changes parameter `name` otherwise than by `name += e`
+    only (see the module doc)."""
+    return name not in context.converter.updated_only(getattr(fn, '__func__', fn))
+
+
+def _called(fn):
+    return getattr(fn, '__name__', 'the function')
 
 
 def _overlap(a, b):
@@ -65,7 +85,7 @@ def _overlap(a, b):
         return True
 
 
-def _name(names, position):
-    if type(position) is str:   # (a keyword argument)
-        return repr(position)
-    return repr(names[position]) if position < len(names) else f'argument {position}'
+def _name(names, position, quoted=True):
+    name = position if type(position) is str else (   # (a keyword argument's)
+        names[position] if position < len(names) else f'argument {position}')
+    return repr(name) if quoted else name

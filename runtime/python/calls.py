@@ -311,8 +311,7 @@ def call_writing(positions, fn, *args, **kwargs):
     code = getattr(function, '__code__', None)
     params = code.co_varnames[inspect.ismethod(target):code.co_argcount] if code else ()
     known = positions if isinstance(positions, dict) else {}
-    check_given_once(getattr(fn, '__name__', 'the function'),
-                     {p: known.get(p) for p in positions}, args, kwargs, params)
+    check_given_once(function, {p: known.get(p) for p in positions}, args, kwargs, params)
     result = _call(fn, args, kwargs, _Slot(code))
     if not isinstance(result, Written):
         return (result, *[args[p] for p in positions])

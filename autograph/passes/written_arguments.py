@@ -212,23 +212,18 @@ class _CallSites(StatementRewriter):
             targets=[ast.Tuple(elts=targets, ctx=ast.Store())], value=rebinding)] + after
 
     def _apart_checks(self, func, args, positions):
-        """`ag.check_apart(a, 'f', 'a', 'a[0]')` before `f(a, a[0])` that writes one of
-        the two (the variable `a` and a view of it, or two slices of it that overlap:
-        `f(x[:3], x[1:])`): NumPy's writes through one are seen through the other
-        (runtime.python.argument_aliases)."""
+        """`ag.check_apart(a, f, 0, 'a', 'a[0]')` before `f(a, a[0])` that writes the
+        argument at 0 (`_shared`: the variable `a` and a view of it, or two slices of it
+        that overlap, `f(x[:3], x[1:])`): NumPy's writes through one are seen through the
+        other (runtime.python.argument_aliases)."""
         checks = []
         for p in positions:
+            base = argument_base(args[p])
             for q, other in enumerate(args):
-                whole, view = (args[p], other) if isinstance(args[p], ast.Name) \
-                    else (other, args[p])
-                root = _root(view) if isinstance(view, ast.Subscript) else None
-                if q != p and root is not None and (
-                        (isinstance(whole, ast.Name) and root == whole.id)
-                        or (_root(whole) == root and _overlap(whole.slice, view.slice))):
-                    whole = ast.Name(id=root, ctx=ast.Load())
-                    texts = ', '.join(repr(ast.unparse(a)) for a in (args[min(p, q)],
-                                                                     args[max(p, q)]))
-                    checks.append(ast.parse(f'{self.ctx.ag}.check_apart({whole.id}, '
+                if q != p and base is not None and argument_base(other) == base \
+                        and _shared(args[p], other):
+                    texts = ', '.join(repr(ast.unparse(args[k])) for k in sorted((p, q)))
+                    checks.append(ast.parse(f'{self.ctx.ag}.check_apart({base}, '
                                             f'{ast.unparse(func)}, {p}, {texts})').body[0])
         return checks
 
@@ -329,10 +324,14 @@ _COMPUTED_FIRST = {ast.Expr: 'value', ast.Assign: 'value', ast.AugAssign: 'value
 statement does: a call in it may be computed by a statement of its own just before."""
 
 
-def _overlap(first, second):
-    """Whether two slices `a:b` of literal bounds, at least 0, share an item."""
+def _shared(first, second):
+    """Whether two arguments of one variable share items: the variable and a view of it
+    (the variable twice is runtime.python.calls' check), or two slices of literal bounds,
+    at least 0, that overlap."""
+    if isinstance(first, ast.Name) or isinstance(second, ast.Name):
+        return not (isinstance(first, ast.Name) and isinstance(second, ast.Name))
     bounds = []
-    for key in (first, second):
+    for key in (first.slice, second.slice):
         if not isinstance(key, ast.Slice) or key.step is not None or not all(
                 b is None or (isinstance(b, ast.Constant) and type(b.value) is int
                               and b.value >= 0) for b in (key.lower, key.upper)):
@@ -341,12 +340,6 @@ def _overlap(first, second):
                        key.upper.value if key.upper else float('inf')))
     (a, b), (c, d) = bounds
     return max(a, c) < min(b, d)
-
-
-def _root(node):
-    while isinstance(node, ast.Subscript):
-        node = node.value
-    return node.id if isinstance(node, ast.Name) else None
 
 
 def _own_expressions(stmt):

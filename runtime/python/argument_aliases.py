@@ -45,9 +45,7 @@ def check_apart(array, callee, position, *texts):
     `position` (autograph.passes.written_arguments): a named error where `array` is a
     traced value standing for a NumPy array."""
     if is_traced(array) and numpy_meaning(array):
-        code = getattr(getattr(callee, '__func__', callee), '__code__', None)
-        names = code.co_varnames[inspect.ismethod(callee):code.co_argcount] if code else ()
-        if _writes_items(callee, _name(names, position, quoted=False)):
+        if _writes_items(callee, _name(parameter_names(callee), position, quoted=False)):
             raise numpy_given_twice(_called(callee), [repr(t) for t in texts], here())
 
 
@@ -62,6 +60,13 @@ def check_arrays_apart(fn, written, arrays, location):
                     and _writes_items(fn, name):
                 raise numpy_given_twice(_called(fn), [repr(name), repr(other_name)],
                                         location)
+
+
+def parameter_names(fn):
+    """The names of the parameters a call of `fn` fills (a bound method's after its
+    instance's)."""
+    code = getattr(getattr(fn, '__func__', fn), '__code__', None)
+    return code.co_varnames[inspect.ismethod(fn):code.co_argcount] if code else ()
 
 
 def _writes_items(fn, name):

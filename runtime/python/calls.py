@@ -7,7 +7,6 @@ the function, instead of a RecursionError hundreds of frames deep.
 """
 import builtins
 import importlib
-import inspect
 import operator
 import sys
 import types
@@ -26,7 +25,7 @@ from ..values.maybe import Maybe
 from ..values.split import Undefined, is_dynamic, is_traced
 from ..values.stacked import STACKERS, Stacked
 from . import traced_math, traced_numpy, traced_statistics
-from .argument_aliases import check_given_once
+from .argument_aliases import check_given_once, parameter_names
 from .recursion import STAGED_RECURSION_LIMIT, converted_inside, recursion_error
 
 TRANSFORMS = frozenset({
@@ -309,7 +308,7 @@ def call_writing(positions, fn, *args, **kwargs):
     target = context.converter.converted_callable(fn)
     function = getattr(target, '__func__', target)
     code = getattr(function, '__code__', None)
-    params = code.co_varnames[inspect.ismethod(target):code.co_argcount] if code else ()
+    params = parameter_names(target)
     known = positions if isinstance(positions, dict) else {}
     check_given_once(function, {p: known.get(p) for p in positions}, args, kwargs, params)
     result = _call(fn, args, kwargs, _Slot(code))

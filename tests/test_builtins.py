@@ -395,3 +395,6 @@ def test_heapq_selections_of_traced_keys(scores):
     got_names, got_low = autograph.convert(best_beams)(jnp.asarray(scores, jnp.float32))
     assert got_names == names
     assert_same(got_low, low)
+    lows = jax.jit(autograph.convert(lambda s: best_beams(s)[1], jit=False))(
+        jnp.asarray(scores, jnp.float32))
+    assert_same(lows, low)

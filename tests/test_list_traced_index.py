@@ -133,3 +133,6 @@ def test_an_item_written_at_a_key_read_from_a_list_at_a_traced_index(x):
     got = autograph.convert(assign_owner)(jnp.asarray(x))
     assert_same(list(got[0]), expected[0])
     assert_same(got[1], expected[1])
+    batch = jax.vmap(autograph.convert(assign_owner, jit=False))(jnp.stack([x, x[::-1]]))
+    assert_same([b[0] for b in batch[0]], expected[0])
+    assert_same(batch[1][1], assign_owner(x[::-1].copy())[1])

@@ -132,3 +132,5 @@ def test_math_functions_given_as_values(x):
     value, as `math.sin(x)` is (TracedValueNeeded before)."""
     assert_same(autograph.convert(math_functions_as_values)(jnp.float32(x)),
                 math_functions_as_values(x), rtol=1e-5)
+    slope = jax.grad(autograph.convert(apply, jit=False), argnums=1)(math.sin, jnp.float32(x))
+    assert_same(slope, math.cos(x), rtol=1e-5)

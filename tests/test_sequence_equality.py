@@ -195,6 +195,8 @@ def test_a_pair_python_never_reaches_is_not_compared(d, e):
             autograph.convert(tagged_before)(jnp.float32(d), jnp.float32(e))
         return
     assert_same(autograph.convert(tagged_before)(jnp.float32(d), jnp.float32(e)), expected)
+    batch = jax.vmap(converted(tagged_before))(jnp.float32([d, 0.0]), jnp.float32([e, 1.0]))
+    assert_same(batch, jnp.array([expected, True]))
 
 
 # --- `.index` of traced items or values ----------------------------------------------------

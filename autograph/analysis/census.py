@@ -27,6 +27,12 @@ identifier either)."""
 ATTRIBUTE_STORE = '.='
 """In `Census.present` when the tree assigns an attribute (`o.x = v`, `o.x += v`)."""
 
+IN_PLACE = '+='
+"""In `Census.present` when an augmented assignment of the tree may change an array in
+place (`x += e` of NumPy's array, `o.x *= e`, `x[i] -= e`): every one but a counter's
+update, `n += 1` where `n` is bound nowhere in the tree but by number literals (`n = 0`,
+`n += 1`, `n = n - 0.5`), which holds a number (or a traced scalar) and never an array."""
+
 DIRECTIVE = '.set_loop_options'
 """In `Census.present` when the tree reads an attribute named `set_loop_options` (the
 loop directive of passes.directives, `autograph.set_loop_options`; read as a variable,
@@ -39,7 +45,8 @@ class Census:
                           # counting contexts and operators, see analysis.walk)
     present: frozenset    # node classes (comparison operators' and `/`, `//`, `%`
                           # too), identifiers of `Name` nodes, ITEM_STORE,
-                          # ATTRIBUTE_DICT, ATTRIBUTE_STORE, LOOP_ELSE, DIRECTIVE
+                          # ATTRIBUTE_DICT, ATTRIBUTE_STORE, LOOP_ELSE, DIRECTIVE,
+                          # IN_PLACE
     scopes: tuple         # the functions in the tree (FunctionDef), innermost first
     attributes: frozenset = frozenset()   # the names of the attributes the tree uses
 
@@ -64,7 +71,8 @@ class Census:
 
 _DIVISIONS = frozenset({ast.Div, ast.FloorDiv, ast.Mod})
 
-_MARKERS = frozenset({ITEM_STORE, ATTRIBUTE_DICT, ATTRIBUTE_STORE, LOOP_ELSE, DIRECTIVE})
+_MARKERS = frozenset({ITEM_STORE, ATTRIBUTE_DICT, ATTRIBUTE_STORE, LOOP_ELSE, DIRECTIVE,
+                      IN_PLACE})
 
 
 def _attribute_dict(value):
@@ -78,6 +86,7 @@ def census(root, max_depth):
     """The Census of `root`, walked level by level (a tree too deep for recursion is
     reported by the depth, not by a RecursionError); the walk stops below `max_depth`."""
     present, attributes = set(), set()
+    bindings = _Bindings()
     functions = 0
     depth = 0
     level = [root]
@@ -89,9 +98,13 @@ def census(root, max_depth):
             present.add(cls)
             if cls is ast.Name:
                 present.add(node.id)
+                if node.ctx.__class__ is not ast.Load:
+                    bindings.stored.append(node.id)
                 continue   # (nothing under it but its context)
             if cls is ast.Constant:
                 continue
+            if cls in _BINDING:
+                bindings.note(node, cls)
             if cls is ast.Subscript and node.ctx.__class__ is not ast.Load:
                 if node.ctx.__class__ is ast.Store:
                     present.add(ITEM_STORE)
@@ -114,9 +127,88 @@ def census(root, max_depth):
                 present.add(LOOP_ELSE)
             below += CHILDREN[cls](node)
         level = below
+    if bindings.changes_in_place() or level:   # (or a walk stopped early)
+        present.add(IN_PLACE)
     scopes = ((root,) if functions == 1 and root.__class__ is ast.FunctionDef
               else tuple(_functions_innermost_first(root)) if depth <= max_depth else ())
     return Census(depth, frozenset(present), scopes, frozenset(attributes))
+
+
+class _Bindings:
+    """The bindings of names seen by the census's walk, to tell a counter's update `n +=
+    1` (see IN_PLACE) from an augmented assignment that may change an array in place."""
+
+    def __init__(self):
+        self.stored = []       # the names of the Name nodes bound (stored or deleted)
+        self.literal = []      # the names bound by a number literal (`n = 0`, `n += 1`)
+        self.other = set()     # the names bound otherwise (a parameter, `def`, `global`)
+        self.updated = set()   # the names of the augmented assignments `n += 1`
+        self.in_place = False  # an augmented assignment of another kind seen
+
+    def note(self, node, cls):
+        if cls is ast.AugAssign:
+            if node.target.__class__ is ast.Name and _is_number(node.value):
+                self.updated.add(node.target.id)
+                self.literal.append(node.target.id)
+            else:
+                self.in_place = True
+        elif cls is ast.Assign:
+            target = node.targets[0]
+            if len(node.targets) == 1 and target.__class__ is ast.Name and (
+                    _is_number(node.value) or _counted(node.value, target.id)):
+                self.literal.append(target.id)
+        elif cls is ast.arg:
+            self.other.add(node.arg)
+        elif cls is ast.Global or cls is ast.Nonlocal:
+            self.other.update(node.names)
+        elif cls is ast.alias:
+            self.other.add((node.asname or node.name).split('.')[0])
+        elif cls is ast.MatchMapping:
+            self.other.add(node.rest)
+        else:   # (a `def` or class, `except ... as e`, a capture pattern)
+            self.other.add(node.name)
+
+    def changes_in_place(self):
+        """Whether an augmented assignment may change an array in place: one that is not
+        a counter's update, or one of a name also bound otherwise than by a number."""
+        if self.in_place:
+            return True
+        if not self.updated:
+            return False
+        stored, literal = _counts(self.stored), _counts(self.literal)
+        return any(name in self.other or stored.get(name) != literal.get(name)
+                   for name in self.updated)
+
+
+_BINDING = frozenset({ast.AugAssign, ast.Assign, ast.arg, ast.Global, ast.Nonlocal,
+                      ast.alias, ast.MatchMapping, ast.FunctionDef, ast.AsyncFunctionDef,
+                      ast.ClassDef, ast.ExceptHandler, ast.MatchAs, ast.MatchStar})
+"""The nodes that bind names (other than `Name` nodes) or may bind them by a literal."""
+
+
+def _is_number(value):
+    """Whether `value` is a number literal: `0`, `1.5`, `-1` (no string, no container)."""
+    if value.__class__ is ast.UnaryOp and value.op.__class__ in (ast.USub, ast.UAdd):
+        value = value.operand
+    return value.__class__ is ast.Constant and value.value.__class__ in (int, float,
+                                                                        complex, bool)
+
+
+def _counted(value, name):
+    """Whether `value` is `name` and a number literal in a binary operation: `n + 1`,
+    `2 * n` (a number, where `name` holds one)."""
+    if value.__class__ is not ast.BinOp:
+        return False
+    left, right = value.left, value.right
+    return (left.__class__ is ast.Name and left.id == name and _is_number(right)) or (
+        right.__class__ is ast.Name and right.id == name and _is_number(left))
+
+
+def _counts(names):
+    counted = {}
+    for name in names:
+        counted[name] = counted.get(name, 0) + 1
+    return counted
 
 
 def _functions_innermost_first(node):

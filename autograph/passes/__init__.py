@@ -40,7 +40,7 @@ from autograph.passes import (
     views,
     written_arguments,
 )
-from autograph.analysis.census import ITEM_STORE, census
+from autograph.analysis.census import IN_PLACE, ITEM_STORE, census
 from autograph.analysis.own_arrays import own_arrays
 from autograph.passes.base import walk_scope
 from autograph.passes.called_functions import names_writing_function
@@ -106,7 +106,7 @@ def run(root, ctx, pipeline=PIPELINE):
             scope, ctx.sharing[scope], names, found.present)
         if has_for:
             ctx.independent_loops.update(independent_loops(scope, ctx.resolver, names))
-        if found.has_any((ITEM_STORE, ast.AugAssign)) or len(found.scopes) > 1 or \
+        if found.has_any((ITEM_STORE, IN_PLACE)) or len(found.scopes) > 1 or \
                 names_writing_function(ctx):   # (the changes in place: item writes, `+=`,
             ctx.own_arrays[scope] = own_arrays(scope, ctx.resolver)   # helpers')
     for scope in scopes:

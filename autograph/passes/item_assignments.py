@@ -35,14 +35,14 @@ import ast
 from autograph import templates
 from autograph.analysis.activity import scope_of
 from autograph.analysis.array_kinds import JAX
-from autograph.analysis.census import ITEM_STORE
+from autograph.analysis.census import IN_PLACE, ITEM_STORE
 from autograph.passes.base import StatementRewriter, statements_and_class_bodies
 from autograph.passes.item_windows import counters, window
 from autograph.passes.kind_flags import KindFlags
 from autograph.passes.sequences import getitem_of
 from autograph.passes.views import declare, outer_names
 
-ONLY_WITH = (ITEM_STORE, ast.AugAssign)   # see analysis.census (passes.written_arguments
+ONLY_WITH = (ITEM_STORE, IN_PLACE)   # see analysis.census (passes.written_arguments
 # adds its own; `x += e` of an array another object holds: `ag.held_update`)
 
 AUGMENTED = {

@@ -46,7 +46,7 @@ import ast
 
 from autograph.analysis.activity import scope_of
 from autograph.analysis.array_kinds import JAX, given_kinds
-from autograph.analysis.census import ITEM_STORE
+from autograph.analysis.census import IN_PLACE, ITEM_STORE
 from autograph.analysis.dataflow import Dataflow
 from autograph.analysis.parameter_copies import unfollowed_changes
 from autograph.analysis.view_bindings import containers, groups, is_whole, known_aliases, own
@@ -67,7 +67,7 @@ from autograph.passes.view_keys import (helper_views, in_c_order, layout, note_l
 from autograph.passes.view_loops import rewrite_loop, shadowed
 from autograph.passes.view_targets import split_view_targets, split_view_ternaries
 
-ONLY_WITH = (ast.Subscript, ast.For, ast.Call, ast.AugAssign)   # see analysis.census
+ONLY_WITH = (ast.Subscript, ast.For, ast.Call, IN_PLACE)   # see analysis.census
 # (`c = a; f(c)`; `c = a; c += e`)
 
 
@@ -201,7 +201,7 @@ def _kept_names(function, analysis, ctx):
 def _may_change_in_place(ctx):
     """Whether the function (or one nested in it) may change a variable in place: an item
     written or deleted, `x += 1`, a call of a function writing its parameters' items."""
-    return (ctx.census is None or ctx.census.has_any((ITEM_STORE, ast.AugAssign, ast.Delete))
+    return (ctx.census is None or ctx.census.has_any((ITEM_STORE, IN_PLACE, ast.Delete))
             or len(ctx.census.scopes) > 1 or names_writing_function(ctx))
 
 

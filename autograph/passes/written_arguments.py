@@ -40,7 +40,7 @@ written too: the caller's variable is rebound when it holds an array (not a numb
 import ast
 
 from autograph.analysis.activity import scope_of
-from autograph.analysis.census import ITEM_STORE
+from autograph.analysis.census import IN_PLACE, ITEM_STORE
 from autograph.analysis.walk import children
 from autograph.analysis.written_parameters import (argument_base, entry_of_tree,
                                                    may_write_parameters, own_nodes,
@@ -60,7 +60,7 @@ def transform(function, ctx):
         return function
     named = ctx.census is None or names_writing_function(ctx)
     if not named and function not in ctx.kept_arrays and not (
-            ctx.census.has_any((ITEM_STORE, ast.AugAssign))
+            ctx.census.has_any((ITEM_STORE, IN_PLACE))
             and (len(ctx.census.scopes) > 1 or may_write_parameters(function, ctx.ag))):
         return function   # (nothing to rewrite: no call writes, no parameter written,
         #                    no view written into the caller's array: passes.views; a

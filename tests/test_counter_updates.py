@@ -99,14 +99,9 @@ def test_names_that_may_hold_arrays_are_in_place(fn):
     assert _in_place(fn)
 
 
-@pytest.mark.parametrize('fn', [copy_then_update, parameter_update, tuple_bound_update,
-                                augmented_by_array])
+@pytest.mark.parametrize('fn', [copy_then_update, parameter_update])
 def test_views_of_updated_arrays_see_the_change(fn):
     check(fn, np.arange(5.0))
-
-
-def test_loop_target_views_see_the_change():
-    check(loop_target_update, np.arange(6.0).reshape(3, 2))
 
 
 def test_global_view_sees_the_change():

@@ -93,14 +93,19 @@ class _Dependent(Exception):
     """What makes a loop's iterations possibly dependent (the reason)."""
 
 
-def independent_loops(function, resolver, scope=None):
+def independent_loops(function, resolver, scope=None, held=None):
     """{For node: Independence} for every `for` loop in `function`'s own scope (not in
     nested functions). `resolver` tells what a global name refers to:
     `resolver.module_name(name)` is the dotted name of the module it holds (`'jax.numpy'`
     for `jnp`) or None, `resolver.is_builtin(name)` whether it is Python's builtin.
-    `scope` is `function`'s activity.Scope when the caller has it."""
+    `scope` is `function`'s activity.Scope when the caller has it. `held`: {name: its
+    holders} for the names whose arrays another object holds too (analysis.own_arrays):
+    a loop writing or accumulating one stays sequential, where each change meets its
+    run-time check, unless the loop nest writes the holders by item (`acc[i] = s`
+    after an inner loop accumulating `s`, into an array: a copy)."""
     scope = scope or scope_of(function)
     analysis = _Analysis(scope.locals | set(scope.declared), set(scope.declared), resolver)
+    analysis.held, analysis.nest_written = held or {}, frozenset()
     found = {}
     analysis.walk(function.body, (), found)
     return found
@@ -127,7 +132,10 @@ class _Analysis:
                 verdict = self.loop(stmt, prefix)
                 found[stmt] = verdict
                 inner = prefix + (stmt.target.id,) if verdict.axis is not None else ()
+                outer, self.nest_written = self.nest_written, \
+                    self.nest_written | set(_written_arrays(stmt.body))
                 self.walk(stmt.body, inner, found)
+                self.nest_written = outer
                 self.walk(stmt.orelse, (), found)
             elif isinstance(stmt, (ast.If, ast.While)):
                 self.walk(stmt.body, prefix, found)
@@ -152,10 +160,17 @@ class _Analysis:
                 if not reductions:
                     raise _Dependent('it writes no array items')
                 body.block(node.body)
+            self._unheld(written + tuple(name for name, _ in reductions), written)
         except _Dependent as reason:
             return Independence(None, written, str(reason))
         return Independence(len(prefix), written, reductions=reductions,
                             reads=_reads(node.body, loop_vars, set(written)))
+
+    def _unheld(self, changed, written):
+        for name in changed:
+            if not self.held.get(name, set()) <= self.nest_written | set(written):
+                raise _Dependent(f'{name!r} is also held by a container, an attribute or '
+                                 f'an item: its changes in place run one by one')
 
     def _header(self, node):
         if not isinstance(node.target, ast.Name):

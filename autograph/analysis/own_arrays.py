@@ -71,7 +71,7 @@ def own_arrays(function, resolver):
     """The `Arrays` of `function`: its own NumPy arrays, the names whose value it stores
     into a container, an attribute or an item, and those holders (see `_stored`)."""
     modules = module_names(resolver)
-    made, other, given, held, views, copied = set(), set(), set(), {}, {}, {}
+    made, other, given, held, views, copied, sliced = set(), set(), set(), {}, {}, {}, {}
     parents, stack = {}, list(function.body)
     while stack:
         node = stack.pop()
@@ -96,6 +96,8 @@ def own_arrays(function, resolver):
                     made.add(node.id)
                 elif value.__class__ is ast.Subscript and value.value.__class__ is ast.Name:
                     views.setdefault(node.id, set()).add(value.value.id)   # (`r = d[1:3]`)
+                    if _slices(value.slice):
+                        sliced.setdefault(node.id, set()).add(value.value.id)
                 else:
                     other.add(node.id)
                 continue
@@ -116,9 +118,7 @@ def own_arrays(function, resolver):
             given.add(name)
     own = made - other - given - {a.arg for a in _parameters(function)} - set(views)
     # (stored as an item of an array NumPy made here, `A[i] = r`, `r` is copied)
-    held = {name: holders - made for name, holders in held.items() if holders - made}
-    holders = set().union(*held.values()) if held else set()
-    held = set(held)
+    held, holders = _holding(held, made, sliced)
     while True:   # (a view of an own array, bound only so, is own: passes.views writes
         # it back into its base)
         more = {name for name, bases in views.items() if bases <= own} - other - given
@@ -128,6 +128,22 @@ def own_arrays(function, resolver):
 
 
 _SCOPES = frozenset(SCOPES)
+
+
+def _holding(held, made, sliced):
+    """(name held -> its holders, all holders) from `held` (the holders `_stored` found),
+    without the arrays made here (`A[i] = r` into one copies `r`). The base of a view
+    held is held too (`v = d[:1]; rows.append(v)`: the list sees `d`'s changes through
+    `v`), as `sliced` (view name -> its bases, `v = d[1:]`) tells."""
+    held = {name: holders - made for name, holders in held.items() if holders - made}
+    pending = list(held)
+    while pending:
+        name = pending.pop()
+        for base in sliced.get(name, ()):
+            if not held.get(base, set()) >= held[name]:
+                held[base] = held.get(base, set()) | held[name]
+                pending.append(base)
+    return held, set().union(*held.values()) if held else set()
 
 
 def _view_taken(attribute, parents):
@@ -147,8 +163,17 @@ def _stored(name, parents):
     of that holder (a list, tuple, set or dict display bound to a name, not a returned
     tuple; the root of an attribute or item target, `box.a = x`, `d[k] = x`; a
     container whose method stores, `xs.append(x)`), '' where it has none, None where
-    the read stores nothing."""
+    the read stores nothing. A view of the name stored in a container or an attribute
+    holds its array too (`rows.append(d[:1])`, `box.a = d.T`: the holder sees the
+    array's changes); not `d[i]`, a view of a row only where `d` has more dimensions
+    than indices, nor one stored as an array's item (`A[k, :], A[p, :] = A[p, :], ...`
+    copies)."""
     parent = parents.get(id(name))
+    view = parent if parent.__class__ is ast.Subscript and parent.value is name and \
+        parent.ctx.__class__ is ast.Load and _slices(parent.slice) else \
+        _view_taken(parent, parents) if parent.__class__ is ast.Attribute else None
+    if view is not None:
+        return _stored(view, parents) if _holds_views(view, parents) else None
     if parent.__class__ is ast.Tuple and _binds_or_indexes(parent, parents):
         return None
     if isinstance(parent, (ast.List, ast.Set, ast.Dict, ast.Tuple)):
@@ -168,6 +193,24 @@ def _stored(name, parents):
             isinstance(parent.func, ast.Attribute) and parent.func.attr in _STORING:
         return _root(parent.func.value)
     return None
+
+
+def _holds_views(view, parents):
+    """Whether the object `view` is stored into holds it as it is: a list, set or dict
+    display's item, a container method's argument (`rows.append(view)`), an attribute
+    (`box.a = view`)."""
+    parent = parents.get(id(view))
+    if parent.__class__ is ast.Assign:
+        return all(t.__class__ is ast.Attribute for t in parent.targets)
+    return parent.__class__ in (ast.List, ast.Set, ast.Dict, ast.Call)
+
+
+def _slices(key):
+    """Whether the key `key` takes a slice (`:`, `...`, `None`), so NumPy's item is a view
+    whatever the array's dimensions."""
+    parts = key.elts if key.__class__ is ast.Tuple else [key]
+    return any(p.__class__ is ast.Slice or (p.__class__ is ast.Constant and (
+        p.value is ... or p.value is None)) for p in parts)
 
 
 def _copied(name, parents):
@@ -203,7 +246,8 @@ def _root(node):
 
 Arrays = collections.namedtuple('Arrays', 'own held holders')
 """own_arrays' result: the own arrays, the names stored where another object holds
-them, and the names of those holders ('' for one without a name)."""
+them (a dict: name -> the names of its holders), and the names of all those holders
+('' for one without a name)."""
 
 
 _STORING = frozenset({'append', 'extend', 'insert', 'add', 'setdefault', 'update',

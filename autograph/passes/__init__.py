@@ -104,11 +104,12 @@ def run(root, ctx, pipeline=PIPELINE):
         names = scope_of(scope)
         ctx.assigned_before_reads[scope] = assigned_before_reads(
             scope, ctx.sharing[scope], names, found.present)
-        if has_for:
-            ctx.independent_loops.update(independent_loops(scope, ctx.resolver, names))
         if found.has_any((ITEM_STORE, IN_PLACE)) or len(found.scopes) > 1 or \
                 names_writing_function(ctx):   # (the changes in place: item writes, `+=`,
             ctx.own_arrays[scope] = own_arrays(scope, ctx.resolver)   # helpers')
+        if has_for:
+            held = ctx.own_arrays[scope].held if scope in ctx.own_arrays else {}
+            ctx.independent_loops.update(independent_loops(scope, ctx.resolver, names, held))
     for scope in scopes:
         for step in pipeline:
             if ctx.census.has_any(getattr(step, 'ONLY_WITH', ctx.census.present)):

@@ -38,6 +38,11 @@ DIRECTIVE = '.set_loop_options'
 loop directive of passes.directives, `autograph.set_loop_options`; read as a variable,
 it is among the names)."""
 
+ITERATED = 'for in'
+"""In `Census.present` when a `for` statement of the tree iterates anything but a call
+of `range` (whose items are fresh numbers: no variable's items are read, see
+passes.live_iteration)."""
+
 
 @dataclasses.dataclass(frozen=True)
 class Census:
@@ -46,7 +51,7 @@ class Census:
     present: frozenset    # node classes (comparison operators' and `/`, `//`, `%`
                           # too), identifiers of `Name` nodes, ITEM_STORE,
                           # ATTRIBUTE_DICT, ATTRIBUTE_STORE, LOOP_ELSE, DIRECTIVE,
-                          # IN_PLACE
+                          # IN_PLACE, ITERATED
     scopes: tuple         # the functions in the tree (FunctionDef), innermost first
     attributes: frozenset = frozenset()   # the names of the attributes the tree uses
 
@@ -72,7 +77,7 @@ class Census:
 _DIVISIONS = frozenset({ast.Div, ast.FloorDiv, ast.Mod})
 
 _MARKERS = frozenset({ITEM_STORE, ATTRIBUTE_DICT, ATTRIBUTE_STORE, LOOP_ELSE, DIRECTIVE,
-                      IN_PLACE})
+                      IN_PLACE, ITERATED})
 
 
 def _attribute_dict(value):
@@ -123,8 +128,11 @@ def census(root, max_depth):
                 present.add(node.op.__class__)
             elif cls is ast.FunctionDef:
                 functions += 1
-            elif (cls is ast.For or cls is ast.While) and node.orelse:
-                present.add(LOOP_ELSE)
+            elif cls is ast.For or cls is ast.While:
+                if node.orelse:
+                    present.add(LOOP_ELSE)
+                if cls is ast.For and not _of_range(node.iter):
+                    present.add(ITERATED)
             below += CHILDREN[cls](node)
         level = below
     if bindings.changes_in_place() or level:   # (or a walk stopped early)
@@ -202,6 +210,12 @@ def _counted(value, name):
     left, right = value.left, value.right
     return (left.__class__ is ast.Name and left.id == name and _is_number(right)) or (
         right.__class__ is ast.Name and right.id == name and _is_number(left))
+
+
+def _of_range(iterable):
+    """Whether `iterable` is a call of a function named `range`."""
+    return iterable.__class__ is ast.Call and iterable.func.__class__ is ast.Name and \
+        iterable.func.id == 'range'
 
 
 def _counts(names):

@@ -49,7 +49,8 @@ class _Division(ScopeTransformer):
             return function   # (most functions: no division, or by a literal: `n // 2`)
         converter = cls(function, ctx)
         converter.numbers = converter.number_names(found)
-        converter.visit(function)
+        if any(converter.rewritten(node) for node in found):   # (else numbers' divisions
+            converter.visit(function)                        # by literals alone)
         return function
 
     # --- which values are Python numbers -----------------------------------------------
@@ -145,20 +146,31 @@ class _Division(ScopeTransformer):
 
     # --- the rewrite ---------------------------------------------------------------------
 
+    def rewritten(self, node):
+        """Whether `node` is a division of two numbers that may divide by zero (a BinOp
+        or an AugAssign of a name, as the function is written)."""
+        cls = node.__class__
+        if (cls is not ast.BinOp and cls is not ast.AugAssign) or \
+                node.op.__class__ not in _DIVISIONS:
+            return False
+        if cls is ast.BinOp:
+            return not _nonzero(node.right) and self.is_number(node.left) and \
+                self.is_number(node.right)
+        return node.target.__class__ is ast.Name and not _nonzero(node.value) and \
+            node.target.id in self.numbers and self.is_number(node.value)
+
     def visit_BinOp(self, node):
         self.generic_visit(node)
-        op = _DIVISIONS.get(node.op.__class__)
-        if op is None or _nonzero(node.right) or not (
-                self.is_number(node.left) and self.is_number(node.right)):
+        if not self.rewritten(node):
             return node
+        op = _DIVISIONS[node.op.__class__]
         return ast.copy_location(self._divide(node.left, node.right, op), node)
 
     def visit_AugAssign(self, node):
         self.generic_visit(node)
-        op = _DIVISIONS.get(node.op.__class__)
-        if op is None or node.target.__class__ is not ast.Name or _nonzero(node.value) or \
-                node.target.id not in self.numbers or not self.is_number(node.value):
+        if not self.rewritten(node):
             return node
+        op = _DIVISIONS[node.op.__class__]
         value = self._divide(ast.Name(id=node.target.id, ctx=ast.Load()), node.value, op)
         return ast.copy_location(ast.Assign(targets=[node.target], value=value), node)
 

@@ -35,13 +35,14 @@ import ast
 
 from autograph.analysis.activity import scope_of
 from autograph.analysis.array_kinds import JAX
+from autograph.analysis.census import ITERATED
 from autograph.analysis.walk import SCOPES, children
 from autograph.passes import live_guards
 from autograph.passes.base import walk_scope
 from autograph.passes.kind_flags import KindFlags, _changed_in_place, bound_values
 from autograph.passes.sequences import getitem_of, key_expression
 
-ONLY_WITH = (ast.For,)
+ONLY_WITH = (ITERATED,)   # (a loop over `range(...)` reads no variable's items)
 
 _ITERATORS = ('enumerate', 'zip')
 _LIST_CHANGES = frozenset({'append', 'extend', 'insert', 'pop', 'remove', 'clear', 'sort',

@@ -20,7 +20,7 @@ def view_bindings(function, ag=None, resolve=None):
     `b.reshape(2, 2)`, `head(b)`; `ag`, `resolve`: as `effects`'s) and the loops `for v
     in b:` in `function`'s own body."""
     found = {}
-    for node in own(function.body):
+    for node in own_statements(function.body):
         chain = chain_of(node.value, ag, resolve) if isinstance(node, ast.Assign) and \
             len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) else None
         if chain is not None and chain[0] != node.targets[0].id:
@@ -144,6 +144,26 @@ def own(stmts):
             stack += children(node)
         elif not isinstance(node, ast.Lambda):
             stack += node.decorator_list
+
+
+def own_statements(stmts):
+    """The statements `own(stmts)` gives, in its order, without walking expressions
+    (which hold no statements): the nodes walked are statements and the `except`
+    clauses and `case`s that hold them."""
+    stack = list(stmts)
+    while stack:
+        node = stack.pop()
+        if node.__class__ in _CLAUSES:
+            stack += [c for c in children(node) if isinstance(c, ast.stmt)]
+            continue
+        yield node
+        if node.__class__ not in _SCOPE_CLASSES:
+            stack += [c for c in children(node) if isinstance(c, _HOLDING)]
+
+
+_CLAUSES = frozenset({ast.ExceptHandler, ast.match_case})
+_HOLDING = (ast.stmt, ast.ExceptHandler, ast.match_case)
+_SCOPE_CLASSES = frozenset(SCOPES)
 
 
 def self_view(stmt, name):

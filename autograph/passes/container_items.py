@@ -19,7 +19,7 @@ targets over such a variable, a display, or its `.values()` / `.items()` (also i
 """
 import ast
 
-from autograph.analysis.view_bindings import containers, own, stored
+from autograph.analysis.view_bindings import containers, own_statements, stored
 from autograph.passes.base import StatementRewriter
 
 _ITEMS = ('values', 'items')
@@ -36,7 +36,7 @@ def check_container_items(function, changed, ctx):
 def _container_items(function):
     boxes = containers(function)
     found = set()
-    for node in own(function.body):
+    for node in own_statements(function.body):
         if isinstance(node, ast.Assign) and isinstance(node.value, ast.Subscript) and \
                 isinstance(node.value.value, ast.Name) and node.value.value.id in boxes:
             found.update(n for t in node.targets for n in stored(t))

@@ -6,7 +6,7 @@ the views helpers return that the converted code cannot follow (`helper_views`).
 import ast
 import copy
 
-from autograph.analysis.view_bindings import effects, own
+from autograph.analysis.view_bindings import effects, own_statements
 from autograph.analysis.view_chains import (chain_of, has_function_form, unfollowed_method,
                                             unrouted)
 from autograph.analysis.walk import blocks
@@ -119,8 +119,8 @@ def helper_views(function, bindings, ctx, resolve):
         if chain is None or chain[1] is not None:
             kept[stmt] = (name, base)
             continue
-        others = [node for node in own(function.body) if isinstance(node, ast.stmt)
-                  and node is not stmt and not blocks(node)]
+        others = [node for node in own_statements(function.body)
+                  if node is not stmt and not blocks(node)]
         if any({name, base} & set(effects(node, ctx.ag, resolve)[2]) for node in others):
             method = unfollowed_method(stmt.value)
             stmt.value = ast.copy_location(ast.Call(

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import autograph
-from tests.helpers import assert_same, primitives
+from tests.helpers import assert_same, check, primitives
 
 
 def sort_and_log(names, log, d, x):
@@ -453,11 +453,35 @@ def test_an_array_and_a_view_of_it_given_to_a_writing_helper():
     with pytest.raises(autograph.ControlFlowError,
                        match=r"add_row_into\(\) is given one NumPy array as 'M' and 'M\[0\]'"):
         autograph.convert(add_first_row)(M.copy())
-    assert "ag.check_apart(M, add_row_into, 0, 'M', 'M[0]')" in autograph.to_code(add_first_row)
+    assert "ag.check_apart(M, add_row_into, 0, 'M', 'M[0]', items=1)" in \
+        autograph.to_code(add_first_row)
     assert_same(autograph.convert(add_given_row)(M.copy(), M[0].copy()),
                 add_given_row(M.copy(), M[0].copy()))
     expected = add_given_row(M.copy(), M[0].copy())   # (JAX's `M[0]` is a copy)
     assert_same(autograph.convert(add_first_row)(jnp.asarray(M)), expected)
+
+
+def clip_first(arr, limit):
+    if arr[0] > limit:
+        arr[0] = limit
+        return True
+    arr[1] = arr[1] * 0.5
+    return False
+
+
+def clipped_by_first(w):
+    w = w * 1.0
+    clipped = clip_first(w, w[0])   # (a vector's `w[0]` is a number: nothing shared)
+    return w, clipped
+
+
+@pytest.mark.parametrize('first', [3.0, 0.5])
+def test_an_item_of_a_vector_given_with_it_is_a_number(first):
+    """`clip_first(w, w[0])` of a vector: `w[0]` is a copy, so the helper's writes are
+    not seen through it, and the check of a view (which `M[0]` of a matrix is) stays
+    quiet: the program runs as Python's (it was the named error)."""
+    w = np.array([first, 2.0, 1.0])
+    check(clipped_by_first, w)
 
 
 def add_twice(x, y):

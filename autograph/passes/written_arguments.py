@@ -48,6 +48,7 @@ from autograph.analysis.written_parameters import (argument_base, entry_of_tree,
 from autograph.errors import unsupported
 from autograph.passes.argument_reports import (bound, follow, given, kept_by_calls,
                                                names_kept, report)
+from autograph.passes.apart_checks import apart_checks
 from autograph.passes.base import StatementRewriter
 from autograph.passes.called_functions import call_resolver, names_writing_function
 from autograph.passes.kind_flags import KindFlags
@@ -180,7 +181,7 @@ class _CallSites(StatementRewriter):
         func, args, positions = self._positions(call)
         if not positions:
             return None
-        apart = self._apart_checks(func, args, positions)
+        apart = apart_checks(func, args, positions, self.ctx.ag)
         namer = self.ctx.namer
         targets, after = [result], []
         for position in positions:
@@ -210,22 +211,6 @@ class _CallSites(StatementRewriter):
                   if isinstance(args[p], ast.Name) and args[p].id in held]
         return apart + checks + [ast.Assign(
             targets=[ast.Tuple(elts=targets, ctx=ast.Store())], value=rebinding)] + after
-
-    def _apart_checks(self, func, args, positions):
-        """`ag.check_apart(a, f, 0, 'a', 'a[0]')` before `f(a, a[0])` that writes the
-        argument at 0 (`_shared`: the variable `a` and a view of it, or two slices of it
-        that overlap, `f(x[:3], x[1:])`): NumPy's writes through one are seen through the
-        other (runtime.python.argument_aliases)."""
-        checks = []
-        for p in positions:
-            base = argument_base(args[p])
-            for q, other in enumerate(args):
-                if q != p and base is not None and argument_base(other) == base \
-                        and _shared(args[p], other):
-                    texts = ', '.join(repr(ast.unparse(args[k])) for k in sorted((p, q)))
-                    checks.append(ast.parse(f'{self.ctx.ag}.check_apart({base}, '
-                                            f'{ast.unparse(func)}, {p}, {texts})').body[0])
-        return checks
 
     def _kinds_at(self, positions, args):
         """`(0, 2)`, the positions written, or `{0: b_is_numpy, 2: None}` where the
@@ -323,23 +308,6 @@ _COMPUTED_FIRST = {ast.Expr: 'value', ast.Assign: 'value', ast.AugAssign: 'value
 """The expression of a statement that Python computes once, before anything else the
 statement does: a call in it may be computed by a statement of its own just before."""
 
-
-def _shared(first, second):
-    """Whether two arguments of one variable share items: the variable and a view of it
-    (the variable twice is runtime.python.calls' check), or two slices of literal bounds,
-    at least 0, that overlap."""
-    if isinstance(first, ast.Name) or isinstance(second, ast.Name):
-        return not (isinstance(first, ast.Name) and isinstance(second, ast.Name))
-    bounds = []
-    for key in (first.slice, second.slice):
-        if not isinstance(key, ast.Slice) or key.step is not None or not all(
-                b is None or (isinstance(b, ast.Constant) and type(b.value) is int
-                              and b.value >= 0) for b in (key.lower, key.upper)):
-            return False
-        bounds.append((key.lower.value if key.lower else 0,
-                       key.upper.value if key.upper else float('inf')))
-    (a, b), (c, d) = bounds
-    return max(a, c) < min(b, d)
 
 
 def _own_expressions(stmt):

@@ -39,11 +39,15 @@ def check_given_once(callee, written, args, kwargs, names):
             raise numpy_given_twice(_called(callee), [_name(names, q) for q in pair], here())
 
 
-def check_apart(array, callee, position, *texts):
+def check_apart(array, callee, position, *texts, items=None):
     """Before the function `callee` is given the variable `array` and a view of it
     (`texts`: the two arguments as written), and writes the items of the one at
     `position` (autograph.passes.written_arguments): a named error where `array` is a
-    traced value standing for a NumPy array."""
+    traced value standing for a NumPy array. `items`: the view is `array[i]` with that
+    many plain indices, a number (a copy, nothing shared) where `array` has no more
+    dimensions."""
+    if items is not None and np.ndim(array) <= items:
+        return
     if is_traced(array) and numpy_meaning(array):
         if _writes_items(callee, _name(parameter_names(callee), position, quoted=False)):
             raise numpy_given_twice(_called(callee), [repr(t) for t in texts], here())

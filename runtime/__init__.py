@@ -64,6 +64,7 @@ from .values.text import message, message_percent, text
 from .python.display import emit
 from .python.in_place import in_place
 from .python.argument_aliases import check_apart
+from .state.held_lists import unaliased
 from .python import traced_math as math
 from .python import traced_statistics as statistics
 from .python import traced_heapq as heapq
@@ -72,7 +73,7 @@ from .python import traced_numpy as numpy
 
 __all__ = ['attribute_view', 'Undefined', 'alias', 'all', 'and_', 'any', 'assert_', 'attributes', 'bool', 'call',
            'call_writing', 'called_items',
-           'caused', 'chain', 'check_apart', 'check_defined', 'check_exchange', 'check_held', 'check_unfollowed', 'check_field', 'compare', 'complex', 'comprehension_test', 'emit',
+           'caused', 'chain', 'check_apart', 'unaliased', 'check_defined', 'check_exchange', 'check_held', 'check_unfollowed', 'check_field', 'compare', 'complex', 'comprehension_test', 'emit',
            'enumerate', 'eq', 'ge', 'gt', 'le', 'lt',
            'filter', 'flat_key', 'flat_value', 'layout_of',
            'delattr', 'divide', 'float', 'for_stmt', 'format', 'getattr', 'getitem', 'given', 'hasattr', 'getslice', 'handlers', 'heapq', 'held_update', 'helper_result', 'if_chain',

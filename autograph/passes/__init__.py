@@ -35,6 +35,7 @@ from autograph.passes import (
     static_values,
     super_calls,
     text,
+    unaliased,
     unbound_reads,
     unreachable,
     views,
@@ -57,6 +58,7 @@ PIPELINE = [
     loop_else,     # loop `else` -> code after the loop, guarded by its break flag
     returns,       # return in loops -> flag + break; other returns to tail position
     loop_exits,    # break / continue -> flags and guards
+    unaliased,     # prev = cur of a new list nothing changes after -> ag.unaliased(cur)
     short_circuits,  # if a and f(): -> f() under `if` on a (effects where Python has them)
     asserts,       # assert -> ag.assert_
     raises,        # raise in if/loops -> ag.raise_if / ag.raise_ (run-time checks)

@@ -72,3 +72,16 @@ def _repeated(obj, seen):
             if _repeated(item, seen):
                 return True
     return False
+
+
+def unaliased(value):
+    """Python reference: `value` (the statement `name = value`, a whole alias). Where it
+    is a list or dict that no code can tell from a copy (autograph.passes.unaliased), a
+    shallow copy: a new object, which a staged statement binding the name on some paths
+    only merges as it does any new list (where the very object would be a named error,
+    see runtime.state.mutation)."""
+    if type(value) is list:
+        return list(value)
+    if type(value) is dict:
+        return dict(value)
+    return value

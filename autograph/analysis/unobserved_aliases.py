@@ -1,0 +1,241 @@
+"""Whole aliases of a new list or dict whose sharing no code can see: `prev = cur` in a
+loop where nothing changes either object in place, or hands it on, before both names
+are bound again (for passes.unaliased).
+
+    cur = [0.0] * (n + 1)          # a new list, each iteration
+    ...                            # (cur[j] = e: changes before the alias are seen in
+    if cur[n] > limit:             #  both alike)
+        break
+    prev = cur                     # `prev is cur` from here on, in Python
+
+After `prev = cur` Python's two names hold one list; a staged `if` or loop that binds
+`prev` to it on some paths only cannot decide which object the name holds afterwards
+(runtime.state.mutation: a named error). Where nothing can tell the two names' object
+from a copy, the alias may be a copy: the statement is listed when
+
+- every binding of the value's name `A` makes a new list or dict (a display, a
+  comprehension, `[0] * n`, `list(...)`, `dict(...)`): no one else holds it;
+- `A` is handed on nowhere but here (not stored, given to a call that may keep or change
+  it, aliased again, returned, read by a nested function or declared global/nonlocal);
+- after it, on every path until each is bound again, neither `N` nor `A` is changed in
+  place (an item or attribute written, `+=`, a method called) or used so (that list's
+  `is`): a liveness analysis (analysis.dataflow) whose reads are those uses.
+
+Reads of items (`prev[j]`), `len`, arithmetic, comparisons, iteration, a library
+function's reading (`library(func)`: `jnp.array(best)`) and a `return` of the name
+alone (nothing else holds the list) are no such use: they see the same values in a
+copy.
+"""
+import ast
+
+from autograph.analysis.activity import scope_of
+from autograph.analysis.dataflow import Dataflow
+from autograph.analysis.walk import SCOPES, children, nodes
+
+_FRESH_CALLS = frozenset({'list', 'dict', 'sorted'})
+_READERS = frozenset({'len', 'sum', 'min', 'max', 'sorted', 'list', 'tuple', 'dict', 'set',
+                      'enumerate', 'zip', 'range', 'abs', 'float', 'int', 'bool', 'str',
+                      'print', 'any', 'all', 'reversed', 'isinstance', 'repr', 'round'})
+"""Builtins that read the items of a list or dict given to them and keep no hold of it."""
+_READ_METHODS = frozenset({'copy', 'index', 'count', 'get', 'keys', 'values', 'items'})
+_COMPOUND = (ast.If, ast.While, ast.For)
+
+
+def unobserved_aliases(function, library=lambda func: False):
+    """The statements `N = A` of `function`'s own scope, inside an `if` or a loop, whose
+    sharing no code can see (see the module docstring). `library(func)`: whether the
+    called expression `func` is a library function that reads its arguments only."""
+    candidates = [stmt for stmt in _nested_statements(function)
+                  if stmt.__class__ is ast.Assign and len(stmt.targets) == 1
+                  and stmt.targets[0].__class__ is ast.Name
+                  and stmt.value.__class__ is ast.Name
+                  and stmt.targets[0].id != stmt.value.id]
+    if not candidates:
+        return []
+    scope = scope_of(function)
+    held = set(scope.declared) | {n for names in scope.closures.values() for n in names}
+    args = function.args
+    held |= {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}   # (the
+    held |= {a.arg for a in (args.vararg, args.kwarg) if a is not None}      # caller's)
+    fresh = _fresh_names(function, scope.locals - held)
+    candidates = [s for s in candidates if s.value.id in fresh and s.targets[0].id not in held]
+    if not candidates:
+        return []
+    escaped = _escaping(function, candidates, library)
+    candidates = [s for s in candidates if s.value.id not in escaped]
+    if not candidates:
+        return []
+    flow = _IdentityFlow(function, library)
+    return [s for s in candidates
+            if not {s.targets[0].id, s.value.id} & flow.live_out.get(s, {s.value.id})]
+
+
+def _nested_statements(function):
+    """The statements inside the `if`s and loops of `function`'s own scope."""
+    out, pending = [], [b for stmt in function.body if isinstance(stmt, _COMPOUND)
+                        for b in _blocks(stmt)]
+    while pending:
+        for stmt in pending.pop():
+            out.append(stmt)
+            if not isinstance(stmt, SCOPES):
+                pending += _blocks(stmt)
+    return out
+
+
+def _blocks(stmt):
+    return [getattr(stmt, f) for f in ('body', 'orelse', 'finalbody')
+            if isinstance(getattr(stmt, f, None), list)] + \
+        [h.body for h in getattr(stmt, 'handlers', ())]
+
+
+def _fresh_names(function, names):
+    """The names of `names` every binding of which in `function` makes a new list or
+    dict (`_makes_container`), and that are bound only by `name = value`."""
+    bindings, counted = {}, {}
+    for node in nodes(function):
+        if node.__class__ is ast.Assign and len(node.targets) == 1 and \
+                node.targets[0].__class__ is ast.Name:
+            bindings.setdefault(node.targets[0].id, []).append(node.value)
+        elif node.__class__ is ast.Name and node.ctx.__class__ is not ast.Load:
+            counted[node.id] = counted.get(node.id, 0) + 1
+    return {name for name, values in bindings.items()
+            if name in names and counted.get(name) == len(values)
+            and all(_makes_container(v) for v in values)}
+
+
+def _makes_container(value):
+    cls = value.__class__
+    if cls in (ast.List, ast.Dict, ast.ListComp, ast.DictComp):
+        return True
+    if cls is ast.BinOp and isinstance(value.op, (ast.Mult, ast.Add)):
+        return _makes_container(value.left) or (isinstance(value.op, ast.Mult)
+                                                and _makes_container(value.right))
+    return cls is ast.Call and value.func.__class__ is ast.Name and \
+        value.func.id in _FRESH_CALLS
+
+
+def _escaping(function, candidates, library):
+    """The names that `function` hands on (see `uses`) other than by `candidates`."""
+    skip = {id(s.value) for s in candidates}
+    found = set()
+    for stmt in _own_statements(function):
+        for name, node, kind in uses(stmt, library):
+            if kind == 'hands on' and id(node) not in skip:
+                found.add(name)
+    return found
+
+
+def _own_statements(function):
+    out, pending = [], [function.body]
+    while pending:
+        for stmt in pending.pop():
+            out.append(stmt)
+            if not isinstance(stmt, SCOPES):
+                pending += _blocks(stmt)
+    return out
+
+
+def uses(stmt, library):
+    """(name, its Name node, 'changes' or 'hands on') for each use of a variable by
+    `stmt`'s own expressions (and the whole of a nested function or class) that a copy
+    of its list would not give alike; other reads are left out."""
+    found = []
+    parents = {}
+    stack = [c for c in children(stmt) if not isinstance(c, ast.stmt)] \
+        if not isinstance(stmt, SCOPES) else [stmt]
+    if isinstance(stmt, ast.AugAssign) and stmt.target.__class__ is ast.Name:
+        found.append((stmt.target.id, stmt.target, 'changes'))
+    while stack:
+        node = stack.pop()
+        for child in children(node):
+            parents[id(child)] = node
+            stack.append(child)
+        if node.__class__ is ast.Name and node.ctx.__class__ is ast.Load:
+            kind = _use(node, parents.get(id(node), stmt), parents, library)
+            if kind is not None:
+                found.append((node.id, node, kind))
+    return found
+
+
+def _use(name, parent, parents, library):
+    """How the read `name` uses its object: None where a copy gives the same."""
+    cls = parent.__class__
+    if cls is ast.Subscript:
+        if parent.value is not name:
+            return None   # (an index)
+        return 'changes' if parent.ctx.__class__ is not ast.Load else None
+    if cls is ast.Attribute:
+        outer = parents.get(id(parent))
+        if parent.ctx.__class__ is not ast.Load:
+            return 'changes'
+        if outer.__class__ is ast.Call and outer.func is parent:
+            return None if parent.attr in _READ_METHODS else 'changes'
+        return None
+    if cls in (ast.BinOp, ast.UnaryOp) or (cls is ast.Compare and not any(
+            isinstance(op, (ast.Is, ast.IsNot)) for op in parent.ops)):
+        return None
+    if cls is ast.For or cls is ast.comprehension:
+        return None if parent.iter is name else 'hands on'
+    if cls in (ast.If, ast.While) and parent.test is name:
+        return None
+    if cls is ast.Call and name is not parent.func and (
+            (parent.func.__class__ is ast.Name and parent.func.id in _READERS)
+            or library(parent.func)):
+        return None
+    if cls is ast.Return:
+        return None   # (the function ends: the list is the caller's alone)
+    if cls is ast.Call and parent.func is name:
+        return 'changes'   # (a call of a function: it may change what it reads)
+    return 'hands on'
+
+
+class _IdentityFlow(Dataflow):
+    """analysis.dataflow's liveness with the uses of `uses` for reads: a name is live
+    after a statement where a path from there changes its object in place or hands it
+    on before binding it again."""
+
+    def __init__(self, function, library):
+        self.activity = _IdentityActivity(library)
+        self.extra_reads = {}
+        self.live_out, self.live_in, self.loop_head = {}, {}, {}
+        self.closures = {}
+        self.block_live_in(function.body, frozenset())
+
+
+class _Activity:
+    __slots__ = ('reads', 'writes')
+
+    def __init__(self, reads, writes):
+        self.reads, self.writes = reads, writes
+
+
+class _IdentityActivity:
+    """node (a simple statement, an expression or a list of them) -> its uses (`uses`)
+    as reads and the names it binds as writes."""
+
+    def __init__(self, library):
+        self.library = library
+
+    def __call__(self, node):
+        items = node if isinstance(node, list) else [node]
+        reads, writes = set(), set()
+        for item in items:
+            if isinstance(item, ast.stmt):
+                reads.update(name for name, _, _ in uses(item, self.library))
+                if isinstance(item, SCOPES):
+                    writes.add(item.name)
+                    continue
+            elif item.__class__ is not ast.Name:   # (a whole test or iterable: its
+                # value read; a `with` item's object is handed on)
+                wrapper = ast.Expr(value=item.context_expr if isinstance(
+                    item, ast.withitem) else item) if isinstance(
+                        item, (ast.expr, ast.withitem)) else None
+                if wrapper is not None:
+                    reads.update(name for name, _, _ in uses(wrapper, self.library))
+            for inner in nodes(item):
+                if inner.__class__ is ast.Name and inner.ctx.__class__ is not ast.Load:
+                    writes.add(inner.id)
+        if any(isinstance(i, ast.AugAssign) for i in items):
+            writes -= {i.target.id for i in items if isinstance(i, ast.AugAssign)
+                       and i.target.__class__ is ast.Name}
+        return _Activity(frozenset(reads), frozenset(writes))

@@ -206,3 +206,32 @@ def test_seen_sharing_stays_a_named_error(fn):
     assert_same(autograph.convert(fn, jit=False)(X, 4), expected)   # (Python's loop)
     with pytest.raises(autograph.ControlFlowError):
         autograph.convert(fn)(jnp.asarray(X), 4)
+
+
+def changed_by_a_lambda(x, n):
+    prev = [0.0]
+    cur = [1.0]
+    grow = lambda: cur.append(9.0)   # noqa: E731  (reads `cur` when called)
+    for i in range(n):
+        if x[i] > 0:
+            prev = cur
+        grow()
+    return len(prev)
+
+
+def shadowed_len(x, n):
+    def len(row):   # noqa: A001  (not the builtin: it changes the list)
+        row.append(0.0)
+        return 1
+    prev = [0.0]
+    for i in range(n):
+        cur = [x[i]]
+        if x[i] > 0:
+            prev = cur
+        len(cur)
+    return prev[-1]
+
+
+@pytest.mark.parametrize('fn', [changed_by_a_lambda, shadowed_len])
+def test_later_changes_through_closures_and_shadowed_builtins_are_seen(fn):
+    assert _statements(fn) == []

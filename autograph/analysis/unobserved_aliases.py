@@ -53,7 +53,7 @@ def unobserved_aliases(function, library=lambda func: False):
     if not candidates:
         return []
     scope = scope_of(function)
-    held = set(scope.declared) | {n for names in scope.closures.values() for n in names}
+    held = set(scope.declared) | _in_nested_scopes(function)   # (read later, maybe)
     args = function.args
     held |= {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}   # (the
     held |= {a.arg for a in (args.vararg, args.kwarg) if a is not None}      # caller's)
@@ -61,13 +61,31 @@ def unobserved_aliases(function, library=lambda func: False):
     candidates = [s for s in candidates if s.value.id in fresh and s.targets[0].id not in held]
     if not candidates:
         return []
-    escaped = _escaping(function, candidates, library)
+    readers = _READERS - scope.locals
+
+    def reads_only(func):
+        return (func.__class__ is ast.Name and func.id in readers) or library(func)
+    escaped = _escaping(function, candidates, reads_only)
     candidates = [s for s in candidates if s.value.id not in escaped]
     if not candidates:
         return []
-    flow = _IdentityFlow(function, library)
+    flow = _IdentityFlow(function, reads_only)
     return [s for s in candidates
             if not {s.targets[0].id, s.value.id} & flow.live_out.get(s, {s.value.id})]
+
+
+def _in_nested_scopes(function):
+    """The names read or bound inside the lambdas, generator expressions, nested
+    functions and classes of `function`, which may run later."""
+    found = set()
+    for node in nodes(function):
+        if node is not function and node.__class__ in _DEFERRED:
+            found.update(n.id for n in nodes(node) if n.__class__ is ast.Name)
+    return found
+
+
+_DEFERRED = frozenset({ast.Lambda, ast.GeneratorExp, ast.FunctionDef, ast.AsyncFunctionDef,
+                       ast.ClassDef})
 
 
 def _nested_statements(function):
@@ -114,12 +132,12 @@ def _makes_container(value):
         value.func.id in _FRESH_CALLS
 
 
-def _escaping(function, candidates, library):
+def _escaping(function, candidates, reads_only):
     """The names that `function` hands on (see `uses`) other than by `candidates`."""
     skip = {id(s.value) for s in candidates}
     found = set()
     for stmt in _own_statements(function):
-        for name, node, kind in uses(stmt, library):
+        for name, node, kind in uses(stmt, reads_only):
             if kind == 'hands on' and id(node) not in skip:
                 found.add(name)
     return found
@@ -135,10 +153,11 @@ def _own_statements(function):
     return out
 
 
-def uses(stmt, library):
+def uses(stmt, reads_only):
     """(name, its Name node, 'changes' or 'hands on') for each use of a variable by
     `stmt`'s own expressions (and the whole of a nested function or class) that a copy
-    of its list would not give alike; other reads are left out."""
+    of its list would not give alike; other reads are left out. `reads_only(func)`:
+    whether a call of `func` only reads its arguments (`len`, `jnp.sum`)."""
     found = []
     parents = {}
     stack = [c for c in children(stmt) if not isinstance(c, ast.stmt)] \
@@ -151,13 +170,13 @@ def uses(stmt, library):
             parents[id(child)] = node
             stack.append(child)
         if node.__class__ is ast.Name and node.ctx.__class__ is ast.Load:
-            kind = _use(node, parents.get(id(node), stmt), parents, library)
+            kind = _use(node, parents.get(id(node), stmt), parents, reads_only)
             if kind is not None:
                 found.append((node.id, node, kind))
     return found
 
 
-def _use(name, parent, parents, library):
+def _use(name, parent, parents, reads_only):
     """How the read `name` uses its object: None where a copy gives the same."""
     cls = parent.__class__
     if cls is ast.Subscript:
@@ -178,9 +197,7 @@ def _use(name, parent, parents, library):
         return None if parent.iter is name else 'hands on'
     if cls in (ast.If, ast.While) and parent.test is name:
         return None
-    if cls is ast.Call and name is not parent.func and (
-            (parent.func.__class__ is ast.Name and parent.func.id in _READERS)
-            or library(parent.func)):
+    if cls is ast.Call and name is not parent.func and reads_only(parent.func):
         return None
     if cls is ast.Return:
         return None   # (the function ends: the list is the caller's alone)
@@ -194,8 +211,8 @@ class _IdentityFlow(Dataflow):
     after a statement where a path from there changes its object in place or hands it
     on before binding it again."""
 
-    def __init__(self, function, library):
-        self.activity = _IdentityActivity(library)
+    def __init__(self, function, reads_only):
+        self.activity = _IdentityActivity(reads_only)
         self.extra_reads = {}
         self.live_out, self.live_in, self.loop_head = {}, {}, {}
         self.closures = {}
@@ -213,15 +230,15 @@ class _IdentityActivity:
     """node (a simple statement, an expression or a list of them) -> its uses (`uses`)
     as reads and the names it binds as writes."""
 
-    def __init__(self, library):
-        self.library = library
+    def __init__(self, reads_only):
+        self.reads_only = reads_only
 
     def __call__(self, node):
         items = node if isinstance(node, list) else [node]
         reads, writes = set(), set()
         for item in items:
             if isinstance(item, ast.stmt):
-                reads.update(name for name, _, _ in uses(item, self.library))
+                reads.update(name for name, _, _ in uses(item, self.reads_only))
                 if isinstance(item, SCOPES):
                     writes.add(item.name)
                     continue
@@ -231,7 +248,7 @@ class _IdentityActivity:
                     item, ast.withitem) else item) if isinstance(
                         item, (ast.expr, ast.withitem)) else None
                 if wrapper is not None:
-                    reads.update(name for name, _, _ in uses(wrapper, self.library))
+                    reads.update(name for name, _, _ in uses(wrapper, self.reads_only))
             for inner in nodes(item):
                 if inner.__class__ is ast.Name and inner.ctx.__class__ is not ast.Load:
                     writes.add(inner.id)

@@ -81,3 +81,31 @@ a = a + fn{c}(a * 0.1) * 0.5
 T['tuple_tail'] = ('', '''
 a = a + ((int(k) % 3, 'p') < ({i}, 3)) * 0.1
 ''')
+T['rolling_rows'] = ('', '''
+pv{c} = [0.0] * 3
+for i{c} in range({r}):
+    cu{c} = [pv{c}[0] + a * 0.1, pv{c}[1] * 0.5 + i{c}, pv{c}[2] + 1.0]
+    cu{c}[2] = cu{c}[2] + pv{c}[0] * 0.25
+    if cu{c}[0] > {f}:
+        break
+    pv{c} = cu{c}
+a = a + pv{c}[0] * 0.1 + pv{c}[1] * 0.01 + pv{c}[2] * 0.001
+''')
+T['best_list'] = ('L', '''
+bs{c} = [0.0, -1.0]
+for j{c}, y{c} in enumerate(w):
+    cd{c} = [y{c} * a, j{c} * 1.0]
+    if cd{c}[0] > bs{c}[0]:
+        bs{c} = cd{c}
+    BODY
+a = a + bs{c}[0] * 0.1 + bs{c}[1] * 0.01
+''')
+T['counter_beside_view'] = ('', '''
+ct{c} = 0
+ct{c} += 1
+ct{c} = ct{c} * 2
+ar{c} = w * 1.0
+vw{c} = ar{c}[:2]
+ar{c} += ct{c}
+a = a + vw{c}[0] * 0.1 + ar{c}[3] * 0.01
+''')

@@ -30,7 +30,8 @@ import ast
 
 from autograph.analysis.activity import scope_of
 from autograph.analysis.dataflow import Dataflow
-from autograph.analysis.walk import SCOPES, children, nodes
+from autograph.analysis.view_bindings import own_statements
+from autograph.analysis.walk import SCOPES, blocks, children, nodes
 
 _FRESH_CALLS = frozenset({'list', 'dict', 'sorted'})
 _READERS = frozenset({'len', 'sum', 'min', 'max', 'sorted', 'list', 'tuple', 'dict', 'set',
@@ -91,19 +92,13 @@ _DEFERRED = frozenset({ast.Lambda, ast.GeneratorExp, ast.FunctionDef, ast.AsyncF
 def _nested_statements(function):
     """The statements inside the `if`s and loops of `function`'s own scope."""
     out, pending = [], [b for stmt in function.body if isinstance(stmt, _COMPOUND)
-                        for b in _blocks(stmt)]
+                        for b in blocks(stmt)]
     while pending:
         for stmt in pending.pop():
             out.append(stmt)
             if not isinstance(stmt, SCOPES):
-                pending += _blocks(stmt)
+                pending += blocks(stmt)
     return out
-
-
-def _blocks(stmt):
-    return [getattr(stmt, f) for f in ('body', 'orelse', 'finalbody')
-            if isinstance(getattr(stmt, f, None), list)] + \
-        [h.body for h in getattr(stmt, 'handlers', ())]
 
 
 def _fresh_names(function, names):
@@ -136,21 +131,11 @@ def _escaping(function, candidates, reads_only):
     """The names that `function` hands on (see `uses`) other than by `candidates`."""
     skip = {id(s.value) for s in candidates}
     found = set()
-    for stmt in _own_statements(function):
+    for stmt in own_statements(function.body):
         for name, node, kind in uses(stmt, reads_only):
             if kind == 'hands on' and id(node) not in skip:
                 found.add(name)
     return found
-
-
-def _own_statements(function):
-    out, pending = [], [function.body]
-    while pending:
-        for stmt in pending.pop():
-            out.append(stmt)
-            if not isinstance(stmt, SCOPES):
-                pending += _blocks(stmt)
-    return out
 
 
 def uses(stmt, reads_only):

@@ -255,14 +255,14 @@ def _key(index):
 
 
 def _bounds(index):
-    """The bounds of the slice `index` as arguments: None where absent, trailing Nones
-    left out (`slice(None)` for `:`)."""
-    bounds = [b if b is not None else ast.Constant(value=None)
-              for b in (index.lower, index.upper, index.step)]
-    while len(bounds) > 1 and isinstance(bounds[-1], ast.Constant) and \
-            bounds[-1].value is None:
-        bounds.pop()
-    return bounds
+    """The bounds of the slice `index` as arguments of `slice`: None where absent, an
+    absent step left out, and `slice(None)` for `:` (not `slice(3)` for `3:`, which is
+    `slice(None, 3)`)."""
+    lower, upper, step = [b if b is not None else ast.Constant(value=None)
+                          for b in (index.lower, index.upper, index.step)]
+    if index.step is not None:
+        return [lower, upper, step]
+    return [lower] if index.lower is None and index.upper is None else [lower, upper]
 
 
 def span(index, ctx):

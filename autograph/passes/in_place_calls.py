@@ -2,10 +2,15 @@
 
     w.sort()              ->    w = ag.in_place(w, 'sort', w_is_numpy)
     np.copyto(w, v)       ->    w = ag.in_place(w, 'copyto', w_is_numpy, v)
+    M[i].sort()           ->    M[i] = ag.in_place(M[i], 'sort', M_is_numpy)
+
+(a view's change is written back into its base by an item assignment, which
+passes.item_assignments rewrites; the key is read twice, so only a key without calls)
 
 (a traced array that stands for a NumPy array is changed by making a new one, which the
 name is rebound to: see runtime.python.in_place)."""
 import ast
+import copy
 
 from autograph.analysis.array_kinds import module_names
 from autograph.analysis.census import ITEM_STORE
@@ -38,18 +43,33 @@ class InPlaceCalls(StatementRewriter):
             func, args = args[0], args[1:]   # (`ag.call(w.sort)`)
         if isinstance(func, ast.Attribute) and func.attr in IN_PLACE_FUNCTIONS and \
                 isinstance(func.value, ast.Name) and self.modules(func.value.id) == 'numpy' \
-                and args and isinstance(args[0], ast.Name) and args[0].id in self.local_names:
-            name, args = args[0].id, args[1:]   # (`np.copyto(w, v)`)
+                and args and self._root(args[0]):
+            target, args = args[0], args[1:]   # (`np.copyto(w, v)`)
         elif isinstance(func, ast.Attribute) and func.attr in IN_PLACE_METHODS and \
-                isinstance(func.value, ast.Name) and func.value.id in self.local_names:
-            name = func.value.id
+                self._root(func.value):
+            target = func.value
         else:
             return [stmt]
         if self.ctx.census is not None:   # (a write of `w`: passes.written_arguments)
             self.ctx.census = self.ctx.census.adding(ITEM_STORE)
-        new = ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())], value=ast.Call(
+        store = copy.deepcopy(target)
+        for node in ast.walk(store):
+            if hasattr(node, 'ctx'):
+                node.ctx = ast.Load()
+        store.ctx = ast.Store()
+        new = ast.Assign(targets=[store], value=ast.Call(
             func=self.ctx.runtime('in_place'),
-            args=[ast.Name(id=name, ctx=ast.Load()), ast.Constant(func.attr),
-                  self.kinds.value(name) or ast.Constant(None), *args],
+            args=[target, ast.Constant(func.attr),
+                  self.kinds.value(self._root(target)) or ast.Constant(None), *args],
             keywords=call.keywords))
         return [ast.fix_missing_locations(ast.copy_location(new, stmt))]
+
+    def _root(self, node):
+        """The local name `node` is (`w`) or takes items of with keys without calls
+        (`M[i]`, `x[1:]`, `M[i][j]`), else None."""
+        while isinstance(node, ast.Subscript):
+            if any(isinstance(n, ast.Call) for n in ast.walk(node.slice)):
+                return None
+            node = node.value
+        return node.id if isinstance(node, ast.Name) and node.id in self.local_names \
+            else None

@@ -144,6 +144,8 @@ def _effects(node, resolve, ag):
         elif isinstance(node, ast.Call):
             func, args = split_call(node, ag)
             written += [argument_base(args[p]) for p in positions_written(func, args, resolve)]
+            names = parameters_written(func, resolve)[0] if node.keywords else ()
+            written += [argument_base(k.value) for k in node.keywords if k.arg in names]
         stack += [c for c in children(node) if not isinstance(c, SCOPES)]
     return [w for w in written if w is not None], rebound
 
@@ -179,22 +181,27 @@ class LocalFunction:
 def positions_written(func, args, resolve):
     """The positions of the arguments `args` whose items the function called (`func`,
     an expression) writes. `resolve(name)` gives a live function or a LocalFunction."""
-    callee = resolve(func.id) if isinstance(func, ast.Name) else None
-    if callee is None:
-        return ()
-    if isinstance(callee, LocalFunction):
-        names, params = callee.written, callee.params
-    else:
-        names = of_function(callee)
-        try:
-            params = list(inspect.signature(callee).parameters) if names else []
-        except (TypeError, ValueError):
-            return ()
+    names, params = parameters_written(func, resolve)
     if not names:
         return ()
     return tuple(i for i, arg in enumerate(args)
                  if not isinstance(arg, ast.Starred) and i < len(params)
                  and params[i] in names and argument_base(arg) is not None)
+
+
+def parameters_written(func, resolve):
+    """(the names of the parameters whose items the function called, `func`, writes, the
+    names of all its parameters in order); ((), ()) where it writes none or is unknown."""
+    callee = resolve(func.id) if isinstance(func, ast.Name) else None
+    if callee is None:
+        return (), ()
+    if isinstance(callee, LocalFunction):
+        return callee.written, callee.params
+    names = of_function(callee)
+    try:
+        return (names, list(inspect.signature(callee).parameters)) if names else ((), ())
+    except (TypeError, ValueError):
+        return (), ()
 
 
 def of_function(fn):

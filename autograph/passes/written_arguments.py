@@ -44,6 +44,7 @@ from autograph.analysis.census import IN_PLACE, ITEM_STORE
 from autograph.analysis.walk import children
 from autograph.analysis.written_parameters import (argument_base, entry_of_tree,
                                                    may_write_parameters, own_nodes,
+                                                   parameters_written,
                                                    positions_written, split_call)
 from autograph.errors import unsupported
 from autograph.passes.argument_reports import (bound, follow, given, kept_by_calls,
@@ -171,6 +172,7 @@ class _CallSites(StatementRewriter):
         func, args = split_call(call, self.ctx.ag)
         if func is call.func:   # not a call of user code
             return func, args, None
+        args = _keywords_given_by_position(call, func, args, self.resolve, self.ctx)
         return func, args, [p for p in positions_written(func, args, self.resolve)
                             if not (isinstance(args[p], ast.Name)
                                     and self.in_place(args[p].id))]
@@ -359,3 +361,30 @@ def _as_store(node):
     node = copy.deepcopy(node)
     node.ctx = ast.Store()
     return node
+
+
+def _keywords_given_by_position(call, func, args, resolve, ctx):
+    """`args` with `call`'s keyword arguments given by position where one of them is a
+    variable (or a view) whose items the callee writes: `scale(x=x, c=2.0)` -> `scale(x,
+    2.0)`, whose write of `x` is then followed as a positional one's. Where they cannot
+    move so (other keywords first, `**kw`, values whose order of evaluation would
+    change), an UnsupportedSyntax (the write would be lost)."""
+    written, params = parameters_written(func, resolve)
+    given = [k.arg for k in call.keywords
+             if k.arg in written and argument_base(k.value) is not None]
+    if not given:
+        return args
+    names = [k.arg for k in call.keywords]
+    wanted = params[len(args):len(args) + len(names)]
+    in_order = names == wanted
+    if None in names or sorted(names) != sorted(wanted) or any(
+            isinstance(a, ast.Starred) for a in args) or not (in_order or all(
+                not isinstance(n, ast.Call) for k in call.keywords for n in ast.walk(k.value))):
+        raise unsupported(
+            f"{ast.unparse(func)}() writes the items of its parameter '{given[0]}', given "
+            f"by keyword here, which the converted code cannot follow: give it by position",
+            ctx, call)
+    values = [k.value for k in sorted(call.keywords, key=lambda k: wanted.index(k.arg))]
+    call.args += values   # (after `f` in `ag.call(f, ...)`, after the others in `f(...)`)
+    call.keywords = []
+    return list(args) + values

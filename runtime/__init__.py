@@ -2,7 +2,8 @@
 as `ag` (or a hygienic variant) and uses only these names."""
 from .checks.asserts import assert_
 from .python import calls as _calls
-from .python.calls import call, call_writing, given, object_update, written
+from .python.calls import call, call_writing, object_update
+from .python.written import given, written
 from .operators.comparisons import compare
 from .operators.conditionals import if_chain, if_exp, if_exp_chain, if_stmt, kept_item, static
 from .operators.logical import and_, not_, or_

@@ -46,7 +46,7 @@ from autograph.runtime import context
 from autograph.runtime.staging import loop_autodiff
 from autograph.runtime.loops import loop_policy, reductions
 from autograph.runtime.checks.absent import check_defined
-from autograph.runtime.python.calls import reporting_written
+from autograph.runtime.python.written import reporting_written
 from autograph.runtime.values.types import has_symbolic_shape
 
 # --- the eager switch -------------------------------------------------------------------
@@ -332,7 +332,7 @@ class Function:
 
     def _run_converted(self, args, kwargs):
         """(the converted function's result, {parameter: final value} of the array
-        parameters whose items it wrote: see runtime.python.calls.reporting_written)."""
+        parameters whose items it wrote: see runtime.python.written.reporting_written)."""
         with loop_policy.unroll_loops(self.unroll_loops), \
                 reductions.sequential_sums(self.sequential_sums), \
                 loop_autodiff.autodiff_mode(self.loop_autodiff), context.setting(

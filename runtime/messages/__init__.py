@@ -30,7 +30,7 @@ from .style import KINDS, Kind, problem
 from .values import (PYTHON_VALUE_NEEDED, ambiguous_in, argsort_ties, ambiguous_truth, operands_differ,
                      caught_staged_raise, chosen_used, items_differ, no_order, no_text,
                      numpy_exchanged, numpy_given_twice, numpy_held_write, numpy_traced_write,
-                     numpy_unfollowed,
+                     numpy_unfollowed, written_argument_lost,
                      optional_truth, range_step, unordered_items,
                      reused_iterator, scalar_iteration, text_used_as_data,
                      traced_conversion, traced_filter, traced_key, traced_match_subject,

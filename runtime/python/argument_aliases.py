@@ -14,12 +14,13 @@ runs as Python, are changed by NumPy itself, and pass.
 """
 import inspect
 
+import jax
 import numpy as np
 
 from .. import context
 from ..context import numpy_meaning
 from ..errors import here
-from ..messages import numpy_given_twice
+from ..messages import numpy_given_twice, written_argument_lost
 from ..values.split import is_traced
 
 
@@ -64,6 +65,25 @@ def check_arrays_apart(fn, written, arrays, location):
                     and _writes_items(fn, name):
                 raise numpy_given_twice(_called(fn), [repr(name), repr(other_name)],
                                         location)
+
+
+def check_written_back(fn, args, kwargs, written):
+    """After `ag.call(fn, *args, **kwargs)` (a call that rebinds no variable of the
+    caller's: a method, a partial, a function taken from a table) whose function wrote
+    the items of parameters (`written`: name -> final value): a named error where one
+    was given an array that the write did not change in place (a traced array, which
+    the function rebound to a new one: the caller's variable would keep the old; a JAX
+    array, which Python's own write rejects)."""
+    try:
+        given = inspect.signature(fn).bind(*args, **kwargs).arguments
+    except (TypeError, ValueError):
+        given = {}
+    for name, value in written.items():
+        argument = given.get(name, None)   # (None: a partial's own argument, a default)
+        if value is not argument and isinstance(value, jax.Array) and (
+                argument is None or isinstance(argument, (jax.Array, np.ndarray))
+                and np.ndim(argument) > 0):
+            raise written_argument_lost(_called(fn), name, here())
 
 
 def parameter_names(fn):

@@ -6,27 +6,28 @@ value, which never terminates while tracing. That is reported after a few levels
 the function, instead of a RecursionError hundreds of frames deep.
 """
 import builtins
+import functools
 import importlib
 import operator
-import sys
 import types
 
 import jax
 import numpy as np
 
 from ..errors import here
-from ..messages import array_kind_unknown, caller_array_unknown
+from ..messages import array_kind_unknown
 from ..checks import check_outcomes
 from ..checks.absent import present
 from ..checks.keys import Keyed
 from .. import context, origin
 from ..context import staged_depth
 from ..values.maybe import Maybe
-from ..values.split import Undefined, is_dynamic, is_traced
+from ..values.split import is_traced
 from ..values.stacked import STACKERS, Stacked
 from . import traced_math, traced_numpy, traced_statistics
-from .argument_aliases import check_given_once, parameter_names
+from .argument_aliases import check_given_once, check_written_back, parameter_names
 from .recursion import STAGED_RECURSION_LIMIT, converted_inside, recursion_error
+from .written import Slot, Written
 
 TRANSFORMS = frozenset({
     'jax.grad', 'jax.value_and_grad', 'jax.vmap', 'jax.pmap', 'jax.jit', 'jax.checkpoint',
@@ -171,7 +172,7 @@ def _call(fn, args, kwargs, slot=None):
             if name == 'jax.vmap':   # its checks join the caller's (see runtime.checks)
                 return check_outcomes.vmap(*args, **kwargs)
         return fn(*args, **kwargs)
-    code = getattr(getattr(inner or target, '__func__', inner or target), '__code__', None)
+    code = _code_of(inner or target)
     active = context.current().calls
     depths = active.setdefault(code, [])
     depth = staged_depth()
@@ -184,7 +185,7 @@ def _call(fn, args, kwargs, slot=None):
     if on_call is not None:
         on_call(target, args)
     stack = context.current().written
-    stack.append(slot)   # (a `written` report goes to `call_writing` only)
+    stack.append(slot or Slot.of(code))   # (`call_writing`'s, or this call's own)
     try:
         result = target(*args, **kwargs)
     finally:
@@ -192,10 +193,20 @@ def _call(fn, args, kwargs, slot=None):
         depths.pop()
         if not depths:
             del active[code]
-    return result.value if isinstance(result, Written) and slot is None else result
+    if isinstance(result, Written) and slot is None:   # (no caller's variable rebound)
+        check_written_back(fn, args, kwargs, result.parameters)
+        return result.value
+    return result
 
 
 origin.forwards(call, _call)
+
+
+def _code_of(fn):
+    """The code a call of `fn` runs: a function's, a bound method's, a partial's."""
+    while isinstance(fn, functools.partial):
+        fn = fn.func
+    return getattr(getattr(fn, '__func__', fn), '__code__', None)
 
 
 def _method_version(owner, name, args):
@@ -261,38 +272,6 @@ def _converted_functions(arg):
 
 # --- arrays a called function writes items of (see autograph.passes.written_arguments) --
 
-class _Slot:
-    """One `call_writing` call: the code of the function it calls (and the code nested
-    in it: its branch and loop functions), whose `written` reports come back to it, and
-    that function's parameters (a function defined in it that reports its own, called
-    by other code, `lax.fori_loop(0, n, body, acc)`, reports to no one)."""
-    __slots__ = ('codes', 'parameters')
-
-    def __init__(self, code):
-        self.parameters = frozenset(code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
-                                    if code is not None else ())
-        self.codes = set()
-        stack = [code] if code is not None else []
-        while stack:
-            code = stack.pop()
-            self.codes.add(code)
-            stack += [c for c in code.co_consts if isinstance(c, type(code))]
-
-
-class Written:
-    """A result with the final values of the parameters whose items the function wrote,
-    on its way back to `call_writing` (a pytree: it flows out of staged branches and
-    loops like any result)."""
-
-    def __init__(self, value, parameters):
-        self.value, self.parameters = value, parameters
-
-
-jax.tree_util.register_pytree_node(
-    Written, lambda w: ((w.value, w.parameters), None),
-    lambda _, children: Written(*children))
-
-
 def call_writing(positions, fn, *args, **kwargs):
     """Python reference: `(fn(*args, **kwargs), *[args[p] for p in positions])`, the
     arguments at `positions` being arrays whose items `fn` may write.
@@ -311,7 +290,7 @@ def call_writing(positions, fn, *args, **kwargs):
     params = parameter_names(target)
     known = positions if isinstance(positions, dict) else {}
     check_given_once(function, {p: known.get(p) for p in positions}, args, kwargs, params)
-    result = _call(fn, args, kwargs, _Slot(code))
+    result = _call(fn, args, kwargs, Slot.of(code))
     if not isinstance(result, Written):
         return (result, *[args[p] for p in positions])
     numpy = {p: context.numpy_meaning(args[p]) if known.get(p) is None else known[p]
@@ -338,60 +317,3 @@ def _in_place(value):
     if isinstance(value, (jax.Array, np.ndarray)):
         return np.ndim(value) > 0
     return not isinstance(value, _IMMUTABLE)
-
-
-def reporting_written(fn, args, kwargs):
-    """Python reference: `(fn(*args, **kwargs), {})`. For a Function's own call of its
-    converted code: with the final values of the parameters whose items it wrote
-    (`written`), by name, for the Function to give the caller's NumPy arrays."""
-    code = getattr(getattr(fn, '__func__', fn), '__code__', None)
-    stack = context.current().written
-    stack.append(_Slot(code))
-    try:
-        result = fn(*args, **kwargs)
-    finally:
-        stack.pop()
-    if isinstance(result, Written):
-        return result.value, result.parameters
-    return result, {}
-
-
-def written(value, /, **parameters):
-    """Python reference: `value`. A function whose code writes items of its parameters
-    returns this way: when `call_writing` called it, the result carries the parameters'
-    final values back to it. (An undefined `value`, the return value on a path by which
-    Python never returns, stays undefined: a staged `if` then takes the other paths'.)"""
-    stack = context.current().written
-    slot = stack[-1] if stack else None
-    if slot is not None and not isinstance(value, Undefined) \
-            and sys._getframe(1).f_code in slot.codes \
-            and slot.parameters.issuperset(parameters):
-        return Written(value, parameters)
-    return value
-
-
-def given(is_arg, value, saved):
-    """Python reference: `value if is_arg else saved`: the array a caller gave a function,
-    as it is now: the parameter's own `value` while it still holds that array (`is_arg`),
-    else `saved`, what it held when the function rebound it.
-
-    A traced `is_arg` (the parameter was rebound under a staged `if` or loop) selects
-    with `jnp.where`, leaf by leaf for a dict or list, `value` in `saved`'s dtype (where
-    `is_arg` holds, `value` is the caller's array, only promoted by the staging); values
-    of other shapes or structures are an error."""
-    if not is_traced(is_arg) or value is saved:
-        return value if is_arg else saved
-    leaves, tree = jax.tree_util.tree_flatten(value)
-    kept, kept_tree = jax.tree_util.tree_flatten(saved)
-    if tree != kept_tree or not all(is_dynamic(v) and is_dynamic(k)
-                                    and np.shape(v) == np.shape(k)
-                                    for v, k in zip(leaves, kept)):
-        raise caller_array_unknown(_described(value), _described(saved), here())
-    return jax.tree_util.tree_unflatten(tree, [
-        jax.numpy.where(is_arg, jax.numpy.asarray(v).astype(jax.numpy.result_type(k)), k)
-        for v, k in zip(leaves, kept)])
-
-
-def _described(value):
-    shape = getattr(value, 'shape', None)
-    return type(value).__name__ if shape is None else f'{value.dtype}{list(shape)}'

@@ -1,0 +1,92 @@
+"""A function writing the items of an array parameter, called otherwise than by its name
+with positional arguments (a method, `functools.partial`, `*args`, a function taken from
+a dict): a traced array's write makes a new array, which no variable of the caller's
+gets, so the call is the named error written_argument_lost (the write was lost
+silently). As Python (NumPy's arrays, no jit) the write lands in place; a call by name
+rebinds the caller's variable (passes.written_arguments)."""
+import functools
+
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import autograph
+from tests.helpers import assert_same
+
+
+def set_first(a, v):
+    a[0] = v
+
+
+class Writer:
+    def set_first(self, a, v):
+        a[0] = v
+
+    def append_to(self, items, v):
+        items.append(v)
+
+
+def by_name(x):
+    set_first(x, 9.0)
+    return x
+
+
+def as_method(x):
+    Writer().set_first(x, 9.0)
+    return x
+
+
+def through_partial(x):
+    functools.partial(set_first, v=9.0)(x)
+    return x
+
+
+def through_star(x):
+    set_first(*(x, 9.0))
+    return x
+
+
+def from_table(x):
+    {'f': set_first}['f'](x, 9.0)
+    return x
+
+
+def bound_in_partial(x):
+    functools.partial(set_first, x)(9.0)
+    return x
+
+
+def list_by_method(x):
+    items = [x[0]]
+    Writer().append_to(items, x[1])
+    return items[0] + items[1]
+
+
+LOST = [as_method, through_partial, through_star, from_table, bound_in_partial]
+
+
+@pytest.mark.parametrize('fn', LOST, ids=[f.__name__ for f in LOST])
+@pytest.mark.parametrize('make', [np.arange, jnp.arange], ids=['numpy', 'jax'])
+def test_a_lost_write_is_a_named_error(fn, make):
+    with pytest.raises(autograph.ControlFlowError, match="writes the items of its parameter 'a'"):
+        autograph.convert(fn)(make(3.0))
+
+
+@pytest.mark.parametrize('fn', LOST + [by_name], ids=[f.__name__ for f in LOST + [by_name]])
+def test_numpy_arrays_as_python(fn):
+    expected_arg = np.arange(3.0)
+    expected = fn(expected_arg)
+    given = np.arange(3.0)
+    assert_same(autograph.convert(fn, jit=False)(given), expected)
+    assert_same(given, expected_arg)
+
+
+def test_a_call_by_name_rebinds_the_callers_variable():
+    given = np.arange(3.0)
+    assert_same(autograph.convert(by_name)(given), by_name(np.arange(3.0)))
+    assert_same(given, by_name(np.arange(3.0)))
+
+
+def test_a_list_written_in_place_by_a_method():
+    x = jnp.array([2.0, 3.0])
+    assert_same(autograph.convert(list_by_method)(x), list_by_method(x))

@@ -31,6 +31,7 @@ import ast
 import collections
 
 from autograph.analysis.array_kinds import module_names
+from autograph.analysis.unobserved_aliases import handed_on_last
 from autograph.analysis.view_bindings import containers
 from autograph.analysis.walk import SCOPES, children, nodes
 
@@ -116,7 +117,12 @@ def own_arrays(function, resolver):
         if roots & boxes or '' in roots:
             held.setdefault(name, set()).update(roots & boxes or {''})
             given.add(name)
-    own = made - other - given - {a.arg for a in _parameters(function)} - set(views)
+    params = {a.arg for a in _parameters(function)}
+    settled = handed_on_last(function, (given | set(held)) & made - other - params - set(views),
+                             lambda func: _library_reads(func, modules))
+    given -= settled   # (given away complete: `r[0] = e; rows.append(r)`, then a new `r`)
+    held = {name: holders for name, holders in held.items() if name not in settled}
+    own = made - other - given - params - set(views)
     # (stored as an item of an array NumPy made here, `A[i] = r`, `r` is copied)
     held, holders = _holding(held, made, sliced)
     while True:   # (a view of an own array, bound only so, is own: passes.views writes
@@ -270,6 +276,21 @@ def _makes(value, modules):
     if func.attr == 'copy' and not value.args:
         return True   # (`x.copy()`, `np.copy(x)`)
     return func.attr in _MAKERS and _module(func.value, modules) == 'numpy'
+
+
+def _library_reads(func, modules):
+    """Whether the called `func` is NumPy's or JAX's and only reads its arguments (not
+    `np.copyto`, `np.add.at`, `np.random.shuffle`, ...)."""
+    parts = []
+    while isinstance(func, ast.Attribute):
+        parts.append(func.attr)
+        func = func.value
+    return bool(parts) and not _WRITING_PARTS.intersection(parts) and \
+        isinstance(func, ast.Name) and modules(func.id) in ('numpy', 'jax')
+
+
+_WRITING_PARTS = frozenset({'random', 'at', 'copyto', 'fill_diagonal', 'put', 'place',
+                            'putmask', 'put_along_axis'})
 
 
 def _module(node, modules):

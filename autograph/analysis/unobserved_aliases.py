@@ -38,7 +38,13 @@ _READERS = frozenset({'len', 'sum', 'min', 'max', 'sorted', 'list', 'tuple', 'di
                       'enumerate', 'zip', 'range', 'abs', 'float', 'int', 'bool', 'str',
                       'print', 'any', 'all', 'reversed', 'isinstance', 'repr', 'round'})
 """Builtins that read the items of a list or dict given to them and keep no hold of it."""
-_READ_METHODS = frozenset({'copy', 'index', 'count', 'get', 'keys', 'values', 'items'})
+_READ_METHODS = frozenset({'copy', 'index', 'count', 'get', 'keys', 'values', 'items', 'sum',
+                           'mean', 'max', 'min', 'astype', 'tolist', 'item', 'any', 'all',
+                           'dot', 'argmax', 'argmin', 'cumsum', 'prod', 'std', 'var'})
+_VIEW_METHODS = frozenset({'reshape', 'ravel', 'transpose', 'swapaxes', 'squeeze', 'view'})
+_VIEW_ATTRIBUTES = frozenset({'T', 'mT', 'real', 'imag', 'flat'})
+"""An array's methods that read it only, and those (and attributes) giving a view of it,
+used as the view is."""
 _COMPOUND = (ast.If, ast.While, ast.For)
 
 
@@ -62,10 +68,7 @@ def unobserved_aliases(function, library=lambda func: False):
     candidates = [s for s in candidates if s.value.id in fresh and s.targets[0].id not in held]
     if not candidates:
         return []
-    readers = _READERS - scope.locals
-
-    def reads_only(func):
-        return (func.__class__ is ast.Name and func.id in readers) or library(func)
+    reads_only = _reading(scope, library)
     escaped = _escaping(function, candidates, reads_only)
     candidates = [s for s in candidates if s.value.id not in escaped]
     if not candidates:
@@ -73,6 +76,43 @@ def unobserved_aliases(function, library=lambda func: False):
     flow = _IdentityFlow(function, reads_only)
     return [s for s in candidates
             if not {s.targets[0].id, s.value.id} & flow.live_out.get(s, {s.value.id})]
+
+
+def handed_on_last(function, names, library=lambda func: False):
+    """The names of `names` (arrays the function makes) that `function` hands on (stores
+    into a container, an attribute or an item, gives to a call that may keep or change
+    them) only where nothing changes or hands on their array again before the name is
+    bound anew: `r = np.zeros(3); r[0] = e; rows.append(r)` in a loop, where the list
+    holds each array once it is complete (for analysis.own_arrays). Not where the function
+    has a `break` or `continue` (the liveness needs structured loops: none then), nor
+    names read by nested scopes or declared global or nonlocal. `library`: as
+    `unobserved_aliases`'."""
+    names = set(names)
+    if not names or any(n.__class__ in (ast.Break, ast.Continue) for n in nodes(function)):
+        return set()
+    scope = scope_of(function)
+    names -= _in_nested_scopes(function) | set(scope.declared)
+    if not names:
+        return set()
+    reads_only = _reading(scope, library)
+    flow = _IdentityFlow(function, reads_only, views=True)
+    for stmt in own_statements(function.body):
+        after = flow.live_in if isinstance(stmt, (ast.If, ast.While, ast.For, ast.With,
+                                                  ast.Try)) else flow.live_out
+        for name, _, kind in uses(stmt, reads_only, views=True):
+            if name in names and kind == 'hands on' and name in after.get(stmt, {name}):
+                names.discard(name)
+    return names
+
+
+def _reading(scope, library):
+    """`reads_only(func)`: whether a call of `func` only reads its arguments, a builtin
+    of `_READERS` (not shadowed by a local) or a library function (`library`)."""
+    readers = _READERS - scope.locals
+
+    def reads_only(func):
+        return (func.__class__ is ast.Name and func.id in readers) or library(func)
+    return reads_only
 
 
 def _in_nested_scopes(function):
@@ -138,11 +178,12 @@ def _escaping(function, candidates, reads_only):
     return found
 
 
-def uses(stmt, reads_only):
+def uses(stmt, reads_only, views=False):
     """(name, its Name node, 'changes' or 'hands on') for each use of a variable by
     `stmt`'s own expressions (and the whole of a nested function or class) that a copy
     of its list would not give alike; other reads are left out. `reads_only(func)`:
-    whether a call of `func` only reads its arguments (`len`, `jnp.sum`)."""
+    whether a call of `func` only reads its arguments (`len`, `jnp.sum`); `views`: see
+    `_use`."""
     found = []
     parents = {}
     stack = [c for c in children(stmt) if not isinstance(c, ast.stmt)] \
@@ -155,26 +196,36 @@ def uses(stmt, reads_only):
             parents[id(child)] = node
             stack.append(child)
         if node.__class__ is ast.Name and node.ctx.__class__ is ast.Load:
-            kind = _use(node, parents.get(id(node), stmt), parents, reads_only)
+            kind = _use(node, parents, reads_only, stmt, views)
             if kind is not None:
                 found.append((node.id, node, kind))
     return found
 
 
-def _use(name, parent, parents, reads_only):
-    """How the read `name` uses its object: None where a copy gives the same."""
+def _use(name, parents, reads_only, top, views):
+    """How the read `name` uses its object: None where a copy gives the same. `top`: the
+    statement, parent of the outermost expression; `views`: an item or view of the
+    object (an array's row, `a.T`) is used as the object is (for a list or dict, an
+    item is another object, which a shallow copy shares)."""
+    parent = parents.get(id(name), top)
     cls = parent.__class__
     if cls is ast.Subscript:
         if parent.value is not name:
             return None   # (an index)
-        return 'changes' if parent.ctx.__class__ is not ast.Load else None
+        if parent.ctx.__class__ is not ast.Load:
+            return 'changes'
+        return _use(parent, parents, reads_only, top, views) if views else None
     if cls is ast.Attribute:
-        outer = parents.get(id(parent))
+        outer = parents.get(id(parent), top)
         if parent.ctx.__class__ is not ast.Load:
             return 'changes'
         if outer.__class__ is ast.Call and outer.func is parent:
-            return None if parent.attr in _READ_METHODS else 'changes'
-        return None
+            if parent.attr in _READ_METHODS:
+                return None
+            return _use(outer, parents, reads_only, top, views) if views and \
+                parent.attr in _VIEW_METHODS else 'changes'
+        return _use(parent, parents, reads_only, top, views) if views and \
+            parent.attr in _VIEW_ATTRIBUTES else None
     if cls in (ast.BinOp, ast.UnaryOp) or (cls is ast.Compare and not any(
             isinstance(op, (ast.Is, ast.IsNot)) for op in parent.ops)):
         return None
@@ -196,8 +247,8 @@ class _IdentityFlow(Dataflow):
     after a statement where a path from there changes its object in place or hands it
     on before binding it again."""
 
-    def __init__(self, function, reads_only):
-        self.activity = _IdentityActivity(reads_only)
+    def __init__(self, function, reads_only, views=False):
+        self.activity = _IdentityActivity(reads_only, views)
         self.extra_reads = {}
         self.live_out, self.live_in, self.loop_head = {}, {}, {}
         self.closures = {}
@@ -215,15 +266,15 @@ class _IdentityActivity:
     """node (a simple statement, an expression or a list of them) -> its uses (`uses`)
     as reads and the names it binds as writes."""
 
-    def __init__(self, reads_only):
-        self.reads_only = reads_only
+    def __init__(self, reads_only, views):
+        self.reads_only, self.views = reads_only, views
 
     def __call__(self, node):
         items = node if isinstance(node, list) else [node]
         reads, writes = set(), set()
         for item in items:
             if isinstance(item, ast.stmt):
-                reads.update(name for name, _, _ in uses(item, self.reads_only))
+                reads.update(name for name, _, _ in uses(item, self.reads_only, self.views))
                 if isinstance(item, SCOPES):
                     writes.add(item.name)
                     continue
@@ -233,7 +284,8 @@ class _IdentityActivity:
                     item, ast.withitem) else item) if isinstance(
                         item, (ast.expr, ast.withitem)) else None
                 if wrapper is not None:
-                    reads.update(name for name, _, _ in uses(wrapper, self.reads_only))
+                    reads.update(name for name, _, _ in uses(wrapper, self.reads_only,
+                                                             self.views))
             for inner in nodes(item):
                 if inner.__class__ is ast.Name and inner.ctx.__class__ is not ast.Load:
                     writes.add(inner.id)

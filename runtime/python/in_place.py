@@ -8,6 +8,8 @@ import numpy as np
 
 from .calls import call
 from ..context import mark_numpy, numpy_meaning
+from ..errors import here
+from ..messages import numpy_traced_write
 from ..values.split import is_traced
 
 METHODS = frozenset({'sort', 'fill'})
@@ -33,6 +35,8 @@ def in_place(obj, method, numpy, *args, **kwargs):
         if method == 'fill_diagonal' and len(args) == 1 and set(kwargs) <= {'wrap'}:
             return mark_numpy(jnp.fill_diagonal(obj, args[0], wrap=kwargs.get('wrap', False),
                                                 inplace=False))
+    if isinstance(obj, np.ndarray) and any(is_traced(a) for a in (*args, *kwargs.values())):
+        raise numpy_traced_write([], here())   # (NumPy's array cannot hold a traced value)
     if method in FUNCTIONS:
         call(getattr(np, method), obj, *args, **kwargs)
     else:

@@ -21,9 +21,9 @@ from ..values.split import Undefined, is_dynamic, is_traced
 
 
 class Slot:
-    """One `call_writing` call: the code of the function it calls (and the code nested
-    in it: its branch and loop functions), whose `written` reports come back to it, and
-    that function's parameters (a function defined in it that reports its own, called
+    """One call of converted code (by `call_writing`, `ag.call` or a Function): the code
+    of the function it calls (and the code nested in it: its branch and loop functions),
+    whose `written` reports come back to it, and that function's parameters (a function defined in it that reports its own, called
     by other code, `lax.fori_loop(0, n, body, acc)`, reports to no one)."""
     __slots__ = ('codes', 'parameters')
     _made = {}   # code -> its Slot (the same for every call)

@@ -1,0 +1,92 @@
+"""An array the function makes, fills with traced values and then hands on (appends to a
+list, stores in a dict), made anew before it is changed again: `r = np.zeros(3); r[0] =
+x[i]; rows.append(r)` in a loop. The list holds each array once it is complete, so the
+array is the function's own while it is written (analysis.own_arrays with
+unobserved_aliases.handed_on_last): it converts, where the traced write was the named
+error numpy_traced_write. Where the array is changed after it is handed on, the list would
+see the change in NumPy: the named error stays."""
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import autograph
+from tests.helpers import assert_same
+
+
+def filled_rows(x, n):
+    rows = []
+    for i in range(n):
+        r = np.zeros(3)
+        r[0] = x[i]
+        r[1] = x[i] * 2.0
+        rows.append(r)
+    return np.stack(rows)
+
+
+def perturbed_columns(x0, eps):
+    cols = []
+    for k in range(3):
+        y = x0.copy()
+        y[k] += eps
+        cols.append(y)
+    return np.stack(cols)
+
+
+def stored_by_key(x, n):
+    table = {}
+    for i in range(n):
+        entry = np.ones(2)
+        entry[1] = x[i]
+        table[i] = entry
+    return table[0] + table[n - 1]
+
+
+def changed_after_append(x, n):
+    rows = []
+    for i in range(n):
+        r = np.zeros(3)
+        rows.append(r)
+        r[0] = x[i]          # (the list's array changes too)
+    return np.stack(rows)
+
+
+def one_array_appended_again(x, n):
+    rows = []
+    r = np.zeros(3)
+    for i in range(n):
+        r[0] = x[i]          # (changes the array the list already holds)
+        rows.append(r)
+    return np.stack(rows)
+
+
+def copied_into_after_append(x, n):
+    rows = []
+    for i in range(n):
+        r = np.zeros(2)
+        rows.append(r)
+        np.copyto(r, x[i:i + 2])
+    return np.stack(rows)
+
+
+X = np.array([1.0, -2.0, 3.0, 0.5], np.float32)
+
+
+@pytest.mark.parametrize('make', [np.asarray, jnp.asarray], ids=['numpy', 'jax'])
+@pytest.mark.parametrize('fn, args', [(filled_rows, (4,)), (stored_by_key, (3,))],
+                         ids=['rows', 'dict'])
+def test_arrays_handed_on_complete(fn, args, make):
+    assert_same(autograph.convert(fn)(make(X), *args), fn(X, *args))
+
+
+def test_perturbed_copies():
+    x0 = np.array([0.0, 1.0, 2.0], np.float32)
+    assert_same(autograph.convert(perturbed_columns)(x0, jnp.float32(0.1)),
+                perturbed_columns(x0, np.float32(0.1)))
+
+
+@pytest.mark.parametrize('fn', [changed_after_append, one_array_appended_again,
+                                copied_into_after_append])
+def test_arrays_changed_after_they_are_handed_on_stay_a_named_error(fn):
+    assert_same(autograph.convert(fn, jit=False)(X, 3), fn(X, 3))   # (as Python)
+    with pytest.raises(autograph.ControlFlowError):
+        autograph.convert(fn)(jnp.asarray(X), 3)

@@ -2,7 +2,7 @@
 list, stores in a dict), made anew before it is changed again: `r = np.zeros(3); r[0] =
 x[i]; rows.append(r)` in a loop. The list holds each array once it is complete, so the
 array is the function's own while it is written (analysis.own_arrays with
-unobserved_aliases.handed_on_last): it converts, where the traced write was the named
+identity_uses.handed_on_last): it converts, where the traced write was the named
 error numpy_traced_write. Where the array is changed after it is handed on, the list would
 see the change in NumPy: the named error stays."""
 import jax.numpy as jnp

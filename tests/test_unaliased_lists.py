@@ -1,5 +1,5 @@
 """A whole alias of a new list or dict that no code can tell from a copy
-(passes.unaliased, analysis.unobserved_aliases): the rolling rows of a dynamic program
+(passes.unaliased, analysis.identity_uses): the rolling rows of a dynamic program
 with an early exit, a conditional `prev = cur`, the best candidate so far. Under a traced
 `if` or `break` these were the named error aliased_on_some_paths; they now give Python's
 values. Where the sharing can be seen (the list changed in place after the alias, handed
@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import autograph
-from autograph.analysis.unobserved_aliases import unobserved_aliases
+from autograph.analysis.identity_uses import unobserved_aliases
 from tests.helpers import assert_same, check, converted
 
 

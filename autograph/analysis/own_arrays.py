@@ -31,7 +31,7 @@ import ast
 import collections
 
 from autograph.analysis.array_kinds import module_names
-from autograph.analysis.unobserved_aliases import handed_on_last
+from autograph.analysis.identity_uses import handed_on_last
 from autograph.analysis.view_bindings import containers
 from autograph.analysis.walk import SCOPES, children, nodes
 
@@ -118,10 +118,8 @@ def own_arrays(function, resolver):
             held.setdefault(name, set()).update(roots & boxes or {''})
             given.add(name)
     params = {a.arg for a in _parameters(function)}
-    settled = handed_on_last(function, (given | set(held)) & made - other - params - set(views),
-                             lambda func: _library_reads(func, modules))
-    given -= settled   # (given away complete: `r[0] = e; rows.append(r)`, then a new `r`)
-    held = {name: holders for name, holders in held.items() if name not in settled}
+    given, held = _complete(function, (given, held), made - other - params - set(views),
+                            modules)
     own = made - other - given - params - set(views)
     # (stored as an item of an array NumPy made here, `A[i] = r`, `r` is copied)
     held, holders = _holding(held, made, sliced)
@@ -276,6 +274,15 @@ def _makes(value, modules):
     if func.attr == 'copy' and not value.args:
         return True   # (`x.copy()`, `np.copy(x)`)
     return func.attr in _MAKERS and _module(func.value, modules) == 'numpy'
+
+
+def _complete(function, given_held, made, modules):
+    """(given, held) without the arrays of `made` that the function hands on only once
+    complete (`r[0] = e; rows.append(r)`, then a new `r`: identity_uses.handed_on_last)."""
+    given, held = given_held
+    settled = handed_on_last(function, (given | set(held)) & made,
+                             lambda func: _library_reads(func, modules))
+    return given - settled, {name: h for name, h in held.items() if name not in settled}
 
 
 def _library_reads(func, modules):

@@ -1,5 +1,5 @@
 """A whole alias of a new list or dict that no code can tell from a copy ->
-`ag.unaliased(A)`, a copy (analysis.unobserved_aliases):
+`ag.unaliased(A)`, a copy (analysis.identity_uses):
 
     for i in range(n):                    for i in range(n):
         cur = [0.0] * (n + 1)                 cur = [0.0] * (n + 1)
@@ -20,7 +20,7 @@ Runs after passes.loop_exits, on structured control flow (analysis.dataflow).
 import ast
 
 from autograph.analysis.array_kinds import module_names
-from autograph.analysis.unobserved_aliases import unobserved_aliases
+from autograph.analysis.identity_uses import unobserved_aliases
 
 ONLY_WITH = (ast.List, ast.Dict, ast.ListComp, ast.DictComp, 'list', 'dict', 'sorted')
 # (see analysis.census: the names' lists are new ones)

@@ -193,7 +193,13 @@ def _call(fn, args, kwargs, slot=None):
         depths.pop()
         if not depths:
             del active[code]
-    if isinstance(result, Written) and slot is None:   # (no caller's variable rebound)
+    return _reported(fn, args, kwargs, result) if slot is None else result
+
+
+def _reported(fn, args, kwargs, result):
+    """The value of a plain call's `result`: a report of written parameters rebinds no
+    caller's variable here, which `check_written_back` checks."""
+    if isinstance(result, Written):
         check_written_back(fn, args, kwargs, result.parameters)
         return result.value
     return result

@@ -1,6 +1,15 @@
-"""Whole aliases of a new list or dict whose sharing no code can see: `prev = cur` in a
-loop where nothing changes either object in place, or hands it on, before both names
-are bound again (for passes.unaliased).
+"""Uses of a variable where its object's identity shows (changed in place, handed on to
+another holder), and a liveness analysis of them (analysis.dataflow with these uses for
+reads): after a statement, will the object be changed or handed on before the name is
+bound anew? Two questions are answered with it:
+
+- `unobserved_aliases`: whole aliases of a new list or dict whose sharing no code can
+  see (for passes.unaliased), below;
+- `handed_on_last`: arrays the function makes and hands on (appends to a list) only
+  once complete, so that their traced writes may make new arrays (analysis.own_arrays).
+
+Whole aliases: `prev = cur` in a loop where nothing changes either object in place, or
+hands it on, before both names are bound again.
 
     cur = [0.0] * (n + 1)          # a new list, each iteration
     ...                            # (cur[j] = e: changes before the alias are seen in

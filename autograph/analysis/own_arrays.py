@@ -117,10 +117,9 @@ def own_arrays(function, resolver):
         if roots & boxes or '' in roots:
             held.setdefault(name, set()).update(roots & boxes or {''})
             given.add(name)
-    params = {a.arg for a in _parameters(function)}
-    given, held = _complete(function, (given, held), made - other - params - set(views),
-                            modules)
-    own = made - other - given - params - set(views)
+    mine = made - other - {a.arg for a in _parameters(function)} - set(views)
+    given, held = _complete(function, (given, held), mine, modules)
+    own = mine - given
     # (stored as an item of an array NumPy made here, `A[i] = r`, `r` is copied)
     held, holders = _holding(held, made, sliced)
     while True:   # (a view of an own array, bound only so, is own: passes.views writes

@@ -12,12 +12,14 @@ so reads through the other parameter would give the values from before the write
 is a named error instead. Python's own NumPy arrays, given to a helper while the caller
 runs as Python, are changed by NumPy itself, and pass.
 """
+import functools
 import inspect
+import sys
 
 import jax
 import numpy as np
 
-from .. import context
+from .. import context, origin
 from ..context import numpy_meaning
 from ..errors import here
 from ..messages import numpy_given_twice, written_argument_lost
@@ -67,23 +69,38 @@ def check_arrays_apart(fn, written, arrays, location):
                                         location)
 
 
-def check_written_back(fn, args, kwargs, written):
+def check_written_back(fn, args, kwargs, written, result):
     """After `ag.call(fn, *args, **kwargs)` (a call that rebinds no variable of the
     caller's: a method, a partial, a function taken from a table) whose function wrote
-    the items of parameters (`written`: name -> final value): a named error where one
-    was given an array that the write did not change in place (a traced array, which
-    the function rebound to a new one: the caller's variable would keep the old; a JAX
-    array, which Python's own write rejects)."""
+    the items of parameters (`written`: name -> final value) and gave `result`: a named
+    error where a variable of the caller's holds a NumPy array given (or a traced one
+    standing for it) that the write did not change in place (the function rebound its
+    parameter to a new array: the variable would keep the old), and the result does not
+    bring the written array back (`x = f(x)`). An expression given (`f(a + 1)`), which
+    no one holds, loses the write in Python too; a JAX array's write is Python's
+    TypeError."""
+    while isinstance(fn, functools.partial):   # (its own arguments first)
+        args, kwargs = (*fn.args, *args), {**fn.keywords, **kwargs}
+        fn = fn.func
     try:
         given = inspect.signature(fn).bind(*args, **kwargs).arguments
     except (TypeError, ValueError):
         given = {}
+    returned = result if isinstance(result, (tuple, list)) else (result,)
     for name, value in written.items():
-        argument = given.get(name, None)   # (None: a partial's own argument, a default)
-        if value is not argument and isinstance(value, jax.Array) and (
-                argument is None or isinstance(argument, (jax.Array, np.ndarray))
-                and np.ndim(argument) > 0):
+        argument = given.get(name)   # (absent: a partial's own argument, a default)
+        if value is not argument and isinstance(value, jax.Array) and \
+                numpy_meaning(argument) and np.ndim(argument) > 0 \
+                and not any(v is value for v in returned) and _held_by_caller(argument):
             raise written_argument_lost(_called(fn), name, here())
+
+
+def _held_by_caller(argument):
+    """Whether a variable of the nearest frame of converted code holds `argument`."""
+    frame = sys._getframe(2)
+    while frame is not None and origin.frame_location(frame) is None:
+        frame = frame.f_back
+    return frame is not None and any(v is argument for v in frame.f_locals.values())
 
 
 def parameter_names(fn):

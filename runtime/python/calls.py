@@ -185,7 +185,7 @@ def _call(fn, args, kwargs, slot=None):
     if on_call is not None:
         on_call(target, args)
     stack = context.current().written
-    stack.append(slot or Slot.of(code))   # (`call_writing`'s, or this call's own)
+    stack.append(slot or Slot(code))   # (`call_writing`'s, or this call's own)
     try:
         result = target(*args, **kwargs)
     finally:
@@ -200,7 +200,7 @@ def _reported(fn, args, kwargs, result):
     """The value of a plain call's `result`: a report of written parameters rebinds no
     caller's variable here, which `check_written_back` checks."""
     if isinstance(result, Written):
-        check_written_back(fn, args, kwargs, result.parameters)
+        check_written_back(fn, args, kwargs, result.parameters, result.value)
         return result.value
     return result
 
@@ -296,7 +296,7 @@ def call_writing(positions, fn, *args, **kwargs):
     params = parameter_names(target)
     known = positions if isinstance(positions, dict) else {}
     check_given_once(function, {p: known.get(p) for p in positions}, args, kwargs, params)
-    result = _call(fn, args, kwargs, Slot.of(code))
+    result = _call(fn, args, kwargs, Slot(code))
     if not isinstance(result, Written):
         return (result, *[args[p] for p in positions])
     numpy = {p: context.numpy_meaning(args[p]) if known.get(p) is None else known[p]

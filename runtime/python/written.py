@@ -26,14 +26,6 @@ class Slot:
     whose `written` reports come back to it, and that function's parameters (a function defined in it that reports its own, called
     by other code, `lax.fori_loop(0, n, body, acc)`, reports to no one)."""
     __slots__ = ('codes', 'parameters')
-    _made = {}   # code -> its Slot (the same for every call)
-
-    @classmethod
-    def of(cls, code):
-        slot = cls._made.get(code)
-        if slot is None:
-            slot = cls._made[code] = cls(code)
-        return slot
 
     def __init__(self, code):
         self.parameters = frozenset(code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
@@ -66,7 +58,7 @@ def reporting_written(fn, args, kwargs):
     (`written`), by name, for the Function to give the caller's NumPy arrays."""
     code = getattr(getattr(fn, '__func__', fn), '__code__', None)
     stack = context.current().written
-    stack.append(Slot.of(code))
+    stack.append(Slot(code))
     try:
         result = fn(*args, **kwargs)
     finally:

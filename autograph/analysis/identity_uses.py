@@ -88,13 +88,14 @@ def unobserved_aliases(function, library=lambda func: False):
 
 
 def handed_on_last(function, names, library=lambda func: False):
-    """The names of `names` (arrays the function makes) that `function` hands on (stores
-    into a container, an attribute or an item, gives to a call that may keep or change
-    them) only where nothing changes or hands on their array again before the name is
-    bound anew: `r = np.zeros(3); r[0] = e; rows.append(r)` in a loop, where the list
-    holds each array once it is complete (for analysis.own_arrays). Not where the function
-    has a `break` or `continue` (the liveness needs structured loops: none then), nor
-    names read by nested scopes or declared global or nonlocal. `library`: as
+    """The names of `names` (arrays the function makes) that `function` hands on only by
+    appending them to lists that it only grows and reads whole (`np.stack(rows)`), and
+    only where nothing changes or hands on their array again before the name is bound
+    anew: `r = np.zeros(3); r[0] = e; rows.append(r)` in a loop, where the list holds each
+    array once it is complete (for analysis.own_arrays). (A holder that gives its items
+    out, `rows[-1][0] = e`, `box.a[1] = e`, could change them later.) Not where the
+    function has a `break` or `continue` (the liveness needs structured loops: none
+    then), nor names read by nested scopes or declared global or nonlocal. `library`: as
     `unobserved_aliases`'."""
     names = set(names)
     if not names or any(n.__class__ in (ast.Break, ast.Continue) for n in nodes(function)):
@@ -105,13 +106,53 @@ def handed_on_last(function, names, library=lambda func: False):
         return set()
     reads_only = _reading(scope, library)
     flow = _IdentityFlow(function, reads_only, views=True)
+    growing = _growing_lists(function, reads_only)
     for stmt in own_statements(function.body):
         after = flow.live_in if isinstance(stmt, (ast.If, ast.While, ast.For, ast.With,
                                                   ast.Try)) else flow.live_out
-        for name, _, kind in uses(stmt, reads_only, views=True):
-            if name in names and kind == 'hands on' and name in after.get(stmt, {name}):
+        for name, node, kind in uses(stmt, reads_only, views=True):
+            if name in names and kind == 'hands on' and (
+                    name in after.get(stmt, {name}) or _appended_to(node, stmt) not in growing):
                 names.discard(name)
     return names
+
+
+def _appended_to(name, stmt):
+    """The list `xs` of the statement `xs.append(name)`, else None."""
+    call = getattr(stmt, 'value', None)
+    if stmt.__class__ is ast.Expr and call.__class__ is ast.Call and call.args == [name] \
+            and call.func.__class__ is ast.Attribute and call.func.attr == 'append' \
+            and call.func.value.__class__ is ast.Name and not call.keywords:
+        return call.func.value.id
+    return None
+
+
+def _growing_lists(function, reads_only):
+    """The names bound only to list displays whose every other use is `xs.append(e)` or a
+    reading of the whole list (`len(xs)`, `np.stack(xs)`, `return xs`)."""
+    found, other = set(), set()
+    for node in nodes(function):
+        if node.__class__ is ast.Assign and len(node.targets) == 1 and \
+                node.targets[0].__class__ is ast.Name and node.value.__class__ is ast.List:
+            found.add(node.targets[0].id)
+    parents = {}
+    for node in nodes(function):
+        for child in children(node):
+            parents[id(child)] = node
+    for node in nodes(function):
+        if node.__class__ is not ast.Name or node.id not in found:
+            continue
+        parent = parents.get(id(node))
+        if node.ctx.__class__ is not ast.Load:
+            ok = parent.__class__ is ast.Assign and parent.value.__class__ is ast.List
+        else:
+            ok = (parent.__class__ is ast.Attribute and parent.attr == 'append') or \
+                parent.__class__ is ast.Return or (
+                    parent.__class__ is ast.Call and parent.func is not node
+                    and reads_only(parent.func))
+        if not ok:
+            other.add(node.id)
+    return found - other
 
 
 def _reading(scope, library):

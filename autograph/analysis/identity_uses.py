@@ -105,15 +105,24 @@ def handed_on_last(function, names, library=lambda func: False):
     if not names:
         return set()
     reads_only = _reading(scope, library)
-    flow = _IdentityFlow(function, reads_only, views=True)
-    growing = _growing_lists(function, reads_only)
+    appends = []   # (name, the statement appending it, the list)
     for stmt in own_statements(function.body):
+        for name, node, kind in uses(stmt, reads_only, views=True):
+            if name in names and kind == 'hands on':
+                appends.append((name, stmt, _appended_to(node, stmt)))
+    names -= {name for name, _, holder in appends if holder is None}
+    if not names:   # (most: stored as an item, given to a call)
+        return names
+    growing = _growing_lists(function, reads_only)
+    names -= {name for name, _, holder in appends if holder not in growing}
+    if not names:
+        return names
+    flow = _IdentityFlow(function, reads_only, views=True)
+    for name, stmt, _ in appends:
         after = flow.live_in if isinstance(stmt, (ast.If, ast.While, ast.For, ast.With,
                                                   ast.Try)) else flow.live_out
-        for name, node, kind in uses(stmt, reads_only, views=True):
-            if name in names and kind == 'hands on' and (
-                    name in after.get(stmt, {name}) or _appended_to(node, stmt) not in growing):
-                names.discard(name)
+        if name in after.get(stmt, {name}):
+            names.discard(name)
     return names
 
 

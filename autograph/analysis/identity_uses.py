@@ -98,15 +98,17 @@ def handed_on_last(function, names, library=lambda func: False):
     then), nor names read by nested scopes or declared global or nonlocal. `library`: as
     `unobserved_aliases`'."""
     names = set(names)
+    statements = list(own_statements(function.body))
+    names &= {arg.id for stmt in statements for arg in [_appended(stmt)] if arg is not None}
     if not names or any(n.__class__ in (ast.Break, ast.Continue) for n in nodes(function)):
-        return set()
+        return set()   # (most: stored as an item, given to a call, never appended)
     scope = scope_of(function)
     names -= _in_nested_scopes(function) | set(scope.declared)
     if not names:
         return set()
     reads_only = _reading(scope, library)
     appends = []   # (name, the statement appending it, the list)
-    for stmt in own_statements(function.body):
+    for stmt in statements:
         for name, node, kind in uses(stmt, reads_only, views=True):
             if name in names and kind == 'hands on':
                 appends.append((name, stmt, _appended_to(node, stmt)))
@@ -124,6 +126,16 @@ def handed_on_last(function, names, library=lambda func: False):
         if name in after.get(stmt, {name}):
             names.discard(name)
     return names
+
+
+def _appended(stmt):
+    """The name `e` of a statement `xs.append(e)`, else None."""
+    call = getattr(stmt, 'value', None)
+    if stmt.__class__ is ast.Expr and call.__class__ is ast.Call and len(call.args) == 1 \
+            and call.args[0].__class__ is ast.Name and call.func.__class__ is ast.Attribute \
+            and call.func.attr == 'append':
+        return call.args[0]
+    return None
 
 
 def _appended_to(name, stmt):

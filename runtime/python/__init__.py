@@ -4,7 +4,9 @@ meaning (`ag.int`, `ag.max`, `ag.sorted`, `ag.call`, `ag.is_`, `ag.filter`, `ag.
 - py_builtins.py: `int`, `float`, `min`/`max`/`sum`/`sorted`, `any`/`all`, `pow`;
 - membership.py, equality.py, ordering.py: `in`; `==`, `<`, ... of sequences; sort orders;
 - calls.py: `ag.call` (user functions converted first), recursion.py (runaway recursion
-  stopped);
+  stopped); written.py, argument_aliases.py: the parameters a function writes, reported
+  to its caller (`ag.written`, `ag.given`), and the checks of arrays given twice or of
+  writes a call cannot give back;
 - traced_math.py, traced_statistics.py, traced_numpy.py, number_methods.py: `math`,
   `statistics`, NumPy's functions and numbers' methods of traced values;
 - identity.py: `is`/`is not` on traced flags and optional values;

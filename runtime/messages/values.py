@@ -183,18 +183,19 @@ def numpy_given_twice(callee, names, location):
 
 def written_argument_lost(callee, parameter, location):
     """`callee` (a function's name) writes the items of `parameter`, given a traced array
-    by a call that is not by the function's name with positional arguments (a method, a
-    `functools.partial`, a function taken from a table): no caller's variable gets the
-    written array."""
+    by a call that is not by the function's name with positional arguments in a `def` (a
+    method, a `functools.partial`, a function taken from a table, a lambda's call): no
+    caller's variable gets the written array."""
     return problem(
         PYTHON_VALUE_NEEDED, f'{callee}() writes the items of its parameter {parameter!r}',
-        location, happened='called here as a method, a partial or a value, not by its name',
+        location, happened='called here as a method, a partial, a value or from a lambda',
         why="a traced array is written by making a new one, which the converted code gives "
             "back to the caller's variable only for a call of a function by its name with "
-            "the array as a positional argument: here the write would be lost",
+            "the array as a positional argument, in a `def`: here the write would be lost",
         fix='Call a function by its name with the array as a positional argument '
-            '(`f(x, ...)`, a function of the module or one defined here), so that the write '
-            'reaches `x`; or give a copy (`x.copy()`) where the caller does not read the write')
+            '(`f(x, ...)`, a function of the module or one defined here) in a `def`, so that '
+            'the write reaches `x`; or give a copy (`x.copy()`) where the caller does not '
+            'read the write')
 
 
 def numpy_unfollowed(name, location):

@@ -31,6 +31,13 @@ def statements(template, **replacements):
     return body
 
 
+def store_copy(node):
+    """A copy of the expression `node` (`M[i]`, `x`) as an assignment's target."""
+    node = copy_tree(node)
+    node.ctx = ast.Store()
+    return node
+
+
 def copy_tree(tree, memo=None):
     """`copy.deepcopy(tree, memo)` for a syntax tree or a list of them, several times
     faster: the same copy (every attribute a node carries, nodes and lists that occur

@@ -7,6 +7,7 @@ the pipeline skips them for functions without those constructs, instead of walki
 tree to find nothing (see passes.run).
 """
 import ast
+import collections
 import dataclasses
 
 from autograph.analysis.walk import CHILDREN, blocks
@@ -183,7 +184,7 @@ class _Bindings:
             return True
         if not self.updated:
             return False
-        stored, literal = _counts(self.stored), _counts(self.literal)
+        stored, literal = collections.Counter(self.stored), collections.Counter(self.literal)
         return any(name in self.other or stored.get(name) != literal.get(name)
                    for name in self.updated)
 
@@ -216,13 +217,6 @@ def _of_range(iterable):
     """Whether `iterable` is a call of a function named `range`."""
     return iterable.__class__ is ast.Call and iterable.func.__class__ is ast.Name and \
         iterable.func.id == 'range'
-
-
-def _counts(names):
-    counted = {}
-    for name in names:
-        counted[name] = counted.get(name, 0) + 1
-    return counted
 
 
 def _functions_innermost_first(node):

@@ -40,7 +40,7 @@ import ast
 from autograph.analysis.activity import scope_of
 from autograph.analysis.dataflow import Dataflow
 from autograph.analysis.view_bindings import own_statements
-from autograph.analysis.walk import SCOPES, blocks, children, nodes
+from autograph.analysis.walk import SCOPES, blocks, children, nodes, statements_in
 
 _FRESH_CALLS = frozenset({'list', 'dict', 'sorted'})
 _READERS = frozenset({'len', 'sum', 'min', 'max', 'sorted', 'list', 'tuple', 'dict', 'set',
@@ -151,16 +151,14 @@ def _appended_to(name, stmt):
 def _growing_lists(function, reads_only):
     """The names bound only to list displays whose every other use is `xs.append(e)` or a
     reading of the whole list (`len(xs)`, `np.stack(xs)`, `return xs`)."""
-    found, other = set(), set()
-    for node in nodes(function):
+    found, other, parents, walked = set(), set(), {}, nodes(function)
+    for node in walked:
         if node.__class__ is ast.Assign and len(node.targets) == 1 and \
                 node.targets[0].__class__ is ast.Name and node.value.__class__ is ast.List:
             found.add(node.targets[0].id)
-    parents = {}
-    for node in nodes(function):
         for child in children(node):
             parents[id(child)] = node
-    for node in nodes(function):
+    for node in walked:
         if node.__class__ is not ast.Name or node.id not in found:
             continue
         parent = parents.get(id(node))
@@ -202,14 +200,8 @@ _DEFERRED = frozenset({ast.Lambda, ast.GeneratorExp, ast.FunctionDef, ast.AsyncF
 
 def _nested_statements(function):
     """The statements inside the `if`s and loops of `function`'s own scope."""
-    out, pending = [], [b for stmt in function.body if isinstance(stmt, _COMPOUND)
-                        for b in blocks(stmt)]
-    while pending:
-        for stmt in pending.pop():
-            out.append(stmt)
-            if not isinstance(stmt, SCOPES):
-                pending += blocks(stmt)
-    return out
+    return statements_in([b for stmt in function.body if isinstance(stmt, _COMPOUND)
+                          for b in blocks(stmt)])
 
 
 def _fresh_names(function, names):

@@ -88,6 +88,19 @@ _BLOCK_FIELDS = {}
 """node class -> its fields that may hold statement lists, `except` handlers or cases."""
 
 
+def statements_in(stmt_lists):
+    """Every statement of the lists `stmt_lists` and of the blocks of their compound
+    statements, parents before children, as a list (not the bodies of nested functions
+    and classes, which are scopes of their own)."""
+    out, pending = [], list(stmt_lists)
+    while pending:
+        for stmt in pending.pop():
+            out.append(stmt)
+            if not isinstance(stmt, SCOPES):
+                pending += blocks(stmt)
+    return out
+
+
 def node_fields(cls):
     """The fields of node class `cls` that may hold nodes (not names, numbers, flags)."""
     return tuple(f for f in cls._fields if f not in _SCALAR_FIELDS

@@ -3,7 +3,8 @@ import ast
 import dataclasses
 
 from autograph import templates
-from autograph.analysis.walk import CHILDREN, LOOPS, SCOPES, Transformer, blocks, children
+from autograph.analysis.walk import (CHILDREN, LOOPS, SCOPES, Transformer, blocks, children,
+                                     statements_in)
 from autograph.naming import Namer
 
 
@@ -221,14 +222,7 @@ def scope_statements(function):
     """Every statement of `function`'s own scope, parents before children, as a list: the
     statements in the blocks of its compound statements, not those in the bodies of
     nested functions and classes (which are scopes of their own)."""
-    out = []
-    pending = [function.body]
-    while pending:
-        for stmt in pending.pop():
-            out.append(stmt)
-            if not isinstance(stmt, SCOPES):
-                pending += blocks(stmt)
-    return out
+    return statements_in([function.body])
 
 
 def statements_and_class_bodies(function):

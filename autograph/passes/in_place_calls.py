@@ -10,8 +10,8 @@ passes.item_assignments rewrites; the key is read twice, so only a key without c
 (a traced array that stands for a NumPy array is changed by making a new one, which the
 name is rebound to: see runtime.python.in_place)."""
 import ast
-import copy
 
+from autograph import templates
 from autograph.analysis.array_kinds import module_names
 from autograph.analysis.census import ITEM_STORE
 from autograph.passes.base import StatementRewriter
@@ -52,12 +52,7 @@ class InPlaceCalls(StatementRewriter):
             return [stmt]
         if self.ctx.census is not None:   # (a write of `w`: passes.written_arguments)
             self.ctx.census = self.ctx.census.adding(ITEM_STORE)
-        store = copy.deepcopy(target)
-        for node in ast.walk(store):
-            if hasattr(node, 'ctx'):
-                node.ctx = ast.Load()
-        store.ctx = ast.Store()
-        new = ast.Assign(targets=[store], value=ast.Call(
+        new = ast.Assign(targets=[templates.store_copy(target)], value=ast.Call(
             func=self.ctx.runtime('in_place'),
             args=[target, ast.Constant(func.attr),
                   self.kinds.value(self._root(target)) or ast.Constant(None), *args],

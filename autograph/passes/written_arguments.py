@@ -39,6 +39,7 @@ written too: the caller's variable is rebound when it holds an array (not a numb
 """
 import ast
 
+from autograph import templates
 from autograph.analysis.activity import scope_of
 from autograph.analysis.census import IN_PLACE, ITEM_STORE
 from autograph.analysis.walk import children
@@ -201,7 +202,7 @@ class _CallSites(StatementRewriter):
             else:   # a view `a[lo:hi]`: written back into `a`
                 view = namer.new('view')
                 targets.append(ast.Name(id=view, ctx=ast.Store()))
-                store = _as_store(arg)
+                store = templates.store_copy(arg)
                 self.ctx.census = self.ctx.census.adding(ITEM_STORE)
                 after.append(ast.Assign(targets=[store], value=ast.Name(id=view, ctx=ast.Load())))
                 args = self._view_given(args, position)
@@ -356,19 +357,14 @@ class _Replace(ast.NodeTransformer):
         return super().generic_visit(node)
 
 
-def _as_store(node):
-    import copy
-    node = copy.deepcopy(node)
-    node.ctx = ast.Store()
-    return node
-
-
 def _keywords_given_by_position(call, func, args, resolve, ctx):
     """`args` with `call`'s keyword arguments given by position where one of them is a
     variable (or a view) whose items the callee writes: `scale(x=x, c=2.0)` -> `scale(x,
     2.0)`, whose write of `x` is then followed as a positional one's. Where they cannot
     move so (other keywords first, `**kw`, values whose order of evaluation would
     change), an UnsupportedSyntax (the write would be lost)."""
+    if not call.keywords:
+        return args
     written, params = parameters_written(func, resolve)
     given = [k.arg for k in call.keywords
              if k.arg in written and argument_base(k.value) is not None]

@@ -109,3 +109,28 @@ vw{c} = ar{c}[:2]
 ar{c} += ct{c}
 a = a + vw{c}[0] * 0.1 + ar{c}[3] * 0.01
 ''')
+T['tail_slice'] = ('', '''
+mt{c} = np.outer(w, w) * 0.5
+a = a + mt{c}[int(k) % 4, 2:].sum() * 0.1 + mt{c}[1:, int(k) % 4][0] * 0.01
+''')
+T['item_sort'] = ('', '''
+sw{c} = np.outer(w, w[:3]) * 1.0
+sw{c}[{i}].sort()
+sw{c}[1:, 0].sort()
+a = a + sw{c}[{i}, 0] * 0.1 + sw{c}[3, 0] * 0.01
+''')
+T['keyword_helper'] = ('', '''
+kw{c} = w * 1.0
+clip_first(arr=kw{c}, lim={f})
+a = a + kw{c}[0] * 0.1 + kw{c}[1] * 0.01
+''')
+T['filled_rows'] = ('', '''
+fr{c} = []
+for i{c} in range({pr}):   # (a list grows by a count known while tracing)
+    ro{c} = np.zeros(2)
+    ro{c}[0] = a * 0.5 + i{c}
+    ro{c}[1] = w[i{c} % 4]
+    fr{c}.append(ro{c})
+if fr{c}:
+    a = a + np.stack(fr{c}).sum() * 0.01
+''')

@@ -150,7 +150,7 @@ def _appended_to(name, stmt):
 
 def _growing_lists(function, reads_only):
     """The names bound only to list displays whose every other use is `xs.append(e)` or a
-    reading of the whole list (`len(xs)`, `np.stack(xs)`, `return xs`)."""
+    reading of the whole list (`len(xs)`, `np.stack(xs)`, `if xs:`, `return xs`)."""
     found, other, parents, walked = set(), set(), {}, nodes(function)
     for node in walked:
         if node.__class__ is ast.Assign and len(node.targets) == 1 and \
@@ -167,6 +167,7 @@ def _growing_lists(function, reads_only):
         else:
             ok = (parent.__class__ is ast.Attribute and parent.attr == 'append') or \
                 parent.__class__ is ast.Return or (
+                    parent.__class__ in (ast.If, ast.While) and parent.test is node) or (
                     parent.__class__ is ast.Call and parent.func is not node
                     and reads_only(parent.func))
         if not ok:

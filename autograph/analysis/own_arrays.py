@@ -73,6 +73,7 @@ def own_arrays(function, resolver):
     into a container, an attribute or an item, and those holders (see `_stored`)."""
     modules = module_names(resolver)
     made, other, given, held, views, copied, sliced = set(), set(), set(), {}, {}, {}, {}
+    items = {}   # held name -> k: held through an item of k indices only, else None
     parents, stack = {}, list(function.body)
     while stack:
         node = stack.pop()
@@ -97,17 +98,20 @@ def own_arrays(function, resolver):
                     made.add(node.id)
                 elif value.__class__ is ast.Subscript and value.value.__class__ is ast.Name:
                     views.setdefault(node.id, set()).add(value.value.id)   # (`r = d[1:3]`)
-                    if _slices(value.slice):
-                        sliced.setdefault(node.id, set()).add(value.value.id)
+                    sliced.setdefault(node.id, set()).add(
+                        (value.value.id, 0 if _slices(value.slice) else _count(value.slice)))
                 else:
                     other.add(node.id)
                 continue
             if _copied(node, parents):   # (`x[:] = d`: `x` gets copies of the items,
                 copied.setdefault(node.id, set()).add(_root(parents[id(node)].targets[0]))
                 continue                     # unless `x` is a list, see below)
-            holder = _stored(node, parents)
+            holder, k = _stored(node, parents), None
+            if holder is None:
+                holder, k = _stored_item(node, parents)
             if holder is not None:
                 held.setdefault(node.id, set()).add(holder)
+                items[node.id] = _merged(items.get(node.id, k), k)
             if not _reads_only(node, parents, modules):
                 given.add(node.id)
         elif cls is ast.Global or cls is ast.Nonlocal:
@@ -116,37 +120,57 @@ def own_arrays(function, resolver):
     for name, roots in copied.items():   # (a list's `xs[:] = d` holds the rows of `d`)
         if roots & boxes or '' in roots:
             held.setdefault(name, set()).update(roots & boxes or {''})
+            items[name] = None
             given.add(name)
     mine = made - other - {a.arg for a in _parameters(function)} - set(views)
     given, held = _complete(function, (given, held), mine, modules)
     own = mine - given
     # (stored as an item of an array NumPy made here, `A[i] = r`, `r` is copied)
-    held, holders = _holding(held, made, sliced)
+    held, holders, items = _holding(held, made, sliced, items)
     while True:   # (a view of an own array, bound only so, is own: passes.views writes
         # it back into its base)
         more = {name for name, bases in views.items() if bases <= own} - other - given
         if more <= own:
-            return Arrays(own, held, holders)
+            return Arrays(own, held, holders, items)
         own |= more
 
 
 _SCOPES = frozenset(SCOPES)
 
 
-def _holding(held, made, sliced):
-    """(name held -> its holders, all holders) from `held` (the holders `_stored` found),
-    without the arrays made here (`A[i] = r` into one copies `r`). The base of a view
-    held is held too (`v = d[:1]; rows.append(v)`: the list sees `d`'s changes through
-    `v`), as `sliced` (view name -> its bases, `v = d[1:]`) tells."""
+def _holding(held, made, sliced, items):
+    """(name held -> its holders, all holders, name held -> k) from `held` (the holders
+    `_stored` found), without the arrays made here (`A[i] = r` into one copies `r`). The
+    base of a view held is held too (`v = d[:1]; rows.append(v)`: the list sees `d`'s
+    changes through `v`), as `sliced` tells (view name -> (base, k): `v = d[1:]`, k 0;
+    `r = d[i]`, k 1, a view only where `d` has more than one dimension). `items` (name
+    -> k, or None) and the result's third part (name -> k, only where not None): the
+    names held only through items of k indices (`rows.append(M[i])`), which hold the
+    array only where it has more than k dimensions."""
     held = {name: holders - made for name, holders in held.items() if holders - made}
+    items = {name: items.get(name) for name in held}
     pending = list(held)
     while pending:
         name = pending.pop()
-        for base in sliced.get(name, ()):
-            if not held.get(base, set()) >= held[name]:
+        for base, k in sliced.get(name, ()):
+            depth = None if items[name] is None and not k else (items[name] or 0) + k
+            if base not in held or not held[base] >= held[name] or \
+                    _merged(items[base], depth) != items[base]:
+                items[base] = _merged(items.get(base, depth), depth)
                 held[base] = held.get(base, set()) | held[name]
                 pending.append(base)
-    return held, set().union(*held.values()) if held else set()
+    return held, set().union(*held.values()) if held else set(), \
+        {name: k for name, k in items.items() if k is not None}
+
+
+def _merged(k, j):
+    """Held through items of `k` and of `j` indices (None: held whole): the fewest."""
+    return None if k is None or j is None else min(k, j)
+
+
+def _count(key):
+    """How many indices the key `key` takes (`d[i, j]`: 2)."""
+    return len(key.elts) if key.__class__ is ast.Tuple else 1
 
 
 def _view_taken(attribute, parents):
@@ -198,6 +222,19 @@ def _stored(name, parents):
     return None
 
 
+def _stored_item(name, parents):
+    """(holder, k) where this read of a name is an item of k indices that is stored
+    where views are held (`rows.append(M[i])`: a view of a row where `M` has more than
+    one dimension, a number where it has one); else (None, None)."""
+    parent = parents.get(id(name))
+    if parent.__class__ is ast.Subscript and parent.value is name and \
+            parent.ctx.__class__ is ast.Load and _holds_views(parent, parents):
+        holder = _stored(parent, parents)
+        if holder is not None:
+            return holder, _count(parent.slice)
+    return None, None
+
+
 def _holds_views(view, parents):
     """Whether the object `view` is stored into holds it as it is: a list, set or dict
     display's item, a container method's argument (`rows.append(view)`), an attribute
@@ -247,7 +284,11 @@ def _root(node):
     return node.id if isinstance(node, ast.Name) else ''
 
 
-Arrays = collections.namedtuple('Arrays', 'own held holders')
+Arrays = collections.namedtuple('Arrays', 'own held holders held_items')
+Arrays.__doc__ = """`own`: the function's own NumPy arrays; `held`: name -> the holders
+of its array; `holders`: all of them; `held_items`: name -> k for the names held only
+through items of k indices (`rows.append(M[i])`: held where the array has more than k
+dimensions)."""
 """own_arrays' result: the own arrays, the names stored where another object holds
 them (a dict: name -> the names of its holders), and the names of all those holders
 ('' for one without a name)."""

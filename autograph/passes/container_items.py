@@ -60,13 +60,15 @@ def _of_items(iterable, boxes):
     return False
 
 
-def held_check(name, ctx, item=False):
+def held_check(name, ctx, item=False, items=None):
     """`ag.check_held(name)` before a statement that changes the array of `name` in
     place, where the function also stored it in a container, an attribute or an item
     (analysis.own_arrays), or took it out of one: a named error where it is traced by
     then. `item`: the change writes items (a helper's `arr[0] = e`), which only a NumPy
-    array takes, so also where its kind is unknown (runtime.items.items' `check_held`)."""
-    return ast.parse(f'{ctx.ag}.check_held({name}{", item=True" if item else ""})').body[0]
+    array takes, so also where its kind is unknown (runtime.items.items' `check_held`).
+    `items`: the function stored an item of that many indices only (`held_items`)."""
+    return ast.parse(f'{ctx.ag}.check_held({name}{", item=True" if item else ""}'
+                     f'{"" if items is None else f", held_items={items}"})').body[0]
 
 
 class _Checks(StatementRewriter):

@@ -127,7 +127,8 @@ class _ItemAssignments(StatementRewriter):
         super().__init__(ctx)
         self.rebindable, self.counters = rebindable, counters
         self.kinds = KindFlags(function, ctx)   # (of the arrays `view_reads` finds)
-        self.own, self.held, self.holders = ctx.own_arrays.get(function, ((), (), ()))
+        self.own, self.held, self.holders, self.held_items = ctx.own_arrays.get(
+            function, ((), (), (), {}))
 
     def rewrite(self, stmt):
         new = None
@@ -141,6 +142,7 @@ class _ItemAssignments(StatementRewriter):
                 stmt.target.id in self.held:   # (NumPy's in-place change, seen by holders)
             new = [_assign(_stored(stmt.target), self.call('held_update', [
                 _load(stmt.target.id), ast.Constant(AUGMENTED[type(stmt.op)]), stmt.value]))]
+            new[0].value.keywords += self.held_keywords(stmt.target.id)[1:]
         elif isinstance(stmt, ast.For) and self.rewritable(stmt.target):
             item = self.ctx.namer.new('item')
             stmt.body[:0] = templates.set_origin(self.assign(stmt.target, _load(item)),
@@ -326,9 +328,17 @@ class _ItemAssignments(StatementRewriter):
     def array_keywords(self, name):
         """[`own=True`] for a NumPy array the function made and keeps to itself (a traced
         value makes it a traced array); [`held=True`] for one it stores where another
-        object holds it (see analysis.own_arrays)."""
-        return [ast.keyword(arg=arg, value=ast.Constant(True))
-                for arg, names in (('own', self.own), ('held', self.held)) if name in names]
+        object holds it (see analysis.own_arrays; `held_items=k` where the holder took
+        an item of k indices)."""
+        own = [ast.keyword(arg='own', value=ast.Constant(True))] if name in self.own else []
+        return own + self.held_keywords(name)
+
+    def held_keywords(self, name):
+        if name not in self.held:
+            return []
+        return [ast.keyword(arg='held', value=ast.Constant(True))] + (
+            [ast.keyword(arg='held_items', value=ast.Constant(self.held_items[name]))]
+            if name in self.held_items else [])
 
     def call(self, op, args, holder=False):
         return ast.Call(func=self.ctx.runtime(op), args=args, keywords=[ast.keyword(

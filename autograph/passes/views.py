@@ -137,7 +137,8 @@ def _follow_views(function, found, changes, ctx):
                        if in_c_order(base, names, set(kept), ctx.ag)}
     rewrite.given_arrays = set(kept)
     rewrite.view_flags = view_flags
-    rewrite.own_arrays, rewrite.held = ctx.own_arrays.get(function, ((), (), ()))[:2]
+    arrays = ctx.own_arrays.get(function, ((), (), (), {}))
+    rewrite.own_arrays, rewrite.held, rewrite.held_items = arrays[0], arrays[1], arrays[3]
     rewrite.block(function.body)
     note_layouts(function, rewrite.layouts, ctx)
     _start_view_flags(function, view_flags)
@@ -264,6 +265,7 @@ class _Rewrite(StatementRewriter):
         self.own = {base for base in kept if analysis.modes[base] != {'param'}}
         self.acted = {a[1] for actions in analysis.after.values() for a in actions}
         self.held = self.own_arrays = ()   # (see `held_check`, `_own`)
+        self.held_items = {}
         self.resolve, self.c_order, self.given_arrays, self.layouts = None, set(), set(), {}
 
     def rewrite(self, stmt):
@@ -280,7 +282,7 @@ class _Rewrite(StatementRewriter):
             new[len(saves)] = ast.Assign(targets=[_store(returned)], value=stmt.value)
         for kind, name, base, mode in analysis.after.get(stmt, ()):
             if kind == 'write' and base in self.held:
-                new.append(held_check(base, self.ctx))
+                new.append(held_check(base, self.ctx, items=self.held_items.get(base)))
             new += self._action(kind, name, base, mode)
         new += self._view_flags(stmt)
         if returned is not None:

@@ -209,9 +209,10 @@ class _CallSites(StatementRewriter):
         rebinding = ast.Call(func=self.ctx.runtime('call_writing'),
                              args=[self._kinds_at(positions, args), func, *args],
                              keywords=call.keywords)
-        held = self.ctx.own_arrays.get(self.function, ((), ()))[1]
-        checks = [held_check(args[p].id, self.ctx, item=True) for p in positions
-                  if isinstance(args[p], ast.Name) and args[p].id in held]
+        arrays = self.ctx.own_arrays.get(self.function, ((), (), (), {}))
+        checks = [held_check(args[p].id, self.ctx, item=True,
+                             items=arrays[3].get(args[p].id)) for p in positions
+                  if isinstance(args[p], ast.Name) and args[p].id in arrays[1]]
         return apart + checks + [ast.Assign(
             targets=[ast.Tuple(elts=targets, ctx=ast.Store())], value=rebinding)] + after
 

@@ -37,16 +37,16 @@ from ..values.slot import Slot
 
 
 def setitems(target, keys, values, window=None, reads=None, numpy=None, own=False,
-             held=False):
+             held=False, held_items=None):
     """Python reference: `for k, v in zip(keys, values): target[k] = v; return target`.
 
     `reads`: for each value, the key of `target` the statement read it at, or None (see
     autograph.passes.item_assignments). Where such a read is a NumPy view, the value
     stored is what the view holds by then (`views.seen`): NumPy's `x[k], x[p] = x[p],
     x[k]` of rows leaves both rows equal to row `p`. `numpy`: whether `target` stands for
-    a NumPy array, where the converter knows it (see `views.view`). `own`, `held`: as
-    `items.setitem`'s."""
-    target = prepared(target, keys, values, own, held)
+    a NumPy array, where the converter knows it (see `views.view`). `own`, `held`,
+    `held_items`: as `items.setitem`'s."""
+    target = prepared(target, keys, values, own, held, held_items)
     if reads is not None and any(is_view(target, read, numpy) for read in reads
                                  if read is not None):
         for key, value, read in zip(keys, values, reads):

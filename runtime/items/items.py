@@ -40,7 +40,7 @@ _UPDATES = {
 """The augmented assignment operators, as `update_item` takes them."""
 
 
-def setitem(target, key, value, own=False, held=False):
+def setitem(target, key, value, own=False, held=False, held_items=None):
     """Python reference: `target[key] = value; return target`.
 
     For a JAX array: `target.at[key].set(value)`, with `value` cast to the array's dtype
@@ -49,21 +49,25 @@ def setitem(target, key, value, own=False, held=False):
     traced array that stands for a NumPy array is written in place in Python: the new
     traced array stands for the same NumPy array (see `numpy_kept`). `own`: `target` is
     a NumPy array the function made and keeps to itself (see `prepared`); `held`: one it
-    also stored where another object holds it (see `check_held`).
+    also stored where another object holds it (see `check_held`, also for `held_items`).
     """
-    target = prepared(target, key, value, own, held)
+    target = prepared(target, key, value, own, held, held_items)
     return numpy_kept(target, _setitem(target, key, value))
 
 
-def check_held(target, held=True, item=False):
+def check_held(target, held=True, item=False, held_items=None):
     """A named error where `target`, traced and standing for a NumPy array, is `held` by
     another object too (a list, dict, attribute or item the function stored it in, see
     autograph.analysis.own_arrays): the write makes a new array, which that holder would
     not see, where Python's in-place write reaches it. For an `item` write, also where
     `target` may stand for one (a Function given NumPy arrays runs, and its kind is not
-    known: `w = v * 1.0`), as a JAX array's items cannot be assigned in Python."""
-    if held and is_traced(target) and (numpy_meaning(target) or
-                                       (item and kind_unknown(target))):
+    known: `w = v * 1.0`), as a JAX array's items cannot be assigned in Python.
+
+    `held_items=k`: the holder took an item of `k` indices (`rows.append(M[i])`), which
+    is a view, and so holds the array, only where the array has more than `k`
+    dimensions (of a vector, `M[i]` is a number: a copy)."""
+    if held and is_traced(target) and (held_items is None or jnp.ndim(target) > held_items) \
+            and (numpy_meaning(target) or (item and kind_unknown(target))):
         location = here()
         raise numpy_held_write(_assigned_names(location), location)
 
@@ -88,25 +92,26 @@ def check_unfollowed(value, name):
         raise numpy_unfollowed(name, here())
 
 
-def held_update(target, op, value):
+def held_update(target, op, value, held_items=None):
     """Python reference: `target op value; return target` (`op` '+=', ...) for a
     variable that the function also stored where another object holds it (see
     `check_held`): a NumPy array is changed in place, where the other holder sees it;
     a named error where it or `value` is traced (the change makes a new array, which
-    the holder would not see)."""
-    if numpy_meaning(target) and (is_traced(target) or any_traced(value)):
+    the holder would not see; for `held_items`, see `check_held`)."""
+    if numpy_meaning(target) and (is_traced(target) or any_traced(value)) and (
+            held_items is None or jnp.ndim(target) > held_items):
         location = here()
         raise numpy_held_write(_assigned_names(location), location)
     return _UPDATES[op](target, value)
 
 
-def prepared(target, key, value, own, held):
+def prepared(target, key, value, own, held, held_items=None):
     """`target` ready for the write of `value` at `key`: a named error where it is `held`
     (see `check_held`); where it is `own`, a NumPy array the function made and no other
     object holds (autograph.analysis.own_arrays), given a traced value or key, a JAX
     array standing for it (NumPy cannot hold a traced value, and no holder of the array
     is left with its old values)."""
-    check_held(target, held, item=True)
+    check_held(target, held, item=True, held_items=held_items)
     if own and isinstance(target, np.ndarray) and any_traced((key, value)):
         return mark_numpy(jnp.asarray(target))
     return target
@@ -156,7 +161,8 @@ def _setitem(target, key, value):
     return target
 
 
-def update_item(target, key, op, value, own=False, held=False, holder=False):
+def update_item(target, key, op, value, own=False, held=False, holder=False,
+                held_items=None):
     """Python reference: `target[key] op value; return target` for an augmented operator
     `op` ('+=', '-=', ...): read the item, combine it with `value` in place if it can
     (`operator.iadd`...), store it back.
@@ -164,17 +170,17 @@ def update_item(target, key, op, value, own=False, held=False, holder=False):
     For a JAX array this is NumPy's buffered update `x.at[key].set(x[key] op value)`: an
     index repeated in `key` is updated once, as in NumPy (not accumulated as by `.at[].add`).
     `value` is evaluated before `target[key]` is read (Python reads the item first; the
-    two differ only if computing `value` changes that item). `own`, `held`: as
-    `setitem`'s. `holder`: `target` is a container holding arrays that other names hold
-    too (`keep = [w]`, autograph.analysis.own_arrays): an item that has NumPy's meaning
-    changes in place, where those names see it; a named error where it or `value` is
-    traced (the new array would reach the container only).
+    two differ only if computing `value` changes that item). `own`, `held`,
+    `held_items`: as `setitem`'s. `holder`: `target` is a container holding arrays that
+    other names hold too (`keep = [w]`, autograph.analysis.own_arrays): an item that has
+    NumPy's meaning changes in place, where those names see it; a named error where it
+    or `value` is traced (the new array would reach the container only).
     """
     if holder and isinstance(target, (list, dict)) and not any_traced(key) and \
             numpy_meaning(target[key]):
         held_update(target[key], op, value)   # (raises where traced; else in place)
         return target
-    target = prepared(target, key, value, own, held)
+    target = prepared(target, key, value, own, held, held_items)
     return numpy_kept(target, _update_item(target, key, op, value))
 
 

@@ -38,6 +38,13 @@ def store_copy(node):
     return node
 
 
+def load_copy(node):
+    """A copy of the target `node` (`M[i]`, `o.a`, `x`) as an expression that reads it."""
+    node = copy_tree(node)
+    node.ctx = ast.Load()
+    return node
+
+
 def copy_tree(tree, memo=None):
     """`copy.deepcopy(tree, memo)` for a syntax tree or a list of them, several times
     faster: the same copy (every attribute a node carries, nodes and lists that occur

@@ -16,8 +16,8 @@ from .python.selections import keep, selection
 from .python.selections import len_ as len
 from .python.selections import next_ as next
 from .python.identity import is_, is_not
-from .items.items import (check_exchange, check_held, check_unfollowed, held_update, setitem,
-                         update_item)
+from .items.items import (check_attribute_write, check_exchange, check_held, check_unfollowed,
+                          held_update, setitem, update_item)
 from .items.item_writes import setitems
 from .items.views import (alias, attribute_view, helper_result, layout_of, numpy_kind,
                           read_view, seen, view, view_of, write_view)
@@ -74,7 +74,7 @@ from .python import traced_numpy as numpy
 
 __all__ = ['attribute_view', 'Undefined', 'alias', 'all', 'and_', 'any', 'assert_', 'attributes', 'bool', 'call',
            'call_writing', 'called_items',
-           'caused', 'chain', 'check_apart', 'unaliased', 'check_defined', 'check_exchange', 'check_held', 'check_unfollowed', 'check_field', 'compare', 'complex', 'comprehension_test', 'emit',
+           'caused', 'chain', 'check_apart', 'unaliased', 'check_defined', 'check_attribute_write', 'check_exchange', 'check_held', 'check_unfollowed', 'check_field', 'compare', 'complex', 'comprehension_test', 'emit',
            'enumerate', 'eq', 'ge', 'gt', 'le', 'lt',
            'filter', 'flat_key', 'flat_value', 'layout_of',
            'delattr', 'divide', 'float', 'for_stmt', 'format', 'getattr', 'getitem', 'given', 'hasattr', 'getslice', 'handlers', 'heapq', 'held_update', 'helper_result', 'if_chain',

@@ -42,6 +42,9 @@ of one hidden stack per module:
   arrays, {id: value} (the arrays it was given as NumPy arrays, and what staged
   statements and views make of them: `stands_for_numpy`); views of those are NumPy's
   views (runtime.items.views), views of any other traced value copies, as JAX's are;
+- `arguments`: while a converted Function is traced, the traced values that stand for
+  the NumPy arrays given to it as arguments, {id: value} (not its state's: a changed
+  argument is given back through its parameter, see `argument_array`);
 - `layouts`: while a converted Function is traced, the memory layouts of the NumPy
   arrays it was given that are not laid out in C order (`m.T`, `x[::2]`), {id: (traced
   value, strides in items)} (`layout`; runtime.items.view_chains: a reshape of one is
@@ -90,6 +93,7 @@ class TracingContext:
     symbolic: bool = False
     fields: dict = None
     numpy: dict = None
+    arguments: dict = None
     layouts: dict = None
 
 
@@ -143,6 +147,20 @@ def numpy_marks(values=()):
     """A new `numpy`: this one's marks and `values` (a converted Function run inside
     another's trace keeps the marks of the one around it)."""
     return {**(current().numpy or {}), **{id(value): value for value in values}}
+
+
+def argument_array(value):
+    """Whether traced `value` stands for a NumPy array given to the converted Function
+    being traced as an argument (see `arguments`)."""
+    arguments = current().arguments
+    return bool(arguments) and arguments.get(id(value)) is value
+
+
+def mark_argument(value):
+    """Note traced `value` as the very array of an argument (see `arguments`)."""
+    arguments = current().arguments
+    if arguments is not None:
+        arguments[id(value)] = value
 
 
 def layout(value):

@@ -19,8 +19,9 @@ to on `self` and read on any other object counts as read.
 
 The trees analysed are those of generated code (what runs): the converter's own
 keywords of runtime operators (`fields=`, `nonlocals=`, `names=`, `aliased=`, which name
-the variables and attributes a statement changes, as strings) are not uses; the
-statements that change them are analysed where they stand.
+the variables and attributes a statement changes, as strings) are not uses, nor are
+the values the converter's identity checks look at; the statements that change them
+are analysed where they stand.
 """
 import ast
 import dataclasses
@@ -32,6 +33,9 @@ APPENDING = frozenset({'append', 'extend'})
 
 _CONVERTER_KEYWORDS = frozenset({'fields', 'nonlocals', 'names', 'aliased'})
 _BY_STRING = frozenset({'getattr', 'hasattr', 'setattr', 'delattr', 'vars'})
+_IDENTITY_CHECKS = frozenset({'check_attribute_write'})
+"""Runtime checks of what a value is (an argument's array, passes.attribute_writes), which
+read no items: not uses."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -80,6 +84,8 @@ def _call(node, runtime_name, skipped, other):
     func = node.func
     if runtime_name is not None and func.__class__ is ast.Attribute and \
             func.value.__class__ is ast.Name and func.value.id == runtime_name:
+        if func.attr in _IDENTITY_CHECKS:
+            skipped.update(id(arg) for arg in node.args)
         for keyword in node.keywords:
             if keyword.arg in _CONVERTER_KEYWORDS:
                 skipped.add(id(keyword))

@@ -72,8 +72,8 @@ def own_arrays(function, resolver):
     """The `Arrays` of `function`: its own NumPy arrays, the names whose value it stores
     into a container, an attribute or an item, and those holders (see `_stored`)."""
     modules = module_names(resolver)
-    made, other, given, held, views, copied, sliced = set(), set(), set(), {}, {}, {}, {}
-    items = {}   # held name -> k: held through an item of k indices only, else None
+    made, other, given = set(), set(), set()
+    held, views, copied, sliced, items = {}, {}, {}, {}, {}   # (items: see _holding)
     parents, stack = {}, list(function.body)
     while stack:
         node = stack.pop()
@@ -116,12 +116,7 @@ def own_arrays(function, resolver):
                 given.add(node.id)
         elif cls is ast.Global or cls is ast.Nonlocal:
             given.update(node.names)
-    boxes = containers(function) if copied else ()
-    for name, roots in copied.items():   # (a list's `xs[:] = d` holds the rows of `d`)
-        if roots & boxes or '' in roots:
-            held.setdefault(name, set()).update(roots & boxes or {''})
-            items[name] = None
-            given.add(name)
+    given |= _copied_into_lists(function, copied, held, items)
     mine = made - other - {a.arg for a in _parameters(function)} - set(views)
     given, held = _complete(function, (given, held), mine, modules)
     own = mine - given
@@ -136,6 +131,19 @@ def own_arrays(function, resolver):
 
 
 _SCOPES = frozenset(SCOPES)
+
+
+def _copied_into_lists(function, copied, held, items):
+    """The names whose rows a list holds (`xs[:] = d` of a list `xs`: not copies),
+    noted as held whole in `held` and `items`; `copied`: name -> the roots of the
+    targets of the slice assignments it is the value of."""
+    boxes, found = containers(function) if copied else (), set()
+    for name, roots in copied.items():
+        if roots & boxes or '' in roots:
+            held.setdefault(name, set()).update(roots & boxes or {''})
+            items[name] = None
+            found.add(name)
+    return found
 
 
 def _holding(held, made, sliced, items):

@@ -13,8 +13,8 @@ arguments is read into the key and written back (see `state`), except lists it o
 appends to: logs, appended after each call (`logs`).
 
 A function traced again on each of its last `RETRACE_WINDOW` calls gets one warning that
-names the arguments, or the state, that changed. `run_functions_eagerly(True)` runs every Function as the
-plain Python it converts, as `tf.config.run_functions_eagerly` does.
+names the arguments, or the state, that changed. `run_functions_eagerly(True)` runs every
+Function as the plain Python it converts, as `tf.config.run_functions_eagerly` does.
 
 Lifetimes: a Function keeps each trace (its ConcreteFunction and compiled program) as long
 as it lives itself, or until an argument its key holds weakly goes (see `keys`). A
@@ -37,7 +37,7 @@ from autograph.errors import raise_user_facing
 from autograph.function.concrete import ConcreteFunction, check_signature, named
 from autograph.function.calls import MISS, CallCache
 from autograph.function.keys import (RETRACE_WINDOW, STATE, ObjectKey, call_key, full_key,
-                                     retrace_message, static_part, traced_layouts)
+                                     numpy_leaves, retrace_message, static_part, traced_layouts)
 from autograph.function.logs import LogRead, again_if_log_read
 from autograph.function.results import given_back, given_back_to
 from autograph.function.state import CallState
@@ -288,8 +288,8 @@ class Function:
         key, leaves = full_key(static, arrays)
         self._concrete_function(key)
         args, kwargs = jax.tree_util.tree_unflatten(key[0], leaves)
-        numpy = [leaf for k, leaf in zip(key[1], leaves) if getattr(k, 'numpy', False)]
-        with context.setting(numpy=context.numpy_marks(numpy),
+        numpy, arguments = numpy_leaves(key, leaves, args, kwargs)
+        with context.setting(numpy=context.numpy_marks(numpy), arguments=arguments,
                              layouts=traced_layouts(key, leaves)):
             return self._traced_call(key, args, kwargs)
 

@@ -183,6 +183,15 @@ def traced_layouts(key, leaves):
             if getattr(k, 'layout', None) is not None}
 
 
+def numpy_leaves(key, leaves, args, kwargs):
+    """(the leaves (traced) of the NumPy arrays of a call, by `key`; {id: leaf} of those
+    given as arguments, not as the call's state: runtime.context's `arguments`)."""
+    numpy = [leaf for k, leaf in zip(key[1], leaves) if getattr(k, 'numpy', False)]
+    given = {id(leaf) for leaf in jax.tree_util.tree_leaves(
+        (args, {k: v for k, v in kwargs.items() if k != STATE}))}
+    return numpy, {id(leaf): leaf for leaf in numpy if id(leaf) in given}
+
+
 def full_key(static, arrays):
     """(key, leaves) of a call with static part `static` and these arrays (or tracers)."""
     treedef, keys = static

@@ -11,6 +11,7 @@ from autograph.passes import (
     asserts,
     attribute_dicts,
     attribute_reads,
+    attribute_writes,
     calls,
     comprehensions,
     control_flow,
@@ -73,6 +74,7 @@ PIPELINE = [
     identity,      # flag is True / is False -> ag.is_ / ag.is_not (flags may be traced)
     comprehensions,  # [y for y in ys if t] -> ... if ag.comprehension_test(t) (traced: error)
     attribute_dicts,  # vars(o)[k] = v -> ag.attributes(o)[k] = v (an attribute set by name)
+    attribute_writes,  # o.a -= e, o.a[i] = v -> ag.check_attribute_write(o.a) first
     item_assignments,  # x[i] = v -> x = ag.setitem(x, i, v) (JAX arrays get .at[].set)
     live_iteration,  # for e in v: v[k] = ... -> ag.for_stmt(..., live=...) reads v's items live
     unbound_reads,  # a read of a variable that may be unbound -> y = ag.check_defined(y) first

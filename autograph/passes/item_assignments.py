@@ -140,7 +140,7 @@ class _ItemAssignments(StatementRewriter):
             new = self.update(stmt.target, stmt.op, stmt.value)
         elif isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name) and \
                 stmt.target.id in self.held:   # (NumPy's in-place change, seen by holders)
-            new = [_assign(_stored(stmt.target), self.call('held_update', [
+            new = [_assign(templates.store_copy(stmt.target), self.call('held_update', [
                 _load(stmt.target.id), ast.Constant(AUGMENTED[type(stmt.op)]), stmt.value]))]
             new[0].value.keywords += self.held_keywords(stmt.target.id)[1:]
         elif isinstance(stmt, ast.For) and self.rewritable(stmt.target):
@@ -307,7 +307,7 @@ class _ItemAssignments(StatementRewriter):
                 temp = self.ctx.namer.new('key')
                 hoisted.append(_assign(templates.name(temp, ast.Store()), keys[i]))
                 keys[i] = _load(temp)
-        containers = [_copy(_loaded(base))]
+        containers = [templates.load_copy(base)]
         for key in keys[:-1]:
             containers.append(ast.Subscript(value=_copy(containers[-1]),
                                             slice=_copy(key), ctx=ast.Load()))
@@ -323,7 +323,7 @@ class _ItemAssignments(StatementRewriter):
         for container, key in zip(reversed(containers[:-1]), reversed(keys[:-1])):
             value = self.call('setitem', [container, _copy(key), value])
             value.keywords += _copy(own)
-        return hoisted + [_assign(_stored(base), value)]
+        return hoisted + [_assign(templates.store_copy(base), value)]
 
     def array_keywords(self, name):
         """[`own=True`] for a NumPy array the function made and keeps to itself (a traced
@@ -350,20 +350,6 @@ def _root_name(base):
     while isinstance(base, ast.Attribute):
         base = base.value
     return base.id if isinstance(base, ast.Name) else None
-
-
-def _loaded(base):
-    """`base` (a Name or an attribute chain) as an expression that reads it."""
-    copy = _copy(base)
-    copy.ctx = ast.Load()
-    return copy
-
-
-def _stored(base):
-    """`base` as an assignment target."""
-    copy = _copy(base)
-    copy.ctx = ast.Store()
-    return copy
 
 
 def _keys(target):

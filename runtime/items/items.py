@@ -23,10 +23,10 @@ import jax.numpy as jnp
 import numpy as np
 
 from . import indexing, slicing
-from ..context import kind_unknown, mark_numpy, numpy_meaning
+from ..context import argument_array, kind_unknown, mark_numpy, numpy_meaning
 from ..errors import here
-from ..messages import (numpy_exchanged, numpy_held_write, numpy_traced_write, numpy_unfollowed,
-                        traced_key)
+from ..messages import (numpy_argument_through_attribute, numpy_exchanged, numpy_held_write,
+                        numpy_traced_write, numpy_unfollowed, traced_key)
 from ..values.stacked import Stacked
 from ..values.split import any_traced, is_traced
 from ..values.slot import Slot
@@ -70,6 +70,16 @@ def check_held(target, held=True, item=False, held_items=None):
             and (numpy_meaning(target) or (item and kind_unknown(target))):
         location = here()
         raise numpy_held_write(_assigned_names(location), location)
+
+
+def check_attribute_write(value):
+    """A named error where `value`, the array an attribute holds, about to change in
+    place through it (`obj.W -= e`, `obj.W[i] = v`), is the traced stand-in of a NumPy
+    array given to the converted Function as an argument (runtime.context's
+    `arguments`): the change makes a new array, which the argument and the caller's
+    array would not see, where Python's in-place change reaches them."""
+    if is_traced(value) and argument_array(value):
+        raise numpy_argument_through_attribute(here())
 
 
 def check_exchange(*values):

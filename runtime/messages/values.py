@@ -155,6 +155,18 @@ def numpy_held_write(names, location):
             f'one place')
 
 
+def numpy_argument_through_attribute(location):
+    """A NumPy array given to the converted Function as an argument, held by an object's
+    attribute, is changed in place through it on the user's line (`self.W -= e`)."""
+    return problem(
+        PYTHON_VALUE_NEEDED, 'a NumPy array given to the function as an argument is '
+        'changed in place through an attribute that holds it', location, statement=True,
+        why='while it is traced the converted code makes a new array, which the '
+            "argument, and the caller's array, would not see: in Python they see the change",
+        fix='Store a copy (`self.W = W.copy()`) where the object takes the array, give '
+            'the function a JAX array, or convert it with jit=False')
+
+
 def numpy_exchanged(names, location):
     """Traced NumPy arrays that other names or the caller also hold change places
     between `names` (`a, b = b, a`) on the user's line."""

@@ -264,7 +264,8 @@ def _merge_branches(names, traced, raised, returned, site, unread):
         specs.append(spec[first])
         source.append(first)
     numpy = frozenset.intersection(*[traced[b].state.numpy for b in live])
-    return State(names, specs, numpy=numpy), fills, source
+    given = frozenset.intersection(*[traced[b].state.arguments for b in live])
+    return State(names, specs, numpy=numpy, arguments=given), fills, source
 
 
 def _read_or_alike(i, name, branches, traced, unread):

@@ -79,10 +79,17 @@ def carried(body, names, values, location, item_avals=(), allow_append=False,
         if layout is not None and traced.errors_out != layout:
             layout, changed = layout.union(traced.errors_out), True
         if not changed:
-            return Carry(traced, leaves, state, errors, layout,
+            return Carry(traced, leaves, _kept_arguments(state, traced), errors, layout,
                          _unchanged(traced, len(leaves), len(item_avals)),
                          _given_bools(traced, len(leaves)) if runs else {})
     raise carry_unsettled(location)
+
+
+def _kept_arguments(state, traced):
+    """`state`, whose leaves that are the Function's arguments' arrays stay so after the
+    loop only where the body gives them back as they came (see runtime.context's
+    `arguments`)."""
+    return dataclasses.replace(state, arguments=state.arguments & traced.state.arguments)
 
 
 def _unsettled(names, pinned, state, traced):

@@ -65,23 +65,31 @@ class State:
     The Python bools of the `pinned` names are static (see runtime.staging.carry).
     `numpy`: the leaves that stand for NumPy arrays, as (variable, leaf of it) positions
     (see runtime.context's `numpy`): the leaves made of them by `unflatten` (a body's
-    inputs, a statement's outputs) stand for NumPy arrays too."""
+    inputs, a statement's outputs) stand for NumPy arrays too. `arguments`: likewise,
+    the leaves that are the very arrays the Function was given (runtime.context's
+    `arguments`)."""
     names: tuple
     specs: list
     pinned: frozenset = frozenset()
     numpy: frozenset = frozenset()
+    arguments: frozenset = frozenset()
 
     @classmethod
     def flatten(cls, names, values, pinned=frozenset(), lost=frozenset()):
         """(leaves, State) of `values`; `lost`: positions not to note as NumPy's (see
         runtime.staging.carry)."""
-        leaves, specs, names, numpy = [], [], tuple(names), set()
+        leaves, specs, names, numpy, given = [], [], tuple(names), set(), set()
+        arguments = context.current().arguments
         for i, value in enumerate(values):
             dynamic, spec = split(value, bool(pinned) and names[i] in pinned)
             numpy.update((i, j) for j, leaf in enumerate(dynamic) if context.numpy_meaning(leaf))
+            if arguments:
+                given.update((i, j) for j, leaf in enumerate(dynamic)
+                             if arguments.get(id(leaf)) is leaf)
             leaves += dynamic
             specs.append(spec)
-        return leaves, cls(names, specs, frozenset(pinned), frozenset(numpy) - lost)
+        return leaves, cls(names, specs, frozenset(pinned), frozenset(numpy) - lost,
+                           frozenset(given))
 
     def unflatten(self, leaves):
         values, start = [], 0
@@ -92,6 +100,8 @@ class State:
                 for j, leaf in enumerate(mine):
                     if (i, j) in self.numpy and isinstance(leaf, jax.core.Tracer):
                         context.mark_numpy(leaf)
+                        if (i, j) in self.arguments:
+                            context.mark_argument(leaf)
             values.append(merge(spec, mine))
             start += count
         return tuple(values)

@@ -41,6 +41,8 @@ def line_facts(function):
     - 'indexed': the sequences read at a computed index (`params` in `f(params[i])`);
     - 'assigned': the containers assigned an item (`h` in `h[i % 3] += 1`);
     - 'sliced': the slices with computed bounds (`xs[i:i + 3]`);
+    - 'bound': the variables an assignment binds (`y` in `y = op.scale(x)`), on each of
+      its lines;
     - 'kind': 'match' on the lines of a `match`'s cases (lowered to an `if` chain);
       'compound' on the lines that open a compound statement or one of its clauses
       (`if`, `else:`, `while`, `for`, `with`, `try`, ...), whose code the converter
@@ -68,6 +70,13 @@ def line_facts(function):
                 if any(traced_bounds(i) for i in (
                         node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice])):
                     add(lines, 'sliced', ast.unparse(node))
+        if isinstance(statement, _ASSIGNMENTS):
+            targets = getattr(statement, 'targets', None) or [statement.target]
+            lines = range(statement.lineno, (statement.end_lineno or statement.lineno) + 1)
+            for target in targets:
+                for node in ast.walk(target):
+                    if isinstance(node, ast.Name):
+                        add(lines, 'bound', node.id)
         if isinstance(statement, _COMPOUND):
             for line in _clause_lines(statement):
                 facts.setdefault(line, {})['kind'] = 'compound'
@@ -91,6 +100,9 @@ def _clause_lines(statement):
     blocks = [b for b in blocks if b]
     for before, after in zip(blocks, blocks[1:]):
         yield from range(before[-1].end_lineno + 1, after[0].lineno + 1)
+
+
+_ASSIGNMENTS = (ast.Assign, ast.AnnAssign, ast.AugAssign)
 
 
 def _statements(function):

@@ -4,8 +4,8 @@ a dict): a traced array's write makes a new array, which no variable of the call
 gets, so the call is the named error written_argument_lost (the write was lost
 silently). As Python (NumPy's arrays, no jit) the write lands in place; a call by name
 rebinds the caller's variable (passes.written_arguments). Where the written array comes
-back as the result (`x = f(x)`), or the argument was an expression no one holds, nothing
-is lost; a JAX array's write is Python's TypeError, not checked."""
+back as the result to the caller's variable (`x = f(x)`; not `y = f(x)`, after which
+`x` keeps the old array), or the argument was an expression no one holds, nothing is lost; a JAX array's write is Python's TypeError, not checked."""
 import functools
 
 import numpy as np
@@ -63,7 +63,19 @@ def list_by_method(x):
     return items[0] + items[1]
 
 
-LOST = [as_method, through_partial, through_star, from_table, bound_in_partial]
+def returned_to_another_name(x):
+    y = Writer.returning(x, 9.0)   # (`x` would keep the old array: it is read after)
+    return y.sum() + x.sum()
+
+
+def returned_through_an_alias(x):
+    write = set_first_returned
+    y, n = write(x, 9.0), 2
+    return y * n + x
+
+
+LOST = [as_method, through_partial, through_star, from_table, bound_in_partial,
+        returned_to_another_name, returned_through_an_alias]
 
 
 @pytest.mark.parametrize('fn', LOST, ids=[f.__name__ for f in LOST])
@@ -82,6 +94,11 @@ def returned_by_method(x):
     return x
 
 
+def returned_in_a_tuple(x):
+    x, n = Writer.returning(x, 9.0), 2
+    return x * n
+
+
 def given_an_expression(x):
     Writer().set_first(x + 1.0, 9.0)   # (no one holds `x + 1.0`: lost in Python too)
     return x
@@ -90,7 +107,7 @@ def given_an_expression(x):
 Writer.returning = staticmethod(set_first_returned)
 
 
-@pytest.mark.parametrize('fn', [returned_by_method, given_an_expression])
+@pytest.mark.parametrize('fn', [returned_by_method, returned_in_a_tuple, given_an_expression])
 def test_writes_that_come_back_or_that_no_one_sees(fn):
     given = np.arange(3.0)
     assert_same(autograph.convert(fn)(given), fn(np.arange(3.0)))

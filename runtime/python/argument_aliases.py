@@ -76,7 +76,8 @@ def check_written_back(fn, args, kwargs, written, result):
     error where a variable of the caller's holds a NumPy array given (or a traced one
     standing for it) that the write did not change in place (the function rebound its
     parameter to a new array: the variable would keep the old), and the result does not
-    bring the written array back (`x = f(x)`). An expression given (`f(a + 1)`), which
+    bring the written array back to one of those variables (`x = f(x)`, not `y =
+    f(x)`). An expression given (`f(a + 1)`), which
     no one holds, loses the write in Python too; a JAX array's write is Python's
     TypeError."""
     while isinstance(fn, functools.partial):   # (its own arguments first)
@@ -90,17 +91,27 @@ def check_written_back(fn, args, kwargs, written, result):
     for name, value in written.items():
         argument = given.get(name)   # (absent: a partial's own argument, a default)
         if value is not argument and isinstance(value, jax.Array) and \
-                numpy_meaning(argument) and np.ndim(argument) > 0 \
-                and not any(v is value for v in returned) and _held_by_caller(argument):
-            raise written_argument_lost(_called(fn), name, here())
+                numpy_meaning(argument) and np.ndim(argument) > 0:
+            holders = _caller_names(argument)
+            if holders and not (any(v is value for v in returned) and _rebinds(holders)):
+                raise written_argument_lost(_called(fn), name, here())
 
 
-def _held_by_caller(argument):
-    """Whether a variable of the nearest frame of converted code holds `argument`."""
+def _caller_names(argument):
+    """The variables of the nearest frame of converted code that hold `argument`."""
     frame = sys._getframe(2)
     while frame is not None and origin.frame_location(frame) is None:
         frame = frame.f_back
-    return frame is not None and any(v is argument for v in frame.f_locals.values())
+    return set() if frame is None else {
+        name for name, v in frame.f_locals.items() if v is argument}
+
+
+def _rebinds(names):
+    """Whether the user's statement running now binds one of the variables `names` (`x
+    = f(x)`: the result brings the written array back to `x`; not `y = f(x)`, after
+    which `x` would hold the old array)."""
+    location = here()
+    return location is not None and bool(names & set(location.fact('bound')))
 
 
 def parameter_names(fn):

@@ -63,7 +63,7 @@ from .values.text import repr_ as repr
 from .values.text import str_ as str
 from .values.text import message, message_percent, text
 from .python.display import emit
-from .python.in_place import in_place
+from .python.in_place import in_place, with_out
 from .python.argument_aliases import check_apart
 from .state.held_lists import unaliased
 from .python import traced_math as math
@@ -87,7 +87,7 @@ __all__ = ['attribute_view', 'Undefined', 'alias', 'all', 'and_', 'any', 'assert
            'raveled', 'reraise', 'reshaped', 'as_array', 'moved', 'swapped', 'reversed',
            'seen', 'selection', 'setattr', 'setitem', 'setitems', 'sorted',
            'span', 'static', 'statistics', 'str', 'sum', 'sum_over_range', 'text', 'transposed', 'unfollowed_items', 'update_item', 'view', 'view_of', 'while_stmt',
-           'window',
+           'window', 'with_out',
            'windows', 'write_view', 'written', 'zip']
 
 _calls.use_versions({**{name: globals()[name] for name in _calls.OVERRIDDEN_BUILTINS},

@@ -11,6 +11,7 @@ import collections
 import dataclasses
 
 from autograph.analysis.walk import CHILDREN, blocks
+from autograph.runtime.python.in_place import FUNCTIONS
 
 
 ITEM_STORE = '[]='
@@ -30,7 +31,8 @@ ATTRIBUTE_STORE = '.='
 
 IN_PLACE = '+='
 """In `Census.present` when an augmented assignment of the tree may change an array in
-place (`x += e` of NumPy's array, `o.x *= e`, `x[i] -= e`): every one but a counter's
+place (`x += e` of NumPy's array, `o.x *= e`, `x[i] -= e`; also a NumPy call writing
+into an array, `np.exp(v, out=w)`, `np.copyto(w, v)`): every one but a counter's
 update, `n += 1` where `n` is bound nowhere in the tree but by number literals (`n = 0`,
 `n += 1`, `n = n - 0.5`), which holds a number (or a traced scalar) and never an array."""
 
@@ -77,6 +79,10 @@ class Census:
 
 _DIVISIONS = frozenset({ast.Div, ast.FloorDiv, ast.Mod})
 
+_WRITING_FUNCTIONS = FUNCTIONS | {'at'}
+"""NumPy's functions that write into the array given first (`np.copyto(w, v)`, a ufunc's
+`at`): an IN_PLACE change."""
+
 _MARKERS = frozenset({ITEM_STORE, ATTRIBUTE_DICT, ATTRIBUTE_STORE, LOOP_ELSE, DIRECTIVE,
                       IN_PLACE, ITERATED})
 
@@ -122,6 +128,10 @@ def census(root, max_depth):
                     present.add(ATTRIBUTE_STORE)
                 elif node.attr == 'set_loop_options':
                     present.add(DIRECTIVE)
+                elif node.attr in _WRITING_FUNCTIONS:
+                    present.add(IN_PLACE)
+            elif cls is ast.keyword and node.arg == 'out':
+                present.add(IN_PLACE)   # (NumPy writes into the array given)
             elif cls is ast.Compare:   # (`is`: see passes.identity)
                 present.update(op.__class__ for op in node.ops)
             elif (cls is ast.BinOp or cls is ast.AugAssign) and \

@@ -32,6 +32,7 @@ import collections
 
 from autograph.analysis.array_kinds import module_names
 from autograph.analysis.identity_uses import handed_on_last
+from autograph.analysis.numpy_writes import writes_into
 from autograph.analysis.view_bindings import containers
 from autograph.analysis.walk import SCOPES, children, nodes
 
@@ -379,6 +380,8 @@ def _reads_only(name, parents, modules):
         func = parent.func
         if isinstance(func, ast.Name):
             return func.id in _BUILTINS
+        if writes_into(name, parent, parents.get(id(parent)), lambda n: _module(n, modules)):
+            return True   # (`np.exp(v, out=d)`, `np.add.at(d, i, v)`: written in place)
         if isinstance(func, ast.Attribute):
             module = _module(func.value, modules)
             if module == 'numpy' and func.attr in _VIEW_FUNCTIONS and \

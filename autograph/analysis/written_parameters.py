@@ -159,15 +159,15 @@ def _is_runtime(value, ag, attr):
 
 def is_write_view(node, ag):
     """`b = ag.write_view(b, ...)` (passes.views), `b = ag.in_place(b, 'sort', ...)`
-    (passes.calls), `b = ag.held_update(b, '+=', e)` (passes.item_assignments): a write
-    of `b`, not a rebinding."""
+    and `b = ag.with_out(b, np.exp, ...)` (passes.calls), `b = ag.held_update(b, '+=',
+    e)` (passes.item_assignments): a write of `b`, not a rebinding."""
     return (len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
             and any(_is_runtime(node.value, ag, writer) for writer in _WRITERS)
             and node.value.args and isinstance(node.value.args[0], ast.Name)
             and node.value.args[0].id == node.targets[0].id)
 
 
-_WRITERS = ('write_view', 'in_place', 'held_update')
+_WRITERS = ('write_view', 'in_place', 'with_out', 'held_update')
 
 
 class LocalFunction:

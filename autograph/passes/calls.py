@@ -40,7 +40,7 @@ from autograph.analysis.created_attributes import owner_class
 from autograph.analysis.receivers import Receivers
 from autograph.analysis.selections import may_hold_a_selection, sliced_names
 from autograph.passes.base import walk_scope
-from autograph.passes.in_place_calls import IN_PLACE_FUNCTIONS, IN_PLACE_METHODS, InPlaceCalls
+from autograph.passes.in_place_calls import InPlaceCalls, may_change_in_place
 from autograph.passes.object_updates import object_updates
 from autograph.runtime.python.calls import (OVERRIDDEN_BUILTINS, REDUCTIONS, TRANSFORMS,
                                             TWINNED)
@@ -93,8 +93,7 @@ def transform(function, ctx):
     calls.user_objects = ctx.user_objects[function] = calls.user_objects_in(function, nodes)
     object_updates(function, nodes, ctx)   # (`a += e` of an instance of a user class)
     calls.nodes = nodes
-    in_place = any(n.func.__class__ is ast.Attribute and (
-        n.func.attr in IN_PLACE_METHODS or n.func.attr in IN_PLACE_FUNCTIONS) for n in found)
+    in_place = any(map(may_change_in_place, found))
     for node in found:
         calls.rewrite(node)
     if in_place:

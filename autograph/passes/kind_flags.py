@@ -166,8 +166,8 @@ def _call_writing(node):
 
 def _changed_in_place(node):
     """Whether `node` is generated code's `a = ag.setitem(a, ...)` (or `update_item`,
-    `setitems`, `write_view`, `in_place`, `held_update`): `a` changed in place, of the
-    kind it had."""
+    `setitems`, `write_view`, `in_place`, `with_out`, `held_update`): `a` changed in
+    place, of the kind it had."""
     target, value = node.targets[0], node.value
     return (len(node.targets) == 1 and isinstance(target, ast.Name)
             and isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
@@ -176,4 +176,4 @@ def _changed_in_place(node):
 
 
 IN_PLACE_UPDATES = frozenset({'setitem', 'update_item', 'setitems', 'write_view', 'in_place',
-                       'held_update'})
+                              'with_out', 'held_update'})

@@ -11,8 +11,10 @@ meaning (`ag.int`, `ag.max`, `ag.sorted`, `ag.call`, `ag.is_`, `ag.filter`, `ag.
   `statistics`, NumPy's functions and numbers' methods of traced values;
 - identity.py: `is`/`is not` on traced flags and optional values;
 - display.py, filtering.py, matching.py: text shown at run time, comprehension filters,
-  the subject of a `match`.
+  the subject of a `match`;
+- in_place.py: NumPy's methods and functions that write into an array given to them
+  (`w.sort()`, `np.add.at(w, i, v)`, `np.exp(v, out=w)`).
 
-May import checks, values, messages and the foundation; used by the operators and the `ag`
-namespace.
+May import items (the bounds of the indices NumPy's writes take), checks, values,
+messages and the foundation; used by the operators and the `ag` namespace.
 """

@@ -14,8 +14,9 @@ where 64-bit values are not enabled, as for the arguments themselves). Only func
 whose `jax.numpy` twin takes NumPy's arguments and means the same are here: elementwise
 functions, products, norms and sums of values, the makers of arrays from values, scalar
 types. Not here, a traced argument stays the named error
-(autograph.errors.TracedValueNeeded): a call with `out=` (NumPy writes into it) or
-another keyword the twin does not take; functions of a size only the values decide
+(autograph.errors.TracedValueNeeded): a call with `out=` (NumPy writes into it; as a
+statement of its own it is `ag.with_out`, see runtime.python.in_place) or another
+keyword the twin does not take; functions of a size only the values decide
 (`np.unique`, `np.nonzero`, `np.where(c)`); `np.linalg.inv` and `solve`
 (NumPy raises LinAlgError for a singular matrix where JAX gives infinities or NaN);
 `np.floor_divide`, `np.mod`, `np.power` (NumPy's zeros and errors for a zero divisor or

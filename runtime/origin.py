@@ -121,6 +121,20 @@ def is_forwarding(code):
     return code in _forwarding
 
 
+_operating = set()   # code objects of runtime functions that apply the user's operator
+
+
+def operates(*functions):
+    """Mark runtime `functions` as ones that apply the user's own operator to the values
+    of the user's line (`ag.lt(a, b)` computes `a < b`): Python's TypeError raised there
+    (`'<' not supported between 'str' and 'int'`) is the line's own."""
+    _operating.update(f.__code__ for f in functions)
+
+
+def is_operating(code):
+    return code in _operating
+
+
 def caller_location(depth=1):
     """The user location of the nearest generated-code frame above the caller."""
     frame = sys._getframe(depth + 1)

@@ -34,6 +34,13 @@ def in_a_while(x, n):
     return x
 
 
+def unorderable_tuples(x, n):
+    k = 3
+    if n > 0:   # (`ag.lt` compares the tuples: Python's TypeError is the line's)
+        x = x + ((k % 3, 'p') < (0, 3)) * 0.1
+    return x
+
+
 @pytest.mark.parametrize('fn', [under_a_test, in_a_loop, in_a_while])
 def test_raised_only_where_the_path_runs(fn):
     converted = autograph.convert(fn)
@@ -55,3 +62,12 @@ def needs_a_python_int(x, n):
 def test_a_traced_value_where_python_needs_one_is_still_raised_while_tracing():
     with pytest.raises((autograph.ControlFlowError, jax.errors.ConcretizationTypeError)):
         autograph.convert(needs_a_python_int)(jnp.float32(3.0), jnp.int32(0))
+
+
+def test_an_operators_type_error_is_raised_only_where_the_path_runs():
+    converted = autograph.convert(unorderable_tuples)
+    assert float(converted(jnp.float32(1.0), jnp.int32(0))) == 1.0
+    with pytest.raises(TypeError, match="'<' not supported"):
+        unorderable_tuples(1.0, 2)
+    with pytest.raises(TypeError, match="'<' not supported"):
+        converted(jnp.float32(1.0), jnp.int32(2))

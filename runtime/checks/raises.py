@@ -101,15 +101,18 @@ a TypeError of an operation on the user's line (`None * 0.1`, see `_operand_erro
 
 def _operand_error(error):
     """Whether TypeError `error` is Python's own, raised by an operation of the user's
-    line itself (`best * 0.1` with `best` None on a path that does not run): raised in
-    a generated-code frame, not inside a function it called, and not JAX's (a traced
-    value where Python needs one stays the error it is, wherever it is)."""
+    line itself (`best * 0.1` with `best` None on a path that does not run; `(k, 'p') <
+    (0, 3)`, which `ag.lt` computes: see origin.operates): raised in a generated-code
+    frame or a runtime operator's, not inside a function it called, and not JAX's (a
+    traced value where Python needs one stays the error it is, wherever it is)."""
     if type(error).__module__.split('.')[0] == 'jax':
         return False
     tb = error.__traceback__
     while tb.tb_next is not None:
         tb = tb.tb_next
-    return origin.lookup(tb.tb_frame.f_code.co_filename, tb.tb_lineno) is not None
+    code = tb.tb_frame.f_code
+    return origin.is_operating(code) or origin.lookup(code.co_filename, tb.tb_lineno) \
+        is not None
 
 
 def _traced_slice(error):

@@ -17,6 +17,7 @@ import operator
 
 import jax.numpy as jnp
 
+from .. import origin
 from ..checks.raises import raise_if
 from ..errors import here
 from ..messages import ambiguous_in
@@ -96,6 +97,7 @@ def _ordering(op, symbol):
         return result
     compare.__name__ = op.__name__
     compare.__doc__ = f'Python reference: `a {symbol} b` (see the module doc).'
+    origin.operates(compare)   # (Python's TypeError of `op(a, b)` is the user's line's)
     return compare
 
 

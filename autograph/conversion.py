@@ -220,8 +220,10 @@ def converted_callable(fn, strict=False):
     if inspect.isfunction(fn):
         if strict and _is_generator(fn):
             raise ConversionError(_generator_message(fn))
-        if (codegen.is_generated(fn.__code__) or is_library(fn)
-                or _is_generator(fn)):
+        if _is_generator(fn):   # (runs as Python: an error in it names why, see errors)
+            _refused.setdefault(fn.__code__, _GENERATOR_REASON)
+            return fn
+        if codegen.is_generated(fn.__code__) or is_library(fn):
             return fn
         return convert_function(fn) if strict else _convert_or_warn(fn)
     if isinstance(fn, type) or is_library(fn):
@@ -263,6 +265,11 @@ def _generator_message(fn):
             f'cannot be converted: a compiled function returns arrays. Return a value (or '
             f'accumulate with lax.scan) instead; generators called from converted code run '
             f'as Python while tracing.')
+
+
+_GENERATOR_REASON = ('it is a generator (or a coroutine), whose code runs as Python while '
+                     'tracing, so it cannot decide on traced values (an `if` or `while` on '
+                     'one): collect the values in a loop of the calling function instead')
 
 
 def _convert_or_warn(fn):

@@ -198,8 +198,8 @@ def _failed_unconverted(error):
         f'{getattr(code, "co_qualname", code.co_name)} '
         f'({origin.short(code.co_filename)}:{code.co_firstlineno}) is called unconverted, '
         f'since it cannot be converted: {reason}. Run as plain Python on the JAX values it '
-        f'was given, it failed: {type(error).__name__}: {_first_line(error)}. Change it '
-        f'as that says, so that it converts.')
+        f'was given, it failed: {type(error).__name__}: {_first_line(error).rstrip(".")}. '
+        f'Change it as that says, so that it converts.')
     return _noted(failed, error)
 
 

@@ -489,6 +489,27 @@ def test_generators_given_to_convert_are_conversion_errors(fn, kind):
         assert fn.__qualname__ in str(info.value) and kind in str(info.value)
 
 
+def positives(row):
+    for v in range(row.shape[0]):
+        if row[v] > 0:   # (a traced test in code that runs as Python)
+            yield v
+
+
+def count_positives(row):
+    total = 0
+    for v in positives(row):
+        total += 1
+    return total
+
+
+def test_a_generator_deciding_on_traced_values_is_a_conversion_error_naming_it():
+    assert autograph.convert(count_positives, jit=False)(np.array([0, 1, 0, 2])) == 2
+    with pytest.raises(autograph.ConversionError) as info:
+        autograph.convert(count_positives)(np.array([0, 1, 0, 2]))
+    text = str(info.value)
+    assert 'positives' in text and 'generator' in text and 'TracerBoolConversionError' in text
+
+
 # --- what mismatch errors say -----------------------------------------------------------
 
 def mismatch(fn, *args):

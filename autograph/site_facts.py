@@ -42,7 +42,8 @@ def line_facts(function):
     - 'assigned': the containers assigned an item (`h` in `h[i % 3] += 1`);
     - 'sliced': the slices with computed bounds (`xs[i:i + 3]`);
     - 'bound': the variables an assignment binds (`y` in `y = op.scale(x)`), on each of
-      its lines;
+      its lines; '<return>' on the lines of a `return` and of a lambda's body, whose
+      value the function gives back (no variable of it is read after);
     - 'kind': 'match' on the lines of a `match`'s cases (lowered to an `if` chain);
       'compound' on the lines that open a compound statement or one of its clauses
       (`if`, `else:`, `while`, `for`, `with`, `try`, ...), whose code the converter
@@ -70,13 +71,15 @@ def line_facts(function):
                 if any(traced_bounds(i) for i in (
                         node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice])):
                     add(lines, 'sliced', ast.unparse(node))
+        lines = range(statement.lineno, (statement.end_lineno or statement.lineno) + 1)
         if isinstance(statement, _ASSIGNMENTS):
             targets = getattr(statement, 'targets', None) or [statement.target]
-            lines = range(statement.lineno, (statement.end_lineno or statement.lineno) + 1)
             for target in targets:
                 for node in ast.walk(target):
                     if isinstance(node, ast.Name):
                         add(lines, 'bound', node.id)
+        elif isinstance(statement, (ast.Return, ast.Lambda)):
+            add(lines, 'bound', RETURNED)
         if isinstance(statement, _COMPOUND):
             for line in _clause_lines(statement):
                 facts.setdefault(line, {})['kind'] = 'compound'
@@ -103,6 +106,7 @@ def _clause_lines(statement):
 
 
 _ASSIGNMENTS = (ast.Assign, ast.AnnAssign, ast.AugAssign)
+RETURNED = '<return>'   # (in 'bound': the line gives its value back)
 
 
 def _statements(function):

@@ -109,9 +109,11 @@ def _caller_names(argument):
 def _rebinds(names):
     """Whether the user's statement running now binds one of the variables `names` (`x
     = f(x)`: the result brings the written array back to `x`; not `y = f(x)`, after
-    which `x` would hold the old array)."""
+    which `x` would hold the old array) or returns (`return f(x)`, a lambda's body: no
+    variable of the function is read after)."""
     location = here()
-    return location is not None and bool(names & set(location.fact('bound')))
+    bound = set(location.fact('bound')) if location is not None else set()
+    return bool(names & bound) or '<return>' in bound
 
 
 def parameter_names(fn):

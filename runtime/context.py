@@ -27,6 +27,8 @@ of one hidden stack per module:
 - `discovered`: per staged statement (the code of its branches or body), the places
   that functions it calls were found to change while the converted Function being
   traced ran (runtime.state.statement);
+- `staging`: the staged statements whose paths are being traced, outermost first
+  (runtime.state.restaging);
 - `written`: the calls of functions that write items of their array parameters, with
   the final values they report (runtime.python.calls.call_writing);
 - `logs`: while a converted Function is traced, the lists its code only appends to
@@ -89,6 +91,7 @@ class TracingContext:
     on_call: object = None
     written: list = dataclasses.field(default_factory=list)
     discovered: dict = dataclasses.field(default_factory=dict)
+    staging: tuple = ()
     logs: object = None
     symbolic: bool = False
     fields: dict = None

@@ -24,7 +24,7 @@ paths. The operators then see one tuple of values and one tuple of names.
         return statement.finish(result)
 """
 from .. import context
-from . import lists, unmodeled, watches
+from . import lists, restaging, unmodeled, watches
 from .logs import StatementLogs, is_log
 from .mutation import Mutations
 from .nonlocals import Nonlocals, current_value
@@ -51,8 +51,11 @@ class Statement:
         self._functions = functions
         # key -> Place: what calls in a staged body changed (as found for this statement
         # earlier in this trace: an enclosing statement staged again stages it again)
-        self._site = tuple(getattr(fn, '__code__', None) for fn in functions)
-        self._extra = dict(context.current().discovered.get(self._site, {}))
+        self.site = tuple(getattr(fn, '__code__', None) for fn in functions)
+        self.discovered = context.current().discovered   # (of the Function being traced)
+        self.mark = None   # (the objects made since the current run began are its own)
+        self.pending = False   # (a statement inside found places this one must carry)
+        self._extra = dict(self.discovered.get(self.site, {}))
         self._own_names = tuple(names)
         self._fields, self._aliased, self._returned = fields, aliased, returned
         self._objects = None
@@ -100,22 +103,39 @@ class Statement:
         runtime.state.watches.Watch), from the world the first staging started from (see
         runtime.state.watches.Journal)."""
         journal = watches.Journal(self._functions, self.values)
-        for _ in range(_RESTAGINGS):
-            objects = self.objects()
-            results = journal.recording(objects.fields, run, objects)
-            new = {key: place for key, place in objects.watch.changed.items()
-                   if key not in self._extra}
-            if not new and not (self._logs is not None and self._logs.missing()):
-                return results
-            journal.rewind()   # (the run again starts where this one did)
-            self._extra.update(new)
-            context.current().discovered.setdefault(self._site, {}).update(
-                (key, place) for key, place in new.items()
-                if key[0] not in ('container', 'cell'))
-            # (a list is a pytree: each staging has a copy of its own, not to be reused;
-            # a helper's closure cell may be made anew by each run of the code around)
-            self._objects = None
+        with context.setting(staging=context.current().staging + (self,)):
+            for _ in range(_RESTAGINGS):
+                objects = self.objects()
+                self.mark = context.made_mark()
+                results = journal.recording(objects.fields, run, objects)
+                new = {key: place for key, place in objects.watch.changed.items()
+                       if key not in self._extra}
+                missing = self._logs is not None and self._logs.missing()
+                pending, self.pending = self.pending, False   # (see runtime.state.restaging)
+                if not new and not missing and not pending:
+                    return results
+                journal.rewind()   # (the run again starts where this one did)
+                self._extra.update(new)
+                self._extra.update(self.discovered.get(self.site, {}))
+                # (a list is a pytree: each staging has a copy of its own, not to be
+                # reused; a helper's closure cell may be made anew by each run around)
+                kept = {key: place for key, place in new.items()
+                        if key[0] not in ('container', 'cell')}
+                self.discovered.setdefault(self.site, {}).update(kept)
+                if new and kept == new and not missing and \
+                        restaging.outermost_needing(self, kept):
+                    on_call = context.current().on_call   # (the statements around keep
+                    if on_call is not None:                # them, to put them back too)
+                        on_call(None, (), list(kept.values()))
+                    return results   # (a statement around stages again: this run is moot)
+                self._objects = None
         return results
+
+    def carries(self, places):
+        """Whether its current run carries one of `places` ({key: Place}) already: as a
+        field, a variable in place, a place found before (see runtime.state.restaging)."""
+        watch = self._objects.watch if self._objects is not None else None
+        return watch is not None and not watch.carried.isdisjoint(places)
 
     def finish(self, results):
         """The statement's results for its own names, after writing back what it changed:

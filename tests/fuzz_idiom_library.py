@@ -173,6 +173,15 @@ class Tally:
     def add(self, y):
         self.total += y
         self.count += 1
+
+
+class Holder:
+    def __init__(self, arr):
+        self.arr = arr
+
+    def shift(self, d):
+        self.arr -= d
+        self.arr[0] = self.arr[0] * 0.5
 '''
 
 T = {}   # name -> (flags, text)

@@ -5,7 +5,8 @@ by `.get` at a traced key with a default; pairs sorted by tuples, `in` of a dequ
 tuples, `.index` of a collected list, and `math` functions and a number's method of
 traced values; a bounds guard in `and`, `heapq.nlargest`, an item written at a key read
 from a list, a slice copy of an own array, `np.concatenate` of a list, a `math` function
-as a value, and a tuple `<` whose later pair Python reaches only on a tie."""
+as a value, a tuple `<` whose later pair Python reaches only on a tie; NumPy's writes into an array
+given (`np.add.at`, `out=`) and an object made around a copy that changes it in place."""
 from tests.fuzz_idiom_extra import T
 
 T['dict_counts'] = ('L', '''
@@ -133,4 +134,22 @@ for i{c} in range({pr}):   # (a list grows by a count known while tracing)
     fr{c}.append(ro{c})
 if fr{c}:
     a = a + np.stack(fr{c}).sum() * 0.01
+''')
+T['ufunc_at'] = ('', '''
+hs{c} = np.zeros(4)
+np.add.at(hs{c}, [int(k) % 4, int(k) % 4, 1], a * 0.5)
+np.maximum.at(hs{c}, [2], w[0])
+a = a + hs{c}.sum() * 0.1 + hs{c}[int(k) % 4] * 0.01
+''')
+T['out_ufunc'] = ('', '''
+ou{c} = w * 1.0
+np.multiply(ou{c}, 0.5, out=ou{c})
+np.add(ou{c}, a, out=ou{c})
+ou{c}.clip(-1.0, 1.0, out=ou{c})
+a = a + ou{c}[{i}] * 0.1
+''')
+T['made_around_array'] = ('', '''
+bx{c} = Holder(w * 1.0)
+bx{c}.shift(0.25)
+a = a + bx{c}.arr[{i}] * 0.1
 ''')

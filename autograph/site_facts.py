@@ -10,6 +10,7 @@ converts a function, in the line map that runtime.origin keeps for the generated
 import ast
 
 from autograph.analysis.walk import nodes
+from autograph.runtime.python.argument_aliases import RETURNED
 
 
 def computed_index(index):
@@ -106,7 +107,6 @@ def _clause_lines(statement):
 
 
 _ASSIGNMENTS = (ast.Assign, ast.AnnAssign, ast.AugAssign)
-RETURNED = '<return>'   # (in 'bound': the line gives its value back)
 
 
 def _statements(function):

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import autograph
+from autograph.errors import TracedValueNeeded
 
 
 def add_at(x, t):
@@ -122,3 +123,20 @@ def test_generated_code_rebinds_the_name():
     code = autograph.to_code(out_of_ufuncs)
     assert 'x = ag.with_out(x, ' in code
     assert "x = ag.in_place(x, 'np.add.at'," in autograph.to_code(add_at)
+
+
+
+@pytest.mark.parametrize('fn', CASES)
+def test_jax_arrays_as_python_sees_them(fn):
+    # (Python: NumPy cannot write into a JAX array, TypeError or AttributeError; the
+    # converted code raises that, or the named error of a traced value NumPy needs.
+    # Under the caller's vmap or grad, NumPy's functions refuse the tracers in Python
+    # too: there is no plain run to compare with)
+    try:
+        want = fn(jnp.arange(4.0), 1.5)
+    except (TypeError, AttributeError) as error:
+        with pytest.raises((type(error), TracedValueNeeded)):
+            autograph.convert(fn)(jnp.arange(4.0), 1.5)
+        return
+    got = autograph.convert(fn)(jnp.arange(4.0), 1.5)
+    np.testing.assert_allclose(np.asarray(got), np.asarray(want), rtol=1e-6)

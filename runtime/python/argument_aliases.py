@@ -77,9 +77,8 @@ def check_written_back(fn, args, kwargs, written, result):
     standing for it) that the write did not change in place (the function rebound its
     parameter to a new array: the variable would keep the old), and the result does not
     bring the written array back to one of those variables (`x = f(x)`, not `y =
-    f(x)`). An expression given (`f(a + 1)`), which
-    no one holds, loses the write in Python too; a JAX array's write is Python's
-    TypeError."""
+    f(x)`). An expression given (`f(a + 1)`), which no one holds, loses the write in
+    Python too; a JAX array's write is Python's TypeError."""
     while isinstance(fn, functools.partial):   # (its own arguments first)
         args, kwargs = (*fn.args, *args), {**fn.keywords, **kwargs}
         fn = fn.func
@@ -95,6 +94,11 @@ def check_written_back(fn, args, kwargs, written, result):
             holders = _caller_names(argument)
             if holders and not (any(v is value for v in returned) and _rebinds(holders)):
                 raise written_argument_lost(_called(fn), name, here())
+
+
+RETURNED = '<return>'
+"""Among the names a user's line binds (autograph.site_facts' 'bound'): the line gives its
+value back (a `return`, a lambda's body)."""
 
 
 def _caller_names(argument):
@@ -113,7 +117,7 @@ def _rebinds(names):
     variable of the function is read after)."""
     location = here()
     bound = set(location.fact('bound')) if location is not None else set()
-    return bool(names & bound) or '<return>' in bound
+    return bool(names & bound) or RETURNED in bound
 
 
 def parameter_names(fn):

@@ -124,9 +124,6 @@ class Statement:
                 self.discovered.setdefault(self.site, {}).update(kept)
                 if new and kept == new and not missing and \
                         restaging.outermost_needing(self, kept):
-                    on_call = context.current().on_call   # (the statements around keep
-                    if on_call is not None:                # them, to put them back too)
-                        on_call(None, (), list(kept.values()))
                     return results   # (a statement around stages again: this run is moot)
                 self._objects = None
         return results

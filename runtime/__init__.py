@@ -20,7 +20,7 @@ from .items.items import (check_attribute_write, check_exchange, check_held, che
                           held_update, setitem, update_item)
 from .items.item_writes import setitems
 from .items.views import (alias, attribute_view, helper_result, layout_of, numpy_kind,
-                          read_view, seen, view, view_of, write_view)
+                          read_view, seen, unviewed, view, view_of, write_view)
 from .items.flat import flat_key, flat_value
 from .items.view_chains import as_array, chain, moved, raveled, reshaped, swapped, transposed
 from .loops.iterables import enumerate_ as enumerate
@@ -86,7 +86,7 @@ __all__ = ['attribute_view', 'Undefined', 'alias', 'all', 'and_', 'any', 'assert
            'python_subject', 'raise_', 'raise_if', 'range', 'read_view', 'repeat', 'repr',
            'raveled', 'reraise', 'reshaped', 'as_array', 'moved', 'swapped', 'reversed',
            'seen', 'selection', 'setattr', 'setitem', 'setitems', 'sorted',
-           'span', 'static', 'statistics', 'str', 'sum', 'sum_over_range', 'text', 'transposed', 'unfollowed_items', 'update_item', 'view', 'view_of', 'while_stmt',
+           'span', 'static', 'statistics', 'str', 'sum', 'sum_over_range', 'text', 'transposed', 'unfollowed_items', 'unviewed', 'update_item', 'view', 'view_of', 'while_stmt',
            'window', 'with_out',
            'windows', 'write_view', 'written', 'zip']
 

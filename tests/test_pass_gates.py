@@ -11,7 +11,7 @@ from unittest import mock
 import numpy as np
 
 import autograph
-from autograph.passes import static_values, views, written_arguments
+from autograph.passes import static_values, view_guards, written_arguments
 from benchmarks import conversion_time
 from tests.helpers import check, i32
 
@@ -87,7 +87,7 @@ def f(x):
 
 
 def test_views_skip_functions_whose_views_do_not_change():
-    patch, analysis = counted(views, 'Views')
+    patch, analysis = counted(view_guards, 'Views')
     with patch:
         reader = fresh(VIEW_READ_ONLY)
         assert 'ag.view' not in autograph.to_code(reader) and analysis.calls == 0

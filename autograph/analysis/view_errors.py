@@ -22,8 +22,16 @@ def check_read(name, origins, tracked, ctx, stmt):
         raise unsupported(nested(name), ctx, stmt)
     if STALE in origins:
         bases = {tracked[o][1] for o in origins if o in tracked}
-        raise unsupported(on_some_paths(name, bases, 'is read here after its base changed'),
-                          ctx, stmt)
+        raise some_paths_error(name, bases, 'is read here after its base changed', ctx, stmt)
+
+
+def some_paths_error(name, bases, what, ctx, node):
+    """The UnsupportedSyntax of `on_some_paths` at `node`, marked `views_on_some_paths`:
+    where the views are items that are numbers when the program runs, it has no cause
+    (passes.view_guards checks them there instead)."""
+    error = unsupported(on_some_paths(name, bases, what), ctx, node)
+    error.views_on_some_paths = True
+    return error
 
 
 def on_some_paths(name, bases, what):

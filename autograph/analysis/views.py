@@ -192,8 +192,8 @@ class Views:
             some_paths = len(views) != len(origins)
             if len(bases) != 1 or (some_paths and not self._alias_on_some_paths(
                     origins, base, items=True)):
-                raise unsupported(errors.on_some_paths(
-                    current, bases, 'is changed in place here'), self.ctx, stmt)
+                raise errors.some_paths_error(current, bases, 'is changed in place here',
+                                              self.ctx, stmt)
             mode = self._mode(base, state, current, stmt)
             if some_paths and mode != 'same':
                 raise unsupported(errors.lost(current), self.ctx, stmt)
@@ -301,8 +301,8 @@ class Views:
         for name in sorted(flagged):
             for stmt in self.bound_at.get(name, ()):
                 if not isinstance(stmt, ast.stmt) or statement_lists(stmt):
-                    raise unsupported(errors.on_some_paths(
-                        name, {}, 'is bound here'), self.ctx, stmt or self.function)
+                    raise errors.some_paths_error(name, {}, 'is bound here', self.ctx,
+                                                  stmt or self.function)
         return flagged
 
     def _read_mode(self, base, which, state, stmt):

@@ -51,7 +51,6 @@ from autograph.analysis.dataflow import Dataflow
 from autograph.analysis.parameter_copies import unfollowed_changes
 from autograph.analysis.view_bindings import containers, groups, is_whole, known_aliases, own
 from autograph.analysis.walk import blocks
-from autograph.analysis.views import Views
 from autograph.analysis.written_parameters import is_write_view
 from autograph.passes.attribute_views import checked_attribute_views
 from autograph.passes.base import StatementRewriter, fix_missing_locations, walk_scope
@@ -62,6 +61,7 @@ from autograph.passes.kind_flags import (array_kinds, bound_values, kind_flag, n
                                          numpy_keyword)
 from autograph.passes.sequences import key_expression
 from autograph.passes.unpacked_aliases import guard_unfollowed, view_bindings_unpacked
+from autograph.passes.view_guards import guard, views_or_guards
 from autograph.passes.view_keys import (helper_views, in_c_order, layout, note_layouts,
                                         view_key)
 from autograph.passes.view_loops import rewrite_loop, shadowed
@@ -116,8 +116,10 @@ def _follow_views(function, found, changes, ctx):
     known = known_aliases(function, found, names, kept, kinds)
     hoist_changing_tests(function, {n for pair in bindings.values() for n in pair},
                           resolve, ctx)
-    analysis = Views(function, bindings, resolve, ctx, known)
+    analysis, guarded = views_or_guards(function, bindings, resolve, ctx, known)
+    guard(guarded, ctx)
     if not analysis.tracked:
+        fix_missing_locations(function)
         return set()
     _drop_dead_reads(function, analysis, ctx)
     given = given_kinds(sorted(analysis.modes), kinds,

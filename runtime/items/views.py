@@ -34,7 +34,7 @@ from ..context import layout as traced_layout
 from ..errors import here
 from ..messages import (array_kind_unknown, attribute_view_changed, helper_view_unknown,
                         method_view_unknown, view_base_unknown, view_layout_unknown,
-                        view_on_some_paths)
+                        view_on_some_paths, view_not_followed)
 from ..values.choice import Choice
 from ..values.maybe import Maybe
 from ..values.split import is_traced
@@ -129,6 +129,17 @@ def attribute_view(base, key=Ellipsis, whole=False):
     if isinstance(base, _ARRAYS) and _view_key(base, key) is not None:
         raise attribute_view_changed(here())
     return base if whole else getitem(base, key)
+
+
+def unviewed(base, key):
+    """Python reference: `base[key]`, bound to a name that the converted code follows as
+    a copy only (autograph.passes.view_guards: it is a NumPy view on some paths only). A
+    ControlFlowError where it is a NumPy view (see `view`), which would see the changes
+    of its array, and its array its changes: a copy would not."""
+    value, view_key = view(base, key)
+    if view_key is not None:
+        raise view_not_followed(here())
+    return value
 
 
 def helper_result(value, method=None):

@@ -111,6 +111,22 @@ def view_on_some_paths(location):
             '(`v = a[i].copy()`)')
 
 
+def view_not_followed(location):
+    """A NumPy view bound on the user's line to a name that the converted code follows
+    as a copy only (autograph.passes.view_guards: the name is bound otherwise on other
+    paths, or its changes in place meet other views')."""
+    return problem(
+        IN_PLACE_CHANGE, 'a NumPy view is bound here to a name that is a view on some '
+                         'paths only', location, statement=True,
+        happened='(an item of the array it is read from that is not a single number, or '
+                 'a slice)',
+        why='the converted code follows this name only where NumPy gives a copy (a '
+            'number, an index array, a JAX array): a view sees the changes made to its '
+            'array, and the array the view\'s, which the copy would not',
+        fix='Make the copy explicit (`v = a[i].copy()`), or bind the name the same way on '
+            'every path')
+
+
 def helper_view_unknown(location):
     """A helper's array result that may be a NumPy view of its argument (it returns the
     parameter, or a slice of it, not as `return p[...]` alone), where the result or the

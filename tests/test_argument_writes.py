@@ -529,3 +529,22 @@ def test_one_numpy_array_given_as_two_arguments_one_written_is_a_named_error():
     assert_same(apart[4:], want)
     assert_same(autograph.convert(smooth_in_place)(jnp.asarray(x)),   # (JAX: no aliasing)
                 smooth_into(x, x.copy()))
+
+
+def written_at(parent, x):
+    parent[x] = 7
+    return parent[x] + 1
+
+
+def test_a_numpy_array_written_at_an_index_a_callers_vmap_traces_is_a_named_error():
+    """`jax.vmap(f, in_axes=(None, 0))` gives `f` the caller's NumPy array as it is, and
+    a traced index: Python's NumPy raises on the traced index, and the converted call's
+    new items are traced, which NumPy cannot hold (a raw TracerArrayConversionError
+    from the write-back before)."""
+    parent = np.array([1, 2, 2, 0])
+    with pytest.raises(jax.errors.TracerArrayConversionError):
+        jax.vmap(written_at, in_axes=(None, 0))(parent, jnp.arange(3))
+    with pytest.raises(autograph.ControlFlowError,
+                       match="'argument 0': a NumPy array is written with a traced value"):
+        jax.vmap(autograph.convert(written_at), in_axes=(None, 0))(parent, jnp.arange(3))
+    np.testing.assert_array_equal(parent, [1, 2, 2, 0])

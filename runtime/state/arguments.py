@@ -6,6 +6,8 @@ code rebinds it instead).
 """
 import numpy as np
 
+from ..messages import numpy_traced_write
+from ..values.split import is_traced
 from .places import Place, container
 
 
@@ -21,8 +23,12 @@ def argument_places(args, kwargs):
 
 def _numpy_argument(label, array):
     """A NumPy array as a place: its items (written in place, as NumPy's `a[i] = v`;
-    a read-only array raises NumPy's ValueError, after the call)."""
+    a read-only array raises NumPy's ValueError, after the call; items traced by a
+    transformation of the caller's, `jax.vmap` of the call, the named error: NumPy
+    needs numbers now)."""
     def set(value):
+        if is_traced(value):
+            raise numpy_traced_write([label.strip('<>')], None)
         if not array.flags.writeable:
             raise ValueError(f'{label}: assignment destination is read-only (the function '
                              f'writes items of a read-only NumPy array)')

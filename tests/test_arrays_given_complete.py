@@ -103,3 +103,54 @@ def test_arrays_changed_after_they_are_handed_on_stay_a_named_error(fn):
     assert_same(autograph.convert(fn, jit=False)(X, 3), fn(X, 3))   # (as Python)
     with pytest.raises(autograph.ControlFlowError):
         autograph.convert(fn)(jnp.asarray(X), 3)
+
+
+# --- loops with `break` and `continue` (the liveness follows them: they were refused) ---
+
+def rows_skipping_and_stopping(x, n, limit):
+    rows = []
+    for i in range(n):
+        r = np.zeros(3)
+        r[0] = x[i]
+        if i == 1:
+            continue
+        r[2] = x[i] * 3.0
+        rows.append(r)
+        if len(rows) >= limit:
+            break
+    return np.stack(rows)
+
+
+@pytest.mark.parametrize('limit', [1, 2, 5])
+@pytest.mark.parametrize('make', [np.asarray, jnp.asarray], ids=['numpy', 'jax'])
+def test_arrays_handed_on_complete_in_a_loop_with_break_and_continue(make, limit):
+    assert_same(autograph.convert(rows_skipping_and_stopping, jit=False)(X, 4, limit),
+                rows_skipping_and_stopping(X, 4, limit))
+    assert_same(autograph.convert(rows_skipping_and_stopping)(make(X), 4, limit),
+                rows_skipping_and_stopping(X, 4, limit))
+
+
+def changed_after_a_break(x, n):
+    rows = []
+    for i in range(3):
+        r = np.zeros(2)
+        r[0] = x[i]
+        rows.append(r)
+        if i == n:
+            break
+    else:
+        r = np.zeros(2)      # (a loop that ends without `break` binds `r` anew)
+    r[1] = 9.0               # (after a `break`: the list's last array changes too)
+    return np.stack(rows)
+
+
+@pytest.mark.parametrize('n', [1, 5])
+def test_an_array_changed_after_a_break_stays_a_named_error(n):
+    """Only a `break` reaches `r[1] = 9.0` with the array the list holds: liveness that
+    took the `break` for the loop's end (through its `else`) would let the traced write
+    make a new array, which the list would not see (whether the loop breaks is decided
+    as the program runs: the error stands where it does not)."""
+    assert_same(autograph.convert(changed_after_a_break, jit=False)(X, n),
+                changed_after_a_break(X, n))
+    with pytest.raises(autograph.ControlFlowError):
+        autograph.convert(changed_after_a_break)(jnp.asarray(X), n)

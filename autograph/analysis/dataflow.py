@@ -2,7 +2,9 @@
 
 Runs after `break`, `continue` and `return` inside loops have been lowered, so control
 flow is structured: `if`, `while`, `for`, `with`, `try`, and `return` only outside loops.
-Results are side tables keyed by statement node.
+(Liveness also follows `break` and `continue`, for the analyses of the user's code:
+after a `break` is after its loop, after a `continue` its loop's head.) Results are side
+tables keyed by statement node.
 """
 import ast
 
@@ -18,6 +20,8 @@ class Dataflow:
     `extra_reads[loop]` names what the loop reads at its head besides its test (the
     `break` flag of a `for`).
     """
+
+    _loops = ()   # (live after, live at the head) of each loop around, innermost last
 
     def __init__(self, function, extra_reads=None, closures=None):
         self.activity = ActivityCache()
@@ -90,6 +94,8 @@ class Dataflow:
             return self._loop_live_in(stmt, out, block, record)
         if isinstance(stmt, (ast.Return, ast.Raise)):
             return self.activity(stmt).reads
+        if isinstance(stmt, (ast.Break, ast.Continue)):   # (live after the loop, at its
+            return self._loops[-1][stmt.__class__ is ast.Continue]   # head)
         if isinstance(stmt, ast.With):
             items = self.activity(stmt.items)
             return items.reads | (block(stmt.body, out) - items.writes)
@@ -116,8 +122,11 @@ class Dataflow:
         else:
             targets = self.activity(loop.target).writes
         head = after | head_reads
+        loops = self._loops
         while True:
+            self._loops = loops + ((out, head),)   # (for a `break`, a `continue`)
             body_in = block(loop.body, head)
+            self._loops = loops
             new = after | head_reads | (body_in - targets)
             if new == head:
                 break
@@ -174,5 +183,5 @@ class Dataflow:
 
 
 _STRUCTURED = frozenset({ast.If, ast.While, ast.For, ast.Return, ast.Raise, ast.With, ast.Try,
-                         ast.Match})
+                         ast.Match, ast.Break, ast.Continue})
 """The statements the analyses take apart; any other is read through its activity."""

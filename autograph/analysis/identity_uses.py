@@ -93,14 +93,15 @@ def handed_on_last(function, names, library=lambda func: False):
     only where nothing changes or hands on their array again before the name is bound
     anew: `r = np.zeros(3); r[0] = e; rows.append(r)` in a loop, where the list holds each
     array once it is complete (for analysis.own_arrays). (A holder that gives its items
-    out, `rows[-1][0] = e`, `box.a[1] = e`, could change them later.) Not where the
-    function has a `break` or `continue` (the liveness needs structured loops: none
-    then), nor names read by nested scopes or declared global or nonlocal. `library`: as
+    out, `rows[-1][0] = e`, `box.a[1] = e`, could change them later.) Not where a
+    `break` or `continue` leaves a `try` that has a `finally` (the liveness follows them
+    to their loop's end or head, not through the `finally`: none then), nor names read
+    by nested scopes or declared global or nonlocal. `library`: as
     `unobserved_aliases`'."""
     names = set(names)
     statements = list(own_statements(function.body))
     names &= {arg.id for stmt in statements for arg in [_appended(stmt)] if arg is not None}
-    if not names or any(n.__class__ in (ast.Break, ast.Continue) for n in nodes(function)):
+    if not names or _jumps_through_finally(function):
         return set()   # (most: stored as an item, given to a call, never appended)
     scope = scope_of(function)
     names -= _in_nested_scopes(function) | set(scope.declared)
@@ -126,6 +127,13 @@ def handed_on_last(function, names, library=lambda func: False):
         if name in after.get(stmt, {name}):
             names.discard(name)
     return names
+
+
+def _jumps_through_finally(function):
+    """Whether a `break` or `continue` of `function` is inside a `try` with a `finally`."""
+    return any(node.__class__ is ast.Try and node.finalbody and any(
+        inner.__class__ in (ast.Break, ast.Continue) for inner in nodes(node))
+        for node in nodes(function))
 
 
 def _appended(stmt):

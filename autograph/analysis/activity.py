@@ -208,6 +208,40 @@ MUTATING_METHODS = frozenset({
 """`x.append(v)` and the like modify `x`: a loop that appends carries the list."""
 
 
+IN_PLACE_FUNCTIONS = frozenset({'heappush', 'heappop', 'heapify', 'heappushpop',
+                                'heapreplace', 'insort', 'insort_left', 'insort_right',
+                                'shuffle'})
+"""Functions of the standard library that change the list given first in place
+(`heapq.heappush(h, v)`, `bisect.insort(xs, v)`, `random.shuffle(xs)`), called by name
+or as a module's attribute."""
+
+
+def changed_argument(call):
+    """The variable (a Name) whose list or dict `call` changes in place as its first
+    argument: `heapq.heappush(h, v)`, `heappush(h, v)`, `list.append(h, v)`; None for
+    other calls. (By name: a user's own `shuffle(xs)` is taken for one too, which can
+    only add state.)"""
+    func, args = called(call)
+    if not args or args[0].__class__ is not ast.Name:
+        return None
+    name = func.attr if func.__class__ is ast.Attribute else getattr(func, 'id', None)
+    if name in IN_PLACE_FUNCTIONS or (
+            func.__class__ is ast.Attribute and func.value.__class__ is ast.Name
+            and func.value.id in ('list', 'dict', 'set') and name in MUTATING_METHODS):
+        return args[0]
+    return None
+
+
+def called(call):
+    """(the callee, the arguments) of `call`, or of the call it stands for: `ag.call(f,
+    *args)` (passes.calls) is a call of `f`."""
+    func = call.func
+    if (func.__class__ is ast.Attribute and func.attr == 'call' and call.args
+            and func.value.__class__ is ast.Name):
+        return call.args[0], call.args[1:]
+    return func, call.args
+
+
 def called_method(call):
     """The callee `x.m` of a method call: `x.m(...)`, or `ag.call(x.m, ...)`, as
     passes.calls writes a call of a method of an object whose type it cannot know (a
@@ -250,8 +284,10 @@ class _Visitor(Visitor):
     visit_Subscript = visit_Attribute = _visit_modified
 
     def visit_Call(self, node):
-        func = called_method(node)
-        if func is not None and func.attr in MUTATING_METHODS:
+        func, changed = called_method(node), changed_argument(node)
+        if changed is not None:   # (`heapq.heappush(h, v)`, `list.append(h, v)`)
+            self.writes.add(changed.id)
+        elif func is not None and func.attr in MUTATING_METHODS:
             target = func.value     # `xs.append(v)`, or `d['a'].append(v)`: changes d
             while isinstance(target, ast.Subscript):
                 target = target.value

@@ -21,7 +21,7 @@ the facts of the statements they are given. The facts come in two reaches:
 """
 import ast
 
-from autograph.analysis.activity import MUTATING_METHODS, base_name
+from autograph.analysis.activity import MUTATING_METHODS, base_name, changed_argument
 from autograph.analysis.walk import CHILDREN
 from autograph.analysis.walk import SCOPES
 
@@ -192,6 +192,11 @@ class Mutation:
                 self._store_target(node, own)
         elif isinstance(node, ast.Call):
             whole.has_call = True
+            changed = changed_argument(node)   # (`heapq.heappush(h, v)`)
+            if changed is not None:
+                if own is not None:
+                    self._store_target(changed, own)
+                return
             func = node.func
             if isinstance(func, ast.Attribute):
                 through_ag = (func.attr == 'call' and isinstance(func.value, ast.Name)

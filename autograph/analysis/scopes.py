@@ -20,7 +20,7 @@ closures. Its result is a side table keyed by function node:
 import ast
 import dataclasses
 
-from autograph.analysis.activity import MUTATING_METHODS
+from autograph.analysis.activity import MUTATING_METHODS, changed_argument
 from autograph.analysis.walk import children
 
 _DEFERRED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.GeneratorExp,
@@ -158,12 +158,14 @@ def _free(node):
 
 def _changed_in_place(node):
     """The variable whose list or dict `node` changes in place (`xs[i] = v`, `xs[i] += v`,
-    `del xs[i]`, `xs.append(v)`), or None."""
+    `del xs[i]`, `xs.append(v)`, `heapq.heappush(xs, v)`), or None."""
     if isinstance(node, ast.Subscript) and not isinstance(node.ctx, ast.Load):
         base = node.value
         while isinstance(base, ast.Subscript):
             base = base.value
         return base.id if isinstance(base, ast.Name) else None
+    if isinstance(node, ast.Call) and changed_argument(node) is not None:
+        return changed_argument(node).id   # (`heapq.heappush(xs, v)`)
     if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
             and node.func.attr in MUTATING_METHODS and isinstance(node.func.value, ast.Name)):
         return node.func.value.id

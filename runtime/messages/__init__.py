@@ -28,7 +28,7 @@ from .results import (RESULT_LEAVES_TRACE, log_in_foreign_trace, optional_in_for
                       traced_in_object)
 from .style import KINDS, Kind, problem
 from .values import (PYTHON_VALUE_NEEDED, ambiguous_in, argsort_ties, ambiguous_truth, operands_differ,
-                     caught_staged_raise, chosen_used, items_differ, no_order, no_text,
+                     caught_staged_raise, chosen_used, heap_of_traced_items, items_differ, no_order, no_text,
                      numpy_argument_through_attribute, numpy_exchanged, numpy_given_twice, numpy_held_write, numpy_traced_write,
                      numpy_unfollowed, written_argument_lost,
                      optional_truth, range_step, unordered_items,

@@ -243,6 +243,18 @@ def unordered_items(what, kinds, location):
         fix='Give it numbers or arrays only', error=UnorderedItems)
 
 
+def heap_of_traced_items(name, location):
+    """`heapq.<name>` of a heap whose items (or the item given) are traced: where each
+    item goes depends on comparisons of their values."""
+    return problem(
+        PYTHON_VALUE_NEEDED, f'heapq.{name}()', location,
+        happened='compares traced items of the heap',
+        why='where each item goes in the list depends on their values, known only when '
+            'the compiled program runs',
+        fix='Keep the items in a JAX array (`jnp.argmin` of the priorities for the next '
+            'one, a mask of those taken), or give the heap Python numbers')
+
+
 def no_order(shape, location):
     """`sorted()` of traced items of `shape` (not scalars)."""
     return problem(

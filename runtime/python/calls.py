@@ -89,8 +89,10 @@ MATH = frozenset(f'math.{name}' for name in traced_math.NAMES)
 STATISTICS = frozenset(f'statistics.{name}' for name in traced_statistics.NAMES)
 """The same for `statistics` (`ag.statistics.<name>`: runtime.python.traced_statistics)."""
 
-HEAPQ = frozenset({'heapq.nlargest', 'heapq.nsmallest'})
-"""The same for `heapq`'s selections (`ag.heapq.<name>`: runtime.python.traced_heapq)."""
+HEAPQ = frozenset(f'heapq.{name}' for name in (
+    'nlargest', 'nsmallest', 'heappush', 'heappop', 'heapify', 'heappushpop', 'heapreplace'))
+"""The same for `heapq` (`ag.heapq.<name>`: runtime.python.traced_heapq, which cannot be
+asked: it uses the builtins, which use this module)."""
 
 TWINNED = MATH | STATISTICS | HEAPQ
 """The library functions converted code calls as `ag.<module>.<name>`."""

@@ -205,6 +205,14 @@ class _Blocks:
         self.treedef, self.leaves = treedef, leaves
 
 
+def read_whole(value):
+    """Note a read of list `value` by a library function that reads its items in C
+    (`heapq.heappush`, which list methods overridden in Python do not see): where it is
+    a staged loop's Collecting list, as a read of it (see the module doc)."""
+    if isinstance(value, Collecting):
+        value._read(here(2))
+
+
 def _read_error(collecting):
     return read_while_appending(collecting.label, collecting.read_at, collecting.loop_at)
 

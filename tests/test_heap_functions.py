@@ -102,3 +102,17 @@ def test_a_heap_given_is_changed_in_place_as_in_python():
     want = heapified_in_place(jnp.float32(2.0), plain)
     assert_same(autograph.convert(heapified_in_place)(jnp.float32(2.0), items), want)
     assert items == plain
+
+
+def appended_through_an_alias(x):
+    h = []
+    g = h
+    for v in x:
+        list.append(h, v * 2.0)
+    return g
+
+
+def test_a_list_grown_by_a_call_stays_the_object_its_alias_holds():
+    x = np.array([1.0, 2.0], np.float32)
+    assert "aliased=('h',)" in autograph.to_code(appended_through_an_alias)
+    assert_same(autograph.convert(appended_through_an_alias)(x), appended_through_an_alias(x))

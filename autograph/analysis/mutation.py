@@ -21,12 +21,15 @@ the facts of the statements they are given. The facts come in two reaches:
 """
 import ast
 
-from autograph.analysis.activity import MUTATING_METHODS, base_name, changed_argument
+from autograph.analysis.activity import MUTATING_METHODS, base_name, called, changed_argument
 from autograph.analysis.walk import CHILDREN
 from autograph.analysis.walk import SCOPES
 
 _ITEM_OPERATORS = ('setitem', 'update_item')
 _GROWING = ('append', 'extend', 'insert')
+_GROWING_FUNCTIONS = frozenset(_GROWING) | {'heappush', 'insort', 'insort_left', 'insort_right'}
+"""The functions that add items to the list given first (`list.append(h, v)`,
+`heapq.heappush(h, v)`, see analysis.activity's `changed_argument`)."""
 _WITH_FACTS = frozenset({ast.Name, ast.Attribute, ast.Subscript, ast.Call, ast.Assign})
 """The node classes `Mutation._local` reads facts from."""
 _SCOPES = frozenset(SCOPES)
@@ -196,6 +199,8 @@ class Mutation:
             if changed is not None:
                 if own is not None:
                     self._store_target(changed, own)
+                if _function_name(node) in _GROWING_FUNCTIONS:
+                    whole.appended.add(changed.id)
                 return
             func = node.func
             if isinstance(func, ast.Attribute):
@@ -260,3 +265,9 @@ def _item_update(node, ag):
             and isinstance(args[0], ast.Name) and args[0].id == node.targets[0].id):
         return node.targets[0].id
     return None
+
+
+def _function_name(call):
+    """The name of the function `call` calls (`heappush` of `heapq.heappush(h, v)`)."""
+    func = called(call)[0]
+    return func.attr if func.__class__ is ast.Attribute else getattr(func, 'id', None)

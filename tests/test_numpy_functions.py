@@ -112,6 +112,10 @@ def with_lists(x, y):
             np.interp(y, [-2.0, 0.0, 2.0], [0.0, 1.0, 0.0]), np.append(x, [9.0]))
 
 
+def clipped_by_keywords(x, y):
+    return np.clip(x, a_min=-0.5, a_max=1.0), np.clip(y, -1.0, a_max=0.5), np.clip(x, max=0.2)
+
+
 CASES = [
     (sinkhorn, (np.full(3, 1 / 3, np.float32), np.full(4, 1 / 4, np.float32), _MATRIX, 0.5)),
     (power_iteration, (_SPD,)),
@@ -123,7 +127,8 @@ CASES = [
     (scalar_steps, (_X,)),
     (binned, (_X, _Y)),   # (np.histogram, np.digitize: TracedValueNeeded before)
     (with_lists, (_X, _Y)),   # (lists as arrays: JAX's raw TypeError before)
-]
+    (clipped_by_keywords, (_X, _Y)),   # (a_min=, a_max=: JAX's min=, max=; a
+]                                      #  TracedValueNeeded before)
 
 
 @pytest.mark.parametrize('fn, args', CASES, ids=[fn.__name__ for fn, _ in CASES])

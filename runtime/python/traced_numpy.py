@@ -115,9 +115,14 @@ def _twin(numpy_function, jax_function, name):
         return 'out' not in kwargs and (
             accepted is all or (accepted is not None and accepted.issuperset(kwargs)))
 
+    renamed = _RENAMED.get(name, {})
+
     def function(*args, **kwargs):
-        if (kwargs and not twin_takes(kwargs)) or not _holds_traced((args, kwargs)):
+        if (kwargs and not twin_takes({renamed.get(k, k) for k in kwargs})) or \
+                not _holds_traced((args, kwargs)):
             return numpy_function(*args, **kwargs)
+        if renamed:
+            kwargs = {renamed.get(k, k): v for k, v in kwargs.items()}
         if name in _OF_ARRAYS:   # (`np.exp([a, b])`: NumPy makes an array of a list)
             args = tuple(_array_of_items(a) for a in args)
         elif name in _OF_LISTS:   # (`np.convolve(x, [0.25, 0.5, 0.25])`: so do these)
@@ -134,6 +139,9 @@ def _twin(numpy_function, jax_function, name):
                         f'`jax.numpy.{name}` (see runtime.python.traced_numpy).')
     return function
 
+
+_RENAMED = {'clip': {'a_min': 'min', 'a_max': 'max'}}
+"""NumPy's keywords that `jax.numpy` names otherwise (`np.clip(x, a_min=0, a_max=1)`)."""
 
 _JOINING = frozenset({'concatenate', 'stack', 'vstack', 'hstack', 'dstack', 'column_stack'})
 _OF_LISTS = frozenset({'dot', 'vdot', 'matmul', 'outer', 'inner', 'cross', 'kron',

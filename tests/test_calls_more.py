@@ -435,3 +435,37 @@ def test_closures_of_one_def_holding_library_and_user_functions():
     for x in (jnp.float32(1.0), jnp.float32(-2.0)):
         np.testing.assert_allclose(autograph.convert(library_one)(x), jnp.sin(x))
         np.testing.assert_allclose(autograph.convert(user_one)(x), user(float(x)))
+
+
+# --- a partial of a library function, called in converted code ---------------------------
+
+def scaled_by_a_partial(x, scale):
+    times = functools.partial(np.multiply, scale)
+    clipped = functools.partial(np.clip, a_min=-1.0)
+    total = 0.0
+    for v in x:
+        total = total + times(v)
+    return total, clipped(x * 3.0, a_max=2.0)
+
+
+def halved_by_a_partial_of_a_user_function(x):
+    def scale(v, by):
+        return v * by if by > 0 else -v
+    half = functools.partial(scale, by=0.5)
+    return half(x) + half(by=-1.0, v=x)
+
+
+@pytest.mark.parametrize('make', [np.asarray, jnp.asarray], ids=['numpy', 'jax'])
+def test_a_partial_of_a_numpy_function_is_its_call(make):
+    """`partial(np.multiply, scale)(v)` is `np.multiply(scale, v)`, which converted code
+    gives traced values as it gives them to `np.multiply` called by name (a
+    TracedValueNeeded before: the partial called NumPy's function itself)."""
+    x = np.array([1.0, -2.0, 3.0], np.float32)
+    check(scaled_by_a_partial, make(x), 2.0)
+    check(scaled_by_a_partial, make(x), jnp.float32(2.0))
+    grad = jax.grad(lambda s: autograph.convert(scaled_by_a_partial)(make(x), s)[0])
+    assert_same(grad(jnp.float32(2.0)), np.float32(x.sum()))
+
+
+def test_a_partial_of_a_user_function_binds_as_python():
+    check(halved_by_a_partial_of_a_user_function, jnp.array([2.0, -4.0]))

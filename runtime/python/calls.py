@@ -147,6 +147,9 @@ def _call(fn, args, kwargs, slot=None):
         return fn(*args, **kwargs)   # a list's, a dict's or an array's own method
     if isinstance(fn, type) and slot is None and not context.converter.is_library(fn):
         return _construct(fn, args, kwargs)
+    if type(fn) is functools.partial:   # (as the call it stands for: `partial(np.multiply,
+        return _call(fn.func, (*fn.args, *args),   # 2.0)(x)` is NumPy's of a traced x too)
+                     {**fn.keywords, **kwargs}, slot)
     name = getattr(fn, '__name__', None)
     if name in OVERRIDDEN_BUILTINS and getattr(builtins, name) is fn:
         return _VERSIONS[name](*args, **kwargs)   # ag.range, ...

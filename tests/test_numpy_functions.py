@@ -116,6 +116,16 @@ def clipped_by_keywords(x, y):
     return np.clip(x, a_min=-0.5, a_max=1.0), np.clip(y, -1.0, a_max=0.5), np.clip(x, max=0.2)
 
 
+def padded_and_transformed(x, y):
+    edge = np.pad(x, (1, 2), mode='edge')
+    picked = np.select([x > 0.5, x < -0.5], [x, -x], default=0.25)
+    spectrum = np.fft.rfft(np.ravel(np.outer(x, y)))
+    filled = np.full((2, 3), y[1]) + np.full_like(x, x[0]).sum()
+    return (edge, picked, np.abs(spectrum), np.fft.irfft(np.fft.rfft(x), n=x.size),
+            filled, np.gradient(x, 0.5), np.gradient(np.outer(x, y), axis=1),
+            np.unwrap(x * 4.0))
+
+
 CASES = [
     (sinkhorn, (np.full(3, 1 / 3, np.float32), np.full(4, 1 / 4, np.float32), _MATRIX, 0.5)),
     (power_iteration, (_SPD,)),
@@ -128,7 +138,9 @@ CASES = [
     (binned, (_X, _Y)),   # (np.histogram, np.digitize: TracedValueNeeded before)
     (with_lists, (_X, _Y)),   # (lists as arrays: JAX's raw TypeError before)
     (clipped_by_keywords, (_X, _Y)),   # (a_min=, a_max=: JAX's min=, max=; a
-]                                      #  TracedValueNeeded before)
+    #                                      TracedValueNeeded before, as for these:)
+    (padded_and_transformed, (_X, _Y)),   # (np.pad, select, fft, ravel, full, gradient)
+]
 
 
 @pytest.mark.parametrize('fn, args', CASES, ids=[fn.__name__ for fn, _ in CASES])
@@ -243,11 +255,17 @@ def asarray_sorted(x):
     return a
 
 
+def second_order_gradient(x):
+    return np.gradient(x, edge_order=2)
+
+
 @pytest.mark.parametrize('fn, args', [
     (numpy_unique, (_X,)), (numpy_out, (_X, _Y)), (numpy_inverse, (_SPD,)),
-    (numpy_array_itself, (_X,)), (asarray_written_in_a_branch, (_X, 1.0))],
+    (numpy_array_itself, (_X,)), (asarray_written_in_a_branch, (_X, 1.0)),
+    (second_order_gradient, (_X,))],
     ids=['unique: size from the values', 'out=: NumPy writes', 'inv: singular raises',
-         'array(copy=False): the array itself', 'asarray(dtype=) changed by +='])
+         'array(copy=False): the array itself', 'asarray(dtype=) changed by +=',
+         'gradient(edge_order=2): not in jax.numpy'])
 def test_functions_whose_jax_twin_means_otherwise_stay_named_errors(fn, args):
     with pytest.raises(TracedValueNeeded):
         jax.jit(converted(fn))(*[jnp.asarray(a) for a in args])

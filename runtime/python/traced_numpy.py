@@ -12,7 +12,8 @@ the call is NumPy's own. Where one does, it is the `jax.numpy` function of the s
 which computes what NumPy computes for arrays of the arguments' dtypes (in JAX's float32
 where 64-bit values are not enabled, as for the arguments themselves). Only functions
 whose `jax.numpy` twin takes NumPy's arguments and means the same are here: elementwise
-functions, products, norms and sums of values, the makers of arrays from values, scalar
+functions, products, norms and sums of values, the makers of arrays from values, padding,
+selections, gradients, FFTs (complex64 where 64-bit values are not enabled), scalar
 types. Not here, a traced argument stays the named error
 (autograph.errors.TracedValueNeeded): a call with `out=` (NumPy writes into it; as a
 statement of its own it is `ag.with_out`, see runtime.python.in_place) or another
@@ -77,11 +78,13 @@ _VALUES = (
     'fliplr', 'flipud', 'roll', 'rot90', 'tile', 'stack', 'vstack', 'hstack', 'dstack',
     'column_stack', 'concatenate', 'append', 'copy', 'zeros_like', 'ones_like', 'full_like',
     'empty_like', 'meshgrid', 'broadcast_to', 'expand_dims', 'atleast_1d', 'atleast_2d',
-    'count_nonzero', 'float16', 'float32', 'float64', 'int8', 'int16', 'int32', 'int64',
+    'count_nonzero', 'full', 'ravel', 'pad', 'select', 'unwrap', 'float16', 'float32', 'float64', 'int8', 'int16', 'int32', 'int64',
     'uint8', 'uint16', 'uint32', 'uint64', 'bool_', 'complex64', 'complex128')
 _OF_ARRAYS = frozenset(_ELEMENTWISE)
 _REDUCTIONS = ('sum', 'prod', 'mean', 'std', 'var', 'max', 'min', 'amax', 'amin', 'all',
                'any', 'argmax', 'argmin', 'cumsum', 'cumprod')
+_FFT = ('fft', 'ifft', 'rfft', 'irfft', 'fft2', 'ifft2', 'fftn', 'ifftn', 'rfftn', 'irfftn',
+        'fftshift', 'ifftshift')
 _LINALG = ('norm', 'det', 'slogdet', 'eigvalsh', 'matrix_power', 'multi_dot')
 # (not `eigh`, `svd`, `qr`: the signs of their vectors are the LAPACK's choice; nor
 # `cholesky`, `inv`, `solve`: NumPy raises LinAlgError where JAX gives NaN)
@@ -246,6 +249,15 @@ def array(obj, *args, **kwargs):
 
 
 asarray = _twin(np.asarray, jnp.asarray, 'asarray')   # (where nothing writes: BOUND_ONLY)
+_gradient = _twin(np.gradient, jnp.gradient, 'gradient')
+
+
+def gradient(f, *varargs, **kwargs):
+    """Python reference: `numpy.gradient(f, *varargs, axis, edge_order)`: the twins'; with
+    `edge_order=2`, which `jax.numpy` does not compute, NumPy's."""
+    if kwargs.get('edge_order', 1) != 1:
+        return np.gradient(f, *varargs, **kwargs)
+    return _gradient(f, *varargs, **kwargs)
 
 
 def unravel_index(indices, shape, order='C'):
@@ -273,6 +285,7 @@ def where(condition, *values, **kwargs):
 
 
 linalg = types.SimpleNamespace(**_twins(np.linalg, jnp.linalg, _LINALG, 'linalg.'))
+fft = types.SimpleNamespace(**_twins(np.fft, jnp.fft, _FFT, 'fft.'))
 
 
 def twin(name):
@@ -286,14 +299,15 @@ def twin(name):
 
 
 NAMES = frozenset([name for name in _ELEMENTWISE + _VALUES
-                    + ('where', 'array', 'argsort', 'asarray', 'unravel_index')
+                    + ('where', 'array', 'argsort', 'asarray', 'unravel_index', 'gradient')
                    if name in globals()] + list(_REDUCING)
-                  + [f'linalg.{name}' for name in vars(linalg)])
+                  + [f'linalg.{name}' for name in vars(linalg)]
+                  + [f'fft.{name}' for name in vars(fft)])
 """The NumPy functions (paths under `numpy`) this module stands in for."""
 
 BOUND_ONLY = frozenset({'asarray'})
 """Those it stands in for only where passes.numpy_calls sees that nothing changes the
 result in place (not for a function value: `f = np.asarray; f(x)` stays NumPy's)."""
 
-origin.forwards(twin('numpy.exp'), where, array, argsort, unravel_index)
+origin.forwards(twin('numpy.exp'), where, array, argsort, unravel_index, gradient)
 # (NumPy's errors are the calling line's; the twins share one code object)

@@ -116,6 +116,33 @@ def call(fn, *args, **kwargs):
     return _call(fn, args, kwargs)
 
 
+def _library_call(fn, args, kwargs):
+    """`fn(*args, **kwargs)` of library function `fn`, as converted code calls it: a
+    function converted code names a twin of (`f = np.exp; f(x)`: of a traced x too;
+    `math`'s and `statistics`' too), a stacker or reduction of a value that does it
+    itself, a JAX transform of the user's functions, converted."""
+    name = known_name(fn)
+    if name in NUMPY and name[len('numpy.'):] not in traced_numpy.BOUND_ONLY:
+        return traced_numpy.twin(name)(*args, **kwargs)
+    if name in MATH or name in STATISTICS:
+        module = traced_math if name in MATH else traced_statistics
+        return getattr(module, name.partition('.')[2])(*args, **kwargs)
+    if name in STACKERS and len(args) == 1 and not kwargs and \
+            isinstance(args[0], Stacked) and args[0].stacked() is not None:
+        return args[0].stacked()
+    if name in REDUCTIONS and args and hasattr(args[0], '__ag_reduce__'):
+        return args[0].__ag_reduce__(REDUCTIONS[name], *args[1:], **kwargs)
+    if any(isinstance(a, Maybe) for a in (*args, *kwargs.values())) and \
+            context.converter.is_library(fn):   # (not a user function left as is)
+        args, kwargs = _present(fn, args, kwargs)
+    if name in TRANSFORMS:
+        args = [_converted_functions(a) for a in args]
+        kwargs = {k: _converted_functions(v) for k, v in kwargs.items()}
+        if name == 'jax.vmap':   # its checks join the caller's (see runtime.checks)
+            return check_outcomes.vmap(*args, **kwargs)
+    return fn(*args, **kwargs)
+
+
 def object_update(target, op, value):
     """Python reference: `target op value; return target` (`op` '+=', ...) for a variable
     that holds an object of a user class (autograph.passes.calls): its in-place method
@@ -156,27 +183,7 @@ def _call(fn, args, kwargs, slot=None):
     target = context.converter.converted_callable(fn)
     inner = converted_inside(fn, context.converter) if target is fn else None
     if target is fn and inner is None:   # (library code)
-        name = known_name(fn)
-        if name in NUMPY and name[len('numpy.'):] not in traced_numpy.BOUND_ONLY:
-            # (`f = np.exp; f(x)`: of a traced x too; `math`'s and `statistics`' too)
-            return traced_numpy.twin(name)(*args, **kwargs)
-        if name in MATH or name in STATISTICS:
-            module = traced_math if name in MATH else traced_statistics
-            return getattr(module, name.partition('.')[2])(*args, **kwargs)
-        if name in STACKERS and len(args) == 1 and not kwargs and \
-                isinstance(args[0], Stacked) and args[0].stacked() is not None:
-            return args[0].stacked()
-        if name in REDUCTIONS and args and hasattr(args[0], '__ag_reduce__'):
-            return args[0].__ag_reduce__(REDUCTIONS[name], *args[1:], **kwargs)
-        if any(isinstance(a, Maybe) for a in (*args, *kwargs.values())) and \
-                context.converter.is_library(fn):   # (not a user function left as is)
-            args, kwargs = _present(fn, args, kwargs)
-        if name in TRANSFORMS:
-            args = [_converted_functions(a) for a in args]
-            kwargs = {k: _converted_functions(v) for k, v in kwargs.items()}
-            if name == 'jax.vmap':   # its checks join the caller's (see runtime.checks)
-                return check_outcomes.vmap(*args, **kwargs)
-        return fn(*args, **kwargs)
+        return _library_call(fn, args, kwargs)
     code = _code_of(inner or target)
     active = context.current().calls
     depths = active.setdefault(code, [])
@@ -210,7 +217,7 @@ def _reported(fn, args, kwargs, result):
     return result
 
 
-origin.forwards(call, _call)
+origin.forwards(call, _call, _library_call)
 
 
 def _code_of(fn):

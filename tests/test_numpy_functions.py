@@ -126,6 +126,12 @@ def padded_and_transformed(x, y):
             np.unwrap(x * 4.0))
 
 
+def ufunc_methods(x, y):
+    drawdown = np.maximum.accumulate(x) - x
+    return (drawdown, np.add.reduce(y), np.multiply.outer(x, y), np.minimum.reduce(x),
+            np.logical_or.reduce(x > 1.0), np.add.accumulate(y))
+
+
 CASES = [
     (sinkhorn, (np.full(3, 1 / 3, np.float32), np.full(4, 1 / 4, np.float32), _MATRIX, 0.5)),
     (power_iteration, (_SPD,)),
@@ -140,6 +146,7 @@ CASES = [
     (clipped_by_keywords, (_X, _Y)),   # (a_min=, a_max=: JAX's min=, max=; a
     #                                      TracedValueNeeded before, as for these:)
     (padded_and_transformed, (_X, _Y)),   # (np.pad, select, fft, ravel, full, gradient)
+    (ufunc_methods, (_X, _Y)),   # (np.maximum.accumulate, np.add.reduce, ...)
 ]
 
 

@@ -101,14 +101,22 @@ NUMPY = frozenset(f'numpy.{path}' for path in traced_numpy.NAMES)
 """The NumPy functions converted code calls as `ag.numpy.<path>` (runtime.python.traced_numpy)."""
 
 _KNOWN = {id(_resolve(name)): name
-          for name in NUMPY | TRANSFORMS | set(STACKERS) | set(REDUCTIONS) | TWINNED}
+          for name in NUMPY | TRANSFORMS | set(STACKERS) | set(REDUCTIONS) | TWINNED
+          if name[len('numpy.'):] not in traced_numpy.UFUNC_METHOD_NAMES}
+"""(Not a ufunc's methods: `np.add.reduce` is a new object each time it is read.)"""
 
 
 def known_name(value):
-    """'jax.grad', 'jax.numpy.stack', 'math.exp', ... for the library functions converted
-    code treats specially (see TRANSFORMS, REDUCTIONS, TWINNED, NUMPY and
-    runtime.values.stacked.STACKERS); None for anything else."""
-    return _KNOWN.get(id(value)) if value is not None else None
+    """'jax.grad', 'jax.numpy.stack', 'math.exp', 'numpy.maximum.accumulate', ... for the
+    library functions converted code treats specially (see TRANSFORMS, REDUCTIONS,
+    TWINNED, NUMPY and runtime.values.stacked.STACKERS); None for anything else."""
+    if value is None:
+        return None
+    owner = getattr(value, '__self__', None)
+    if isinstance(owner, np.ufunc) and owner is not value:   # (`np.add.reduce`)
+        name = f'{_KNOWN.get(id(owner))}.{getattr(value, "__name__", "")}'
+        return name if name in NUMPY else None
+    return _KNOWN.get(id(value))
 
 
 def call(fn, *args, **kwargs):

@@ -13,7 +13,8 @@ which computes what NumPy computes for arrays of the arguments' dtypes (in JAX's
 where 64-bit values are not enabled, as for the arguments themselves). Only functions
 whose `jax.numpy` twin takes NumPy's arguments and means the same are here: elementwise
 functions, products, norms and sums of values, the makers of arrays from values, padding,
-selections, gradients, FFTs (complex64 where 64-bit values are not enabled), scalar
+selections, gradients, FFTs (complex64 where 64-bit values are not enabled), the
+`reduce`, `accumulate` and `outer` of the binary ufuncs (`np.maximum.accumulate`), scalar
 types. Not here, a traced argument stays the named error
 (autograph.errors.TracedValueNeeded): a call with `out=` (NumPy writes into it; as a
 statement of its own it is `ag.with_out`, see runtime.python.in_place) or another
@@ -206,6 +207,19 @@ def _histogram(a, bins=10, range=None, density=None, weights=None):
 
 
 histogram = _twin(np.histogram, _histogram, 'histogram')   # (replaces the plain twin)
+UFUNC_METHODS = ('reduce', 'accumulate', 'outer')
+"""The methods of NumPy's binary ufuncs whose twins are the twin's attributes:
+`np.maximum.accumulate(x)` is `ag.numpy.maximum.accumulate(x)`."""
+_UFUNCS = tuple(name for name in _ELEMENTWISE
+                if isinstance(getattr(np, name, None), np.ufunc) and getattr(np, name).nin == 2
+                and getattr(np, name).nout == 1 and isinstance(getattr(jnp, name), jnp.ufunc))
+for _name in _UFUNCS:
+    for _method in UFUNC_METHODS:
+        setattr(globals()[_name], _method, _twin(
+            getattr(getattr(np, _name), _method), getattr(getattr(jnp, _name), _method),
+            f'{_name}.{_method}'))
+UFUNC_METHOD_NAMES = frozenset(f'{name}.{method}' for name in _UFUNCS
+                               for method in UFUNC_METHODS)
 _REDUCING = {name: _reduction(name) for name in _REDUCTIONS}
 """(Not module globals: `sum`, `min`, `any`, ... would hide the builtins here; read as
 attributes through `__getattr__`.)"""
@@ -301,6 +315,7 @@ def twin(name):
 NAMES = frozenset([name for name in _ELEMENTWISE + _VALUES
                     + ('where', 'array', 'argsort', 'asarray', 'unravel_index', 'gradient')
                    if name in globals()] + list(_REDUCING)
+                  + list(UFUNC_METHOD_NAMES)
                   + [f'linalg.{name}' for name in vars(linalg)]
                   + [f'fft.{name}' for name in vars(fft)])
 """The NumPy functions (paths under `numpy`) this module stands in for."""

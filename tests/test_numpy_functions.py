@@ -126,6 +126,11 @@ def padded_and_transformed(x, y):
             np.unwrap(x * 4.0))
 
 
+def taken(x, y):
+    order = np.argsort(y, kind='stable')
+    return np.take(x, order), np.take(np.outer(x, y), order[:2], axis=1), np.take(x, -1)
+
+
 def ufunc_methods(x, y):
     drawdown = np.maximum.accumulate(x) - x
     return (drawdown, np.add.reduce(y), np.multiply.outer(x, y), np.minimum.reduce(x),
@@ -147,7 +152,16 @@ CASES = [
     #                                      TracedValueNeeded before, as for these:)
     (padded_and_transformed, (_X, _Y)),   # (np.pad, select, fft, ravel, full, gradient)
     (ufunc_methods, (_X, _Y)),   # (np.maximum.accumulate, np.add.reduce, ...)
+    (taken, (_X, _Y)),
 ]
+
+
+def test_take_out_of_range_is_numpys_index_error():
+    """JAX's `take` fills where an index is out of range; NumPy's raises."""
+    with pytest.raises(IndexError):
+        taken(_X, np.asarray([1.0, 2.0, 3.0, 4.0, 5.0], np.float32))
+    with pytest.raises(IndexError, match='out of bounds for axis 0 with size 4'):
+        autograph.convert(lambda x, i: np.take(x, i))(_X, jnp.asarray([1, 4]))
 
 
 @pytest.mark.parametrize('fn, args', CASES, ids=[fn.__name__ for fn, _ in CASES])

@@ -15,7 +15,8 @@ whose `jax.numpy` twin takes NumPy's arguments and means the same are here: elem
 functions, products, norms and sums of values, the makers of arrays from values, padding,
 selections, gradients, FFTs (complex64 where 64-bit values are not enabled), the
 `reduce`, `accumulate` and `outer` of the binary ufuncs (`np.maximum.accumulate`), scalar
-types. Not here, a traced argument stays the named error
+types; `np.take` (NumPy's IndexError for an index out of range, checked when the program
+runs, where JAX's fills). Not here, a traced argument stays the named error
 (autograph.errors.TracedValueNeeded): a call with `out=` (NumPy writes into it; as a
 statement of its own it is `ag.with_out`, see runtime.python.in_place) or another
 keyword the twin does not take; functions of a size only the values decide
@@ -291,6 +292,22 @@ def unravel_index(indices, shape, order='C'):
     return jnp.unravel_index(flat, shape)
 
 
+def take(a, indices, axis=None, out=None, mode='raise'):
+    """Python reference: `numpy.take(a, indices, axis, out, mode)`: the twins' for `mode`
+    'raise' (NumPy's IndexError where an index is out of range, checked when the program
+    runs: JAX's fills) and 'wrap'; NumPy's for the others and for `out=`."""
+    if out is not None or mode not in ('raise', 'wrap') or not _holds_traced((a, indices)):
+        return np.take(a, indices, axis=axis, out=out, mode=mode)
+    index = jnp.asarray(indices)
+    if mode == 'raise':
+        size = int(np.size(a) if axis is None else np.shape(a)[axis])
+        location = here()
+        raise_if(jnp.any((index < -size) | (index >= size)), lambda: IndexError(
+            f'index out of bounds for axis {axis or 0} with size {size} (np.take)'),
+            location=location)
+    return jnp.take(a, index, axis=axis, mode='wrap')
+
+
 def where(condition, *values, **kwargs):
     """Python reference: `numpy.where(condition, x, y)`: the twins' (see the module
     docstring); `numpy.where(condition)` (the indices, of a size the values decide) is
@@ -313,7 +330,8 @@ def twin(name):
 
 
 NAMES = frozenset([name for name in _ELEMENTWISE + _VALUES
-                    + ('where', 'array', 'argsort', 'asarray', 'unravel_index', 'gradient')
+                    + ('where', 'array', 'argsort', 'asarray', 'unravel_index', 'gradient',
+                       'take')
                    if name in globals()] + list(_REDUCING)
                   + list(UFUNC_METHOD_NAMES)
                   + [f'linalg.{name}' for name in vars(linalg)]
@@ -324,5 +342,5 @@ BOUND_ONLY = frozenset({'asarray'})
 """Those it stands in for only where passes.numpy_calls sees that nothing changes the
 result in place (not for a function value: `f = np.asarray; f(x)` stays NumPy's)."""
 
-origin.forwards(twin('numpy.exp'), where, array, argsort, unravel_index, gradient)
+origin.forwards(twin('numpy.exp'), where, array, argsort, unravel_index, gradient, take)
 # (NumPy's errors are the calling line's; the twins share one code object)

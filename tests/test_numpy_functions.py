@@ -156,6 +156,21 @@ CASES = [
 ]
 
 
+def array_methods(x, y):
+    order = y.argsort(kind='stable')
+    return order, x.take(order[:2]), x.take([0, -1]), x.argsort()
+
+
+def test_numpy_array_methods_jax_arrays_take_otherwise():
+    """`x.argsort(kind='stable')`, `x.take([0, -1])` of a traced NumPy array (JAX's
+    TypeError before: its Array takes no `kind` and no list): NumPy's functions of it.
+    Of a JAX array, its own methods, as Python calls them."""
+    agree_with_numpy(array_methods, _X, _Y)
+    assert 'ag.array_method(y, ' in autograph.to_code(array_methods)
+    jax_x = jnp.asarray(_X)
+    assert_same(autograph.convert(lambda v: v.argsort())(jax_x), jax_x.argsort())
+
+
 def test_take_out_of_range_is_numpys_index_error():
     """JAX's `take` fills where an index is out of range; NumPy's raises."""
     with pytest.raises(IndexError):

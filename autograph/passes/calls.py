@@ -41,10 +41,10 @@ from autograph.analysis.receivers import Receivers
 from autograph.analysis.selections import may_hold_a_selection, sliced_names
 from autograph.passes.base import walk_scope
 from autograph.passes.in_place_calls import InPlaceCalls, may_change_in_place
+from autograph.passes.method_routes import is_item_call, method_route
 from autograph.passes.object_updates import object_updates
 from autograph.runtime.python.calls import (OVERRIDDEN_BUILTINS, REDUCTIONS, TRANSFORMS,
                                             TWINNED)
-from autograph.runtime.python.number_methods import NAMES as NUMBER_METHODS
 from autograph.runtime.values.stacked import STACKERS
 
 _CONTAINER_METHODS = frozenset().union(
@@ -103,20 +103,6 @@ def transform(function, ctx):
     return function
 
 
-def _is_item_call(node):
-    """`x.item()`: NumPy's element of a size-1 array as a Python scalar."""
-    return (isinstance(node.func, ast.Attribute) and node.func.attr == 'item'
-            and not node.args and not node.keywords)
-
-
-def _is_number_method_call(node, receiver):
-    """`x.is_integer()`: a number's method (not `self`'s) traced scalars lack."""
-    func = node.func
-    return (func.__class__ is ast.Attribute and func.attr in NUMBER_METHODS
-            and not node.args and not node.keywords
-            and not (func.value.__class__ is ast.Name and func.value.id == receiver))
-
-
 def _method_receiver(function):
     """`self`/`cls` when the function looks like a method: calls on it are converted."""
     args = function.args.posonlyargs + function.args.args
@@ -172,14 +158,16 @@ class _Calls:
                                             or self._reduces_a_slice(node)
                                             or self._given_a_user_result(node)):
             kind = Resolution.USER
-        if _is_item_call(node) and (kind == Resolution.LIBRARY or not (   # (`w.sum().item()`)
+        if is_item_call(node) and (kind == Resolution.LIBRARY or not (   # (`w.sum().item()`)
                 isinstance(node.func.value, ast.Name) and node.func.value.id == self.receiver)):
             node.args = [node.func.value]   # (ag.item calls a user object's `item`)
             node.func = ast.copy_location(self.ctx.runtime('item'), node.func)
             return
-        if _is_number_method_call(node, self.receiver):   # (`float(x).is_integer()`)
+        route = method_route(node, self.receiver,
+                             lambda name: self.ctx.resolver.module_name(name) is not None)
+        if route is not None:   # (`float(x).is_integer()`, `x.argsort(kind='stable')`)
             node.func = ast.copy_location(ast.Call(
-                func=self.ctx.runtime('number_method'),
+                func=self.ctx.runtime(route),
                 args=[node.func.value, ast.Constant(node.func.attr)], keywords=[]), node.func)
             return
         if kind == Resolution.LIBRARY:

@@ -131,6 +131,18 @@ def taken(x, y):
     return np.take(x, order), np.take(np.outer(x, y), order[:2], axis=1), np.take(x, -1)
 
 
+def float_remainders(x, y):
+    angle = np.mod(x * 3.0, 2 * np.pi)
+    return (angle, np.remainder(x, -0.75), np.fmod(y, 0.5), np.floor_divide(y, 0.5),
+            np.divmod(x, 0.3), np.power(np.abs(y), 1.5), np.float_power(y, 2))
+
+
+def of_lists(x, y):
+    fit = np.polyfit(x, y, 1)
+    return (np.repeat(x, [1, 2, 0, 1]), np.searchsorted(np.sort(y), [0.0, 1.2]), fit,
+            np.isin(x, [0.5, 2.0]), np.broadcast_arrays(x, 1.0)[1])
+
+
 def ufunc_methods(x, y):
     drawdown = np.maximum.accumulate(x) - x
     return (drawdown, np.add.reduce(y), np.multiply.outer(x, y), np.minimum.reduce(x),
@@ -153,17 +165,21 @@ CASES = [
     (padded_and_transformed, (_X, _Y)),   # (np.pad, select, fft, ravel, full, gradient)
     (ufunc_methods, (_X, _Y)),   # (np.maximum.accumulate, np.add.reduce, ...)
     (taken, (_X, _Y)),
+    (float_remainders, (_X, _Y)),   # (np.mod & co. of floats)
+    (of_lists, (_X, _Y)),   # (repeat's counts, searchsorted's values as lists; polyfit)
 ]
 
 
 def array_methods(x, y):
     order = y.argsort(kind='stable')
-    return order, x.take(order[:2]), x.take([0, -1]), x.argsort()
+    return (order, x.take(order[:2]), x.take([0, -1]), x.argsort(), x.repeat([1, 2, 0, 1]),
+            np.sort(y).searchsorted([0.0, 1.2]))
 
 
 def test_numpy_array_methods_jax_arrays_take_otherwise():
-    """`x.argsort(kind='stable')`, `x.take([0, -1])` of a traced NumPy array (JAX's
-    TypeError before: its Array takes no `kind` and no list): NumPy's functions of it.
+    """`x.argsort(kind='stable')`, `x.take([0, -1])`, `x.repeat([1, 2, 0, 1])` of a traced
+    NumPy array (JAX's TypeError before: its Array takes no `kind` and no list): NumPy's
+    functions of it.
     Of a JAX array, its own methods, as Python calls them."""
     agree_with_numpy(array_methods, _X, _Y)
     assert 'ag.array_method(y, ' in autograph.to_code(array_methods)
@@ -295,13 +311,18 @@ def second_order_gradient(x):
     return np.gradient(x, edge_order=2)
 
 
+def integer_remainder(x):
+    return np.mod(x.astype(np.int32), 3)
+
+
 @pytest.mark.parametrize('fn, args', [
     (numpy_unique, (_X,)), (numpy_out, (_X, _Y)), (numpy_inverse, (_SPD,)),
     (numpy_array_itself, (_X,)), (asarray_written_in_a_branch, (_X, 1.0)),
-    (second_order_gradient, (_X,))],
+    (second_order_gradient, (_X,)), (integer_remainder, (_X,))],
     ids=['unique: size from the values', 'out=: NumPy writes', 'inv: singular raises',
          'array(copy=False): the array itself', 'asarray(dtype=) changed by +=',
-         'gradient(edge_order=2): not in jax.numpy'])
+         'gradient(edge_order=2): not in jax.numpy',
+         'mod of integers: NumPy zero for a zero divisor'])
 def test_functions_whose_jax_twin_means_otherwise_stay_named_errors(fn, args):
     with pytest.raises(TracedValueNeeded):
         jax.jit(converted(fn))(*[jnp.asarray(a) for a in args])

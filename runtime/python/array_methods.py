@@ -6,8 +6,9 @@ up).
 
 Python reference: NumPy's method, which is NumPy's function of the array
 (`x.argsort(kind=k)` is `np.argsort(x, kind=k)`, `x.take(i)` is `np.take(x, i)`). JAX's
-Array takes no `kind` (JAX's TypeError) and no list of indices, and fills where an index
-is out of range where NumPy raises: for a traced receiver that stands for a NumPy array
+Array takes no `kind` (JAX's TypeError) and no list of indices (nor of values to find,
+`searchsorted`, or of counts, `repeat`), and fills where an index is out of range where
+NumPy raises: for a traced receiver that stands for a NumPy array
 (runtime.context's `numpy_meaning`), the NumPy function's twin (runtime.python.
 traced_numpy) of it; any other receiver's own method is called (a JAX array's, as
 Python calls it; an object's; a NumPy array's).
@@ -18,7 +19,7 @@ from ..context import numpy_meaning
 from ..values.split import is_traced
 from . import traced_numpy
 
-NAMES = frozenset({'argsort', 'take'})
+NAMES = frozenset({'argsort', 'take', 'searchsorted', 'repeat'})
 """The methods converted code calls through `array_method`."""
 
 

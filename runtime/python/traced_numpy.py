@@ -22,8 +22,8 @@ statement of its own it is `ag.with_out`, see runtime.python.in_place) or anothe
 keyword the twin does not take; functions of a size only the values decide
 (`np.unique`, `np.nonzero`, `np.where(c)`); `np.linalg.inv` and `solve`
 (NumPy raises LinAlgError for a singular matrix where JAX gives infinities or NaN);
-`np.floor_divide`, `np.mod`, `np.power` (NumPy's zeros and errors for a zero divisor or
-a negative integer power); `np.random`. `np.asarray` is here only where its result is
+`np.floor_divide`, `np.mod`, `np.power` and their kin of integers (NumPy's zeros and
+errors for a zero divisor or a negative integer power: of floats they are here); `np.random`. `np.asarray` is here only where its result is
 bound to a variable that nothing changes in place, or returned (passes.numpy_calls
 decides: of a JAX array, NumPy's is a read-only view, which refuses writes; of a NumPy
 array, the array itself, whose writes the caller sees). The functions NumPy computes by
@@ -80,7 +80,8 @@ _VALUES = (
     'fliplr', 'flipud', 'roll', 'rot90', 'tile', 'stack', 'vstack', 'hstack', 'dstack',
     'column_stack', 'concatenate', 'append', 'copy', 'zeros_like', 'ones_like', 'full_like',
     'empty_like', 'meshgrid', 'broadcast_to', 'expand_dims', 'atleast_1d', 'atleast_2d',
-    'count_nonzero', 'full', 'ravel', 'pad', 'select', 'unwrap', 'float16', 'float32', 'float64', 'int8', 'int16', 'int32', 'int64',
+    'count_nonzero', 'full', 'ravel', 'pad', 'select', 'unwrap', 'repeat', 'isin',
+    'polyfit', 'broadcast_arrays', 'float16', 'float32', 'float64', 'int8', 'int16', 'int32', 'int64',
     'uint8', 'uint16', 'uint32', 'uint64', 'bool_', 'complex64', 'complex128')
 _OF_ARRAYS = frozenset(_ELEMENTWISE)
 _REDUCTIONS = ('sum', 'prod', 'mean', 'std', 'var', 'max', 'min', 'amax', 'amin', 'all',
@@ -151,14 +152,17 @@ _RENAMED = {'clip': {'a_min': 'min', 'a_max': 'max'}}
 _JOINING = frozenset({'concatenate', 'stack', 'vstack', 'hstack', 'dstack', 'column_stack'})
 _OF_LISTS = frozenset({'dot', 'vdot', 'matmul', 'outer', 'inner', 'cross', 'kron',
                        'convolve', 'correlate', 'interp', 'polyval', 'append',
-                       'searchsorted', 'digitize'})
+                       'searchsorted', 'digitize', 'repeat', 'isin', 'polyfit'})
 """Functions of several arrays (`_JOINING`: of a sequence of arrays) that NumPy makes of
 the lists given, where `jax.numpy` takes arrays only (`np.concatenate([[0.0], x])`)."""
 
 
 def _as_array(value):
-    """A list or tuple as the array NumPy makes of it; anything else as it is."""
-    return jnp.asarray(value) if isinstance(value, (list, tuple)) else value
+    """A list or tuple as the array NumPy makes of it (NumPy's own where it holds no
+    traced value: a constant, as `np.repeat`'s counts must be); anything else as it is."""
+    if not isinstance(value, (list, tuple)):
+        return value
+    return jnp.asarray(value) if _holds_traced(value) else np.asarray(value)
 
 
 def _array_of_items(value):
@@ -208,6 +212,27 @@ def _histogram(a, bins=10, range=None, density=None, weights=None):
 
 
 histogram = _twin(np.histogram, _histogram, 'histogram')   # (replaces the plain twin)
+
+
+def _of_floats(name):
+    """NumPy's `name` (`np.mod`, `np.power`, ...): the twin's where its result is a float
+    or complex (JAX's and NumPy's values agree there, infinities and NaN included);
+    NumPy's for integers (NumPy's zero, or its error, for a zero divisor or a negative
+    integer power, where JAX's differ)."""
+    plain = _twin(getattr(np, name), getattr(jnp, name), name)
+
+    def function(*args, **kwargs):
+        if _holds_traced(args) and not jnp.issubdtype(
+                jnp.result_type(*[_as_array(a) for a in args]), jnp.inexact):
+            return getattr(np, name)(*args, **kwargs)
+        return plain(*args, **kwargs)
+    function.__name__ = name
+    function.__doc__ = f'Python reference: `numpy.{name}` (see `_of_floats`).'
+    return function
+
+
+_FLOATS_ONLY = ('mod', 'remainder', 'fmod', 'floor_divide', 'divmod', 'power', 'float_power')
+globals().update({name: _of_floats(name) for name in _FLOATS_ONLY})
 UFUNC_METHODS = ('reduce', 'accumulate', 'outer')
 """The methods of NumPy's binary ufuncs whose twins are the twin's attributes:
 `np.maximum.accumulate(x)` is `ag.numpy.maximum.accumulate(x)`."""
@@ -331,7 +356,7 @@ def twin(name):
 
 NAMES = frozenset([name for name in _ELEMENTWISE + _VALUES
                     + ('where', 'array', 'argsort', 'asarray', 'unravel_index', 'gradient',
-                       'take')
+                       'take') + _FLOATS_ONLY
                    if name in globals()] + list(_REDUCING)
                   + list(UFUNC_METHOD_NAMES)
                   + [f'linalg.{name}' for name in vars(linalg)]
@@ -342,5 +367,6 @@ BOUND_ONLY = frozenset({'asarray'})
 """Those it stands in for only where passes.numpy_calls sees that nothing changes the
 result in place (not for a function value: `f = np.asarray; f(x)` stays NumPy's)."""
 
-origin.forwards(twin('numpy.exp'), where, array, argsort, unravel_index, gradient, take)
+origin.forwards(twin('numpy.exp'), where, array, argsort, unravel_index, gradient, take,
+                *[globals()[name] for name in _FLOATS_ONLY])
 # (NumPy's errors are the calling line's; the twins share one code object)

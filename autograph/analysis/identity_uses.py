@@ -258,8 +258,7 @@ def uses(stmt, reads_only, views=False):
     `_use`."""
     found = []
     parents = {}
-    stack = [c for c in children(stmt) if not isinstance(c, ast.stmt)] \
-        if not isinstance(stmt, SCOPES) else [stmt]
+    stack = [stmt] if isinstance(stmt, SCOPES) else _own_expressions(stmt)
     if isinstance(stmt, ast.AugAssign) and stmt.target.__class__ is ast.Name:
         found.append((stmt.target.id, stmt.target, 'changes'))
     while stack:
@@ -271,6 +270,20 @@ def uses(stmt, reads_only, views=False):
             kind = _use(node, parents, reads_only, stmt, views)
             if kind is not None:
                 found.append((node.id, node, kind))
+    return found
+
+
+def _own_expressions(stmt):
+    """The expressions of statement `stmt` itself: not the statements in its blocks,
+    whose `case`s and `except` clauses give their patterns, guards and types."""
+    found = []
+    for child in children(stmt):
+        if child.__class__ is ast.match_case:
+            found += [child.pattern] + ([child.guard] if child.guard else [])
+        elif child.__class__ is ast.ExceptHandler:
+            found += [child.type] if child.type else []
+        elif not isinstance(child, ast.stmt):
+            found.append(child)
     return found
 
 

@@ -26,6 +26,7 @@ the caller's array is written); `global CALLS` is declared at the top.
 HELPERS = '''
 import collections
 import dataclasses
+import functools
 import heapq
 import math
 
@@ -182,6 +183,17 @@ class Holder:
     def shift(self, d):
         self.arr -= d
         self.arr[0] = self.arr[0] * 0.5
+
+
+def uf_find(parent, x):
+    root = x
+    while parent[root] != root:
+        root = parent[root]
+    while parent[x] != root:
+        nxt = parent[x]
+        parent[x] = root
+        x = nxt
+    return root
 '''
 
 T = {}   # name -> (flags, text)

@@ -6,7 +6,10 @@ tuples, `.index` of a collected list, and `math` functions and a number's method
 traced values; a bounds guard in `and`, `heapq.nlargest`, an item written at a key read
 from a list, a slice copy of an own array, `np.concatenate` of a list, a `math` function
 as a value, a tuple `<` whose later pair Python reaches only on a tie; NumPy's writes into an array
-given (`np.add.at`, `out=`) and an object made around a copy that changes it in place."""
+given (`np.add.at`, `out=`) and an object made around a copy that changes it in place;
+a union-find with path compression, a heap of Python values, NumPy's functions that JAX
+names or takes otherwise (`np.maximum.accumulate`, `np.take`, `np.mod` of floats,
+`np.clip(a_min=)`, a `functools.partial` of one)."""
 from tests.fuzz_idiom_extra import T
 
 T['dict_counts'] = ('L', '''
@@ -152,4 +155,24 @@ T['made_around_array'] = ('', '''
 bx{c} = Holder(w * 1.0)
 bx{c}.shift(0.25)
 a = a + bx{c}.arr[{i}] * 0.1
+''')
+T['union_find'] = ('', '''
+pa{c} = np.array([1, 2, 3, 3, 0])
+ra{c} = uf_find(pa{c}, int(k) % 5)
+if ra{c} != uf_find(pa{c}, {i}):
+    pa{c}[ra{c}] = uf_find(pa{c}, {i})
+a = a + pa{c}.sum() * 0.1 + ra{c} * 0.01
+''')
+T['python_heap'] = ('', '''
+hp{c} = []
+for i{c} in range({pr} + 2):
+    heapq.heappush(hp{c}, (i{c} * 7) % 5)
+a = a + heapq.heappop(hp{c}) * 0.5 + len(hp{c}) * 0.1
+''')
+T['numpy_more'] = ('', '''
+dd{c} = np.maximum.accumulate(w) - w
+tk{c} = np.take(w, np.argsort(w, kind='stable')[:2])
+sc{c} = functools.partial(np.multiply, 0.5)
+a = a + dd{c}.sum() * 0.1 + tk{c}[0] * 0.01 + np.mod({f}, 1.5) * 0.1
+a = a + np.clip(sc{c}(w), a_min=-0.5, a_max=0.5).sum() * 0.1
 ''')

@@ -70,7 +70,6 @@ from .python import traced_math as math
 from .python import traced_statistics as statistics
 from .python import traced_heapq as heapq
 from .python.number_methods import number_method
-from .python.array_methods import array_method
 from .python import traced_numpy as numpy
 
 __all__ = ['attribute_view', 'Undefined', 'alias', 'all', 'and_', 'any', 'assert_', 'attributes', 'bool', 'call',
@@ -82,7 +81,7 @@ __all__ = ['attribute_view', 'Undefined', 'alias', 'all', 'and_', 'any', 'assert
            'if_exp', 'if_exp_chain', 'if_stmt', 'in_', 'in_place', 'int', 'item', 'items_of', 'is_', 'is_not', 'keep',
            'kept_item',
            'len', 'math', 'max',
-           'item_fields', 'message', 'message_percent', 'method_fields', 'min', 'ne', 'next', 'not_', 'number_method', 'array_method', 'numpy', 'numpy_kind', 'object_update',
+           'item_fields', 'message', 'message_percent', 'method_fields', 'min', 'ne', 'next', 'not_', 'number_method', 'numpy', 'numpy_kind', 'object_update',
            'or_', 'pow',
            'python_subject', 'raise_', 'raise_if', 'range', 'read_view', 'repeat', 'repr',
            'raveled', 'reraise', 'reshaped', 'as_array', 'moved', 'swapped', 'reversed',

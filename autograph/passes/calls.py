@@ -41,7 +41,7 @@ from autograph.analysis.receivers import Receivers
 from autograph.analysis.selections import may_hold_a_selection, sliced_names
 from autograph.passes.base import walk_scope
 from autograph.passes.in_place_calls import InPlaceCalls, may_change_in_place
-from autograph.passes.method_routes import is_item_call, method_route
+from autograph.passes.method_routes import is_array_method_call, is_item_call, method_route
 from autograph.passes.object_updates import object_updates
 from autograph.runtime.python.calls import (OVERRIDDEN_BUILTINS, REDUCTIONS, TRANSFORMS,
                                             TWINNED)
@@ -156,16 +156,16 @@ class _Calls:
         kind, name = self._classify(node.func)
         if kind == Resolution.LIBRARY and (self._stacks_collected_list(node)
                                             or self._reduces_a_slice(node)
-                                            or self._given_a_user_result(node)):
+                                            or self._given_a_user_result(node)
+                                            or is_array_method_call(node, self._module)):
             kind = Resolution.USER
         if is_item_call(node) and (kind == Resolution.LIBRARY or not (   # (`w.sum().item()`)
                 isinstance(node.func.value, ast.Name) and node.func.value.id == self.receiver)):
             node.args = [node.func.value]   # (ag.item calls a user object's `item`)
             node.func = ast.copy_location(self.ctx.runtime('item'), node.func)
             return
-        route = method_route(node, self.receiver,
-                             lambda name: self.ctx.resolver.module_name(name) is not None)
-        if route is not None:   # (`float(x).is_integer()`, `x.argsort(kind='stable')`)
+        route = method_route(node, self.receiver)
+        if route is not None:   # (`float(x).is_integer()`)
             node.func = ast.copy_location(ast.Call(
                 func=self.ctx.runtime(route),
                 args=[node.func.value, ast.Constant(node.func.attr)], keywords=[]), node.func)
@@ -183,6 +183,9 @@ class _Calls:
             return
         node.args = [node.func] + node.args
         node.func = ast.copy_location(self.ctx.runtime('call'), node.func)
+
+    def _module(self, name):
+        return self.ctx.resolver.module_name(name) is not None
 
     def _known(self, func):
         dotted = dotted_name(func)

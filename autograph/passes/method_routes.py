@@ -1,8 +1,9 @@
 """Calls of methods that the runtime answers for traced receivers (passes.calls routes
 them): `x.item()` -> `ag.item(x)`; `float(x).is_integer()` -> `ag.number_method(float(x),
 'is_integer')()` (a number's method a traced scalar lacks, runtime.python.number_methods);
-`x.argsort(kind='stable')` -> `ag.array_method(x, 'argsort')(kind='stable')` (NumPy's
-array method that JAX's Array takes otherwise, runtime.python.array_methods)."""
+`x.argsort(kind='stable')` -> `ag.call(x.argsort, kind='stable')` (NumPy's array method
+that JAX's Array takes otherwise, runtime.python.array_methods), also where the
+converter knows `x` for an array."""
 import ast
 
 from autograph.runtime.python.array_methods import NAMES as ARRAY_METHODS
@@ -15,20 +16,24 @@ def is_item_call(node):
             and not node.args and not node.keywords)
 
 
-def method_route(node, receiver, is_module):
-    """'number_method' for `x.is_integer()` (a number's method traced scalars lack),
-    'array_method' for `x.argsort(kind='stable')` (NumPy's array method JAX's Array
-    takes otherwise); None for other calls, for `self`'s methods and for the functions
-    of a module (`np.take(x, i)`: `is_module(name)` tells a global module's name)."""
+def method_route(node, receiver):
+    """'number_method' for `x.is_integer()` (a number's method traced scalars lack), not
+    `self`'s; else None."""
     func = node.func
-    if func.__class__ is not ast.Attribute:
-        return None
+    if func.__class__ is ast.Attribute and func.attr in NUMBER_METHODS and \
+            not node.args and not node.keywords and not (
+                func.value.__class__ is ast.Name and func.value.id == receiver):
+        return 'number_method'
+    return None
+
+
+def is_array_method_call(node, is_module):
+    """`x.argsort(...)`, `x.take(...)`, ... (runtime.python.array_methods' NAMES): not a
+    module's function (`np.take(x, i)`: `is_module(name)` tells a global module's name)."""
+    func = node.func
+    if func.__class__ is not ast.Attribute or func.attr not in ARRAY_METHODS:
+        return False
     root = func.value
     while root.__class__ is ast.Attribute:
         root = root.value
-    if (func.value.__class__ is ast.Name and func.value.id == receiver) or (
-            root.__class__ is ast.Name and is_module(root.id)):
-        return None
-    if func.attr in NUMBER_METHODS and not node.args and not node.keywords:
-        return 'number_method'
-    return 'array_method' if func.attr in ARRAY_METHODS else None
+    return not (root.__class__ is ast.Name and is_module(root.id))

@@ -24,7 +24,7 @@ from ..context import staged_depth
 from ..values.maybe import Maybe
 from ..values.split import is_traced
 from ..values.stacked import STACKERS, Stacked
-from . import traced_math, traced_numpy, traced_statistics
+from . import array_methods, traced_math, traced_numpy, traced_statistics
 from .argument_aliases import check_given_once, check_written_back, parameter_names
 from .recursion import STAGED_RECURSION_LIMIT, converted_inside, recursion_error
 from .written import Slot, Written
@@ -179,7 +179,8 @@ def _call(fn, args, kwargs, slot=None):
     if version is not None:
         return _VERSIONS[version](owner, *args, **kwargs)
     if type(owner) in _PLAIN_OWNERS or isinstance(owner, (jax.Array, Keyed)):
-        return fn(*args, **kwargs)   # a list's, a dict's or an array's own method
+        numpy = array_methods.numpy_version(fn)   # (`x.take([0, 2])` of a NumPy array)
+        return (numpy or fn)(*args, **kwargs)   # a list's, a dict's or an array's own
     if isinstance(fn, type) and slot is None and not context.converter.is_library(fn):
         return _construct(fn, args, kwargs)
     if type(fn) is functools.partial:   # (as the call it stands for: `partial(np.multiply,

@@ -23,10 +23,11 @@ keyword the twin does not take; functions of a size only the values decide
 (`np.unique`, `np.nonzero`, `np.where(c)`); `np.linalg.inv` and `solve`
 (NumPy raises LinAlgError for a singular matrix where JAX gives infinities or NaN);
 `np.floor_divide`, `np.mod`, `np.power` and their kin of integers (NumPy's zeros and
-errors for a zero divisor or a negative integer power: of floats they are here); `np.random`. `np.asarray` is here only where its result is
-bound to a variable that nothing changes in place, or returned (passes.numpy_calls
-decides: of a JAX array, NumPy's is a read-only view, which refuses writes; of a NumPy
-array, the array itself, whose writes the caller sees). The functions NumPy computes by
+errors for a zero divisor or a negative integer power: of floats they are here);
+`np.random`. `np.asarray` is here only where its result is bound to a variable that
+nothing changes in place, or returned (passes.numpy_calls decides: of a JAX array,
+NumPy's is a read-only view, which refuses writes; of a NumPy array, the array itself,
+whose writes the caller sees). The functions NumPy computes by
 asking the array itself (`np.sum(x)` is `x.sum()`, JAX's for a traced `x`; so are `np.mean`,
 `np.max`, `np.argmax`, `np.cumsum`, `np.round`, `np.reshape`, ...) work as written; of a
 list or tuple holding a traced value (`np.min([D[i - 1, j], D[i, j - 1]])`, which NumPy
@@ -81,8 +82,9 @@ _VALUES = (
     'column_stack', 'concatenate', 'append', 'copy', 'zeros_like', 'ones_like', 'full_like',
     'empty_like', 'meshgrid', 'broadcast_to', 'expand_dims', 'atleast_1d', 'atleast_2d',
     'count_nonzero', 'full', 'ravel', 'pad', 'select', 'unwrap', 'repeat', 'isin',
-    'polyfit', 'broadcast_arrays', 'float16', 'float32', 'float64', 'int8', 'int16', 'int32', 'int64',
-    'uint8', 'uint16', 'uint32', 'uint64', 'bool_', 'complex64', 'complex128')
+    'polyfit', 'broadcast_arrays', 'float16', 'float32', 'float64', 'int8', 'int16',
+    'int32', 'int64', 'uint8', 'uint16', 'uint32', 'uint64', 'bool_', 'complex64',
+    'complex128')
 _OF_ARRAYS = frozenset(_ELEMENTWISE)
 _REDUCTIONS = ('sum', 'prod', 'mean', 'std', 'var', 'max', 'min', 'amax', 'amin', 'all',
                'any', 'argmax', 'argmin', 'cumsum', 'cumprod')
@@ -231,30 +233,32 @@ def _of_floats(name):
     return function
 
 
-_FLOATS_ONLY = ('mod', 'remainder', 'fmod', 'floor_divide', 'divmod', 'power', 'float_power')
-globals().update({name: _of_floats(name) for name in _FLOATS_ONLY})
+_FLOATS = {name: _of_floats(name) for name in (
+    'mod', 'remainder', 'fmod', 'floor_divide', 'divmod', 'power', 'float_power')}
 UFUNC_METHODS = ('reduce', 'accumulate', 'outer')
 """The methods of NumPy's binary ufuncs whose twins are the twin's attributes:
 `np.maximum.accumulate(x)` is `ag.numpy.maximum.accumulate(x)`."""
 _UFUNCS = tuple(name for name in _ELEMENTWISE
-                if isinstance(getattr(np, name, None), np.ufunc) and getattr(np, name).nin == 2
-                and getattr(np, name).nout == 1 and isinstance(getattr(jnp, name), jnp.ufunc))
+                if isinstance(getattr(np, name, None), np.ufunc)
+                and getattr(np, name).nin == 2 and getattr(np, name).nout == 1
+                and isinstance(getattr(jnp, name), jnp.ufunc))
 for _name in _UFUNCS:
     for _method in UFUNC_METHODS:
         setattr(globals()[_name], _method, _twin(
             getattr(getattr(np, _name), _method), getattr(getattr(jnp, _name), _method),
             f'{_name}.{_method}'))
+del _name, _method
 UFUNC_METHOD_NAMES = frozenset(f'{name}.{method}' for name in _UFUNCS
                                for method in UFUNC_METHODS)
 _REDUCING = {name: _reduction(name) for name in _REDUCTIONS}
-"""(Not module globals: `sum`, `min`, `any`, ... would hide the builtins here; read as
-attributes through `__getattr__`.)"""
+"""(Not module globals, nor `_FLOATS`: `sum`, `min`, `any`, `divmod` ... would hide the
+builtins here; read as attributes through `__getattr__`.)"""
 
 
 def __getattr__(name):
-    """`ag.numpy.min`, ...: the reductions' twins (see `_REDUCING`)."""
+    """`ag.numpy.min`, `ag.numpy.divmod`, ...: the twins of `_REDUCING` and `_FLOATS`."""
     try:
-        return _REDUCING[name]
+        return _REDUCING[name] if name in _REDUCING else _FLOATS[name]
     except KeyError:
         raise AttributeError(f'module {__name__!r} has no attribute {name!r}') from None
 
@@ -348,7 +352,7 @@ def twin(name):
     """This module's function for NumPy's `name` ('numpy.exp', 'numpy.linalg.norm', one of
     NAMES under `numpy.`): for a NumPy function converted code calls as a value
     (`f = np.exp; f(x)`, `map(np.exp, xs)`), through `ag.call`."""
-    found = {**globals(), **_REDUCING}
+    found = {**globals(), **_REDUCING, **_FLOATS}
     for attr in name.split('.')[1:]:
         found = found[attr] if isinstance(found, dict) else getattr(found, attr)
     return found
@@ -356,8 +360,8 @@ def twin(name):
 
 NAMES = frozenset([name for name in _ELEMENTWISE + _VALUES
                     + ('where', 'array', 'argsort', 'asarray', 'unravel_index', 'gradient',
-                       'take') + _FLOATS_ONLY
-                   if name in globals()] + list(_REDUCING)
+                       'take')
+                   if name in globals()] + list(_REDUCING) + list(_FLOATS)
                   + list(UFUNC_METHOD_NAMES)
                   + [f'linalg.{name}' for name in vars(linalg)]
                   + [f'fft.{name}' for name in vars(fft)])
@@ -368,5 +372,5 @@ BOUND_ONLY = frozenset({'asarray'})
 result in place (not for a function value: `f = np.asarray; f(x)` stays NumPy's)."""
 
 origin.forwards(twin('numpy.exp'), where, array, argsort, unravel_index, gradient, take,
-                *[globals()[name] for name in _FLOATS_ONLY])
+                *_FLOATS.values())
 # (NumPy's errors are the calling line's; the twins share one code object)

@@ -41,7 +41,8 @@ from autograph.analysis.receivers import Receivers
 from autograph.analysis.selections import may_hold_a_selection, sliced_names
 from autograph.passes.base import walk_scope
 from autograph.passes.in_place_calls import InPlaceCalls, may_change_in_place
-from autograph.passes.method_routes import is_array_method_call, is_item_call, method_route
+from autograph.passes.method_routes import (draws_randomly, is_array_method_call, is_item_call,
+                                            method_route)
 from autograph.passes.object_updates import object_updates
 from autograph.runtime.python.calls import (OVERRIDDEN_BUILTINS, REDUCTIONS, TRANSFORMS,
                                             TWINNED)
@@ -157,7 +158,8 @@ class _Calls:
         if kind == Resolution.LIBRARY and (self._stacks_collected_list(node)
                                             or self._reduces_a_slice(node)
                                             or self._given_a_user_result(node)
-                                            or is_array_method_call(node, self._module)):
+                                            or is_array_method_call(node, self._module)
+                                            or draws_randomly(node.func, self.ctx.resolver)):
             kind = Resolution.USER
         if is_item_call(node) and (kind == Resolution.LIBRARY or not (   # (`w.sum().item()`)
                 isinstance(node.func.value, ast.Name) and node.func.value.id == self.receiver)):

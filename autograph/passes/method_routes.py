@@ -3,11 +3,13 @@ them): `x.item()` -> `ag.item(x)`; `float(x).is_integer()` -> `ag.number_method(
 'is_integer')()` (a number's method a traced scalar lacks, runtime.python.number_methods);
 `x.argsort(kind='stable')` -> `ag.call(x.argsort, kind='stable')` (NumPy's array method
 that JAX's Array takes otherwise, runtime.python.array_methods), also where the
-converter knows `x` for an array."""
+converter knows `x` for an array; `random.gauss(0, 1)` -> `ag.call(random.gauss, 0, 1)`
+(a draw the runtime checks, runtime.python.random_draws)."""
 import ast
 
 from autograph.runtime.python.array_methods import NAMES as ARRAY_METHODS
 from autograph.runtime.python.number_methods import NAMES as NUMBER_METHODS
+from autograph.runtime.python.random_draws import GENERATORS
 
 
 def is_item_call(node):
@@ -37,3 +39,18 @@ def is_array_method_call(node, is_module):
     while root.__class__ is ast.Attribute:
         root = root.value
     return not (root.__class__ is ast.Name and is_module(root.id))
+
+
+def draws_randomly(func, resolver):
+    """Whether callee `func` is a function of the `random` or `numpy.random` module
+    (`random.gauss`, `np.random.normal`, or `gauss` imported from `random`)."""
+    if func.__class__ is ast.Name:
+        value = getattr(resolver, 'globals', {}).get(func.id)
+        return isinstance(getattr(value, '__self__', None), GENERATORS)
+    parts = []
+    while func.__class__ is ast.Attribute:
+        parts.append(func.attr)
+        func = func.value
+    module = resolver.module_name(func.id) if func.__class__ is ast.Name else None
+    return module in ('random', 'numpy.random') or (
+        module == 'numpy' and len(parts) > 1 and parts[-1] == 'random')

@@ -21,7 +21,7 @@ from .staging import (FRAMEWORK_LOWERING, IN_PLACE_CHANGE, STAGING_LIMIT,
                       aliased_on_some_paths, caller_array_unknown, changed_and_replaced,
                       item_copy_changed, missing_primitive, nested_too_deep,
                       pytree_changed_in_place, staged_recursion, view_base_unknown,
-                      view_on_some_paths, view_not_followed, opaque_container_changed,
+                      view_on_some_paths, view_not_followed, random_drawn_when_traced, opaque_container_changed,
                       array_kind_unknown, attribute_view_changed, helper_view_unknown,
                       method_view_unknown, view_layout_unknown)
 from .results import (RESULT_LEAVES_TRACE, log_in_foreign_trace, optional_in_foreign_trace,

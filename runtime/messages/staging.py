@@ -127,6 +127,22 @@ def view_not_followed(location):
             'every path')
 
 
+def random_drawn_when_traced(location):
+    """A random number generator drawn from on the user's line where converted code
+    would fix its numbers (runtime.python.random_draws)."""
+    return problem(
+        IN_PLACE_CHANGE, 'a random number generator is drawn from here while the program '
+                         'is traced', location, statement=True,
+        happened='(in a staged branch or loop body, or from the `random` or '
+                 '`numpy.random` module in a compiled function)',
+        why='its numbers are drawn once, when the code is traced, and the compiled '
+            'program repeats them on every iteration and every call, where Python draws '
+            'new ones each time',
+        fix='Draw with jax.random from a key given to the function (`jax.random.split` '
+            'per iteration), pass the numbers in as an array, or make a generator '
+            'seeded in the function and loop over a Python range')
+
+
 def helper_view_unknown(location):
     """A helper's array result that may be a NumPy view of its argument (it returns the
     parameter, or a slice of it, not as `return p[...]` alone), where the result or the

@@ -24,7 +24,7 @@ from ..context import staged_depth
 from ..values.maybe import Maybe
 from ..values.split import is_traced
 from ..values.stacked import STACKERS, Stacked
-from . import array_methods, traced_math, traced_numpy, traced_statistics
+from . import array_methods, random_draws, traced_math, traced_numpy, traced_statistics
 from .argument_aliases import check_given_once, check_written_back, parameter_names
 from .recursion import STAGED_RECURSION_LIMIT, converted_inside, recursion_error
 from .written import Slot, Written
@@ -128,7 +128,9 @@ def _library_call(fn, args, kwargs):
     """`fn(*args, **kwargs)` of library function `fn`, as converted code calls it: a
     function converted code names a twin of (`f = np.exp; f(x)`: of a traced x too;
     `math`'s and `statistics`' too), a stacker or reduction of a value that does it
-    itself, a JAX transform of the user's functions, converted."""
+    itself, a JAX transform of the user's functions, converted; a random number
+    generator's draw checked (runtime.python.random_draws)."""
+    random_draws.check_draw(fn)
     name = known_name(fn)
     if name in NUMPY and name[len('numpy.'):] not in traced_numpy.BOUND_ONLY:
         return traced_numpy.twin(name)(*args, **kwargs)

@@ -133,8 +133,9 @@ def random_drawn_when_traced(location):
     return problem(
         IN_PLACE_CHANGE, 'a random number generator is drawn from here while the program '
                          'is traced', location, statement=True,
-        happened='(in a staged branch or loop body, or from the `random` or '
-                 '`numpy.random` module in a compiled function)',
+        happened='(in a staged branch or loop body, or, in a compiled function, from a '
+                 'generator the call did not make: the `random` or `numpy.random` '
+                 "module's, one given or held by an object)",
         why='its numbers are drawn once, when the code is traced, and the compiled '
             'program repeats them on every iteration and every call, where Python draws '
             'new ones each time',

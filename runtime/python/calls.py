@@ -150,7 +150,9 @@ def _library_call(fn, args, kwargs):
         kwargs = {k: _converted_functions(v) for k, v in kwargs.items()}
         if name == 'jax.vmap':   # its checks join the caller's (see runtime.checks)
             return check_outcomes.vmap(*args, **kwargs)
-    return fn(*args, **kwargs)
+    result = fn(*args, **kwargs)
+    random_draws.note_made(result)   # (`rng = np.random.default_rng(0)`)
+    return result
 
 
 def object_update(target, op, value):

@@ -7,12 +7,14 @@ computes them while it is traced, and only then: a staged branch or loop body is
 once, whatever the path or the number of iterations (a loop of `n` traced iterations
 would add the same number `n` times; both branches of a traced `if` would draw, moving
 the state as Python does on one path only), and a compiled Function's program repeats
-the numbers of its trace on every call, where Python draws new ones from the generators
-of the `random` and `numpy.random` modules, whose state outlives the call. Those draws
-are the named error random_drawn_when_traced; a generator made and seeded in the
-function, drawn from in code that runs as Python, gives Python's numbers.
+the numbers of its trace on every call, where Python draws new ones from a generator
+whose state outlives the call (the `random` and `numpy.random` modules' own, one given
+as an argument or held by an object or a global). Those draws are the named error
+random_drawn_when_traced; a generator made (and seeded) by the call itself, drawn from
+in code that runs as Python, gives Python's numbers (`note_made` notes those).
 """
 import random
+import weakref
 
 import numpy as np
 
@@ -23,16 +25,36 @@ from ..messages import random_drawn_when_traced
 
 GENERATORS = (random.Random, np.random.Generator, np.random.RandomState)
 """The generators whose draws are checked."""
-_MODULES = (random._inst, np.random.mtrand._rand)   # (`random.random`, `np.random.normal`)
-_NOT_DRAWS = frozenset({'seed', 'getstate', 'setstate', 'get_state', 'set_state', 'spawn'})
+_MADE = weakref.WeakKeyDictionary()
+"""A compiled Function's trace (its runtime.state.logs.Logs) -> the ids of the generators
+made while it runs (alive while it runs: no other object has their ids then)."""
+_SEEDING = frozenset({'seed', 'setstate', 'set_state'})
+_NOT_DRAWS = _SEEDING | {'getstate', 'get_state', 'spawn'}
+_MODULE_SEEDING = (np.random.seed, np.random.set_state)
 
 
 def check_draw(method):
     """The named error where `method`, a generator's bound method about to be called,
-    draws numbers that converted code would fix (see the module docstring)."""
-    owner = getattr(method, '__self__', None)
-    if not isinstance(owner, GENERATORS) or getattr(method, '__name__', '') in _NOT_DRAWS:
+    draws numbers that converted code would fix (see the module docstring). A generator
+    the call seeds (`np.random.seed(1)`) counts as made by it: its numbers are the same
+    on every call, in Python too."""
+    if any(method is seeding for seeding in _MODULE_SEEDING):   # (functions of NumPy's
+        note_made(np.random.mtrand._rand)                       # module, not methods)
         return
-    if staged_depth() > 0 or (context.current().logs is not None and
-                              any(owner is module for module in _MODULES)):
+    owner = getattr(method, '__self__', None)
+    name = getattr(method, '__name__', '')
+    if not isinstance(owner, GENERATORS) or name in _NOT_DRAWS:
+        if name in _SEEDING and isinstance(owner, GENERATORS):
+            note_made(owner)
+        return
+    logs = context.current().logs
+    if staged_depth() > 0 or (logs is not None and id(owner) not in _MADE.get(logs, ())):
         raise random_drawn_when_traced(here(2))
+
+
+def note_made(value):
+    """Note `value`, what a library call gave, where it is a generator made while a
+    compiled Function is traced (its draws repeat on every call as Python's do)."""
+    logs = context.current().logs
+    if logs is not None and isinstance(value, GENERATORS):
+        _MADE.setdefault(logs, set()).add(id(value))

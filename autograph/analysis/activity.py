@@ -224,7 +224,7 @@ def changed_argument(call):
     func, args = called(call)
     if not args or args[0].__class__ is not ast.Name:
         return None
-    name = func.attr if func.__class__ is ast.Attribute else getattr(func, 'id', None)
+    name = called_name(call)
     if name in IN_PLACE_FUNCTIONS or (
             func.__class__ is ast.Attribute and func.value.__class__ is ast.Name
             and func.value.id in ('list', 'dict', 'set') and name in MUTATING_METHODS):
@@ -240,6 +240,13 @@ def called(call):
             and func.value.__class__ is ast.Name):
         return call.args[0], call.args[1:]
     return func, call.args
+
+
+def called_name(call):
+    """The name of the function `call` calls (`heappush` of `heapq.heappush(h, v)` or of
+    `ag.call(heappush, h, v)`), or None."""
+    func = called(call)[0]
+    return func.attr if func.__class__ is ast.Attribute else getattr(func, 'id', None)
 
 
 def called_method(call):

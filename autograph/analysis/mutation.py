@@ -21,7 +21,8 @@ the facts of the statements they are given. The facts come in two reaches:
 """
 import ast
 
-from autograph.analysis.activity import MUTATING_METHODS, base_name, called, changed_argument
+from autograph.analysis.activity import (MUTATING_METHODS, base_name, called_name,
+                                         changed_argument)
 from autograph.analysis.walk import CHILDREN
 from autograph.analysis.walk import SCOPES
 
@@ -199,7 +200,7 @@ class Mutation:
             if changed is not None:
                 if own is not None:
                     self._store_target(changed, own)
-                if _function_name(node) in _GROWING_FUNCTIONS:
+                if called_name(node) in _GROWING_FUNCTIONS:
                     whole.appended.add(changed.id)
                 return
             func = node.func
@@ -266,8 +267,3 @@ def _item_update(node, ag):
         return node.targets[0].id
     return None
 
-
-def _function_name(call):
-    """The name of the function `call` calls (`heappush` of `heapq.heappush(h, v)`)."""
-    func = called(call)[0]
-    return func.attr if func.__class__ is ast.Attribute else getattr(func, 'id', None)

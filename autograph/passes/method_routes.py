@@ -35,9 +35,7 @@ def is_array_method_call(node, is_module):
     func = node.func
     if func.__class__ is not ast.Attribute or func.attr not in ARRAY_METHODS:
         return False
-    root = func.value
-    while root.__class__ is ast.Attribute:
-        root = root.value
+    root, _ = _dotted(func.value)
     return not (root.__class__ is ast.Name and is_module(root.id))
 
 
@@ -47,10 +45,16 @@ def draws_randomly(func, resolver):
     if func.__class__ is ast.Name:
         value = getattr(resolver, 'globals', {}).get(func.id)
         return isinstance(getattr(value, '__self__', None), GENERATORS)
-    parts = []
-    while func.__class__ is ast.Attribute:
-        parts.append(func.attr)
-        func = func.value
-    module = resolver.module_name(func.id) if func.__class__ is ast.Name else None
+    root, parts = _dotted(func)
+    module = resolver.module_name(root.id) if root.__class__ is ast.Name else None
     return module in ('random', 'numpy.random') or (
-        module == 'numpy' and len(parts) > 1 and parts[-1] == 'random')
+        module == 'numpy' and len(parts) > 1 and parts[0] == 'random')
+
+
+def _dotted(expression):
+    """(the innermost value, the attribute names after it in order) of `a.b.c`."""
+    parts = []
+    while expression.__class__ is ast.Attribute:
+        parts.append(expression.attr)
+        expression = expression.value
+    return expression, parts[::-1]

@@ -10,8 +10,9 @@ the state as Python does on one path only), and a compiled Function's program re
 the numbers of its trace on every call, where Python draws new ones from a generator
 whose state outlives the call (the `random` and `numpy.random` modules' own, one given
 as an argument or held by an object or a global). Those draws are the named error
-random_drawn_when_traced; a generator made (and seeded) by the call itself, drawn from
-in code that runs as Python, gives Python's numbers (`note_made` notes those).
+random_drawn_when_traced; a generator made (or seeded) by the call itself, drawn from
+in code that runs as Python, or by the staged body that draws from it, gives Python's
+numbers (`note_made` notes those).
 """
 import random
 import weakref
@@ -26,8 +27,9 @@ from ..messages import random_drawn_when_traced
 GENERATORS = (random.Random, np.random.Generator, np.random.RandomState)
 """The generators whose draws are checked."""
 _MADE = weakref.WeakKeyDictionary()
-"""A compiled Function's trace (its runtime.state.logs.Logs) -> the ids of the generators
-made while it runs (alive while it runs: no other object has their ids then)."""
+"""A compiled Function's trace (its runtime.state.logs.Logs) -> {id of a generator made
+while it runs (alive while it runs: no other object has its id then): the depth of the
+staged bodies being traced where it was made (runtime.context's `staged_depth`)}."""
 _SEEDING = frozenset({'seed', 'setstate', 'set_state'})
 _NOT_DRAWS = _SEEDING | {'getstate', 'get_state', 'spawn'}
 _MODULE_SEEDING = (np.random.seed, np.random.set_state)
@@ -47,14 +49,17 @@ def check_draw(method):
         if name in _SEEDING and isinstance(owner, GENERATORS):
             note_made(owner)
         return
-    logs = context.current().logs
-    if staged_depth() > 0 or (logs is not None and id(owner) not in _MADE.get(logs, ())):
+    now = context.current()
+    made = _MADE.get(now.logs, {}) if now.logs is not None else {}
+    if made.get(id(owner)) == staged_depth():
+        return   # (made by this run of the innermost staged body, or by the call itself)
+    if staged_depth() > 0 or now.logs is not None:
         raise random_drawn_when_traced(here(2))
 
 
 def note_made(value):
     """Note `value`, what a library call gave, where it is a generator made while a
     compiled Function is traced (its draws repeat on every call as Python's do)."""
-    logs = context.current().logs
-    if logs is not None and isinstance(value, GENERATORS):
-        _MADE.setdefault(logs, set()).add(id(value))
+    now = context.current()
+    if now.logs is not None and isinstance(value, GENERATORS):
+        _MADE.setdefault(now.logs, {})[id(value)] = staged_depth()

@@ -9,7 +9,7 @@ as a value, a tuple `<` whose later pair Python reaches only on a tie; NumPy's w
 given (`np.add.at`, `out=`) and an object made around a copy that changes it in place;
 a union-find with path compression, a heap of Python values, NumPy's functions that JAX
 names or takes otherwise (`np.maximum.accumulate`, `np.take`, `np.mod` of floats,
-`np.clip(a_min=)`, a `functools.partial` of one)."""
+`np.clip(a_min=)`, a `functools.partial` of one); a random generator the function seeds."""
 from tests.fuzz_idiom_extra import T
 
 T['dict_counts'] = ('L', '''
@@ -175,4 +175,9 @@ tk{c} = np.take(w, np.argsort(w, kind='stable')[:2])
 sc{c} = functools.partial(np.multiply, 0.5)
 a = a + dd{c}.sum() * 0.1 + tk{c}[0] * 0.01 + np.mod({f}, 1.5) * 0.1
 a = a + np.clip(sc{c}(w), a_min=-0.5, a_max=0.5).sum() * 0.1
+''')
+T['seeded_generator'] = ('', '''
+rg{c} = np.random.default_rng({i})
+for i{c} in range({pr}):   # (a generator the function seeds: Python's numbers)
+    a = a + rg{c}.normal() * 0.01 + w[i{c} % 4] * 0.01
 ''')

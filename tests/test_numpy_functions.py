@@ -220,6 +220,22 @@ def test_under_vmap_and_grad():
     assert_same(grad, expected)
 
 
+def test_new_twins_under_vmap_and_grad():
+    """The twins added for real code (ufunc methods, np.take, np.mod of floats, np.pad,
+    np.select) under the caller's vmap (each row as NumPy computes it) and grad."""
+    def mixed(x):
+        return (np.maximum.accumulate(x).sum() + np.take(x, [0, -1]).sum()
+                + np.mod(x, 1.5).sum() + np.pad(x, 1, mode='edge').sum()
+                + np.select([x > 0.5], [x * 2.0], default=x).sum())
+    xs = np.stack([_X, _Y, -_X])
+    assert_same(jax.vmap(converted(mixed))(jnp.asarray(xs)),
+                np.stack([mixed(x) for x in xs]), rtol=1e-5)
+    assert_same(jax.grad(converted(mixed))(jnp.asarray(_X)),
+                jax.grad(lambda x: jnp.maximum.accumulate(x).sum() + jnp.take(x, jnp.array(
+                    [0, -1])).sum() + jnp.mod(x, 1.5).sum() + jnp.pad(x, 1, mode='edge').sum()
+                    + jnp.select([x > 0.5], [x * 2.0], default=x).sum())(jnp.asarray(_X)))
+
+
 def test_the_loops_stay_staged():
     assert 'while' in primitives(power_iteration, jnp.asarray(_SPD))
     sizes = [len(jax.make_jaxpr(converted(scalar_steps))(jnp.asarray(np.tile(_X, k))).eqns)

@@ -8,6 +8,8 @@ the first trace); `unparse_lines` records it while unparsing, for next to nothin
 """
 import ast
 
+from autograph import expression_text
+
 _BASE = getattr(ast, '_Unparser', None)
 _CASE = ast.match_case
 
@@ -69,6 +71,7 @@ if _extensible():
         methods write the same text. (The standard one is used where this private class
         is not there to extend.)"""
         _methods = {}   # node class -> its visit_<Class>
+        _avoid_backslashes = False   # (set by Python 3.11's and 3.12's own, in f-strings)
 
         def traverse(self, node):
             if node.__class__ is ast.Name:   # (the commonest node: `visit_Name` inline)
@@ -78,12 +81,25 @@ if _extensible():
                 for item in node:
                     self.traverse(item)
                 return
+            if node.__class__ in _WRITTEN and not self._avoid_backslashes and self._text(
+                    node, expression_text.ANY_LINE):
+                return
             method = self._methods.get(node.__class__)
             if method is None:
                 cls = type(self)
                 method = self._methods[node.__class__] = getattr(
                     cls, 'visit_' + node.__class__.__name__, cls.generic_visit)
             method(self, node)
+
+        def _text(self, node, lambda_line):
+            """Write expression `node` by autograph.expression_text, where it writes it
+            (True)."""
+            text = expression_text.text(node, self._precedences.get(node, _TEST),
+                                        self._precedences, lambda_line)
+            if text is None:
+                return False
+            self._source.append(text)
+            return True
 
         def write(self, *text):
             self._source += text
@@ -127,6 +143,9 @@ if _extensible():
                 statement = self._statements[cls] = issubclass(
                     cls, (ast.stmt, ast.excepthandler, _CASE))
             if not statement:
+                if cls in _WRITTEN and not self._avoid_backslashes and self._text(
+                        node, self.old):
+                    return
                 if cls is ast.Lambda:
                     return self._lambda(node)
                 method = self._methods.get(cls)
@@ -194,6 +213,8 @@ if _extensible():
             self._write_docstring(docstring)
             self.old = outer
             self.traverse(node.body[1:])
+    _TEST = ast._Precedence.TEST
+    _WRITTEN = expression_text.WRITTEN if expression_text.AGREES else frozenset()
 else:   # pragma: no cover
     _Unparser = _LineRecorder = None
 

@@ -29,6 +29,7 @@ LAYERS = [
      'autograph.prebuilt'),
     ('autograph.errors', 'autograph.syntax_trees', 'autograph.attached',
      'autograph.library', 'autograph.unparsing'),
+    ('autograph.expression_text',),
     # the runtime: the `ag` namespace, then its packages from the top down
     ('autograph.runtime',),
     (_RT + 'operators',),

@@ -80,6 +80,13 @@ def names_writing_function(ctx):
     return any(of_function(fn) for fn in map(resolve, ctx.census.names()) if fn is not None)
 
 
+def changes_elsewhere(ctx):
+    """Whether a variable of the function may be changed in place by code other than
+    its own statements: a function nested in it, or a called function that writes items
+    of its parameters (True without a census)."""
+    return ctx.census is None or len(ctx.census.scopes) > 1 or names_writing_function(ctx)
+
+
 def _reported(function, ctx):
     """The parameters a nested function converted already reports (`ag.written(v, a=a)`,
     see passes.argument_reports), in parameter order: in its own body or in the branch

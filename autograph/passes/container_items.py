@@ -28,20 +28,30 @@ _ITEMS = ('values', 'items')
 def check_container_items(function, changed, ctx):
     """Put `ag.check_held(name)` before each statement of `function` that changes in
     place a name of `changed` that holds an item of a list or dict (see the module doc)."""
-    held = _container_items(function) & changed if changed else ()
+    held = _container_items(function, changed) if changed else ()
     if held:
         _Checks(ctx, held).block(function.body)
 
 
-def _container_items(function):
-    boxes = containers(function)
-    found = set()
-    for node in own_statements(function.body):
+def _container_items(function, changed):
+    """The names of `changed` that `function` binds to an item of a container."""
+    candidates = []   # (the bindings of changed names: the containers are looked for
+    for node in own_statements(function.body):   # only where there are some)
         if isinstance(node, ast.Assign) and isinstance(node.value, ast.Subscript) and \
-                isinstance(node.value.value, ast.Name) and node.value.value.id in boxes:
-            found.update(n for t in node.targets for n in stored(t))
-        elif isinstance(node, ast.For) and _of_items(node.iter, boxes):
-            found.update(stored(node.target))
+                isinstance(node.value.value, ast.Name):
+            names = {n for t in node.targets for n in stored(t)} & changed
+        elif isinstance(node, ast.For):
+            names = set(stored(node.target)) & changed
+        else:
+            continue
+        if names:
+            candidates.append((node, names))
+    boxes = containers(function) if candidates else ()
+    found = set()
+    for node, names in candidates:
+        if node.__class__ is ast.Assign and node.value.value.id in boxes or \
+                node.__class__ is ast.For and _of_items(node.iter, boxes):
+            found |= names
     return found
 
 

@@ -20,7 +20,7 @@ import ast
 from autograph.analysis.view_bindings import view_bindings
 from autograph.analysis.walk import blocks
 from autograph.analysis.written_parameters import parameters
-from autograph.passes.called_functions import names_writing_function
+from autograph.passes.called_functions import changes_elsewhere
 
 
 def view_bindings_unpacked(function, changed, ctx, resolve):
@@ -28,8 +28,7 @@ def view_bindings_unpacked(function, changed, ctx, resolve):
     its unpacked aliases are split (those of the names in `changed`, the names its own
     code changes in place, or all where a call may change its arguments) and its
     exchanges of arrays guarded (`guard_exchanges`: `ag.check_exchange(a, b)` first)."""
-    everywhere = ctx.census is None or len(ctx.census.scopes) > 1 or \
-        names_writing_function(ctx)
+    everywhere = changes_elsewhere(ctx)
     join_rotations(function, None if everywhere else changed)
     split_unpacked_aliases(function, None if everywhere else changed)
     found = view_bindings(function, ctx.ag, resolve)

@@ -56,7 +56,7 @@ from autograph.passes.attribute_views import checked_attribute_views
 from autograph.passes.base import StatementRewriter, fix_missing_locations, walk_scope
 from autograph.passes.changing_tests import hoist_changing_tests
 from autograph.passes.container_items import check_container_items, held_check
-from autograph.passes.called_functions import LazyResolver, names_writing_function
+from autograph.passes.called_functions import LazyResolver, changes_elsewhere
 from autograph.passes.kind_flags import (array_kinds, bound_values, kind_flag, note_kinds,
                                          numpy_keyword)
 from autograph.passes.sequences import key_expression
@@ -78,6 +78,8 @@ def transform(function, ctx):
     split_view_targets(function, ctx, resolve)   # (`m.T[0, 1] = e`: a view `m_view` first)
     scanned = _changed_here(function, ctx.ag)
     changed = scanned[0]
+    if not changed and not scanned[2] and not changes_elsewhere(ctx):
+        return function   # (nothing changed in place that a view or alias could see)
     split_view_ternaries(function, changed)   # (`r = M[i] if c else e`: an `if`)
     check_container_items(function, changed, ctx)   # (`p = params['W']; p -= e`)
     found = view_bindings_unpacked(function, changed, ctx, resolve)
@@ -95,9 +97,7 @@ def _follow_views(function, found, changes, ctx):
     """Rewrite the views `found` (analysis.view_bindings) that matter; the statements
     whose changes in place it follows."""
     changed, resolve = changes
-    if ctx.census is not None and len(ctx.census.scopes) == 1 and \
-            not names_writing_function(ctx) and \
-            not groups(found, changed):
+    if not changes_elsewhere(ctx) and not groups(found, changed):
         return set()   # (no call writes an argument: the changes are all in sight)
     scope = scope_of(function)
     outer = outer_names({base for _, base in found.values()}, scope, ctx) \
@@ -204,8 +204,7 @@ def _kept_names(function, analysis, ctx):
 def _may_change_in_place(ctx):
     """Whether the function (or one nested in it) may change a variable in place: an item
     written or deleted, `x += 1`, a call of a function writing its parameters' items."""
-    return (ctx.census is None or ctx.census.has_any((ITEM_STORE, IN_PLACE, ast.Delete))
-            or len(ctx.census.scopes) > 1 or names_writing_function(ctx))
+    return changes_elsewhere(ctx) or ctx.census.has_any((ITEM_STORE, IN_PLACE, ast.Delete))
 
 
 def _changed_here(function, ag):

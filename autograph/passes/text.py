@@ -59,13 +59,20 @@ _WITH_TEXT = frozenset({ast.JoinedStr, ast.BinOp, ast.Call})
 
 def _has_text(node, ag):
     """Whether `node` is something `_Text` rewrites or reads: an f-string, `'...' % x`,
-    `str(x)` / `repr(x)` (`ag.str`), or a call that shows text."""
+    `str(x)` / `repr(x)` (`ag.str`), or a call that shows text it is given (`_emit`
+    rewrites it: a logging call's arguments may be formatted by it). (A variable
+    holding text to show is assigned one of the others.)"""
     if isinstance(node, ast.JoinedStr):
         return True
     if isinstance(node, ast.BinOp):
         return _is_percent(node)
-    return isinstance(node, ast.Call) and (_shown_call(node, ag) is not None
-                                           or _is_runtime(node, ag, ('str', 'repr')))
+    if not isinstance(node, ast.Call):
+        return False
+    if _is_runtime(node, ag, ('str', 'repr')):
+        return True
+    shown = _shown_call(node, ag)
+    return shown is not None and ((shown[2] == 'log' and len(shown[1]) > 1) or any(
+        _is_text(a, ag) for a in shown[1] + [k.value for k in node.keywords]))
 
 
 class _Text(ScopeTransformer):

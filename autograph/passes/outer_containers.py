@@ -22,7 +22,7 @@ from autograph.analysis.activity import scope_of
 from autograph.analysis.logs import APPENDING
 from autograph.analysis.walk import CHILDREN, SCOPES, children
 from autograph.passes.base import walk_scope
-from autograph.passes.views import declare, outer_names
+from autograph.passes.views import declare, is_outer, outer_names
 
 ONLY_WITH = (ast.If, ast.For, ast.While)   # see analysis.census
 
@@ -54,8 +54,8 @@ def transform(function, ctx):
                     (appended if method in APPENDING else changed).add(receiver.id)
         inside = inside or cls in _BRANCHING
         stack += [(child, inside) for child in CHILDREN[cls](node)]
-    if not (appended or changed):
-        return function
+    if not any(is_outer(name, ctx) for name in appended | changed):
+        return function   # (the function's own lists: nothing to declare)
     read = {n.id for n in walk_scope(function) if isinstance(n, ast.Name)
             and isinstance(n.ctx, ast.Load) and id(n) not in receivers}
     declare(function, outer_names(changed | (appended & read), scope_of(function), ctx))

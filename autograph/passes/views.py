@@ -159,9 +159,15 @@ def outer_names(names, scope, ctx):
     a Function reads them as state (a NumPy array's changes reach it in place)."""
     outer = {}
     for name in set(names) - scope.locals - set(scope.declared):
-        if name in ctx.resolver.free or name in ctx.resolver.globals:
+        if is_outer(name, ctx):
             outer[name] = 'nonlocal' if name in ctx.resolver.free else 'global'
     return outer
+
+
+def is_outer(name, ctx):
+    """Whether `name` is one of the converted function's closure variables or globals
+    (where the function does not bind it)."""
+    return name in ctx.resolver.free or name in ctx.resolver.globals
 
 
 def declare(function, outer):

@@ -12,13 +12,18 @@ def sliced_names(scope_nodes):
     """The names that assignments among `scope_nodes` (a function's own) bind to an
     expression that may hold a selection (`s = x[mask]`, `d = x[i:j] - m`, then
     `e = d * 2`)."""
-    assigned = [(node.value, [t.id for t in node.targets if t.__class__ is ast.Name])
-                for node in scope_nodes if node.__class__ is ast.Assign]
+    assigned = []   # (targets, whether the value holds an index, the names it reads)
+    for node in scope_nodes:
+        if node.__class__ is ast.Assign:
+            inner = nodes(node.value)
+            assigned.append(([t.id for t in node.targets if t.__class__ is ast.Name],
+                             any(n.__class__ is ast.Subscript for n in inner),
+                             {n.id for n in inner if n.__class__ is ast.Name}))
     sliced, grown = set(), True
     while grown:
         grown = False
-        for value, targets in assigned:
-            if not sliced.issuperset(targets) and may_hold_a_selection(value, sliced):
+        for targets, indexed, reads in assigned:
+            if not sliced.issuperset(targets) and (indexed or not reads.isdisjoint(sliced)):
                 sliced.update(targets)
                 grown = True
     return sliced

@@ -54,8 +54,10 @@ AUGMENTED = {
 
 
 def transform(function, ctx):
-    if not ctx.census.has_any((ITEM_STORE,)) and not _updates_held(
-            function, ctx.own_arrays.get(function, ((), ()))[1]):
+    held = ctx.own_arrays.get(function, ((), ()))[1]
+    if not ctx.census.has_any((ITEM_STORE,)) and not (held and any(
+            s.__class__ is ast.AugAssign and s.target.__class__ is ast.Name
+            and s.target.id in held for s in statements_and_class_bodies(function))):
         return function   # (no item written, no `x += e` of an array another object holds)
     scope = scope_of(function)
     rebindable = scope.locals | set(scope.declared)
@@ -70,14 +72,6 @@ def transform(function, ctx):
     rewriter.kinds.note()
     declare(function, outer)
     return function
-
-
-def _updates_held(function, held):
-    """Whether `function` changes in place (`x += e`) a variable of `held`, whose array
-    another object holds (analysis.own_arrays)."""
-    return bool(held) and any(
-        stmt.__class__ is ast.AugAssign and stmt.target.__class__ is ast.Name
-        and stmt.target.id in held for stmt in statements_and_class_bodies(function))
 
 
 def _outer_items(function, scope, ctx):

@@ -157,11 +157,8 @@ def outer_names(names, scope, ctx):
     globals or closure variables (not its own nor declared): where it writes their
     arrays' items or views, they are declared (`declare`) and rebound like its own, and
     a Function reads them as state (a NumPy array's changes reach it in place)."""
-    outer = {}
-    for name in set(names) - scope.locals - set(scope.declared):
-        if is_outer(name, ctx):
-            outer[name] = 'nonlocal' if name in ctx.resolver.free else 'global'
-    return outer
+    return {name: 'nonlocal' if name in ctx.resolver.free else 'global'
+            for name in set(names) - scope.locals - set(scope.declared) if is_outer(name, ctx)}
 
 
 def is_outer(name, ctx):

@@ -14,7 +14,7 @@ import jax.numpy as jnp
 from jax.extend.core import Literal
 
 from .. import context
-from ..checks import checks, keys
+from ..checks import carried_keys, checks
 from ..checks.absent import Maybe, is_absent, lifted, placeholder
 from ..messages import carry_mismatch, carry_unsettled, list_hint
 from ..state import lists
@@ -264,9 +264,9 @@ def _reconcile(names, values, state, traced, location, fresh=()):
                 new_values.append(out)
                 changed = True
                 continue
-            grown = grow(keys.unflagged(value), keys.unflagged(out))
-            if grown is not None and split(grown)[1].same_as(split(keys.unflagged(out))[1]):
-                new_values.append(keys.reflagged(grown, value, out))
+            grown = grow(carried_keys.unflagged(value), carried_keys.unflagged(out))
+            if grown is not None and split(grown)[1].same_as(split(carried_keys.unflagged(out))[1]):
+                new_values.append(carried_keys.reflagged(grown, value, out))
                 changed = True
                 continue
             raise carry_mismatch(name, describe(value), after, location,
@@ -294,11 +294,11 @@ def _lifting(body, names, n_extra):
     in as an optional value."""
     def lifting(*args):
         values = args[n_extra:]
-        flagged = [keys.snapshot(value) for value in values]   # (before writes in place)
+        flagged = [carried_keys.snapshot(value) for value in values]   # (before writes in place)
         outs = pack(names, body(*args))
         new = []
         for name, before, after, was in zip(names, values, outs, flagged):
-            after = keys.kept_flags(after, was)
+            after = carried_keys.kept_flags(after, was)
             absent = before.absent if isinstance(before, Maybe) else Undefined(name)
             if (is_absent(after) and not is_absent(before)) or (
                     after is None and isinstance(before, Maybe) and absent is None):

@@ -8,6 +8,7 @@ import numpy as np
 
 from ..messages import numpy_traced_write
 from ..values.split import is_traced
+from .kinds import LISTS_AND_DICTS
 from .places import Place, container
 
 
@@ -16,9 +17,9 @@ def argument_places(args, kwargs):
     may change (their contents are keyed as arguments, not as state)."""
     given = [(f'<argument {i}>', arg) for i, arg in enumerate(args)]
     given += [(f'<argument {name}>', arg) for name, arg in kwargs.items()]
-    return [container(label, arg, argument=True) if type(arg) in (list, dict)
+    return [container(label, arg, argument=True) if type(arg) in LISTS_AND_DICTS
             else _numpy_argument(label, arg) for label, arg in given
-            if type(arg) in (list, dict, np.ndarray)]
+            if type(arg) in LISTS_AND_DICTS or type(arg) is np.ndarray]
 
 
 def _numpy_argument(label, array):

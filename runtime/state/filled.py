@@ -10,6 +10,7 @@ or dict the attribute held (not to a new one), they are what every other name fo
 reads too. When the trace ends, the container gets its own items back.
 """
 import sys
+from collections import OrderedDict
 
 import jax
 import numpy as np
@@ -110,11 +111,13 @@ def write_back(target, source, arrays=False):
         return target
     if isinstance(target, dict) and isinstance(source, dict) and (
             type(target) is type(source) or not getattr(source, 'present', None)):
-        # (a dict with keys on some paths only, runtime.checks.keys, keeps its flags)
+        # (a dict with keys on some paths only, runtime.checks.keys, keeps its flags; an
+        # OrderedDict's own methods keep its order)
+        kind = type(target) if type(target) is OrderedDict else dict
         for key in [k for k in dict.keys(target) if not dict.__contains__(source, k)]:
-            dict.__delitem__(target, key)
+            kind.__delitem__(target, key)
         for key, value in dict.items(source):
-            dict.__setitem__(target, key, write_back(dict.__getitem__(target, key), value,
+            kind.__setitem__(target, key, write_back(dict.__getitem__(target, key), value,
                                                      arrays)
                              if dict.__contains__(target, key) else value)
         if isinstance(target, Keyed):   # (not another dict subclass: a defaultdict)

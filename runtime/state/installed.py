@@ -1,6 +1,8 @@
 """The values of places (runtime.state.places) around a trace: installed while it runs,
 read back after it, restored, and written back after the compiled call (see the places
 module's docstring)."""
+import copy
+
 import jax
 import numpy as np
 
@@ -10,8 +12,8 @@ from ..values.maybe import Maybe
 from ..messages import numpy_traced_write
 from ..values.split import Undefined, is_traced
 from .filled import write_back
-from .mutation import reinstate
-from .kinds import holds_arrays
+from .mutation import FLAGGABLE, reinstate
+from .kinds import DICTS, holds_arrays
 from .places import MISSING
 
 _KEEP = object()              # a place left as the trace left it
@@ -25,16 +27,24 @@ def snapshot(value):
         return [snapshot(v) for v in value]
     if type(value) is dict:
         return {k: snapshot(v) for k, v in value.items()}
+    if type(value) in DICTS:   # (a defaultdict, an OrderedDict: of its own type)
+        copied = copy.copy(value)
+        copied.update({k: snapshot(v) for k, v in value.items()})
+        return copied
     if type(value) is Keyed:   # (a dict with keys on some paths only: its flags too)
         return Keyed({k: snapshot(v) for k, v in dict.items(value)}, value.present,
                      value.default_factory)
     return value
 
 
+_CHANGING = (list, Keyed) + DICTS
+"""The containers whose contents a call may change in place."""
+
+
 def contents(value):
     """What tells whether `value` changed: itself, or a container's structure and the
     identities of its leaves (a Keyed dict's flags among them)."""
-    if type(value) in (list, dict, Keyed):
+    if type(value) in _CHANGING:
         leaves, treedef = jax.tree_util.tree_flatten(value)
         return ('container', treedef, tuple(id(leaf) for leaf in leaves))
     return ('value', id(value))
@@ -49,7 +59,7 @@ def put(place, value, in_place=False, arrays=False):
         place.delete()
         return
     current = place.get()
-    if type(current) in (list, dict, Keyed) and type(value) is type(current):
+    if type(current) in _CHANGING and type(value) is type(current):
         write_back(current, value, arrays)
     elif in_place and type(current) is np.ndarray and current.flags.writeable \
             and np.shape(value) == current.shape:
@@ -100,7 +110,8 @@ class Installed:
             now = contents(value)
             if now == before:
                 continue
-            if type(value) in (list, dict) and not holds_arrays(value) and (
+            if type(value) in _CHANGING and type(value) is not Keyed and \
+                    not holds_arrays(value) and (
                     trace_effects or now[:2] != before[:2]) and not place.argument:
                 self.original[i] = _KEEP
                 continue
@@ -124,7 +135,7 @@ def flagged(place, value):
     deleted where not: autograph.function.results); for a plain dict to which staged code
     gave keys on some paths only, the flagged dict the function's variable holds
     (runtime.context.changed_dict)."""
-    if type(value) is dict:
+    if type(value) in FLAGGABLE:
         alias = context.changed_dict(value)
         return value if alias is None else alias
     if place.key[0] != 'attribute':

@@ -1,6 +1,7 @@
 """What kind of value a place holds: an array, a Python scalar, a container of them
 that holds arrays (state, see `places`), a container of Python values and code (keyed by
 its Contents), or something else."""
+import collections
 import functools
 import types
 
@@ -55,7 +56,12 @@ def is_pytree_leaf(value):
     return treedef.num_nodes == 1 and treedef.num_leaves == 1
 
 
-_CONTAINERS = (list, tuple, dict, Keyed)   # (Keyed: a dict whose staged code gave keys
+DICTS = (dict, collections.defaultdict, collections.OrderedDict)
+"""The dicts that places hold as dicts: a defaultdict and an OrderedDict are pytrees of
+their items too (of their own type), and change in place as a dict does."""
+LISTS_AND_DICTS = (list,) + DICTS
+
+_CONTAINERS = (list, tuple, Keyed) + DICTS   # (Keyed: a dict whose staged code gave keys
 # on some paths only, runtime.checks.keys: state like the dict it stands for)
 
 
@@ -86,8 +92,9 @@ def _contents(value):
     kind = type(value)
     if kind in SCALARS or isinstance(value, CODE):
         return kind, value
-    if kind is dict:
-        items = [part for item in value.items() for part in item]
+    if kind in DICTS:   # (a defaultdict's factory too: a trace may call it)
+        items = [part for item in value.items() for part in item] + [
+            getattr(value, 'default_factory', None)]
     elif kind in (list, tuple):
         items = value
     else:

@@ -24,6 +24,7 @@ two for one `if`/`while`/`for` statement:
 Run as plain Python (a concrete condition), the statement changes the objects itself and
 all this is a no-op.
 """
+import collections
 from collections import abc
 
 import jax
@@ -132,7 +133,7 @@ class Mutations:
         self.paths += 1
         for i, new in enumerate(out):
             source = next((j for j, value in enumerate(values) if value is new or (
-                type(value) is dict and context.changed_dict(value) is new)), None)
+                type(value) in FLAGGABLE and context.changed_dict(value) is new)), None)
             self.sources.setdefault(i, set()).add(   # (only containers, as they came in)
                 source if source is not None and values[source] is new
                 and before[source] is not None else None)
@@ -166,7 +167,7 @@ class Mutations:
             if i in self.replaced:
                 raise changed_and_replaced(name, here())
             target = self.values[self.kept[i]]
-            if type(target) is dict and getattr(after, 'present', None):
+            if type(target) in FLAGGABLE and getattr(after, 'present', None):
                 out.append(_flagged_dict(target, after))
                 continue
             if not isinstance(target, _MUTABLE) and write_back(target, after) is not target:
@@ -238,12 +239,17 @@ def _closure_containers(watch):
     return found
 
 
+FLAGGABLE = (dict, collections.defaultdict)
+"""The dicts a staged statement may give keys on some paths only (a defaultdict's flagged
+dict keeps its `default_factory`, see runtime.checks.keys)."""
+
+
 def _flagged_dict(target, after):
     """`after`, a dict with keys on some paths only (runtime.checks.keys) that a staged
-    statement made of plain dict `target`: the variable holds `after` from now on, whose
-    flags a plain dict cannot hold; `target` gets every key, and the Function gives the
-    object that came in the contents of `after` when the call ends (runtime.context:
-    `fields`, `changed_dict`)."""
+    statement made of plain dict (or defaultdict) `target`: the variable holds `after`
+    from now on, whose flags a plain dict cannot hold; `target` gets every key, and the
+    Function gives the object that came in the contents of `after` when the call ends
+    (runtime.context: `fields`, `changed_dict`)."""
     write_back(target, dict(dict.items(after)))
     fields = context.current().fields
     if fields is not None:

@@ -47,7 +47,8 @@ import weakref
 import jax
 
 from .. import context
-from .kinds import ARRAYS, CODE, SCALARS, code_contents, is_data, is_pytree_leaf
+from .kinds import (ARRAYS, CODE, LISTS_AND_DICTS as _LISTS_AND_DICTS, SCALARS,
+                    code_contents, is_data, is_pytree_leaf)
 
 
 _CODE_TYPES = (types.ModuleType, types.FunctionType, types.BuiltinFunctionType)
@@ -159,8 +160,8 @@ def is_code(value):
     identity (see autograph.function.state's `code_key`)."""
     if isinstance(value, CODE):
         return True
-    return not (is_data(value) or type(value) in (list, tuple, dict) or value is MISSING
-                or is_holder(value)) and is_pytree_leaf(value)
+    return not (is_data(value) or type(value) in _LISTS_AND_DICTS + (tuple,)
+                or value is MISSING or is_holder(value)) and is_pytree_leaf(value)
 
 
 
@@ -207,9 +208,8 @@ def _holder_type(value):
 def _through_method(label, value, make):
     """(value, make) of a place found under `label`: for a method bound to a list or dict
     (`store = xs.append`: what it changes is `xs`), that container; else as given."""
-    owner = getattr(value, '__self__', None) if isinstance(
-        value, types.BuiltinMethodType) else None
-    if type(owner) in (list, dict):
+    owner = getattr(value, '__self__', None)
+    if isinstance(value, types.BuiltinMethodType) and type(owner) in _LISTS_AND_DICTS:
         return owner, lambda: container(label, owner)
     return value, make
 
@@ -381,7 +381,7 @@ class _Found:
             if self.code is not None:
                 self.code[label] = value
             return
-        if is_data(value) or (self.potential and type(value) in (list, dict)):
+        if is_data(value) or (self.potential and type(value) in _LISTS_AND_DICTS):
             self.places.append(make())   # (a list that may get arrays: state if it does)
             return
         holder = is_holder(value)

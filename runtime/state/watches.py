@@ -16,6 +16,7 @@ from ..checks import checks
 from ..checks.keys import Keyed
 from ..context import staged_depth
 from .installed import Installed, put, snapshot
+from .kinds import LISTS_AND_DICTS
 from .logs import is_log
 from .places import (MISSING, PlaceField, StateFinder, attribute, code_names, container,
                      is_holder)
@@ -66,11 +67,11 @@ class Reach:
                 except ValueError:
                     continue
                 self.roots.append((name, value))
-                if type(value) in (list, dict):
+                if type(value) in LISTS_AND_DICTS:
                     self.containers.add(id(value))
             namespace = getattr(fn, '__globals__', {})   # (a global list they pass on)
             for name in code_names(fn.__code__) if hasattr(fn, '__code__') else ():
-                if type(namespace.get(name)) in (list, dict):
+                if type(namespace.get(name)) in LISTS_AND_DICTS:
                     self.containers.add(id(namespace[name]))
         # (the callees' cells that the branches name too are watched as well: a closure
         # array the code after a traced `return` reads and a helper writes; the

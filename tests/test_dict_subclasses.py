@@ -1,0 +1,106 @@
+"""A defaultdict or an OrderedDict that a converted function changes in place, as Python
+does: given as an argument, held by a global, or made by the function and given keys by
+a staged loop on some paths only (one with a `break`). Their items change in the caller's
+very object, of its own type and order.
+
+Ground truth: the same function run as Python on the same inputs."""
+import collections
+
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+from autograph import convert
+
+MAKERS = {
+    'dict': dict,
+    'defaultdict': lambda items: collections.defaultdict(float, items),
+    'OrderedDict': collections.OrderedDict,
+}
+W = [np.array([1.0, 2.0, 0.5]), np.array([1.0, -2.0, 0.5]), np.array([3.0, 1.0])]
+
+
+def bump(d, x):
+    d['hi'] += x
+    d['new'] = x * 2
+    return x
+
+
+def bump_in_loop(d, w):
+    for y in w:
+        d['hi'] += y
+    return d['hi']
+
+
+@pytest.mark.parametrize('kind', MAKERS)
+@pytest.mark.parametrize('fn', [bump, bump_in_loop])
+def test_an_argument_changed_in_place_is_the_callers_object_changed(fn, kind):
+    given = np.array([1.0, 2.0]) if fn is bump_in_loop else 2.0
+    expected = MAKERS[kind]({'hi': 1.0})
+    fn(expected, given)
+    d = MAKERS[kind]({'hi': 1.0})
+    convert(fn)(d, jnp.asarray(given))
+    assert type(d) is type(expected)
+    assert list(d) == list(expected)   # (an OrderedDict's order too)
+    assert {k: float(v) for k, v in d.items()} == expected
+
+
+COUNTS = collections.defaultdict(float, {'hi': 1.0})
+ORDER = collections.OrderedDict({'hi': 1.0})
+
+
+def bump_globals(x, w):
+    for y in w:
+        COUNTS['hi'] += y * x
+        ORDER['hi'] += y
+    ORDER['new'] = x
+    return x
+
+
+def test_globals_changed_in_place_get_the_values_not_tracers():
+    w = np.array([1.0, 2.0])
+    bump_globals(2.0, w)
+    expected = dict(COUNTS), dict(ORDER)
+    COUNTS.clear()
+    COUNTS['hi'] = 1.0
+    ORDER.clear()
+    ORDER['hi'] = 1.0
+    convert(bump_globals)(jnp.float32(2.0), jnp.asarray(w))
+    assert {k: float(v) for k, v in COUNTS.items()} == expected[0]
+    assert {k: float(v) for k, v in ORDER.items()} == expected[1]
+    assert list(ORDER) == ['hi', 'new']
+
+
+def split_until(w):
+    d = collections.defaultdict(float)
+    for y in w:
+        if y > 0:
+            d['hi'] += y
+        else:
+            d['lo'] += y
+        if y > 2.5:
+            break
+    return d['hi'] + d['lo']
+
+
+def split_given_until(d, w):
+    for y in w:
+        if y > 0:
+            d['hi'] += y
+        else:
+            d['lo'] += y
+        if y > 2.5:
+            break
+    return d['hi']
+
+
+@pytest.mark.parametrize('w', W, ids=['positive', 'negative', 'break'])
+def test_keys_on_some_paths_of_a_loop_that_breaks(w):
+    # (the staged loop with a `break` was "changed in place on one path but replaced by
+    # a new object on another")
+    assert float(convert(split_until)(jnp.asarray(w))) == pytest.approx(split_until(w))
+    expected = collections.defaultdict(float)
+    result = split_given_until(expected, w)
+    d = collections.defaultdict(float)
+    assert float(convert(split_given_until)(d, jnp.asarray(w))) == pytest.approx(result)
+    assert {k: float(v) for k, v in d.items()} == pytest.approx(dict(expected))

@@ -1,7 +1,8 @@
 """A defaultdict or an OrderedDict that a converted function changes in place, as Python
 does: given as an argument, held by a global, or made by the function and given keys by
 a staged loop on some paths only (one with a `break`). Their items change in the caller's
-very object, of its own type and order.
+very object, of its own type and order; a missing key read by a staged branch that does
+not carry the dict is a named error (Python adds the key on that path only).
 
 Ground truth: the same function run as Python on the same inputs."""
 import collections
@@ -11,6 +12,7 @@ import numpy as np
 import pytest
 
 from autograph import convert
+from autograph.runtime.errors import ControlFlowError
 
 MAKERS = {
     'dict': dict,
@@ -104,3 +106,49 @@ def test_keys_on_some_paths_of_a_loop_that_breaks(w):
     d = collections.defaultdict(float)
     assert float(convert(split_given_until)(d, jnp.asarray(w))) == pytest.approx(result)
     assert {k: float(v) for k, v in d.items()} == pytest.approx(dict(expected))
+
+
+def read_missing_in_branch(x):
+    d = collections.defaultdict(float)
+    if x > 0:
+        r = d['a']
+    else:
+        r = 1.0
+    return r, len(d)
+
+
+def read_present_in_branch(x):
+    d = collections.defaultdict(float)
+    d['a'] = 2.0
+    if x > 0:
+        r = d['a']
+    else:
+        r = 1.0
+    return r, len(d)
+
+
+def read_flagged_in_branch(x, w):
+    d = collections.defaultdict(float)
+    for y in w:
+        if y > 0:
+            d['hi'] += y
+    if x > 0:
+        r = d['hi']
+    else:
+        r = 0.0
+    return r + d['hi']
+
+
+def test_a_missing_key_read_by_a_branch_is_a_named_error():
+    # (Python's defaultdict adds the key on the path that reads it only: before, the
+    # converted code added it on every path, `len(d)` 1 where Python's is 0)
+    for fn, args in ((read_missing_in_branch, (jnp.float32(-1.0),)),
+                     (read_flagged_in_branch, (jnp.float32(1.0), jnp.asarray(W[1])))):
+        with pytest.raises(ControlFlowError, match='defaultdict'):
+            convert(fn)(*args)
+
+
+def test_a_present_key_read_by_a_branch_is_read():
+    for x in (1.0, -1.0):
+        r, n = convert(read_present_in_branch)(jnp.float32(x))
+        assert (float(r), n) == read_present_in_branch(x)

@@ -26,7 +26,8 @@ count where a flag is. What needs the keys themselves (iterating, `keys()`, `ite
 A Function gives back a plain dict with the keys present on that run (see
 autograph.function.results). A defaultdict's Keyed keeps its `default_factory`: reading
 a key absent on the path taken gives `default_factory()` there and makes the key
-present, as Python's `__missing__` does (`counts[k] += 1` under a staged `if`).
+present, as Python's `__missing__` does, in the dict of the staged branch or body (its
+state: `counts[k] += 1` under a staged `if`); where a deeper one only reads it, an error.
 """
 import collections
 
@@ -38,7 +39,8 @@ from ..values import choice
 from ..values.maybe import Maybe
 from .raises import raise_if
 from ..errors import here
-from ..messages import key_default_differs, keys_unknown
+from ..context import staged_depth
+from ..messages import default_read_elsewhere, key_default_differs, keys_unknown
 from ..values.split import is_dynamic
 
 
@@ -46,12 +48,13 @@ from ..values.split import is_dynamic
 class Keyed(dict):
     """A dict whose keys in `present` exist where their flag is true (module doc)."""
 
-    __slots__ = ('present', 'default_factory')
+    __slots__ = ('present', 'default_factory', 'depth')
 
     def __init__(self, items=(), present=None, default_factory=None):
         super().__init__(items)
         self.present = dict(present or {})
         self.default_factory = default_factory
+        self.depth = staged_depth()   # (where it was made: see `__getitem__`)
 
     def tree_flatten_with_keys(self):
         keys = _ordered(self)
@@ -73,7 +76,11 @@ class Keyed(dict):
     def __getitem__(self, key):
         value = dict.__getitem__(self, key)   # (a key it lacks: `__missing__`)
         if key in self.present:
-            if self.default_factory is not None:   # (a defaultdict's: made present)
+            if self.default_factory is not None:   # (a defaultdict's: made present, in
+                if staged_depth() > self.depth:    # the dict of this branch or body only)
+                    if _concrete(self.present[key]):
+                        return value   # (surely present)
+                    raise default_read_elsewhere(key, here())
                 value = either(self.present.pop(key), value, self.default_factory(), key)
                 dict.__setitem__(self, key, value)
                 return value

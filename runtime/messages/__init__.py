@@ -7,7 +7,8 @@ the foundation (errors, protocol): every package above raises these.
 """
 from .branches import (BRANCHES_DIFFER, TWO_WAY, branch_mismatch, no_value_after_branches,
                        unset_on_a_path, where_differs)
-from .keys import key_absent_in_result, key_default_differs, keys_unknown
+from .keys import (default_read_elsewhere, key_absent_in_result, key_default_differs,
+                   keys_unknown)
 from .lists import (LIST_IN_LOOP, ListReadInLoop, collects_non_arrays,
                     container_changed_when_staged, list_hint, read_while_appending)
 from .loops import (CONDITION, LOOP_STATE, carry_mismatch, carry_unsettled,

@@ -19,6 +19,20 @@ def keys_unknown(operation, keys, location):
             f'with `{keys[0]!r} in d` and read it with d[{keys[0]!r}] or d.get')
 
 
+def default_read_elsewhere(key, location):
+    """A defaultdict's key that it may lack (absent, or set on some paths only by a
+    staged statement before), read (`d[key]`) inside a staged branch or loop body that
+    does not change the dict itself."""
+    return problem(
+        PYTHON_VALUE_NEEDED, f'reading key {key!r} of a defaultdict', location,
+        happened='inside a staged branch or loop body, where the dict may lack the key',
+        why="Python's defaultdict adds a key it lacks on the path that reads it only, and "
+            "the dict, made outside the branch or body, which does not change it, cannot "
+            "be given a key on one path",
+        fix=f'Read it with d.get({key!r}, default), or give the key a value before the '
+            f'branch or loop (d[{key!r}] = d[{key!r}])')
+
+
 def key_default_differs(key, location):
     """`d.get(key, default)` (or pop, setdefault) on a key that exists on some paths
     only, with a default that is not a value of the item's structure and type."""

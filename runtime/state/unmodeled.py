@@ -8,13 +8,18 @@ once, on every path, where Python makes it only where the code runs. So a staged
 body that changes one it is given is a named error (a list or dict is carried as state,
 runtime.state.lists; a body run as Python changes it as Python does). Its items are put
 back first: a loop over a Python range or a short sequence then runs as Python from them.
+
+A defaultdict that a staged run only reads (its closure holds it) must not gain a key:
+`d[k]` of a key it lacks adds the key in Python on the path that reads it only, so a key
+the run added is taken out again and the read is a named error (one the body changes,
+`d[k] += 1`, is the statement's state and carried as a dict).
 """
 import collections
 import queue
 
 from ..context import staged_depth
 from ..errors import here
-from ..messages import container_changed_when_staged
+from ..messages import container_changed_when_staged, default_read_elsewhere
 
 _KINDS = ((set, 'set'), (collections.deque, 'deque'), (queue.Queue, 'Queue'))
 
@@ -32,11 +37,20 @@ def checked(fn):
         held = [cell.cell_contents for cell in cells if _filled(cell)]
         before = [(value, _contents(value), _items(value))
                   for value in (*args, *held) if _kind(value)]
+        given = {id(arg) for arg in args}
+        defaulting = [(value, set(dict.keys(value))) for value in held
+                      if id(value) not in given and _defaulting(value)]
         result = fn(*args)
         for arg, contents, items in before:
             if _contents(arg) != contents:
                 _restore(arg, items)   # (a loop may run again as Python: from these)
                 raise container_changed_when_staged(_kind(arg), here())
+        for value, keys in defaulting:
+            added = [key for key in dict.keys(value) if key not in keys]
+            if added:   # (a key read and made by `__missing__`: taken out again)
+                for key in added:
+                    dict.__delitem__(value, key)
+                raise default_read_elsewhere(added[0], here())
         return result
     return run
 
@@ -47,6 +61,13 @@ def _filled(cell):
     except ValueError:   # (a variable not bound yet)
         return False
     return True
+
+
+def _defaulting(value):
+    """Whether `value` is a dict that makes a key it lacks when read (a defaultdict, or
+    a dict with keys on some paths only made of one): a staged run that only reads it
+    (its closure holds it) must not add a key, which Python adds on one path only."""
+    return isinstance(value, dict) and getattr(value, 'default_factory', None) is not None
 
 
 def _kind(value):

@@ -114,7 +114,7 @@ def read_missing_in_branch(x):
         r = d['a']
     else:
         r = 1.0
-    return r, len(d)
+    return r, len(d), 'a' in d
 
 
 def read_present_in_branch(x):
@@ -124,7 +124,7 @@ def read_present_in_branch(x):
         r = d['a']
     else:
         r = 1.0
-    return r, len(d)
+    return r, len(d), 'a' in d
 
 
 def read_flagged_in_branch(x, w):
@@ -136,19 +136,45 @@ def read_flagged_in_branch(x, w):
         r = d['hi']
     else:
         r = 0.0
-    return r + d['hi']
+    return r + d['hi'], len(d)
 
 
-def test_a_missing_key_read_by_a_branch_is_a_named_error():
-    # (Python's defaultdict adds the key on the path that reads it only: before, the
-    # converted code added it on every path, `len(d)` 1 where Python's is 0)
-    for fn, args in ((read_missing_in_branch, (jnp.float32(-1.0),)),
-                     (read_flagged_in_branch, (jnp.float32(1.0), jnp.asarray(W[1])))):
-        with pytest.raises(ControlFlowError, match='defaultdict'):
-            convert(fn)(*args)
+def read_after_inner_return(x, w):
+    # (idiom seed 119937: the read after the inner loop is under its `did_return` guard)
+    for z in range(2):
+        d = collections.defaultdict(float)
+        for y in w:
+            if y > 0:
+                d['hi'] += y
+            else:
+                d['lo'] += y
+            if y > 2.5:
+                return d['lo'] + x, len(d)
+        x = x + d['hi'] * 0.5 + ('hi' in d)
+    return x, 0
 
 
-def test_a_present_key_read_by_a_branch_is_read():
-    for x in (1.0, -1.0):
-        r, n = convert(read_present_in_branch)(jnp.float32(x))
-        assert (float(r), n) == read_present_in_branch(x)
+@pytest.mark.parametrize('x', [1.0, -1.0])
+@pytest.mark.parametrize('w', W, ids=['positive', 'negative', 'break'])
+@pytest.mark.parametrize('fn', [read_missing_in_branch, read_present_in_branch,
+                                read_flagged_in_branch, read_after_inner_return])
+def test_a_key_read_in_a_branch_is_made_on_that_path_only(fn, w, x):
+    # (Python's defaultdict adds a key it lacks on the path that reads it: passes.
+    # default_reads makes it first, `d[k] = d[k]`, a change the branch carries; before,
+    # a missing key was added on every path: `len(d)` 1 where Python's is 0)
+    args = (x,) if fn in (read_missing_in_branch, read_present_in_branch) else (x, w)
+    expected = fn(*args)
+    got = convert(fn)(*[jnp.asarray(a) for a in args])
+    assert [float(v) for v in got] == pytest.approx([float(v) for v in expected])
+
+
+def read_in_a_conditional_expression(x):
+    d = collections.defaultdict(float)
+    r = d['a'] if x > 0 else 1.0
+    return r, len(d)
+
+
+def test_a_key_read_where_python_may_not_read_it_is_a_named_error():
+    # (in `x if c else y` the read is not made first: Python reads it on one path only)
+    with pytest.raises(ControlFlowError, match='defaultdict'):
+        convert(read_in_a_conditional_expression)(jnp.float32(1.0))

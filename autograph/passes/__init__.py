@@ -15,6 +15,7 @@ from autograph.passes import (
     calls,
     comprehensions,
     control_flow,
+    default_reads,
     directives,
     division,
     exits,
@@ -59,6 +60,7 @@ PIPELINE = [
     loop_else,     # loop `else` -> code after the loop, guarded by its break flag
     returns,       # return in loops -> flag + break; other returns to tail position
     loop_exits,    # break / continue -> flags and guards
+    default_reads,  # d[k] of a defaultdict in a branch -> d[k] = d[k] first (Python adds k)
     unaliased,     # prev = cur of a new list nothing changes after -> ag.unaliased(cur)
     short_circuits,  # if a and f(): -> f() under `if` on a (effects where Python has them)
     asserts,       # assert -> ag.assert_

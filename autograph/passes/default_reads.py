@@ -1,0 +1,112 @@
+"""A defaultdict's item read inside a branch or loop body -> the item made first:
+
+    d = collections.defaultdict(float)      d = collections.defaultdict(float)
+    for y in w:                             for y in w:
+        if y > 0:                               if y > 0:
+            total = total + d[k]      ->            d[k] = d[k]
+                                                    total = total + d[k]
+
+Python's `d[k]` adds `k` to a defaultdict that lacks it, on the path that reads it. Read
+where the dict is not the branch's (or body's) state, that key could not be given on
+one path only (runtime.checks.keys: the named error default_read_elsewhere); written
+as its own item assignment first, the read is a change of the dict in place, which the
+staged statement carries as it carries `d[k] += 1` (passes.item_assignments).
+
+Only for the names the function binds to `defaultdict(...)` alone, and the reads Python
+surely makes when the statement runs (not in `x if c else y`, `and`/`or`, lambdas or
+comprehensions) of a key that is a name or a constant, in a simple statement inside an
+`if`, `while` or `for` (the guards `if not did_return:` of passes.returns among them).
+"""
+import ast
+
+from autograph.analysis.walk import SCOPES, blocks, children
+
+_COMPOUND = (ast.If, ast.For, ast.While)
+_SIMPLE = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr, ast.Return)
+_CONDITIONAL = (ast.IfExp, ast.BoolOp, ast.NamedExpr, ast.ListComp, ast.SetComp,
+                ast.DictComp, ast.GeneratorExp) + SCOPES
+"""Expressions whose parts Python may not evaluate (or evaluates elsewhere)."""
+
+
+def transform(function, ctx):
+    if not (ctx.census.has_any(('defaultdict',)) or ctx.census.has_attribute({'defaultdict'})):
+        return function
+    names = _defaultdicts(function)
+    if names:
+        for stmt in function.body:
+            _made_first(stmt, names, False)
+    return function
+
+
+def _defaultdicts(function):
+    """The names `function` binds to `defaultdict(...)` (or `collections.defaultdict`)
+    and nothing else."""
+    made, other = set(), set()
+    stack = list(function.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, SCOPES):
+            continue
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and \
+                isinstance(node.targets[0], ast.Name) and _makes_defaultdict(node.value):
+            made.add(node.targets[0].id)
+            continue
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            other.add(node.id)
+        stack += children(node)
+    return made - other - {a.arg for a in ast.walk(function.args) if isinstance(a, ast.arg)}
+
+
+def _makes_defaultdict(value):
+    func = value.func if isinstance(value, ast.Call) else None
+    return (isinstance(func, ast.Name) and func.id == 'defaultdict') or (
+        isinstance(func, ast.Attribute) and func.attr == 'defaultdict')
+
+
+def _made_first(stmt, names, nested):
+    """Put `d[k] = d[k]` before the simple statements (inside a compound one: `nested`)
+    that surely read `d[k]`, in the blocks of `stmt`."""
+    if isinstance(stmt, SCOPES):
+        return
+    inside = nested or isinstance(stmt, _COMPOUND)
+    for block in blocks(stmt):
+        out = []
+        for inner in block:
+            if inside and isinstance(inner, _SIMPLE):
+                out += [ast.copy_location(_made(read), inner) for read in _reads(inner, names)]
+            _made_first(inner, names, inside)
+            out.append(inner)
+        block[:] = out
+
+
+def _reads(stmt, names):
+    """The distinct reads `d[k]` that `stmt` surely makes, in order."""
+    found, seen = [], set()
+    stack = [c for c in children(stmt) if not isinstance(c, ast.stmt)][::-1]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, _CONDITIONAL):
+            continue
+        if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load) and \
+                isinstance(node.value, ast.Name) and node.value.id in names and \
+                isinstance(node.slice, (ast.Name, ast.Constant)):
+            key = (node.value.id, ast.dump(node.slice))
+            if key not in seen:
+                seen.add(key)
+                found.append(node)
+        stack += children(node)[::-1]
+    return found
+
+
+def _made(read):
+    """`d[k] = d[k]` for the read `d[k]`."""
+    def item(ctx):
+        return ast.Subscript(value=ast.Name(id=read.value.id, ctx=ast.Load()),
+                             slice=_copy(read.slice), ctx=ctx)
+    return ast.fix_missing_locations(ast.copy_location(
+        ast.Assign(targets=[item(ast.Store())], value=item(ast.Load())), read))
+
+
+def _copy(key):
+    return ast.Name(id=key.id, ctx=ast.Load()) if isinstance(key, ast.Name) \
+        else ast.Constant(value=key.value)

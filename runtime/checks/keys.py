@@ -77,10 +77,8 @@ class Keyed(dict):
         value = dict.__getitem__(self, key)   # (a key it lacks: `__missing__`)
         if key in self.present:
             if self.default_factory is not None:   # (a defaultdict's: made present, in
-                if staged_depth() > self.depth:    # the dict of this branch or body only)
-                    if _concrete(self.present[key]):
-                        return value   # (surely present)
-                    raise default_read_elsewhere(key, here())
+                if staged_depth() > self.depth and not _concrete(self.present[key]):
+                    raise default_read_elsewhere(key, here())   # (unless surely present)
                 value = either(self.present.pop(key), value, self.default_factory(), key)
                 dict.__setitem__(self, key, value)
                 return value

@@ -178,3 +178,22 @@ def test_a_key_read_where_python_may_not_read_it_is_a_named_error():
     # (in `x if c else y` the read is not made first: Python reads it on one path only)
     with pytest.raises(ControlFlowError, match='defaultdict'):
         convert(read_in_a_conditional_expression)(jnp.float32(1.0))
+
+
+def keys_on_some_paths(d, w):
+    for y in w:
+        if y > 0:
+            d['pos'] = d.get('pos', 0.0) + y
+    return w
+
+
+@pytest.mark.parametrize('kind', MAKERS)
+def test_an_argument_given_keys_on_some_paths_gets_the_keys_of_the_run(kind):
+    # (an OrderedDict was given back as the plain dict of its keys: our TypeError before,
+    # and silently unchanged the commit before that)
+    for w in W[:2]:
+        expected, d = MAKERS[kind]({}), MAKERS[kind]({})
+        keys_on_some_paths(expected, w)
+        convert(keys_on_some_paths)(d, jnp.asarray(w))
+        assert type(d) is type(expected)
+        assert {k: float(v) for k, v in d.items()} == pytest.approx(dict(expected))

@@ -59,8 +59,9 @@ def put(place, value, in_place=False, arrays=False):
         place.delete()
         return
     current = place.get()
-    if type(current) in _CHANGING and type(value) is type(current):
-        write_back(current, value, arrays)
+    if type(current) in _CHANGING and (type(value) is type(current) or (
+            isinstance(current, dict) and isinstance(value, dict))):   # (an OrderedDict
+        write_back(current, value, arrays)   # given back as the plain dict of its keys)
     elif in_place and type(current) is np.ndarray and current.flags.writeable \
             and np.shape(value) == current.shape:
         if is_traced(value):   # (written under a caller's jit: NumPy needs numbers now)

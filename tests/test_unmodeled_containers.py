@@ -98,3 +98,38 @@ def test_a_deque_a_loop_of_known_length_changes_runs_as_python():
     expected = moving_average(list(range(6)))
     assert_same(autograph.convert(moving_average)(x), expected)
     assert_same(jax.jit(autograph.convert(moving_average, jit=False))(x), expected)
+
+
+SEEN = set()
+TALLY = collections.Counter()
+
+
+def add_to_a_global_in_a_loop(w):
+    for y in w:
+        SEEN.add(len(SEEN))
+        TALLY['n'] += 1
+    return w
+
+
+def count_a_global_under_a_test(w):
+    for y in w:
+        if y > 0:
+            TALLY['pos'] += 1
+    return w
+
+
+def test_a_global_set_or_counter_changed_by_a_loop_over_a_traced_array_is_pythons():
+    # (SILENT before: the trial staging of the loop's body changed the global once
+    # and left it changed, `SEEN` {0} where Python's is {0, 1, 2}, `TALLY` 4 where 3)
+    w = jnp.asarray([1.0, -2.0, 0.5])
+    SEEN.clear()
+    TALLY.clear()
+    autograph.convert(add_to_a_global_in_a_loop)(w)   # (a Python side effect: made
+    assert (SEEN, TALLY) == ({0, 1, 2}, {'n': 3})    # while tracing, see SPEC section 3)
+
+
+def test_a_global_counter_changed_under_a_traced_test_is_named():
+    TALLY.clear()
+    with pytest.raises(autograph.ControlFlowError, match='Counter'):
+        autograph.convert(count_a_global_under_a_test)(jnp.asarray([1.0, -2.0, 0.5]))
+    assert TALLY == {}   # (its items put back)

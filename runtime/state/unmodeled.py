@@ -1,5 +1,6 @@
 """Containers that staged code cannot carry: a `set`, a `collections.deque`, a
-`queue.Queue` given to a staged branch or loop body.
+`queue.Queue`, a `collections.Counter` given to a staged branch or loop body, held by
+its closure or by a global it names.
 
 A staged body is traced once, whatever its traced test decides or however many times the
 loop runs, and such a container is a Python object, not arrays: a change made to it while
@@ -20,31 +21,40 @@ import queue
 from ..context import staged_depth
 from ..errors import here
 from ..messages import container_changed_when_staged, default_read_elsewhere
+from .places import code_names
 
-_KINDS = ((set, 'set'), (collections.deque, 'deque'), (queue.Queue, 'Queue'))
+_KINDS = ((set, 'set'), (collections.deque, 'deque'), (queue.Queue, 'Queue'),
+          (collections.Counter, 'Counter'))
 
 
 def checked(fn):
     """`fn` (a branch or loop body taking the statement's values), raising the named error
-    where a staged run of it changes a set, deque or Queue it is given or its closure
-    holds (a variable it only reads: `q.put(i)`)."""
+    where a staged run of it changes a set, deque, Queue or Counter it is given, its
+    closure holds (a variable it only reads: `q.put(i)`) or a global it names holds."""
     depth = staged_depth()
     cells = getattr(fn, '__closure__', None) or ()
+    namespace = getattr(fn, '__globals__', None) or {}
+    names = [name for name in code_names(fn.__code__) if name in namespace] \
+        if hasattr(fn, '__code__') else []
 
     def run(*args):
         if staged_depth() <= depth:   # (run as Python: its changes are Python's)
             return fn(*args)
         held = [cell.cell_contents for cell in cells if _filled(cell)]
-        before = [(value, _contents(value), _items(value))
-                  for value in (*args, *held) if _kind(value)]
-        given = {id(arg) for arg in args}
+        outer = [namespace[name] for name in names if name in namespace]
+        given = {id(arg) for arg in args}   # (a Counter given is the statement's state:
+        before = [(value, _contents(value), _items(value))   # runtime.state.mutation)
+                  for value in (*args, *held, *outer) if _kind(value)
+                  and not (_kind(value) == 'Counter' and id(value) in given)]
         defaulting = [(value, set(dict.keys(value))) for value in held
                       if id(value) not in given and _defaulting(value)]
         result = fn(*args)
-        for arg, contents, items in before:
-            if _contents(arg) != contents:
-                _restore(arg, items)   # (a loop may run again as Python: from these)
-                raise container_changed_when_staged(_kind(arg), here())
+        changed = [(arg, items) for arg, contents, items in before
+                   if _contents(arg) != contents]
+        for arg, items in changed:   # (a loop may run again as Python: from these)
+            _restore(arg, items)
+        if changed:
+            raise container_changed_when_staged(_kind(changed[0][0]), here())
         for value, keys in defaulting:
             added = [key for key in dict.keys(value) if key not in keys]
             if added:   # (a key read and made by `__missing__`: taken out again)
@@ -75,6 +85,8 @@ def _kind(value):
 
 
 def _items(value):
+    if isinstance(value, dict):   # (a Counter: its keys and counts)
+        return list(dict.items(value))
     return list(value.queue if isinstance(value, queue.Queue) else value)
 
 
@@ -82,7 +94,9 @@ def _restore(value, items):
     """Give `value` back the `items` it held before the staged run changed it."""
     target = value.queue if isinstance(value, queue.Queue) else value
     target.clear()
-    if isinstance(target, set):
+    if isinstance(target, dict):
+        dict.update(target, items)   # (not Counter.update, which adds counts)
+    elif isinstance(target, set):
         target.update(items)
     else:
         target.extend(items)
@@ -90,5 +104,5 @@ def _restore(value, items):
 
 def _contents(value):
     """What tells whether `value` changed: its items' identities, in order."""
-    items = value.queue if isinstance(value, queue.Queue) else value
-    return len(items), [id(item) for item in items]
+    return len(_items(value)), [(id(item) if not isinstance(item, tuple)
+                                 else tuple(map(id, item))) for item in _items(value)]

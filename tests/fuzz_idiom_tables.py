@@ -9,7 +9,9 @@ as a value, a tuple `<` whose later pair Python reaches only on a tie; NumPy's w
 given (`np.add.at`, `out=`) and an object made around a copy that changes it in place;
 a union-find with path compression, a heap of Python values, NumPy's functions that JAX
 names or takes otherwise (`np.maximum.accumulate`, `np.take`, `np.mod` of floats,
-`np.clip(a_min=)`, a `functools.partial` of one); a random generator the function seeds."""
+`np.clip(a_min=)`, a `functools.partial` of one); a random generator the function seeds;
+a defaultdict read (not written) under a traced `if`, its length and keys after, and an
+OrderedDict changed in place by a staged loop."""
 from tests.fuzz_idiom_extra import T
 
 T['dict_counts'] = ('L', '''
@@ -180,4 +182,20 @@ T['seeded_generator'] = ('', '''
 rg{c} = np.random.default_rng({i})
 for i{c} in range({pr}):   # (a generator the function seeds: Python's numbers)
     a = a + rg{c}.normal() * 0.01 + w[i{c} % 4] * 0.01
+''')
+T['defaultdict_read'] = ('L', '''
+dr{c} = collections.defaultdict(float)
+for y{c} in w:
+    if {t}:
+        a = a + dr{c}['seen'] * 0.5 + y{c} * 0.1   # (adds the key on this path only)
+    BODY
+a = a + len(dr{c}) * 0.1 + ('seen' in dr{c}) * 0.01
+''')
+T['ordered_state'] = ('L', '''
+od{c} = collections.OrderedDict([('first', 0.0), ('second', 1.0)])
+for y{c} in w:
+    od{c}['first'] = od{c}['first'] + y{c} * 0.5
+    BODY
+od{c}['third'] = a
+a = a + od{c}['first'] * 0.1 + len(od{c}) * 0.01 + (list(od{c})[-1] == 'third') * 0.01
 ''')

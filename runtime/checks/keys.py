@@ -76,9 +76,9 @@ class Keyed(dict):
     def __getitem__(self, key):
         value = dict.__getitem__(self, key)   # (a key it lacks: `__missing__`)
         if key in self.present:
-            if self.default_factory is not None:   # (a defaultdict's: made present, in
+            if self.default_factory is not None:   # (a defaultdict's: made present, but
                 if staged_depth() > self.depth and not _concrete(self.present[key]):
-                    raise default_read_elsewhere(key, here())   # (unless surely present)
+                    raise default_read_elsewhere(key, here())   # not by a deeper branch)
                 value = either(self.present.pop(key), value, self.default_factory(), key)
                 dict.__setitem__(self, key, value)
                 return value

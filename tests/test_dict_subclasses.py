@@ -149,20 +149,37 @@ def read_after_inner_return(x, w):
             else:
                 d['lo'] += y
             if y > 2.5:
-                return d['lo'] + x, len(d)
-        x = x + d['hi'] * 0.5 + ('hi' in d)
+                r = d['lo'] + x
+                return r, len(d)
+        x = x + d['hi'] * 0.5
+        x = x + ('hi' in d)
+    return x, 0
+
+
+def in_then_read(x, n, w):
+    # (idiom seed 120892: `'hit' in d` before the read in one statement sees no key made
+    # first, in a loop over a traced array around a while loop that may run zero times)
+    for y in w:
+        d = collections.defaultdict(int)
+        i = 0
+        while i < n:
+            d['hit'] += 1
+            i += 1
+        x = x + ('hit' in d) * 0.1 + d['hit'] * 0.01
     return x, 0
 
 
 @pytest.mark.parametrize('x', [1.0, -1.0])
 @pytest.mark.parametrize('w', W, ids=['positive', 'negative', 'break'])
 @pytest.mark.parametrize('fn', [read_missing_in_branch, read_present_in_branch,
-                                read_flagged_in_branch, read_after_inner_return])
+                                read_flagged_in_branch, read_after_inner_return,
+                                in_then_read])
 def test_a_key_read_in_a_branch_is_made_on_that_path_only(fn, w, x):
     # (Python's defaultdict adds a key it lacks on the path that reads it: passes.
     # default_reads makes it first, `d[k] = d[k]`, a change the branch carries; before,
     # a missing key was added on every path: `len(d)` 1 where Python's is 0)
-    args = (x,) if fn in (read_missing_in_branch, read_present_in_branch) else (x, w)
+    args = (x,) if fn in (read_missing_in_branch, read_present_in_branch) else (x, w) \
+        if fn is not in_then_read else (x, int(x > 0) * 2, w)
     expected = fn(*args)
     got = convert(fn)(*[jnp.asarray(a) for a in args])
     assert [float(v) for v in got] == pytest.approx([float(v) for v in expected])

@@ -12,10 +12,12 @@ one path only (runtime.checks.keys: the named error default_read_elsewhere); wri
 as its own item assignment first, the read is a change of the dict in place, which the
 staged statement carries as it carries `d[k] += 1` (passes.item_assignments).
 
-Only for the names the function binds to `defaultdict(...)` alone, and the reads Python
-surely makes when the statement runs (not in `x if c else y`, `and`/`or`, lambdas or
-comprehensions) of a key that is a name or a constant, in a simple statement inside an
-`if`, `while` or `for` (the guards `if not did_return:` of passes.returns among them).
+Only for the names the function binds to `defaultdict(...)` alone and uses in no nested
+function, lambda or comprehension, and the reads Python surely makes when the statement
+runs (not in `x if c else y`, `and`/`or`) of a key that is a name or a constant, in a
+simple statement inside an `if`, `while` or `for` (the guards `if not did_return:` of
+passes.returns among them) that uses the dict in no other way (`'k' in d` before the
+read would see the key made first).
 """
 import ast
 
@@ -23,8 +25,8 @@ from autograph.analysis.walk import SCOPES, blocks, children
 
 _COMPOUND = (ast.If, ast.For, ast.While)
 _SIMPLE = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr, ast.Return)
-_CONDITIONAL = (ast.IfExp, ast.BoolOp, ast.NamedExpr, ast.ListComp, ast.SetComp,
-                ast.DictComp, ast.GeneratorExp) + SCOPES
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+_CONDITIONAL = (ast.IfExp, ast.BoolOp, ast.NamedExpr) + _COMPREHENSIONS + SCOPES
 """Expressions whose parts Python may not evaluate (or evaluates elsewhere)."""
 
 
@@ -40,12 +42,14 @@ def transform(function, ctx):
 
 def _defaultdicts(function):
     """The names `function` binds to `defaultdict(...)` (or `collections.defaultdict`)
-    and nothing else."""
+    and nothing else, and that no function, lambda or comprehension in it uses (one
+    called would see the key made first)."""
     made, other = set(), set()
     stack = list(function.body)
     while stack:
         node = stack.pop()
-        if isinstance(node, SCOPES):
+        if isinstance(node, SCOPES + _COMPREHENSIONS):
+            other.update(n.id for n in ast.walk(node) if isinstance(n, ast.Name))
             continue
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and \
                 isinstance(node.targets[0], ast.Name) and _makes_defaultdict(node.value):
@@ -80,8 +84,26 @@ def _made_first(stmt, names, nested):
 
 
 def _reads(stmt, names):
-    """The distinct reads `d[k]` that `stmt` surely makes, in order."""
-    found, seen = [], set()
+    """The distinct reads `d[k]` that `stmt` surely makes, in order, of the names it uses
+    in no other way: made first, a key would change what `'k' in d`, `len(d)` or a call
+    given `d` see, which Python computes before the read (or without it)."""
+    found = _sure_reads(stmt, names)
+    used = [n for c in children(stmt) if not isinstance(c, ast.stmt) for n in ast.walk(c)
+            if isinstance(n, ast.Name) and n.id in names]
+    read = {id(r.value) for r in found}
+    other = {n.id for n in used if id(n) not in read}
+    out, seen = [], set()
+    for r in found:
+        key = (r.value.id, ast.dump(r.slice))
+        if r.value.id not in other and key not in seen:
+            seen.add(key)
+            out.append(r)
+    return out
+
+
+def _sure_reads(stmt, names):
+    """Every read `d[k]` of `names` that `stmt` surely makes (a name or constant `k`)."""
+    found = []
     stack = [c for c in children(stmt) if not isinstance(c, ast.stmt)][::-1]
     while stack:
         node = stack.pop()
@@ -90,10 +112,7 @@ def _reads(stmt, names):
         if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load) and \
                 isinstance(node.value, ast.Name) and node.value.id in names and \
                 isinstance(node.slice, (ast.Name, ast.Constant)):
-            key = (node.value.id, ast.dump(node.slice))
-            if key not in seen:
-                seen.add(key)
-                found.append(node)
+            found.append(node)
         stack += children(node)[::-1]
     return found
 

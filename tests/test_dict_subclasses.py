@@ -151,9 +151,8 @@ def read_after_inner_return(x, w):
             if y > 2.5:
                 r = d['lo'] + x
                 return r, len(d)
-        x = x + d['hi'] * 0.5
-        x = x + ('hi' in d)
-    return x, 0
+        x = x + d['hi'] * 0.5 + ('hi' in d) + len(d)   # (the read first: Python's `in`
+    return x, 0                                      # sees the key it made)
 
 
 def in_then_read(x, n, w):

@@ -25,6 +25,9 @@ from autograph.analysis.walk import SCOPES, blocks, children
 
 _COMPOUND = (ast.If, ast.For, ast.While)
 _SIMPLE = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr, ast.Return)
+_VALUED = (ast.Assign, ast.AnnAssign, ast.Expr, ast.Return)
+"""The simple statements whose expression is their `value` (an augmented assignment's
+target is read before it)."""
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 _CONDITIONAL = (ast.IfExp, ast.BoolOp, ast.NamedExpr) + _COMPREHENSIONS + SCOPES
 """Expressions whose parts Python may not evaluate (or evaluates elsewhere)."""
@@ -84,14 +87,22 @@ def _made_first(stmt, names, nested):
 
 
 def _reads(stmt, names):
-    """The distinct reads `d[k]` that `stmt` surely makes, in order, of the names it uses
-    in no other way: made first, a key would change what `'k' in d`, `len(d)` or a call
-    given `d` see, which Python computes before the read (or without it)."""
+    """The distinct reads `d[k]` that `stmt` surely makes, of the names it uses in no
+    other way before them: made first, a key would change what `'k' in d`, `len(d)` or a
+    call given `d` see, which Python computes before the read (or without it). (Python
+    computes an expression left to right, an assignment's value before its targets: a
+    use after the last read in the value, `d['a'] + ('a' in d)`, sees the key.)"""
     found = _sure_reads(stmt, names)
+    value = getattr(stmt, 'value', None) if isinstance(stmt, _VALUED) else None
+    in_value = {id(n) for n in ast.walk(value)} if value is not None else set()
     used = [n for c in children(stmt) if not isinstance(c, ast.stmt) for n in ast.walk(c)
             if isinstance(n, ast.Name) and n.id in names]
     read = {id(r.value) for r in found}
-    other = {n.id for n in used if id(n) not in read}
+    last = {}   # name -> the position of its last read (`_NOWHERE`: none is after it)
+    for r in found:
+        last[r.value.id] = max(last.get(r.value.id, (0, 0)), _position(r) or _NOWHERE)
+    other = {n.id for n in used if id(n) not in read and not (
+        id(n) in in_value and n.id in last and (_position(n) or (0, 0)) > last[n.id])}
     out, seen = [], set()
     for r in found:
         key = (r.value.id, ast.dump(r.slice))
@@ -99,6 +110,16 @@ def _reads(stmt, names):
             seen.add(key)
             out.append(r)
     return out
+
+
+def _position(node):
+    """(line, column) of `node`, or None where it has none (a use placed nowhere is taken
+    for one before every read, a read for one after every use)."""
+    line, column = getattr(node, 'lineno', None), getattr(node, 'col_offset', None)
+    return None if line is None or column is None else (line, column)
+
+
+_NOWHERE = (float('inf'), 0)
 
 
 def _sure_reads(stmt, names):

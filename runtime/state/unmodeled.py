@@ -33,14 +33,14 @@ def checked(fn):
     closure holds (a variable it only reads: `q.put(i)`) or a global it names holds."""
     depth = staged_depth()
     cells = getattr(fn, '__closure__', None) or ()
-    namespace = getattr(fn, '__globals__', None) or {}
-    names = [name for name in code_names(fn.__code__) if name in namespace] \
-        if hasattr(fn, '__code__') else []
+    names = tuple(code_names(fn.__code__)) if hasattr(fn, '__code__') else ()
+    # (not the globals themselves in this closure, which runtime.backends.dispatch reads)
 
     def run(*args):
         if staged_depth() <= depth:   # (run as Python: its changes are Python's)
             return fn(*args)
         held = [cell.cell_contents for cell in cells if _filled(cell)]
+        namespace = getattr(fn, '__globals__', None) or {}
         outer = [namespace[name] for name in names if name in namespace]
         given = {id(arg) for arg in args}   # (a Counter given is the statement's state:
         before = [(value, _contents(value), _items(value))   # runtime.state.mutation)

@@ -59,7 +59,6 @@ from autograph.passes.container_items import check_container_items, held_check
 from autograph.passes.called_functions import LazyResolver, changes_elsewhere
 from autograph.passes.kind_flags import (array_kinds, bound_values, kind_flag, note_kinds,
                                          numpy_keyword)
-from autograph.passes.sequences import key_expression
 from autograph.passes.unpacked_aliases import guard_unfollowed, view_bindings_unpacked
 from autograph.passes.view_guards import guard, views_or_guards
 from autograph.passes.view_keys import (helper_views, in_c_order, layout, note_layouts,

@@ -13,6 +13,7 @@ import pytest
 
 from autograph import convert
 from autograph.runtime.errors import ControlFlowError
+from tests.peers.corpus_harness import agree, agree_grad, agree_vmap
 
 MAKERS = {
     'dict': dict,
@@ -213,3 +214,22 @@ def test_an_argument_given_keys_on_some_paths_gets_the_keys_of_the_run(kind):
         convert(keys_on_some_paths)(d, jnp.asarray(w))
         assert type(d) is type(expected)
         assert {k: float(v) for k, v in d.items()} == pytest.approx(dict(expected))
+
+
+def weighted_tally(x, w):
+    d = collections.defaultdict(float)
+    for y in w:
+        if y > 0:
+            d['pos'] += x * y
+        if y < x:   # (reads 'neg', which no path sets: made on this path only)
+            x = x + d['pos'] * 0.5 + d['neg']
+    return x + d['pos'] + len(d)
+
+
+def test_defaultdict_reads_in_branches_under_jit_vmap_and_grad():
+    xs = jnp.asarray([-3.0, 0.7, 2.0])
+    for w in W:
+        agree(weighted_tally, *[(x, w) for x in xs])
+        agree_vmap(weighted_tally, xs, jnp.asarray(w), in_axes=(0, None))
+        for x in xs:
+            agree_grad(weighted_tally, x, jnp.asarray(w))

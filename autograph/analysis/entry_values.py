@@ -84,7 +84,14 @@ def entry_values(function, params, effects, views=None):
     or an expression (see analysis.written_parameters); `views` ({node: (view, base)})
     the statements that bind a view (a write of the view writes the array it was taken
     from: the caller's, where the base held it then, even if rebound since)."""
-    flow = _Flow(params, effects, views or {})
+    if not views and not _rebinds(function, set(params)):
+        return _never_rebound(function, params, effects)
+    return _followed(function, params, effects, views or {})
+
+
+def _followed(function, params, effects, views):
+    """EntryValues found by following the bindings through the statements (`_Flow`)."""
+    flow = _Flow(params, effects, views)
     end = flow.block(function.body, {p: _ENTRY for p in params})
     if end is not None:
         flow.at_return(None, end)
@@ -97,6 +104,42 @@ def entry_values(function, params, effects, views=None):
         tuple(t for t in flow.problems if t[0] in problems - flagged),
         tuple(p for p in params if p in flagged), _kept(flow.maybe_saves, flagged),
         _kept(flow.maybe_returns, flagged), _kept(flow.parts, known))
+
+
+def _never_rebound(function, params, effects):
+    """EntryValues where no parameter is rebound and no view is taken: each parameter
+    holds the caller's object everywhere, so those written anywhere are `written`, with
+    nothing to save, report as saved or flag (what following the flow would find)."""
+    written = set()
+    for stmt in function.body:   # (an effect covers the statements inside `stmt`)
+        written.update(effects(stmt)[0])
+    return EntryValues(tuple(p for p in params if p in written), {}, {}, ())
+
+
+def _rebinds(function, params):
+    """Whether a node of `function`'s own scope may rebind one of `params` (a superset of
+    the rebindings `_Flow` follows: a target, a `def`, `except ... as`, a pattern)."""
+    stack = list(function.body)
+    while stack:
+        node = stack.pop()
+        kind = node.__class__
+        if kind is ast.Name:
+            if node.id in params and node.ctx.__class__ is not ast.Load:
+                return True
+            continue
+        if kind in _BINDING_NAME and getattr(node, _BINDING_NAME[kind]) in params:
+            return True
+        if kind is ast.MatchAs or kind is ast.MatchStar or kind is ast.MatchMapping:
+            if captures(node) & params:
+                return True
+        if kind not in _NESTED:
+            stack += children(node)
+    return False
+
+
+_BINDING_NAME = {ast.FunctionDef: 'name', ast.AsyncFunctionDef: 'name', ast.ClassDef: 'name',
+                 ast.ExceptHandler: 'name'}
+_NESTED = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda})
 
 
 def _kept(by_node, names):

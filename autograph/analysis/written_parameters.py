@@ -22,7 +22,7 @@ import threading
 import weakref
 
 from autograph.analysis.entry_values import entry_values
-from autograph.analysis.walk import SCOPES, children
+from autograph.analysis.walk import CHILDREN, SCOPES, children
 
 _cache = weakref.WeakKeyDictionary()   # code object -> tuple of names
 _active = threading.local()
@@ -36,11 +36,13 @@ def parameters(function):
 def own_nodes(function):
     """The nodes of `function`'s body, not those of functions (or classes) in it, nor the
     contexts and operators (see analysis.walk)."""
-    stack = [node for node in function.body if not isinstance(node, SCOPES)]
+    stack = [node for node in function.body if node.__class__ not in _SCOPE_TYPES]
+    table = CHILDREN
     while stack:
         node = stack.pop()
         yield node
-        stack += [c for c in children(node) if not isinstance(c, SCOPES)]
+        stack += [c for c in table[node.__class__](node) if c.__class__ not in _SCOPE_TYPES]
+
 
 
 def _base(node):
@@ -83,12 +85,14 @@ def entry_of_tree(function, resolve, ag=None):
     `of_tree`)."""
     views, by_item = {}, set()   # (`c = a` is followed where `c` or `a` is written
     for node in own_nodes(function):   # by item or passed on, as passes.views does)
-        pair = _view_binding(node, ag)
-        if pair is not None:
-            views[node] = pair
-        if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store):
+        kind = node.__class__
+        if kind is ast.Assign or kind is ast.For:
+            pair = _view_binding(node, ag)
+            if pair is not None:
+                views[node] = pair
+        elif kind is ast.Subscript and node.ctx.__class__ is ast.Store:
             by_item.add(_base(node))
-        elif isinstance(node, ast.Call):
+        elif kind is ast.Call:
             by_item.update(a.id for a in node.args if isinstance(a, ast.Name))
     views = {node: (view, base) for node, (view, base) in views.items()
              if not isinstance(getattr(node, 'value', None), ast.Name)
@@ -125,29 +129,35 @@ def _effects(node, resolve, ag):
     written view writes its base: analysis.entry_values follows the views)."""
     written, rebound, updated = [], [], set()
     stack = [node]
+    table, scopes = CHILDREN, _SCOPE_TYPES
     while stack:
         node = stack.pop()
-        if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store):
+        kind = node.__class__
+        if kind is ast.Name:
+            if node.ctx.__class__ is not ast.Load and id(node) not in updated:
+                rebound.append(node.id)
+            continue   # (no children but its context)
+        if kind is ast.Subscript and node.ctx.__class__ is ast.Store:
             written.append(_base(node))
-        elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+        elif kind is ast.AugAssign and node.target.__class__ is ast.Name:
             written.append(node.target.id)
             updated.add(id(node.target))
-        elif isinstance(node, ast.Assign) and is_write_view(node, ag):
+        elif kind is ast.Assign and is_write_view(node, ag):
             written.append(node.targets[0].id)
             updated.add(id(node.targets[0]))
-        elif (isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load)
-              and id(node) not in updated):
-            rebound.append(node.id)
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        elif kind in _DEFINITIONS:
             rebound.append(node.name)
             continue
-        elif isinstance(node, ast.Call):
+        elif kind is ast.Call:
             func, args = split_call(node, ag)
             written += [argument_base(args[p]) for p in positions_written(func, args, resolve)]
             names = parameters_written(func, resolve)[0] if node.keywords else ()
             written += [argument_base(k.value) for k in node.keywords if k.arg in names]
-        stack += [c for c in children(node) if not isinstance(c, SCOPES)]
+        stack += [c for c in table[kind](node) if c.__class__ not in scopes]
     return [w for w in written if w is not None], rebound
+
+
+_DEFINITIONS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef})
 
 
 def _is_runtime(value, ag, attr):

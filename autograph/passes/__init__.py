@@ -97,17 +97,19 @@ def run(root, ctx, pipeline=PIPELINE):
         found = ctx.census = census(root, limits.MAX_DEPTH)
     if found.depth > limits.DIRECT_DEPTH:   # (else within every limit: no message needed)
         limits.check_depth(found.depth, f'{short(ctx.file)}:{root.lineno}')
-    numpy_names = numpy_calls.numpy_names(root, ctx)   # (read as written, see its doc)
     if isinstance(root, ast.Lambda):
+        numpy_names = numpy_calls.numpy_names(ctx, ())   # (read as written, see its doc)
         for step in LAMBDA_PIPELINE:
             step.transform(root, ctx)
         return numpy_calls.transform(root, ctx, numpy_names) if numpy_names else root
     scopes = _converted_scopes(root, found)
+    names_of = {scope: scope_of(scope) for scope in scopes}   # (the functions as written)
+    numpy_names = numpy_calls.numpy_names(ctx, names_of[root].locals)
     nested = len(found.scopes) > 1 or found.has_any(_DEFERRED_SCOPES)
     ctx.sharing.update((scope, sharing(scope, nested)) for scope in scopes)
     has_for = found.has_any((ast.For,))
-    for scope in scopes:   # (on the function as written: one scope_of serves both)
-        names = scope_of(scope)
+    for scope in scopes:
+        names = names_of[scope]
         ctx.assigned_before_reads[scope] = assigned_before_reads(
             scope, ctx.sharing[scope], names, found.present)
         if found.has_any((ITEM_STORE, IN_PLACE)) or len(found.scopes) > 1 or \

@@ -22,7 +22,6 @@ is a view passes.views follows).
 """
 import ast
 
-from autograph.analysis.activity import scope_of
 from autograph.passes.calls import dotted_name
 from autograph.passes.in_place_calls import IN_PLACE_METHODS
 from autograph.passes.kind_flags import IN_PLACE_UPDATES
@@ -30,10 +29,10 @@ from autograph.runtime.python.calls import NUMPY
 from autograph.runtime.python.traced_numpy import BOUND_ONLY
 
 
-def numpy_names(root, ctx):
+def numpy_names(ctx, local):
     """The names of the function as written that may hold NumPy or one of its functions
-    (none: the walk of `transform` would find nothing to rewrite), not those it binds."""
-    local = scope_of(root).locals if root.__class__ is not ast.Lambda else ()
+    (none: the walk of `transform` would find nothing to rewrite), not those it binds
+    (`local`: its scope's, see analysis.activity.scope_of)."""
     return {name for name in ctx.census.names()
             if name not in local and _numpy_name(ctx.resolver, name)}
 

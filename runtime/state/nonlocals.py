@@ -71,14 +71,24 @@ class Nonlocals:
         return with_nonlocals
 
     def wrap_test(self, fn):
-        """`fn(*args)` returning a condition -> a function of `(*args, *values)`."""
+        """`fn(*args)` returning a condition -> a function of `(*args, *values)`, which
+        leaves the variables as they were (but those `fn` assigns): a staged loop's test
+        is also computed in the middle of its body, for the path a check inside is on
+        (runtime.checks.raises), where the body may have changed them already."""
         if fn is None:
             return None
         count = len(self.names)
 
         def with_nonlocals(*args):
-            self.set(args[len(args) - count:])
-            return fn(*args[:len(args) - count])
+            given = args[len(args) - count:]
+            before = [ref.saved() for ref in self._refs]
+            self.set(given)
+            try:
+                return fn(*args[:len(args) - count])
+            finally:
+                for ref, value, old in zip(self._refs, given, before):
+                    if ref.saved() is value:   # (not assigned by `fn`)
+                        ref.put_back(old)
         return with_nonlocals
 
     def _results(self):
@@ -119,6 +129,19 @@ class _Cell:
     def set(self, value):
         self.cell.cell_contents = value
 
+    def saved(self):
+        """What the cell holds, or `_EMPTY`: for `put_back`."""
+        try:
+            return self.cell.cell_contents
+        except ValueError:
+            return _EMPTY
+
+    def put_back(self, saved):
+        if saved is _EMPTY:
+            del self.cell.cell_contents
+        else:
+            self.cell.cell_contents = saved
+
     @property
     def key(self):   # (the key of its Place, see runtime.state.places)
         return ('cell', id(self.cell))
@@ -137,9 +160,21 @@ class _Global:
         else:
             self.namespace[self.name] = value
 
+    def saved(self):
+        return self.namespace.get(self.name, _EMPTY)
+
+    def put_back(self, saved):
+        if saved is _EMPTY:
+            self.namespace.pop(self.name, None)
+        else:
+            self.namespace[self.name] = saved
+
     @property
     def key(self):   # (the key of its Place, see runtime.state.places)
         return ('global', id(self.namespace), self.name)
+
+
+_EMPTY = object()   # (an empty cell, a global not set: see `saved`)
 
 
 def current_value(name, functions):

@@ -2,7 +2,8 @@
 or loop body (runtime.state.unmodeled): the body is traced once, so the change would be
 made once on every path, where Python makes it only where the code runs (SILENT before:
 `q.put(1)` under a traced `if x > 0` counted at x = -1). A named error; with Python values
-the code runs as Python and gives Python's result."""
+the code runs as Python and gives Python's result. One given a traced value while the
+Function is traced, at its top level, is a named error too (it would keep the tracer)."""
 import collections
 import queue
 
@@ -133,3 +134,43 @@ def test_a_global_counter_changed_under_a_traced_test_is_named():
     with pytest.raises(autograph.ControlFlowError, match='Counter'):
         autograph.convert(count_a_global_under_a_test)(jnp.asarray([1.0, -2.0, 0.5]))
     assert TALLY == {}   # (its items put back)
+
+
+HISTORY = collections.deque(maxlen=4)
+
+
+def push_given(q, x):
+    q.append(x * 2.0)
+    return x
+
+
+def push_global(x):
+    HISTORY.append(x + 1.0)
+    return x
+
+
+def push_a_python_value(q, x):
+    q.append(len(q))   # (a Python value: a side effect of the trace, SPEC section 3)
+    return x * 2.0
+
+
+def test_a_traced_value_given_to_a_deque_the_function_is_given_is_named():
+    # (before: the caller's deque kept the trace's tracer, `deque([1.0, JitTracer(...)])`)
+    q = collections.deque([1.0])
+    with pytest.raises(autograph.ControlFlowError, match='a deque that push_given'):
+        autograph.convert(push_given)(q, jnp.float32(3.0))
+    assert list(q) == [1.0]   # (its items put back)
+
+
+def test_a_traced_value_given_to_a_global_deque_is_named():
+    HISTORY.clear()
+    HISTORY.append(0.0)
+    with pytest.raises(autograph.ControlFlowError, match='a deque that push_global'):
+        autograph.convert(push_global)(jnp.float32(3.0))
+    assert list(HISTORY) == [0.0]
+
+
+def test_a_python_value_given_to_a_deque_while_tracing_stays():
+    q = collections.deque()
+    assert_same(autograph.convert(push_a_python_value)(q, jnp.float32(3.0)), 6.0)
+    assert list(q) == [0]

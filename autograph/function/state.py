@@ -27,6 +27,7 @@ from autograph.runtime.state.arguments import argument_places
 from autograph.runtime.state.kinds import Contents, leaf_kind
 from autograph.runtime.state.places import MISSING, StateFinder, attribute
 from autograph.runtime.state.survey import Survey
+from autograph.runtime.state import unmodeled
 
 
 class CallState:
@@ -277,6 +278,7 @@ class Tracing:
         self.logs = Logs()
         self.logs.add([place for place in found if place.log])
         self.installed = Installed([place for place in found if not place.log], values)
+        self.unmodeled = unmodeled.held(self.functions[0], (*args, *kwargs.values()))
 
     def _contents(self):
         """{label: Contents} of the lists, tuples and dicts of Python values it reads."""
@@ -337,6 +339,7 @@ class Tracing:
         """(result, {label: new value}, {label: items logged}), as the compiled program
         returns them (see results.Result). `written`: {parameter: final value} of the
         array parameters whose items the call wrote (given to NumPy arguments after it)."""
+        unmodeled.untraced(self.unmodeled, fn.__qualname__)
         logged = self.logs.take()
         self.state.traced_contents(self.contents_before, self._contents())
         changed = self.installed.changed()

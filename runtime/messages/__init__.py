@@ -26,7 +26,7 @@ from .staging import (FRAMEWORK_LOWERING, IN_PLACE_CHANGE, STAGING_LIMIT,
                       array_kind_unknown, attribute_view_changed, helper_view_unknown,
                       method_view_unknown, view_layout_unknown)
 from .results import (RESULT_LEAVES_TRACE, log_in_foreign_trace, optional_in_foreign_trace,
-                      traced_in_object)
+                      traced_in_container, traced_in_object)
 from .style import KINDS, Kind, problem
 from .values import (PYTHON_VALUE_NEEDED, ambiguous_in, argsort_ties, ambiguous_truth, operands_differ,
                      caught_staged_raise, chosen_used, heap_of_traced_items, items_differ, no_order, no_text,

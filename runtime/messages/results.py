@@ -58,3 +58,16 @@ def log_in_foreign_trace(function, location):
             "cannot be given the items the program takes before the program runs",
         fix='Call the function outside the transformation, or append on every path (a '
             'value and a flag that says whether it is valid)')
+
+
+def traced_in_container(kind, function):
+    """A set, deque, Queue or Counter (`kind`) that the Function `function` (its name) is
+    given or holds was given a traced value while the Function was traced."""
+    return problem(
+        RESULT_LEAVES_TRACE, f'a {kind} that {function}() is given or holds (a closure '
+        f'variable, a global it names)', None,
+        happened='was given a traced value while the Function was traced',
+        why=f'a {kind} is a Python object, not a pytree, that the compiled program cannot '
+            f'change: it would keep the trace\'s placeholder, not the value of a call',
+        fix=f'Return the value instead, or collect it in a list (a list given to a Function '
+            f'gets the values of each call), then fill the {kind} after the call')

@@ -14,13 +14,20 @@ A defaultdict that a staged run only reads (its closure holds it) must not gain 
 `d[k]` of a key it lacks adds the key in Python on the path that reads it only, so a key
 the run added is taken out again and the read is a named error (one the body changes,
 `d[k] += 1`, is the statement's state and carried as a dict).
+
+Neither can the compiled program of a Function change one: one given a traced value
+while the Function is traced (`q.append(x)` of a deque argument or a global) would keep
+the trace's placeholder, so that too is a named error (`held`, `untraced`), its items
+put back.
 """
 import collections
 import queue
 
 from ..context import staged_depth
 from ..errors import here
-from ..messages import container_changed_when_staged, default_read_elsewhere
+from ..messages import container_changed_when_staged, default_read_elsewhere, \
+    traced_in_container
+from ..values.split import is_traced
 from .places import code_names
 
 _KINDS = ((set, 'set'), (collections.deque, 'deque'), (queue.Queue, 'Queue'),
@@ -63,6 +70,36 @@ def checked(fn):
                 raise default_read_elsewhere(added[0], here())
         return result
     return run
+
+
+def held(fn, values):
+    """(container, its items) for each set, deque, Queue or Counter among `values` (a
+    Function's arguments) and those `fn`'s closure holds or the globals it names hold:
+    what `untraced` checks after `fn` was traced."""
+    namespace = getattr(fn, '__globals__', None) or {}
+    outer = [cell.cell_contents for cell in getattr(fn, '__closure__', None) or ()
+             if _filled(cell)]
+    outer += [namespace[name] for name in code_names(fn.__code__) if name in namespace] \
+        if hasattr(fn, '__code__') else []
+    return [(value, _items(value)) for value in (*values, *outer) if _kind(value)]
+
+
+def untraced(held_before, function):
+    """The named error where a container of `held_before` (see `held`) holds a traced
+    value after the trace of the Function `function` (its name): every one of them
+    given back its items first (a traced value would outlive the trace in it)."""
+    traced = [value for value, _ in held_before
+              if any(is_traced(leaf) for leaf in _leaves(value))]
+    if traced:
+        for value, items in held_before:
+            _restore(value, items)
+        raise traced_in_container(_kind(traced[0]), function)
+
+
+def _leaves(value):
+    items = _items(value)
+    return [leaf for item in items
+            for leaf in (item if isinstance(item, tuple) else (item,))]
 
 
 def _filled(cell):

@@ -26,7 +26,7 @@ import numpy
 
 from autograph.runtime.staging import loop_autodiff
 from autograph.runtime import context, messages, origin
-from autograph.runtime.errors import AutographError, ControlFlowError
+from autograph.runtime.errors import AutographError, ControlFlowError, IntegerRange
 from autograph.runtime.checks.checks import user_exception
 
 
@@ -142,10 +142,6 @@ _NUMBER_METHOD = re.compile(r"(type \w*Tracer doesn't define __\w+__ method"
 
 _INT_RANGE = re.compile(r"overflow was encountered while parsing an argument.*Got <class "
                         r"'int'> with value (-?\d+)|Python int (-?\d+) too large")
-
-
-class IntegerRange(ControlFlowError, OverflowError):
-    """A Python int too large for the traced integers it meets (see `_int_range`)."""
 
 
 def _int_range(error, location):

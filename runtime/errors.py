@@ -20,6 +20,11 @@ class StagedRecursion(ControlFlowError):
     the call (a loop unrolled instead of staged) would end, so nothing retries them."""
 
 
+class IntegerRange(ControlFlowError, OverflowError):
+    """A number beyond the traced integers' range where Python's int has none: a Python
+    int that meets a traced integer, `int()` of a traced float too large for it."""
+
+
 class UnorderedItems(ControlFlowError, TypeError):
     """Items of kinds Python cannot order (a str and a number) given to `sorted`, `min`
     or `max` with traced ones: Python's TypeError, which names the user's line."""

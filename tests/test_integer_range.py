@@ -37,3 +37,18 @@ def test_a_python_int_beyond_the_traced_integers_range():
     assert issubclass(IntegerRange, ControlFlowError) and issubclass(IntegerRange,
                                                                      OverflowError)
     assert "% 2 ** 31" in autograph.to_code(lcg_walk)   # (a literal divisor: unchecked)
+
+
+def whole_part(x):
+    return int(x * 1e10)
+
+
+def test_int_of_a_traced_float_beyond_the_integers_range_is_named():
+    # (Python's int() gives 25000000000; it was a bare OverflowError, not the project's)
+    if X64:
+        x = jnp.float32(2.5)   # (float32 arithmetic on both sides)
+        assert int(autograph.convert(whole_part)(x)) == whole_part(x)
+        return
+    with pytest.raises(IntegerRange, match=r'int\(\) of a traced value out of the range'):
+        autograph.convert(whole_part)(jnp.float32(2.5))
+    assert autograph.convert(whole_part)(jnp.float32(2.5e-10)) == whole_part(2.5e-10)

@@ -12,7 +12,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-from ..errors import here
+from ..errors import IntegerRange, here
 from .calls import call
 from . import ordering, selections
 from ..checks.keys import either
@@ -326,8 +326,8 @@ def _to_int(x):
 def _out_of_range(dtype_name):
     hint = 'enable jax_enable_x64, or keep it a float' if dtype_name == 'int32' else \
         'keep it a float'
-    return OverflowError(f'int() of a traced value out of the range of {dtype_name} (Python '
-                         f'would give a larger integer): {hint}')
+    return IntegerRange(f'int() of a traced value out of the range of {dtype_name} (Python '
+                        f'would give a larger integer): {hint}')
 
 
 def _to_float(x):

@@ -8,7 +8,7 @@ variables. `x[i] = v` and `x.a = v` modify `x`, so they count as a read and a wr
 import ast
 import dataclasses
 
-from autograph.analysis.walk import CHILDREN, Visitor, children
+from autograph.analysis.walk import CHILDREN, children
 
 
 @dataclasses.dataclass(frozen=True)
@@ -24,9 +24,9 @@ def activity(node):
     """The names `node` (a statement, expression or list of them) reads and writes."""
     if isinstance(node, list):
         return _union([activity(item) for item in node])
-    visitor = _Visitor()
-    visitor.visit(node)
-    return Activity(frozenset(visitor.reads), frozenset(visitor.writes))
+    reads, writes = set(), set()
+    _collect([node], reads, writes)
+    return Activity(frozenset(reads), frozenset(writes))
 
 
 _COMPOUND = (ast.If, ast.While, ast.For, ast.With, ast.Try)
@@ -93,9 +93,7 @@ def free_variables(node):
     known = getattr(node, _FREE_VARIABLES, None)
     if known is not None:
         return known
-    visitor = _Visitor()
-    visitor.visit_scope(node)
-    return frozenset(visitor.reads)
+    return frozenset(_scope_reads(node))
 
 
 def finished(function):
@@ -264,112 +262,138 @@ def called_method(call):
     return func
 
 
-class _Visitor(Visitor):
-    def __init__(self):
-        self.reads = set()
-        self.writes = set()
+def _collect(stack, reads, writes):
+    """Add the names the nodes of `stack` (and those under them) read and write, depth
+    first; a node of `_HANDLERS`' classes is looked at by its handler, which also says
+    whether to walk under it. (The names and constants, the commonest nodes, inline.)"""
+    table, handlers, name, constant, load = CHILDREN, _HANDLERS, ast.Name, ast.Constant, ast.Load
+    while stack:
+        node = stack.pop()
+        kind = node.__class__
+        if kind is name:
+            ctx = node.ctx.__class__
+            if ctx is load:
+                reads.add(node.id)
+            else:   # `del x` needs x's value too: it fails when x has none
+                if ctx is ast.Del:
+                    reads.add(node.id)
+                writes.add(node.id)
+            continue
+        if kind is constant:
+            continue
+        handler = handlers.get(kind)
+        if handler is not None and handler(node, reads, writes, stack):
+            continue   # (its handler pushed what to walk under it)
+        stack += table[kind](node)
 
-    def visit_arg(self, node):
-        self.writes.add(node.arg)
 
-    def visit_Name(self, node):
-        if isinstance(node.ctx, ast.Load):
-            self.reads.add(node.id)
-        else:   # `del x` needs x's value too: it fails when x has none
-            if isinstance(node.ctx, ast.Del):
-                self.reads.add(node.id)
-            self.writes.add(node.id)
+def _arg(node, reads, writes, stack):
+    writes.add(node.arg)
+    return True
 
-    def _visit_modified(self, node):
-        if not isinstance(node.ctx, ast.Load):
-            base = base_name(node)
-            if base is not None:
-                self.reads.add(base)
-                self.writes.add(base)
-        self.generic_visit(node)
 
-    visit_Subscript = visit_Attribute = _visit_modified
-
-    def visit_Call(self, node):
-        func, changed = called_method(node), changed_argument(node)
-        if changed is not None:   # (`heapq.heappush(h, v)`, `list.append(h, v)`)
-            self.writes.add(changed.id)
-        elif func is not None and func.attr in MUTATING_METHODS:
-            target = func.value     # `xs.append(v)`, or `d['a'].append(v)`: changes d
-            while isinstance(target, ast.Subscript):
-                target = target.value
-            if isinstance(target, ast.Name):
-                self.writes.add(target.id)
-        self.generic_visit(node)
-
-    def visit_ExceptHandler(self, node):   # `except E as e:` binds e (and unbinds it)
-        if node.name:
-            self.writes.add(node.name)
-        self.generic_visit(node)
-
-    def _visit_capture(self, node):   # `case [x, *rest]`, `case _ as z`, `{**rest}`
-        name = node.rest if node.__class__ is ast.MatchMapping else node.name
-        if name:
-            self.writes.add(name)
-        self.generic_visit(node)
-
-    visit_MatchAs = visit_MatchStar = visit_MatchMapping = _visit_capture
-
-    def visit_AugAssign(self, node):
-        base = base_name(node.target)
+def _modified(node, reads, writes, stack):   # `x[i] = v`, `x.a = v`: x changes
+    if node.ctx.__class__ is not ast.Load:
+        base = base_name(node)
         if base is not None:
-            self.reads.add(base)
-        self.generic_visit(node)
+            reads.add(base)
+            writes.add(base)
+    return False
 
-    def visit_FunctionDef(self, node):
-        self.writes.add(node.name)
-        for expr in node.decorator_list + node.args.defaults + node.args.kw_defaults:
-            if expr is not None:
-                self.visit(expr)
-        self.reads |= free_variables(node)
 
-    visit_AsyncFunctionDef = visit_FunctionDef
+def _call(node, reads, writes, stack):
+    func, changed = called_method(node), changed_argument(node)
+    if changed is not None:   # (`heapq.heappush(h, v)`, `list.append(h, v)`)
+        writes.add(changed.id)
+    elif func is not None and func.attr in MUTATING_METHODS:
+        target = func.value     # `xs.append(v)`, or `d['a'].append(v)`: changes d
+        while isinstance(target, ast.Subscript):
+            target = target.value
+        if isinstance(target, ast.Name):
+            writes.add(target.id)
+    return False
 
-    def visit_ClassDef(self, node):
-        self.writes.add(node.name)
-        for expr in node.bases + node.decorator_list:
-            self.visit(expr)
-        inner = activity(node.body)
-        self.reads |= inner.reads - inner.writes
 
-    def visit_Lambda(self, node):
-        for expr in node.args.defaults + node.args.kw_defaults:
-            if expr is not None:
-                self.visit(expr)
-        self.reads |= free_variables(node)
+def _handler(node, reads, writes, stack):   # `except E as e:` binds e (and unbinds it)
+    if node.name:
+        writes.add(node.name)
+    return False
 
-    def _visit_comprehension(self, node):
-        self.reads |= free_variables(node)
 
-    visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = _visit_comprehension
+def _capture(node, reads, writes, stack):   # `case [x, *rest]`, `case _ as z`, `{**rest}`
+    name = node.rest if node.__class__ is ast.MatchMapping else node.name
+    if name:
+        writes.add(name)
+    return False
 
-    def visit_Global(self, node):
-        pass
 
-    visit_Nonlocal = visit_Global
+def _augmented(node, reads, writes, stack):
+    base = base_name(node.target)
+    if base is not None:
+        reads.add(base)
+    return False
 
-    def visit_scope(self, node):
-        """Free variables of a function, lambda or comprehension."""
-        inner = _Visitor()
-        declared = set()
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-            inner.visit(node.args)
-            body = node.body if isinstance(node.body, list) else [node.body]
-            for stmt in body:
-                inner.visit(stmt)
-            if not isinstance(node, ast.Lambda):   # (a lambda holds no statement)
-                for n in ast.walk(node):
-                    if isinstance(n, ast.Global):
-                        declared.update(n.names)
-        else:  # comprehension
-            for generator in node.generators:
-                inner.visit(generator)
-            for field in ('elt', 'key', 'value'):
-                if hasattr(node, field):
-                    inner.visit(getattr(node, field))
-        self.reads |= inner.reads - inner.writes - declared
+
+def _definition(node, reads, writes, stack):
+    writes.add(node.name)
+    stack += [e for e in node.decorator_list + node.args.defaults + node.args.kw_defaults
+              if e is not None]
+    reads |= free_variables(node)
+    return True
+
+
+def _class(node, reads, writes, stack):
+    writes.add(node.name)
+    stack += node.bases + node.decorator_list
+    inner = activity(node.body)
+    reads |= inner.reads - inner.writes
+    return True
+
+
+def _lambda(node, reads, writes, stack):
+    stack += [e for e in node.args.defaults + node.args.kw_defaults if e is not None]
+    reads |= free_variables(node)
+    return True
+
+
+def _comprehension(node, reads, writes, stack):
+    reads |= free_variables(node)
+    return True
+
+
+def _declaration(node, reads, writes, stack):
+    return True
+
+
+_HANDLERS = {
+    ast.arg: _arg, ast.Subscript: _modified, ast.Attribute: _modified, ast.Call: _call,
+    ast.ExceptHandler: _handler, ast.MatchAs: _capture, ast.MatchStar: _capture,
+    ast.MatchMapping: _capture, ast.AugAssign: _augmented, ast.FunctionDef: _definition,
+    ast.AsyncFunctionDef: _definition, ast.ClassDef: _class, ast.Lambda: _lambda,
+    ast.ListComp: _comprehension, ast.SetComp: _comprehension,
+    ast.DictComp: _comprehension, ast.GeneratorExp: _comprehension,
+    ast.Global: _declaration, ast.Nonlocal: _declaration}
+"""node class -> its handler in `_collect`: what the node itself reads and writes, and
+whether its own nodes are pushed by it (True) rather than walked as children."""
+
+
+def _scope_reads(node):
+    """The free variables of a function, lambda or comprehension: what it reads that it
+    does not write, less what it declares global."""
+    reads, writes, declared = set(), set(), set()
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+        body = node.body if isinstance(node.body, list) else [node.body]
+        _collect([node.args], reads, writes)
+        for stmt in body:
+            _collect([stmt], reads, writes)
+        if not isinstance(node, ast.Lambda):   # (a lambda holds no statement)
+            for n in ast.walk(node):
+                if isinstance(n, ast.Global):
+                    declared.update(n.names)
+    else:  # comprehension
+        for generator in node.generators:
+            _collect([generator], reads, writes)
+        for field in ('elt', 'key', 'value'):
+            if hasattr(node, field):
+                _collect([getattr(node, field)], reads, writes)
+    return reads - writes - declared

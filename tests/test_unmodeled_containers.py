@@ -174,3 +174,16 @@ def test_a_python_value_given_to_a_deque_while_tracing_stays():
     q = collections.deque()
     assert_same(autograph.convert(push_a_python_value)(q, jnp.float32(3.0)), 6.0)
     assert list(q) == [0]
+
+
+def read_the_deque(q, x):
+    return x * q[0]
+
+
+def test_a_deque_of_the_callers_traced_values_is_not_the_traces():
+    q = collections.deque()
+
+    def caller(x):
+        q.append(x + 1.0)   # (the caller's own traced value, under its jit)
+        return autograph.convert(read_the_deque)(q, x)
+    assert_same(jax.jit(caller)(jnp.float32(2.0)), 6.0)

@@ -88,17 +88,19 @@ def untraced(held_before, function):
     """The named error where a container of `held_before` (see `held`) holds a traced
     value after the trace of the Function `function` (its name): every one of them
     given back its items first (a traced value would outlive the trace in it)."""
-    traced = [value for value, _ in held_before
-              if any(is_traced(leaf) for leaf in _leaves(value))]
+    traced = [value for value, items in held_before
+              if any(is_traced(leaf) for leaf in _new_leaves(value, items))]
     if traced:
         for value, items in held_before:
             _restore(value, items)
         raise traced_in_container(_kind(traced[0]), function)
 
 
-def _leaves(value):
-    items = _items(value)
-    return [leaf for item in items
+def _new_leaves(value, items):
+    """The values in the items of `value` that are not among `items` (those it held
+    before: a deque of the caller's traced values, under its jit, is not the trace's)."""
+    known = {id(item) for item in items}
+    return [leaf for item in _items(value) if id(item) not in known
             for leaf in (item if isinstance(item, tuple) else (item,))]
 
 

@@ -339,7 +339,7 @@ class Tracing:
         """(result, {label: new value}, {label: items logged}), as the compiled program
         returns them (see results.Result). `written`: {parameter: final value} of the
         array parameters whose items the call wrote (given to NumPy arguments after it)."""
-        unmodeled.untraced(self.unmodeled, fn.__qualname__)
+        unmodeled.untraced(self.unmodeled, getattr(fn, '__qualname__', type(fn).__qualname__))
         logged = self.logs.take()
         self.state.traced_contents(self.contents_before, self._contents())
         changed = self.installed.changed()

@@ -1,5 +1,5 @@
 """A whole alias of a new list or dict that no code can tell from a copy
-(passes.unaliased, analysis.identity_uses): the rolling rows of a dynamic program
+(passes.unaliased, analysis.whole_aliases): the rolling rows of a dynamic program
 with an early exit, a conditional `prev = cur`, the best candidate so far. Under a traced
 `if` or `break` these were the named error aliased_on_some_paths; they now give Python's
 values. Where the sharing can be seen (the list changed in place after the alias, handed
@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import autograph
-from autograph.analysis.identity_uses import unobserved_aliases
+from autograph.analysis.whole_aliases import unobserved_aliases
 from tests.helpers import assert_same, check, converted
 
 
@@ -149,7 +149,8 @@ def _library(func):
 
 def _statements(fn):
     tree = ast.parse(textwrap.dedent(inspect.getsource(fn))).body[0]
-    return [ast.unparse(s) for s in unobserved_aliases(tree, _library)]
+    return [ast.unparse(s) + ('' if s.value is value else f' [{value.id}]')
+            for s, value in unobserved_aliases(tree, _library)]
 
 
 X = np.array([1.0, -2.0, 3.0, 0.5], np.float32)
@@ -235,3 +236,75 @@ def shadowed_len(x, n):
 @pytest.mark.parametrize('fn', [changed_by_a_lambda, shadowed_len])
 def test_later_changes_through_closures_and_shadowed_builtins_are_seen(fn):
     assert _statements(fn) == []
+
+
+# --- the same idioms written otherwise (corpus-style code; idiom fuzzer seed 121665) ---
+
+def best_pair_unpacked(scores, n):
+    best = [0.0, -1.0]
+    best_score = -1e9
+    for i in range(n):
+        candidate = [scores[i] * 2.0, i * 1.0]
+        s = scores[i] * 2.0
+        if s > best_score:
+            best, best_score = candidate, s   # (a pair of a tuple assignment)
+    return best, best_score                   # (returned in a tuple: the caller's alone)
+
+
+def best_inside_try(scores, n):
+    total = 0.0
+    try:
+        best = [0.0, -1.0]
+        for i in range(n):
+            candidate = [scores[i], i * 1.0]
+            if candidate[0] > best[0]:
+                best = candidate
+    finally:
+        total = total + 1.0
+    return best[0] + best[1] + total
+
+
+def returned_from_try_with_finally(scores, n):
+    best = [0.0]
+    try:
+        for i in range(n):
+            candidate = [scores[i]]
+            if candidate[0] > best[0]:
+                best = candidate
+            if i > 2:
+                return best          # (the `finally` runs after it: not followed)
+    finally:
+        candidate.append(1.0)      # (would reach the returned list where it is `best`)
+    return best
+
+
+def pair_returned_together(scores, n):
+    best = [0.0]
+    candidate = [1.0]
+    for i in range(n):
+        candidate = [scores[i]]
+        if candidate[0] > best[0]:
+            best, s = candidate, scores[i]
+    return best, candidate   # (the caller can tell `best is candidate`)
+
+
+@pytest.mark.parametrize('fn, expected', [
+    (best_pair_unpacked, ['best, best_score = (candidate, s) [candidate]']),
+    (best_inside_try, ['best = candidate']),
+    (returned_from_try_with_finally, []),
+    (pair_returned_together, []),
+])
+def test_aliases_in_tuples_returns_and_try_blocks(fn, expected):
+    assert _statements(fn) == expected
+
+
+@pytest.mark.parametrize('fn', [best_pair_unpacked, best_inside_try])
+def test_those_give_pythons_values(fn):
+    check(fn, jnp.asarray(X), 4)
+    check(fn, np.asarray(X), 4)
+
+
+def test_those_under_vmap():
+    xs = jnp.stack([jnp.asarray(X), -jnp.asarray(X), jnp.asarray(X)[::-1]])
+    got = jax.vmap(converted(best_inside_try), in_axes=(0, None))(xs, 4)
+    assert_same(got, jnp.asarray([best_inside_try(np.asarray(row), 4) for row in xs]))

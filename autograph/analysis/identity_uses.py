@@ -3,46 +3,23 @@ another holder), and a liveness analysis of them (analysis.dataflow with these u
 reads): after a statement, will the object be changed or handed on before the name is
 bound anew? Two questions are answered with it:
 
-- `unobserved_aliases`: whole aliases of a new list or dict whose sharing no code can
-  see (for passes.unaliased), below;
+- analysis.whole_aliases: aliases of a new list or dict whose sharing no code can see
+  (for passes.unaliased; for it, a list returned in a tuple is no use either);
 - `handed_on_last`: arrays the function makes and hands on (appends to a list) only
   once complete, so that their traced writes may make new arrays (analysis.own_arrays).
 
-Whole aliases: `prev = cur` in a loop where nothing changes either object in place, or
-hands it on, before both names are bound again.
-
-    cur = [0.0] * (n + 1)          # a new list, each iteration
-    ...                            # (cur[j] = e: changes before the alias are seen in
-    if cur[n] > limit:             #  both alike)
-        break
-    prev = cur                     # `prev is cur` from here on, in Python
-
-After `prev = cur` Python's two names hold one list; a staged `if` or loop that binds
-`prev` to it on some paths only cannot decide which object the name holds afterwards
-(runtime.state.mutation: a named error). Where nothing can tell the two names' object
-from a copy, the alias may be a copy: the statement is listed when
-
-- every binding of the value's name `A` makes a new list or dict (a display, a
-  comprehension, `[0] * n`, `list(...)`, `dict(...)`): no one else holds it;
-- `A` is handed on nowhere but here (not stored, given to a call that may keep or change
-  it, aliased again, returned, read by a nested function or declared global/nonlocal);
-- after it, on every path until each is bound again, neither `N` nor `A` is changed in
-  place (an item or attribute written, `+=`, a method called) or used so (that list's
-  `is`): a liveness analysis (analysis.dataflow) whose reads are those uses.
-
 Reads of items (`prev[j]`), `len`, arithmetic, comparisons, iteration, a library
 function's reading (`library(func)`: `jnp.array(best)`) and a `return` of the name
-alone (nothing else holds the list) are no such use: they see the same values in a
-copy.
+(the function ends: nothing but the caller holds the list) are no such use: they see
+the same values in a copy.
 """
 import ast
 
 from autograph.analysis.activity import scope_of
 from autograph.analysis.dataflow import Dataflow
 from autograph.analysis.view_bindings import own_statements
-from autograph.analysis.walk import SCOPES, blocks, children, nodes, statements_in
+from autograph.analysis.walk import SCOPES, children, nodes
 
-_FRESH_CALLS = frozenset({'list', 'dict', 'sorted'})
 _READERS = frozenset({'len', 'sum', 'min', 'max', 'sorted', 'list', 'tuple', 'dict', 'set',
                       'enumerate', 'zip', 'range', 'abs', 'float', 'int', 'bool', 'str',
                       'print', 'any', 'all', 'reversed', 'isinstance', 'repr', 'round'})
@@ -54,37 +31,6 @@ _VIEW_METHODS = frozenset({'reshape', 'ravel', 'transpose', 'swapaxes', 'squeeze
 _VIEW_ATTRIBUTES = frozenset({'T', 'mT', 'real', 'imag', 'flat'})
 """An array's methods that read it only, and those (and attributes) giving a view of it,
 used as the view is."""
-_COMPOUND = (ast.If, ast.While, ast.For)
-
-
-def unobserved_aliases(function, library=lambda func: False):
-    """The statements `N = A` of `function`'s own scope, inside an `if` or a loop, whose
-    sharing no code can see (see the module docstring). `library(func)`: whether the
-    called expression `func` is a library function that reads its arguments only."""
-    candidates = [stmt for stmt in _nested_statements(function)
-                  if stmt.__class__ is ast.Assign and len(stmt.targets) == 1
-                  and stmt.targets[0].__class__ is ast.Name
-                  and stmt.value.__class__ is ast.Name
-                  and stmt.targets[0].id != stmt.value.id]
-    if not candidates:
-        return []
-    scope = scope_of(function)
-    held = set(scope.declared) | _in_nested_scopes(function)   # (read later, maybe)
-    args = function.args
-    held |= {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}   # (the
-    held |= {a.arg for a in (args.vararg, args.kwarg) if a is not None}      # caller's)
-    fresh = _fresh_names(function, scope.locals - held)
-    candidates = [s for s in candidates if s.value.id in fresh and s.targets[0].id not in held]
-    if not candidates:
-        return []
-    reads_only = _reading(scope, library)
-    escaped = _escaping(function, candidates, reads_only)
-    candidates = [s for s in candidates if s.value.id not in escaped]
-    if not candidates:
-        return []
-    flow = _IdentityFlow(function, reads_only)
-    return [s for s in candidates
-            if not {s.targets[0].id, s.value.id} & flow.live_out.get(s, {s.value.id})]
 
 
 def handed_on_last(function, names, library=lambda func: False):
@@ -101,13 +47,13 @@ def handed_on_last(function, names, library=lambda func: False):
     names = set(names)
     statements = list(own_statements(function.body))
     names &= {arg.id for stmt in statements for arg in [_appended(stmt)] if arg is not None}
-    if not names or _jumps_through_finally(function):
+    if not names or jumps_through_finally(function):
         return set()   # (most: stored as an item, given to a call, never appended)
     scope = scope_of(function)
-    names -= _in_nested_scopes(function) | set(scope.declared)
+    names -= in_nested_scopes(function) | set(scope.declared)
     if not names:
         return set()
-    reads_only = _reading(scope, library)
+    reads_only = reading(scope, library)
     appends = []   # (name, the statement appending it, the list)
     for stmt in statements:
         for name, node, kind in uses(stmt, reads_only, views=True):
@@ -120,7 +66,7 @@ def handed_on_last(function, names, library=lambda func: False):
     names -= {name for name, _, holder in appends if holder not in growing}
     if not names:
         return names
-    flow = _IdentityFlow(function, reads_only, views=True)
+    flow = IdentityFlow(function, reads_only, views=True)
     for name, stmt, _ in appends:
         after = flow.live_in if isinstance(stmt, (ast.If, ast.While, ast.For, ast.With,
                                                   ast.Try)) else flow.live_out
@@ -129,11 +75,11 @@ def handed_on_last(function, names, library=lambda func: False):
     return names
 
 
-def _jumps_through_finally(function):
-    """Whether a `break` or `continue` of `function` is inside a `try` with a `finally`."""
+def jumps_through_finally(function, jumps=(ast.Break, ast.Continue)):
+    """Whether a statement of `jumps` (`break`, `continue`) of `function` is inside a `try`
+    with a `finally`."""
     return any(node.__class__ is ast.Try and node.finalbody and any(
-        inner.__class__ in (ast.Break, ast.Continue) for inner in nodes(node))
-        for node in nodes(function))
+        inner.__class__ in jumps for inner in nodes(node)) for node in nodes(function))
 
 
 def _appended(stmt):
@@ -183,7 +129,7 @@ def _growing_lists(function, reads_only):
     return found - other
 
 
-def _reading(scope, library):
+def reading(scope, library):
     """`reads_only(func)`: whether a call of `func` only reads its arguments, a builtin
     of `_READERS` (not shadowed by a local) or a library function (`library`)."""
     readers = _READERS - scope.locals
@@ -193,7 +139,7 @@ def _reading(scope, library):
     return reads_only
 
 
-def _in_nested_scopes(function):
+def in_nested_scopes(function):
     """The names read or bound inside the lambdas, generator expressions, nested
     functions and classes of `function`, which may run later."""
     found = set()
@@ -205,49 +151,6 @@ def _in_nested_scopes(function):
 
 _DEFERRED = frozenset({ast.Lambda, ast.GeneratorExp, ast.FunctionDef, ast.AsyncFunctionDef,
                        ast.ClassDef})
-
-
-def _nested_statements(function):
-    """The statements inside the `if`s and loops of `function`'s own scope."""
-    return statements_in([b for stmt in function.body if isinstance(stmt, _COMPOUND)
-                          for b in blocks(stmt)])
-
-
-def _fresh_names(function, names):
-    """The names of `names` every binding of which in `function` makes a new list or
-    dict (`_makes_container`), and that are bound only by `name = value`."""
-    bindings, counted = {}, {}
-    for node in nodes(function):
-        if node.__class__ is ast.Assign and len(node.targets) == 1 and \
-                node.targets[0].__class__ is ast.Name:
-            bindings.setdefault(node.targets[0].id, []).append(node.value)
-        elif node.__class__ is ast.Name and node.ctx.__class__ is not ast.Load:
-            counted[node.id] = counted.get(node.id, 0) + 1
-    return {name for name, values in bindings.items()
-            if name in names and counted.get(name) == len(values)
-            and all(_makes_container(v) for v in values)}
-
-
-def _makes_container(value):
-    cls = value.__class__
-    if cls in (ast.List, ast.Dict, ast.ListComp, ast.DictComp):
-        return True
-    if cls is ast.BinOp and isinstance(value.op, (ast.Mult, ast.Add)):
-        return _makes_container(value.left) or (isinstance(value.op, ast.Mult)
-                                                and _makes_container(value.right))
-    return cls is ast.Call and value.func.__class__ is ast.Name and \
-        value.func.id in _FRESH_CALLS
-
-
-def _escaping(function, candidates, reads_only):
-    """The names that `function` hands on (see `uses`) other than by `candidates`."""
-    skip = {id(s.value) for s in candidates}
-    found = set()
-    for stmt in own_statements(function.body):
-        for name, node, kind in uses(stmt, reads_only):
-            if kind == 'hands on' and id(node) not in skip:
-                found.add(name)
-    return found
 
 
 def uses(stmt, reads_only, views=False):
@@ -320,14 +223,16 @@ def _use(name, parents, reads_only, top, views):
         return None
     if cls is ast.Call and name is not parent.func and reads_only(parent.func):
         return None
-    if cls is ast.Return:
-        return None   # (the function ends: the list is the caller's alone)
+    if cls is ast.Return or (cls is ast.Tuple and not views and parents.get(
+            id(parent), top).__class__ is ast.Return):
+        return None   # (the function ends: the list is the caller's alone; one returned
+        #                with its alias is refused by analysis.whole_aliases)
     if cls is ast.Call and parent.func is name:
         return 'changes'   # (a call of a function: it may change what it reads)
     return 'hands on'
 
 
-class _IdentityFlow(Dataflow):
+class IdentityFlow(Dataflow):
     """analysis.dataflow's liveness with the uses of `uses` for reads: a name is live
     after a statement where a path from there changes its object in place or hands it
     on before binding it again."""

@@ -1,5 +1,5 @@
 """A whole alias of a new list or dict that no code can tell from a copy ->
-`ag.unaliased(A)`, a copy (analysis.identity_uses):
+`ag.unaliased(A)`, a copy (analysis.whole_aliases):
 
     for i in range(n):                    for i in range(n):
         cur = [0.0] * (n + 1)                 cur = [0.0] * (n + 1)
@@ -20,7 +20,7 @@ Runs after passes.loop_exits, on structured control flow (analysis.dataflow).
 import ast
 
 from autograph.analysis.array_kinds import module_names
-from autograph.analysis.identity_uses import unobserved_aliases
+from autograph.analysis.whole_aliases import unobserved_aliases
 
 ONLY_WITH = (ast.List, ast.Dict, ast.ListComp, ast.DictComp, 'list', 'dict', 'sorted')
 # (see analysis.census: the names' lists are new ones)
@@ -39,7 +39,11 @@ def transform(function, ctx):
             func = func.value
         return func.__class__ is ast.Name and 'random' not in parts and \
             modules(func.id) in _READING_MODULES
-    for stmt in unobserved_aliases(function, library):
-        stmt.value = ast.copy_location(ast.Call(func=ctx.runtime('unaliased'),
-                                                args=[stmt.value], keywords=[]), stmt.value)
+    for stmt, value in unobserved_aliases(function, library):
+        copied = ast.copy_location(ast.Call(func=ctx.runtime('unaliased'), args=[value],
+                                            keywords=[]), value)
+        if stmt.value is value:
+            stmt.value = copied
+        else:   # (`best, best_score = candidate, s`)
+            stmt.value.elts[stmt.value.elts.index(value)] = copied
     return function

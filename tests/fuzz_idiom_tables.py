@@ -11,7 +11,8 @@ a union-find with path compression, a heap of Python values, NumPy's functions t
 names or takes otherwise (`np.maximum.accumulate`, `np.take`, `np.mod` of floats,
 `np.clip(a_min=)`, a `functools.partial` of one); a random generator the function seeds;
 a defaultdict read (not written) under a traced `if`, its length and keys after, and an
-OrderedDict changed in place by a staged loop."""
+OrderedDict changed in place by a staged loop; the best candidate list kept by a tuple
+assignment under a traced `if` and read after."""
 from tests.fuzz_idiom_extra import T
 
 T['dict_counts'] = ('L', '''
@@ -198,4 +199,14 @@ for y{c} in w:
     BODY
 od{c}['third'] = a
 a = a + od{c}['first'] * 0.1 + len(od{c}) * 0.01 + (list(od{c})[-1] == 'third') * 0.01
+''')
+T['best_pair_list'] = ('L', '''
+bp{c} = [0.0, -1.0]
+bs{c} = -1e9
+for j{c}, y{c} in enumerate(w):
+    cand{c} = [y{c} * a, j{c} * 1.0]
+    if cand{c}[0] > bs{c}:
+        bp{c}, bs{c} = cand{c}, cand{c}[0]
+    BODY
+a = a + bp{c}[0] * 0.1 + bp{c}[1] * 0.01 + len(bp{c}) * 0.001
 ''')

@@ -193,3 +193,11 @@ def _short(cwd, file):
     except ValueError:
         return file
     return file if relative.startswith('..') else relative
+
+
+def name_of(fn):
+    """The qualified name of the function or callable object `fn`, for messages, read
+    without running its code: not `repr(fn)`, which a class may define to read fields
+    its `__init__` has not set yet (a bound `__init__` is called while tracing)."""
+    name = getattr(fn, '__qualname__', None)
+    return name if isinstance(name, str) else type(fn).__qualname__

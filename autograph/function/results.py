@@ -28,7 +28,7 @@ from autograph.runtime.checks.absent import Maybe
 from autograph.runtime.checks.raises import raise_if
 from autograph.runtime.messages import (key_absent_in_result, optional_in_foreign_trace,
                                         traced_in_object)
-from autograph.runtime.origin import Location
+from autograph.runtime.origin import Location, name_of
 from autograph.runtime.state.installed import flagged, put
 from autograph.runtime.state.places import MISSING
 from autograph.runtime.values.choice import Choice
@@ -200,6 +200,6 @@ def _none_return(fn):
 
 def _name_and_line(fn):
     """The name of Python function `fn` and the location of its `def` (or None)."""
-    name = getattr(fn, '__qualname__', repr(fn))
+    name = name_of(fn)
     code = getattr(getattr(fn, '__func__', fn), '__code__', None)
     return name, code and Location(code.co_filename, code.co_firstlineno, name)

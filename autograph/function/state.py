@@ -19,7 +19,7 @@ from autograph.function.in_place import changed_in_place
 from autograph.function.keys import CODE, STATE
 from autograph.function.logs import LogNames, LogRead, append_logged, kept_apart
 from autograph.function.results import Result, given_back, given_back_fields
-from autograph.runtime.origin import Location
+from autograph.runtime.origin import Location, name_of
 from autograph.runtime.python.argument_aliases import check_arrays_apart
 from autograph.runtime.state.installed import Installed, snapshot, write
 from autograph.runtime.state.logs import Logs
@@ -298,7 +298,7 @@ class Tracing:
             return
         found = self.state.places(self.args, self.kwargs, True, self.roots, self.code)
         self.state.traced_code(self.code)
-        name = getattr(fn, '__qualname__', repr(fn))
+        name = name_of(fn)
         read = [p.label for p in found if not p.log and p.get() in self.logs]
         if read:
             raise LogRead(f'{name} reads {read[0]!r}, which the call took for a list it '
@@ -339,7 +339,7 @@ class Tracing:
         """(result, {label: new value}, {label: items logged}), as the compiled program
         returns them (see results.Result). `written`: {parameter: final value} of the
         array parameters whose items the call wrote (given to NumPy arguments after it)."""
-        unmodeled.untraced(self.unmodeled, getattr(fn, '__qualname__', type(fn).__qualname__))
+        unmodeled.untraced(self.unmodeled, name_of(fn))
         logged = self.logs.take()
         self.state.traced_contents(self.contents_before, self._contents())
         changed = self.installed.changed()

@@ -22,7 +22,7 @@ def converted_inside(fn, converter):
 def recursion_error(fn, code, location):
     """The StagedRecursion of `fn` (whose code is `code`) calling itself at `location`,
     naming the user's line of its `def` (of a function nested in converted code too)."""
-    name = getattr(fn, '__qualname__', repr(fn))
+    name = origin.name_of(fn)
     fn = getattr(fn, '__ag_python_function__', fn)   # (an autograph.Function: its function)
     code = getattr(getattr(fn, '__func__', fn), '__code__', code)   # the user's, not ours
     defined = ''

@@ -23,6 +23,8 @@
 
     (d, i) < best    -> ag.lt((d, i), best)     (and `<=`, `>`, `>=`, where an operand
                                                  may be a list or tuple as above)
+    v < V(x)         -> ag.lt(v, ag.call(V, x)) (an operand a user's class made: its
+                                                 `__lt__` runs converted)
 
 `ag.eq`/`ag.ne` compare two lists (tuples) of traced items as Python does, item by item
 (a traced bool: the `and` of the items'), `ag.lt`... order them as Python does (the first
@@ -55,6 +57,17 @@ class _Expressions(ScopeTransformer):
         if self.sequences is None:
             self.sequences = _sequence_names(self.root, may_hold(self.ctx, ast.NamedExpr))
         return node.id in self.sequences or self.ctx.resolver.holds_sequence(node.id)
+
+    def _user_object(self, node):
+        """Whether operand `node` is an object a user's class made (a call of user code,
+        `ag.call(V, x)`, a local name bound only to one: passes.calls, a method's
+        `self`), whose class may define the comparison: `ag.lt` runs it converted."""
+        if node.__class__ is ast.Name:   # (or a method's `self`)
+            return node.id in self.ctx.user_objects.get(self.root, ()) or (
+                node.id == 'self' and self._given(node))
+        func = node.func if node.__class__ is ast.Call else None
+        return func.__class__ is ast.Attribute and func.attr == 'call' and \
+            func.value.__class__ is ast.Name and func.value.id == self.ctx.ag
 
     def _given(self, node):
         """Whether operand `node` holds a value of a kind the function does not make: an
@@ -155,6 +168,7 @@ class _Expressions(ScopeTransformer):
             return self._call('not_', [self._call('in_', [left, right], origin)], origin)
         if type(op) in _SEQUENCE_OPERATORS and (
                 self._may_be_sequence(left) or self._may_be_sequence(right) or
+                self._user_object(left) or self._user_object(right) or
                 (isinstance(op, (ast.Eq, ast.NotEq))   # (`x < y` of two parameters: as
                  and self._given(left) and self._given(right))):   # written, numbers)
             return self._call(_SEQUENCE_OPERATORS[type(op)], [left, right], origin)

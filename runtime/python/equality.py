@@ -12,14 +12,19 @@ An ordering compares the first pair of items that are not equal (`x < y` of that
 or, where one sequence is the start of the other, the lengths (`(1, 2) < (1, 2, 0)`):
 with traced items, each pair's `==` chooses (`jnp.where`) between its own ordering and
 the ordering the pairs after it give (`(d, i) < best` in a search for the least `d`).
+
+A comparison of an object whose class defines it in user code (`__eq__`, `__lt__`)
+runs that method converted, as a call of it would (Python calls it implicitly).
 """
 import operator
+import weakref
 
 import jax.numpy as jnp
 
 from .. import origin
 from ..checks.raises import raise_if
 from ..errors import here
+from ..items.indexing import user_method
 from ..messages import ambiguous_in
 from ..values.split import any_traced, is_traced
 
@@ -36,7 +41,7 @@ def eq(a, b):
     """Python reference: `a == b`."""
     kind = _sequence_kind(a)
     if kind is None or _sequence_kind(b) is not kind or not (any_traced(a) or any_traced(b)):
-        return a == b
+        return _compared(a, b, '__eq__', operator.eq)
     return _items_equal(a, b, '==')
 
 
@@ -44,9 +49,58 @@ def ne(a, b):
     """Python reference: `a != b`."""
     kind = _sequence_kind(a)
     if kind is None or _sequence_kind(b) is not kind or not (any_traced(a) or any_traced(b)):
-        return a != b
+        if not (_user(a, '__ne__') or _user(b, '__ne__')) and (
+                _user(a, '__eq__') or _user(b, '__eq__')):   # (object's `!=`: `not ==`)
+            equal = _compared(a, b, '__eq__', operator.eq)
+            return jnp.logical_not(equal) if is_traced(equal) else not equal
+        return _compared(a, b, '__ne__', operator.ne)
     equal = _items_equal(a, b, '!=')
     return jnp.logical_not(equal) if is_traced(equal) else not equal
+
+
+def _compared(a, b, name, op):
+    """`op(a, b)`, where `name` is its method (`'__eq__'`, `'__lt__'`): a method of the
+    user's class of `a` or `b`, which Python calls implicitly, runs converted (as it
+    would, unconverted, decide its own `and` of traced values as Python). Python's order:
+    `b`'s reflected method first where `b`'s class is a subclass of `a`'s, then `a`'s,
+    then `b`'s, each until one gives something but NotImplemented; else `==` is `is`,
+    `!=` is `is not`, an ordering Python's TypeError."""
+    reflected = _REFLECTED[name]
+    if not (_user(a, name) or _user(b, reflected)):
+        return op(a, b)
+    tries = [(a, b, name), (b, a, reflected)]
+    if type(b) is not type(a) and isinstance(b, type(a)):
+        tries.reverse()
+    for x, y, method in tries:
+        user = user_method(x, method)
+        result = user(x, y) if user is not None else getattr(type(x), method)(x, y)
+        if result is not NotImplemented:
+            return result
+    return op(a, b)   # (Python's own ending: identity, or its TypeError)
+
+
+_REFLECTED = {'__eq__': '__eq__', '__ne__': '__ne__', '__lt__': '__gt__',
+              '__le__': '__ge__', '__gt__': '__lt__', '__ge__': '__le__'}
+
+
+def _user(value, name):
+    """Whether the class of `value` defines `name` in user code (known per class)."""
+    cls = type(value)
+    try:
+        known = _USER_METHODS[cls]
+    except KeyError:
+        known = {}
+        try:
+            _USER_METHODS[cls] = known
+        except TypeError:   # (a class that takes no weak reference: asked each time)
+            pass
+    found = known.get(name)
+    if found is None:
+        found = known[name] = user_method(value, name) is not None
+    return found
+
+
+_USER_METHODS = weakref.WeakKeyDictionary()   # class -> {method name: the user's?}
 
 
 def _items_equal(a, b, op):
@@ -71,12 +125,12 @@ def _items_equal(a, b, op):
     return jnp.all(jnp.stack(traced)) if len(traced) > 1 else traced[0]
 
 
-def _ordering(op, symbol):
+def _ordering(op, symbol, name):
     def compare(a, b):
         kind = _sequence_kind(a)
         if kind is None or _sequence_kind(b) is not kind or not (
                 any_traced(a) or any_traced(b)):
-            return op(a, b)
+            return _compared(a, b, name, op)
         pairs, result = [], op(len(a), len(b))
         for x, y in zip(a, b):   # (up to the first pair that surely differs)
             if x is y:
@@ -120,7 +174,7 @@ def _type_error(message):
     return TypeError(message)
 
 
-lt = _ordering(operator.lt, '<')
-le = _ordering(operator.le, '<=')
-gt = _ordering(operator.gt, '>')
-ge = _ordering(operator.ge, '>=')
+lt = _ordering(operator.lt, '<', '__lt__')
+le = _ordering(operator.le, '<=', '__le__')
+gt = _ordering(operator.gt, '>', '__gt__')
+ge = _ordering(operator.ge, '>=', '__ge__')

@@ -74,6 +74,10 @@ def user_facing(error):
         location = _raised_at(error)   # (`x[i, mask]`: JAX's own indexing raised it)
         if location is not None:
             return _boolean_mask(error, location)
+    if type(error) is TypeError and _CHOICE_GIVEN.search(str(error)):
+        location = _raised_at(error)   # (`''.join([s, s])`: str's own type check)
+        if location is not None:
+            return _noted(messages.chosen_used('a str operation', location), error)
     if type(error) is OverflowError and _INT_RANGE.search(str(error)):
         location = _raised_at(error)
         if location is not None:
@@ -140,6 +144,9 @@ _NUMBER_METHOD = re.compile(r"(type \w*Tracer doesn't define __\w+__ method"
                             r"|unhashable type: '\w*Tracer')")
 
 
+_CHOICE_GIVEN = re.compile(r"expected str instance, Choice found|, not 'Choice'|"
+                           r"not Choice\b")
+"""Python's TypeError for a runtime.values.choice Choice where a str operation needs a str."""
 _INT_RANGE = re.compile(r"overflow was encountered while parsing an argument.*Got <class "
                         r"'int'> with value (-?\d+)|Python int (-?\d+) too large")
 

@@ -155,3 +155,30 @@ def test_a_chosen_text_as_a_dict_key_is_a_named_error():
     with pytest.raises(autograph.ControlFlowError, match='a dict key or set item of a value '
                                                          'chosen by a traced condition'):
         autograph.convert(counted_by_a_chosen_key)(w, jnp.int32(4))
+
+
+def joined_marks(x):
+    mark = '#' if x > 0 else '.'
+    return ''.join([mark, mark])
+
+
+def added_marks(x):
+    mark = '#' if x > 0 else '.'
+    return mark + mark
+
+
+def ordered_mark(x):
+    mark = '#' if x > 0 else '.'
+    return mark < '$'
+
+
+@pytest.mark.parametrize('fn, use', [(joined_marks, 'a str operation'),
+                                     (added_marks, '`\\+`'), (ordered_mark, '`<`')])
+def test_a_chosen_text_given_to_a_str_operation_is_a_named_error(fn, use):
+    """(a raw TypeError before: 'sequence item 0: expected str instance, Choice found',
+    'unsupported operand type(s) for +'; corpus batch 8's rule-30 printer); with a Python
+    test the str is Python's"""
+    assert autograph.convert(fn)(1) == fn(1)
+    with pytest.raises(autograph.ControlFlowError, match=f'{use} of a value chosen by a '
+                                                         f'traced condition at .*test_optional'):
+        autograph.convert(fn)(jnp.int32(1))

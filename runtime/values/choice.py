@@ -20,8 +20,9 @@ same on every path; `flag and [1, 2]` with a traced `flag` holds the list as an 
 runtime.operators.logical.)
 
 While tracing, a Choice can be stored, returned, compared with `==`/`!=` with a constant
-and tested (`if result:`, `not result`): those give traced bools. Any other use is a
-named error (the option is known only when the program runs).
+and tested (`if result:`, `not result`): those give traced bools. Any other use (`str()`,
+`+`, `<`, an item, an attribute; `''.join` of one: autograph.errors) is a named error
+(the option is known only when the program runs).
 """
 import jax
 import jax.numpy as jnp
@@ -95,6 +96,21 @@ class Choice:
 
 
 _PROBED = frozenset({'dtype', 'shape', 'ndim', 'size', 'aval', 'weak_type', 'sharding'})
+
+
+def _refused(symbol):
+    def operator(self, *_):
+        raise chosen_used(f'`{symbol}`', here(1))
+    return operator
+
+
+for _name, _symbol in [('add', '+'), ('sub', '-'), ('mul', '*'), ('truediv', '/'),
+                       ('floordiv', '//'), ('mod', '%'), ('pow', '**')]:
+    setattr(Choice, f'__{_name}__', _refused(_symbol))   # (`s + s` of a str chosen by a
+    setattr(Choice, f'__r{_name}__', _refused(_symbol))  # traced `if`: which str is known
+for _name, _symbol in [('neg', '-'), ('lt', '<'), ('le', '<='), ('gt', '>'),   # only
+                       ('ge', '>=')]:                                          # later)
+    setattr(Choice, f'__{_name}__', _refused(_symbol))
 
 
 _TEXT = (str, bytes)

@@ -11,6 +11,9 @@
 
 Found by the corpus' eighth batch (an LZ77 codeword class, tests/peers). Ground truth:
 the same function run as plain Python."""
+import dataclasses
+import warnings
+
 import jax
 import jax.numpy as jnp
 import pytest
@@ -92,3 +95,18 @@ def test_python_values_compare_as_python():
     assert compared([1, 2, 0]) == autograph.convert(compared, jit=False)([1, 2, 0])
     with pytest.raises(TypeError):   # (Python's: no ordering of a Version and an int)
         autograph.convert(lambda a: Version(a) < 3, jit=False)(1)
+
+
+@dataclasses.dataclass
+class Made:
+    a: int
+
+
+def compared_dataclasses(x):
+    return x * (Made(3) == Made(3))
+
+
+def test_a_dataclass_eq_made_from_a_string_runs_as_it_is_without_a_warning():
+    with warnings.catch_warnings():
+        warnings.simplefilter('error')   # (before: "Made.__eq__ is called unconverted")
+        assert_same(autograph.convert(compared_dataclasses)(jnp.float32(2.0)), 2.0)

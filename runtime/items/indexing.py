@@ -15,6 +15,7 @@ weakly typed dtype.
 
 import functools
 import inspect
+import linecache
 
 import jax
 import jax.numpy as jnp
@@ -80,9 +81,16 @@ def user_method(obj, name):
     None: `obj[i]` then runs it converted, as a call `obj.get(i)` would (a traced index
     reaches a list inside it, `self.items[i]`, as in converted code)."""
     method = getattr(type(obj), name, None)
-    if not inspect.isfunction(method) or context.converter.is_library(method):
+    if not inspect.isfunction(method) or context.converter.is_library(method) or \
+            not _has_source(method.__code__):
         return None
     return context.converter.converted_callable(method)
+
+
+def _has_source(code):
+    """Whether the source of `code` can be read (not a method that dataclasses or
+    namedtuple made from a string: called as it is, with no warning)."""
+    return 0 < code.co_firstlineno <= len(linecache.getlines(code.co_filename))
 
 
 def set_list_item(items, index, value):

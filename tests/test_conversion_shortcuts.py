@@ -99,9 +99,7 @@ def test_finished_nested_functions_keep_their_free_variables():
     assert len(nested) == 3
     for function in nested:
         kept = getattr(function, activity._FREE_VARIABLES)
-        visitor = activity._Visitor()
-        visitor.visit_scope(function)
-        assert kept == frozenset(visitor.reads), function.name
+        assert kept == frozenset(activity._scope_reads(function)), function.name
     assert {'offset', 'scale'} <= getattr(nested[0], activity._FREE_VARIABLES) | \
         getattr(nested[1], activity._FREE_VARIABLES)
 

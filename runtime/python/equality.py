@@ -79,6 +79,8 @@ def _compared(a, b, name, op):
     return op(a, b)   # (Python's own ending: identity, or its TypeError)
 
 
+origin.operates(_compared)   # (Python's TypeError of `op(a, b)` is the user's line's)
+
 _REFLECTED = {'__eq__': '__eq__', '__ne__': '__ne__', '__lt__': '__gt__',
               '__le__': '__ge__', '__gt__': '__lt__', '__ge__': '__le__'}
 

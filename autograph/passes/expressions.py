@@ -23,8 +23,8 @@
 
     (d, i) < best    -> ag.lt((d, i), best)     (and `<=`, `>`, `>=`, where an operand
                                                  may be a list or tuple as above)
-    v < V(x)         -> ag.lt(v, ag.call(V, x)) (an operand a user's class made: its
-                                                 `__lt__` runs converted)
+    v < V(x)         -> ag.lt(v, ag.call(V, x)) (an operand a global user class made:
+                                                 its `__lt__` runs converted)
 
 `ag.eq`/`ag.ne` compare two lists (tuples) of traced items as Python does, item by item
 (a traced bool: the `and` of the items'), `ag.lt`... order them as Python does (the first
@@ -47,6 +47,7 @@ class _Expressions(ScopeTransformer):
     def __init__(self, root, ctx):
         super().__init__(root, ctx)
         self.sequences = None   # the local names some binding of which is a display
+        self.class_objects = None   # the local names bound only to user classes' objects
 
     def _may_be_sequence(self, node):
         """Whether operand `node` may be a list or tuple (see the module docstring)."""
@@ -59,15 +60,30 @@ class _Expressions(ScopeTransformer):
         return node.id in self.sequences or self.ctx.resolver.holds_sequence(node.id)
 
     def _user_object(self, node):
-        """Whether operand `node` is an object a user's class made (a call of user code,
-        `ag.call(V, x)`, a local name bound only to one: passes.calls, a method's
+        """Whether operand `node` is an object of a user's class (`ag.call(V, x)` of a
+        global user class `V`, a local name bound only to such calls, a method's
         `self`), whose class may define the comparison: `ag.lt` runs it converted."""
-        if node.__class__ is ast.Name:   # (or a method's `self`)
-            return node.id in self.ctx.user_objects.get(self.root, ()) or (
-                node.id == 'self' and self._given(node))
+        if node.__class__ is not ast.Name:
+            return self._class_call(node)
+        if node.id == 'self' and self._given(node):
+            return True
+        if self.class_objects is None:
+            made = self.ctx.user_objects.get(self.root, ())   # (bound only to user calls)
+            self.class_objects = {
+                stmt.targets[0].id for stmt in scope_statements(self.root)
+                if stmt.__class__ is ast.Assign and len(stmt.targets) == 1
+                and stmt.targets[0].__class__ is ast.Name and stmt.targets[0].id in made
+                and self._class_call(stmt.value)}
+        return node.id in self.class_objects
+
+    def _class_call(self, node):
+        """Whether `node` is `ag.call(V, ...)` of a global user class `V`."""
         func = node.func if node.__class__ is ast.Call else None
-        return func.__class__ is ast.Attribute and func.attr == 'call' and \
-            func.value.__class__ is ast.Name and func.value.id == self.ctx.ag
+        if not (func.__class__ is ast.Attribute and func.attr == 'call' and node.args
+                and func.value.__class__ is ast.Name and func.value.id == self.ctx.ag):
+            return False
+        callee, is_class = node.args[0], getattr(self.ctx.resolver, 'is_user_class', None)
+        return callee.__class__ is ast.Name and is_class is not None and is_class(callee.id)
 
     def _given(self, node):
         """Whether operand `node` holds a value of a kind the function does not make: an

@@ -5,6 +5,8 @@
   is the converted `and` (before: JAX's TracerBoolConversionError from the unconverted
   method). Python's protocol is kept: NotImplemented tries the other operand's reflected
   method, `!=` without a `__ne__` is `not ==`.
+- A dataclass's comparisons, made by dataclasses from a string (no source to convert),
+  compare the tuples of the two objects' fields as tuples of traced items are compared.
 - A class's `__repr__` is never called to name a function in the runtime's own
   bookkeeping (before: a bound `__init__` called while tracing was named by
   `repr(fn)`, whose `__repr__` read a field `__init__` had not set yet: AttributeError).
@@ -110,3 +112,22 @@ def test_a_dataclass_eq_made_from_a_string_runs_as_it_is_without_a_warning():
     with warnings.catch_warnings():
         warnings.simplefilter('error')   # (before: "Made.__eq__ is called unconverted")
         assert_same(autograph.convert(compared_dataclasses)(jnp.float32(2.0)), 2.0)
+
+
+@dataclasses.dataclass(order=True)
+class Entry:
+    priority: float
+    index: int
+
+
+def ordered_entries(x, y):
+    a = Entry(x, 0)
+    b = Entry(y, 1)
+    return a < b, a == b, a >= b, a != b, Entry(x, 0) == Entry(x, 0)
+
+
+@pytest.mark.parametrize('x, y', [(1.0, 2.0), (2.0, 2.0), (3.0, 1.0)])
+def test_dataclass_comparisons_compare_the_fields(x, y):
+    # (before: JAX's TracerBoolConversionError from the tuples' `<` in the made method)
+    args = (jnp.float32(x), jnp.float32(y))
+    assert_same(autograph.convert(ordered_entries)(*args), ordered_entries(*args))

@@ -82,12 +82,12 @@ def user_method(obj, name):
     reaches a list inside it, `self.items[i]`, as in converted code)."""
     method = getattr(type(obj), name, None)
     if not inspect.isfunction(method) or context.converter.is_library(method) or \
-            not _has_source(method.__code__):
+            not has_source(method.__code__):
         return None
     return context.converter.converted_callable(method)
 
 
-def _has_source(code):
+def has_source(code):
     """Whether the source of `code` can be read (not a method that dataclasses or
     namedtuple made from a string: called as it is, with no warning)."""
     return 0 < code.co_firstlineno <= len(linecache.getlines(code.co_filename))

@@ -16,6 +16,8 @@ the ordering the pairs after it give (`(d, i) < best` in a search for the least 
 A comparison of an object whose class defines it in user code (`__eq__`, `__lt__`)
 runs that method converted, as a call of it would (Python calls it implicitly).
 """
+import dataclasses
+import inspect
 import operator
 import weakref
 
@@ -24,7 +26,7 @@ import jax.numpy as jnp
 from .. import origin
 from ..checks.raises import raise_if
 from ..errors import here
-from ..items.indexing import user_method
+from ..items.indexing import has_source, user_method
 from ..messages import ambiguous_in
 from ..values.split import any_traced, is_traced
 
@@ -65,6 +67,9 @@ def _compared(a, b, name, op):
     `b`'s reflected method first where `b`'s class is a subclass of `a`'s, then `a`'s,
     then `b`'s, each until one gives something but NotImplemented; else `==` is `is`,
     `!=` is `is not`, an ordering Python's TypeError."""
+    made = _by_fields(a, b, name)
+    if made is not None:
+        return made
     reflected = _REFLECTED[name]
     if not (_user(a, name) or _user(b, reflected)):
         return op(a, b)
@@ -80,6 +85,27 @@ def _compared(a, b, name, op):
 
 
 origin.operates(_compared)   # (Python's TypeError of `op(a, b)` is the user's line's)
+
+def _by_fields(a, b, name):
+    """`a == b` (`!=`, `<`, ...) of two objects of one dataclass whose comparison
+    dataclasses made (from a string: no source to convert): as that method does, the
+    tuples of their compared fields, compared here as tuples of traced items are; None
+    where it is not such a comparison."""
+    cls = type(a)
+    params = getattr(cls, '__dataclass_params__', None)
+    if params is None or type(b) is not cls:
+        return None
+    method = cls.__dict__.get('__eq__' if name == '__ne__' else name)
+    if not (params.eq if name in ('__eq__', '__ne__') else params.order) or \
+            not inspect.isfunction(method) or has_source(method.__code__):
+        return None
+    names = [field.name for field in dataclasses.fields(cls) if field.compare]
+    left, right = (tuple(getattr(x, n) for n in names) for x in (a, b))
+    if name == '__ne__':
+        equal = eq(left, right)
+        return jnp.logical_not(equal) if is_traced(equal) else not equal
+    return _BY_NAME[name](left, right)
+
 
 _REFLECTED = {'__eq__': '__eq__', '__ne__': '__ne__', '__lt__': '__gt__',
               '__le__': '__ge__', '__gt__': '__lt__', '__ge__': '__le__'}
@@ -180,3 +206,5 @@ lt = _ordering(operator.lt, '<', '__lt__')
 le = _ordering(operator.le, '<=', '__le__')
 gt = _ordering(operator.gt, '>', '__gt__')
 ge = _ordering(operator.ge, '>=', '__ge__')
+
+_BY_NAME = {'__eq__': eq, '__lt__': lt, '__le__': le, '__gt__': gt, '__ge__': ge}

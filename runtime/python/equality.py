@@ -86,6 +86,7 @@ def _compared(a, b, name, op):
 
 origin.operates(_compared)   # (Python's TypeError of `op(a, b)` is the user's line's)
 
+
 def _by_fields(a, b, name):
     """`a == b` (`!=`, `<`, ...) of two objects of one dataclass whose comparison
     dataclasses made (from a string: no source to convert): as that method does, the

@@ -67,7 +67,9 @@ class _Expressions(ScopeTransformer):
             return self._class_call(node)
         if node.id == 'self' and self._given(node):
             return True
-        if self.class_objects is None:
+        if self.class_objects is None and self.root.__class__ is ast.Lambda:
+            self.class_objects = set()   # (a lambda binds no name but its parameters)
+        elif self.class_objects is None:
             made = self.ctx.user_objects.get(self.root, ())   # (bound only to user calls)
             self.class_objects = {
                 stmt.targets[0].id for stmt in scope_statements(self.root)
